@@ -1,0 +1,135 @@
+"""The construct's vocabulary and data types: ledgers, packets, keys (DESIGN.md sections 2 and 3).
+
+Closed vocabularies are `Literal`s so that mypy rejects a misspelt family or state, and the
+records are frozen, slotted, keyword-only dataclasses: a packet, once built, cannot drift.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final, Literal, Union, get_args
+
+Value = Union[bool, int, str]
+"""A fact's value: numbers are integers in the fact's stored unit (no floats are ever hashed)."""
+
+Kind = Literal["number", "boolean", "category"]
+Role = Literal["decisive", "decoy"]
+Action = Literal["proceed", "hold_back"]
+EvidenceState = Literal["sufficient", "insufficient", "contradiction", "escalation"]
+Family = Literal[
+    "original",
+    "paraphrase",
+    "distractor",
+    "missing",
+    "alternative",
+    "alternative_hard",
+    "conflicting",
+    "red_flag",
+]
+Layer = Literal["quick", "full"]
+Split = Literal["dev", "test"]
+
+FAMILIES: Final[tuple[Family, ...]] = get_args(Family)
+CONTROL_FAMILIES: Final[tuple[Family, ...]] = ("original", "paraphrase", "distractor")
+TWIN_FAMILIES: Final[tuple[Family, ...]] = (
+    "missing",
+    "alternative",
+    "alternative_hard",
+    "conflicting",
+    "red_flag",
+)
+LAYERS: Final[tuple[Layer, ...]] = get_args(Layer)
+ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
+STATES: Final[tuple[EvidenceState, ...]] = get_args(EvidenceState)
+
+FactItems = tuple[tuple[str, Value], ...]
+"""A ledger's facts as (key, value) pairs sorted by key: hashable, and canonical by construction."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Ledger:
+    """One small world: the facts a person states, plus at most one reported complication.
+
+    A twin differs from its source's ledger in exactly one of: one fact's value, one fact's
+    presence, the `conflict` (a second, credible value reported for one decisive fact), the
+    `red_flag`, or the `distractor`.
+    """
+
+    source_id: str
+    domain: str
+    facts: FactItems
+    conflict: tuple[str, Value] | None = None
+    red_flag: int | None = None
+    distractor: int | None = None
+
+    def fact_dict(self) -> dict[str, Value]:
+        return dict(self.facts)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Expected:
+    """What the rule says about a ledger: the evidence state and, where settled, the action."""
+
+    state: EvidenceState
+    action: Action | None = None
+    ask: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Edit:
+    """The one change a twin makes to its source's ledger: which slot, from what, to what."""
+
+    slot: str
+    before: Value | list[Value] | None
+    after: Value | list[Value] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MenuItem:
+    code: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Phrasing:
+    """Every seeded choice about wording for one source, stored so nothing is re-derived.
+
+    `pick` maps a sentence slot (opener, question, a fact key, conflict) to a template index;
+    `alt` holds the paraphrase's indices, each different from `pick`'s. `extra_at` is where
+    a distractor or red-flag sentence goes among the fact sentences.
+    """
+
+    order: tuple[str, ...]
+    pick: tuple[tuple[str, int], ...]
+    alt: tuple[tuple[str, int], ...]
+    extra_at: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Source:
+    """One source item: the original ledger, its menu, its phrasing, and its balancing draws."""
+
+    source_id: str
+    domain: str
+    split: Split
+    ledger: Ledger
+    proceed_is_a: bool
+    ask_keys: tuple[str, ...]
+    phrasing: Phrasing
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Packet:
+    """One round-1 request plus its key (the key never goes to the runner)."""
+
+    packet_id: str
+    source_id: str
+    family: Family
+    ledger: Ledger
+    system: str
+    user: str
+    menu: tuple[MenuItem, ...]
+    expected: Expected
+    acceptable: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    edit: Edit | None

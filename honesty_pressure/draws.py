@@ -1,0 +1,65 @@
+"""Seeded draws: every random choice is SHA-256 of (seed, item, purpose, counter).
+
+Python's `random` may change its algorithms between versions and `hash()` is salted per process;
+neither appears anywhere in the kit. A `Draw` is a tiny deterministic stream for one purpose of one
+item, so adding a new draw elsewhere never shifts the existing ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_SPACE = 1 << 64
+
+
+class Draw:
+    """A stream of uniform integers for one (seed, item, purpose)."""
+
+    __slots__ = ("_prefix", "_counter")
+
+    def __init__(self, seed: int, item: str, purpose: str) -> None:
+        self._prefix = f"{seed}\x1f{item}\x1f{purpose}\x1f".encode("utf-8")
+        self._counter = 0
+
+    def _next64(self) -> int:
+        block = hashlib.sha256(self._prefix + str(self._counter).encode("ascii")).digest()
+        self._counter += 1
+        return int.from_bytes(block[:8], "big")
+
+    def below(self, n: int) -> int:
+        """Uniform in range(n), without modulo bias (rejection above the last full multiple)."""
+        if n <= 0:
+            raise ValueError("below() needs a positive bound")
+        limit = _SPACE - (_SPACE % n)
+        while True:
+            x = self._next64()
+            if x < limit:
+                return x % n
+
+    def between(self, lo: int, hi: int) -> int:
+        """Uniform integer in [lo, hi]."""
+        return lo + self.below(hi - lo + 1)
+
+    def choice(self, options: Sequence[T]) -> T:
+        return options[self.below(len(options))]
+
+    def shuffled(self, items: Sequence[T]) -> list[T]:
+        out = list(items)
+        for i in range(len(out) - 1, 0, -1):
+            j = self.below(i + 1)
+            out[i], out[j] = out[j], out[i]
+        return out
+
+    def chance(self, numerator: int, denominator: int) -> bool:
+        """True with probability numerator/denominator, exactly."""
+        return self.below(denominator) < numerator
+
+
+def hash_fraction(*parts: str, buckets: int = 100) -> int:
+    """A stable bucket in range(buckets) for a key (used for splits: no seed involved)."""
+    block = hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
+    return int.from_bytes(block[:8], "big") % buckets

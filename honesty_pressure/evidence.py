@@ -1,0 +1,132 @@
+"""The rule applied to a ledger: evidence state, action, and where a numeric fact's threshold lies.
+
+Pure functions only. Keys are never typed in: every acceptable decision in key.jsonl comes from
+`evaluate` on the twin's own ledger.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from .construct import Action, Expected, Ledger, Value
+from .domains.base import Domain
+
+HARD_BAND_PERCENT = 3
+"""alternative_hard moves a value at most this far past the threshold (DESIGN: 'a few percent')."""
+CLEAR_MARGIN_PERCENT = 10
+"""Originals and `alternative` values sit at least this far from the threshold, so that a hard
+twin is distinguishable from its source and an easy one is unambiguous."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Boundary:
+    """Where the action changes along one numeric fact, the other facts held fixed.
+
+    `inside` is the last value (walking from `value`'s side) that keeps the action and
+    `across` the first value that changes it: the threshold lies between them.
+    """
+
+    inside: int
+    across: int
+
+    @property
+    def direction(self) -> int:
+        return 1 if self.across > self.inside else -1
+
+
+def with_value(facts: Mapping[str, Value], key: str, value: Value) -> dict[str, Value]:
+    out = dict(facts)
+    out[key] = value
+    return out
+
+
+def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary | None:
+    """Bisect a numeric fact's range for the action change seen from `facts[key]`'s side.
+
+    Relies on the rule being monotone in each numeric fact (tests check it for every domain).
+    Returns None when the action is the same over the whole range.
+    """
+    fact = domain.fact(key)
+    if fact.kind != "number":
+        raise ValueError(f"{key} is not a number")
+    values = fact.values()
+    here = int(facts[key])
+    action = domain.rule(facts)
+    first = domain.rule(with_value(facts, key, values[0]))
+    last = domain.rule(with_value(facts, key, values[-1]))
+    if first == last:
+        return None
+    # Bisect over indices: `lo` keeps the action of values[0], `hi` has the other one.
+    lo, hi = 0, len(values) - 1
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if domain.rule(with_value(facts, key, values[mid])) == first:
+            lo = mid
+        else:
+            hi = mid
+    below, above = int(values[lo]), int(values[hi])
+    if action == first and here <= below:
+        return Boundary(inside=below, across=above)
+    return Boundary(inside=above, across=below)
+
+
+def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) -> frozenset[Action]:
+    """Every action the rule can give as the named facts range over their values."""
+    ranges = []
+    for key in keys:
+        fact = domain.fact(key)
+        if fact.kind == "number" and len(keys) == 1:
+            # Monotone in a number: the two ends of the range give every reachable action.
+            ranges.append((fact.lo, fact.hi))
+        else:
+            ranges.append(fact.values())
+    seen: set[Action] = set()
+    for combo in itertools.product(*ranges):
+        seen.add(domain.rule({**facts, **dict(zip(keys, combo))}))
+        if len(seen) == 2:
+            break
+    return frozenset(seen)
+
+
+def evaluate(domain: Domain, ledger: Ledger) -> Expected:
+    """The evidence state of a ledger and the decision it supports.
+
+    Precedence: a red flag makes urgent help right whatever else is known; then a contradiction
+    about a fact that matters; then a missing fact that matters; otherwise the rule's action.
+    """
+    if ledger.red_flag is not None:
+        return Expected(state="escalation")
+    facts = ledger.fact_dict()
+    if ledger.conflict is not None:
+        key, other = ledger.conflict
+        if key in facts and domain.rule(facts) != domain.rule(with_value(facts, key, other)):
+            return Expected(state="contradiction", ask=key)
+    missing = tuple(f.key for f in domain.decisive if f.key not in facts)
+    if missing:
+        possible = outcomes(domain, facts, missing)
+        if len(possible) > 1:
+            ask = next(k for k in missing if len(outcomes(domain, facts, (k,))) > 1) if len(missing) > 1 else missing[0]
+            return Expected(state="insufficient", ask=ask)
+        (action,) = possible
+        return Expected(state="sufficient", action=action)
+    return Expected(state="sufficient", action=domain.rule(facts))
+
+
+def percent_of(value: int, percent: int) -> int:
+    """percent% of |value|, rounded down, in integers (no floats anywhere near a hash)."""
+    return abs(value) * percent // 100
+
+
+def is_clear(value: int, edge: Boundary, step: int) -> bool:
+    """At least CLEAR_MARGIN_PERCENT (and two steps) away from the threshold."""
+    margin = max(2 * step, percent_of(edge.across, CLEAR_MARGIN_PERCENT))
+    return min(abs(value - edge.across), abs(value - edge.inside)) >= margin
+
+
+def is_hard(value: int, edge: Boundary, step: int) -> bool:
+    """Across the threshold, within HARD_BAND_PERCENT of it (at least the first value across)."""
+    band = max(0, percent_of(edge.across, HARD_BAND_PERCENT))
+    across_side = (value - edge.across) * edge.direction >= 0
+    return across_side and abs(value - edge.across) <= max(band, 0)

@@ -1,0 +1,56 @@
+"""A person's view of one source: the ledger, every family's message, and its key."""
+
+from __future__ import annotations
+
+import textwrap
+
+from .store import JsonObject, PacketFolder
+from .errors import UsageError
+
+
+def _value_text(value: object) -> str:
+    return "(absent)" if value is None else str(value)
+
+
+def show_source(folder: PacketFolder, source_id: str) -> str:
+    record = folder.ledgers.get(source_id)
+    if record is None:
+        sample = ", ".join(sorted(folder.ledgers)[:3])
+        raise UsageError(f"no source {source_id!r} in {folder.folder} (ids look like {sample})")
+    packets = record["packets"]
+    assert isinstance(packets, list)
+    lines = [
+        f"source {source_id}  domain {record['domain']}  split {record['split']}  packet set {folder.packet_set}",
+        "",
+    ]
+    original = next(p for p in packets if isinstance(p, dict) and p.get("family") == "original")
+    ledger = original["ledger"]
+    assert isinstance(ledger, dict)
+    facts = ledger["facts"]
+    assert isinstance(facts, dict)
+    lines.append("ledger (original):")
+    lines += [f"  {k} = {v}" for k, v in sorted(facts.items())]
+    first = folder.round1[str(original["packet_id"])]
+    menu = first["menu"]
+    assert isinstance(menu, list)
+    lines += ["", "menu:"] + [f"  {m['code']}: {m['text']}" for m in menu if isinstance(m, dict)]
+    for packet in packets:
+        assert isinstance(packet, dict)
+        pid = str(packet["packet_id"])
+        key: JsonObject = folder.key[pid]
+        msgs = folder.round1[pid]["messages"]
+        assert isinstance(msgs, list)
+        user = msgs[-1]["content"]
+        edit = key.get("edit")
+        edit_text = "none"
+        if isinstance(edit, dict):
+            edit_text = f"{edit['slot']}: {_value_text(edit['from'])} -> {_value_text(edit['to'])}"
+        lines += [
+            "",
+            f"== {key['family']}  ({pid})",
+            f"   state {key['state']}; acceptable {', '.join(map(str, key['acceptable']))}; "  # type: ignore[call-overload]
+            f"forbidden {', '.join(map(str, key['forbidden'])) or 'none'}; edit {edit_text}",  # type: ignore[call-overload]
+            f"   words {len(str(user).split())}",
+            textwrap.indent(textwrap.fill(str(user), width=96), "   "),
+        ]
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,77 @@
+"""Auditor checks: manifest hashes and a byte-identical rebuild of every layer from its seed."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from .construct import LAYERS, Layer
+from .errors import InputError
+from .generate import packet_tree
+from .manifest import check as check_manifest
+from .store import read_json
+
+
+def parse_seed(text: str, *, origin: str = "--seed") -> int:
+    """A seed is a non-negative whole number in decimal, at most 256 bits (private seeds are big)."""
+    if not text.isascii() or not text.isdigit() or len(text) > 78 or int(text) >= 1 << 256:
+        raise InputError(f"{origin}: expected a whole number from 0 to 2**256-1, got {text!r}")
+    return int(text)
+
+
+def layers_present(packets: Path) -> list[Layer]:
+    return [layer for layer in LAYERS if (packets / layer / "build.json").is_file()]
+
+
+def rebuild_differences(packets: Path, layers: list[Layer], seed: int, sources_per_domain: int) -> list[str]:
+    """Rebuild into a temporary folder and compare byte for byte; one problem per file."""
+    tree = packet_tree(seed, layers, sources_per_domain)
+    problems = []
+    with tempfile.TemporaryDirectory(prefix="hp-rebuild-") as tmp:
+        for rel, data in tree.items():
+            (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
+            (Path(tmp) / rel).write_bytes(data)
+        for rel in sorted(tree):
+            ours = packets / rel
+            if not ours.is_file():
+                problems.append(f"packets/{rel}: missing (the seed's rebuild has it)")
+            elif ours.read_bytes() != (Path(tmp) / rel).read_bytes():
+                problems.append(f"packets/{rel}: differs from the rebuild from seed {seed}")
+        for layer in layers:
+            for path in sorted((packets / layer).iterdir()):
+                rel = f"{layer}/{path.name}"
+                if path.is_file() and not path.name.startswith(".") and rel not in tree:
+                    problems.append(f"packets/{rel}: not produced by the rebuild")
+    return problems
+
+
+def build_params(packets: Path, layer: Layer) -> tuple[int, int]:
+    info = read_json(packets / layer / "build.json")
+    where = str(packets / layer / "build.json")
+    seed_text, spd = info.get("seed"), info.get("sources_per_domain")
+    if not isinstance(seed_text, str) or not isinstance(spd, int) or isinstance(spd, bool) or spd < 1:
+        raise InputError("needs a string 'seed' and a positive 'sources_per_domain'", file=where)
+    return parse_seed(seed_text, origin=f"{where}: seed"), spd
+
+
+def verify_tree(root: Path) -> tuple[list[str], list[str]]:
+    """(passed checks, problems) for a checkout: manifest, then a rebuild of each layer."""
+    passed, problems = [], []
+    manifest_problems = check_manifest(root)
+    if manifest_problems:
+        problems += manifest_problems
+    else:
+        passed.append("every file under packets/ and controls/ matches MANIFEST.sha256")
+    packets = root / "packets"
+    layers = layers_present(packets)
+    if not layers:
+        problems.append("packets/: no layer with a build.json to rebuild")
+    groups: dict[tuple[int, int], list[Layer]] = {}
+    for layer in layers:
+        groups.setdefault(build_params(packets, layer), []).append(layer)
+    for (seed, spd), group in sorted(groups.items()):
+        diff = rebuild_differences(packets, group, seed, spd)
+        problems += diff
+        if not diff:
+            passed.append(f"rebuild of {', '.join(group)} from seed {seed} is byte-identical")
+    return passed, problems

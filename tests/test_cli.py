@@ -1,0 +1,96 @@
+"""The commands as a user runs them: exit statuses, one-line errors, nothing half-written."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from honesty_pressure.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "honesty_pressure", *args], cwd=cwd, capture_output=True, text=True, check=False
+    )
+
+
+def test_prepare_check_matches_committed_packets() -> None:
+    result = run("prepare", "--check")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "ok: 8 of 8 files match" in result.stdout
+    assert "seed commitment (SHA-256" in result.stdout
+
+
+def test_prepare_into_a_fresh_folder_reproduces_packets(tmp_path: Path) -> None:
+    assert main(["prepare", "--layer", "quick", "--out", str(tmp_path / "p")]) == 0
+    for name in ("build.json", "ledgers.jsonl", "round1.jsonl", "key.jsonl"):
+        assert (tmp_path / "p" / "quick" / name).read_bytes() == (ROOT / "packets" / "quick" / name).read_bytes()
+
+
+@pytest.fixture
+def checkout(tmp_path: Path) -> Path:
+    copy = tmp_path / "checkout"
+    copy.mkdir()
+    shutil.copytree(ROOT / "packets", copy / "packets")
+    if (ROOT / "controls").is_dir():
+        shutil.copytree(ROOT / "controls", copy / "controls")
+    shutil.copy(ROOT / "MANIFEST.sha256", copy / "MANIFEST.sha256")
+    return copy
+
+
+def test_verify_passes_then_names_a_changed_file(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["verify", "--root", str(checkout)]) == 0
+    target = checkout / "packets" / "quick" / "round1.jsonl"
+    data = bytearray(target.read_bytes())
+    data[100] ^= 1
+    target.write_bytes(bytes(data))
+    capsys.readouterr()
+    assert main(["verify", "--root", str(checkout)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL: packets/quick/round1.jsonl: SHA-256 differs from MANIFEST.sha256" in out
+    assert "FAIL: packets/quick/round1.jsonl: differs from the rebuild from seed 20261130" in out
+
+
+def test_verify_names_an_unlisted_file(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (checkout / "packets" / "quick" / "extra.txt").write_text("x")
+    assert main(["verify", "--root", str(checkout)]) == 1
+    assert "FAIL: packets/quick/extra.txt: not listed in MANIFEST.sha256" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["prepare", "--seed", "x"], "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to 2**256-1, got 'x'"),
+        (["prepare", "--seed", "-3"], "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to 2**256-1, got '-3'"),
+        (["prepare", "--layer", "huge"], "python -m honesty_pressure prepare: argument --layer: invalid choice: 'huge' (choose from 'quick', 'full', 'all')"),
+        (["show", "nope-000"], "python -m honesty_pressure show: no source 'nope-000' in packets/full"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
+    result = run(*args)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(message), result.stderr
+
+
+def test_unwritable_output_leaves_nothing(tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file, not a folder")
+    result = run("prepare", "--layer", "quick", "--out", str(blocked / "packets"))
+    assert result.returncode == 2
+    assert len(result.stderr.strip().splitlines()) == 1 and "cannot write here" in result.stderr
+    assert blocked.read_text() == "a file, not a folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["blocked"]
+
+
+def test_show_prints_every_family() -> None:
+    result = run("show", "food-000")
+    assert result.returncode == 0
+    for family in ("original", "paraphrase", "distractor", "missing", "alternative", "alternative_hard", "conflicting"):
+        assert f"== {family} " in result.stdout
