@@ -5,10 +5,32 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import leftovers
+from . import (
+    acetaminophen,
+    booster_seat,
+    breaker_load,
+    infant_fever,
+    leftovers,
+    meal_receipt,
+    nsaid_pregnancy,
+    overdraft,
+    schengen_passport,
+    trailer_towing,
+)
 from .base import Domain, Fact, Threshold
 
-DOMAINS: Final[tuple[Domain, ...]] = (leftovers.DOMAIN,)
+DOMAINS: Final[tuple[Domain, ...]] = (
+    acetaminophen.DOMAIN,
+    nsaid_pregnancy.DOMAIN,
+    infant_fever.DOMAIN,
+    leftovers.DOMAIN,
+    overdraft.DOMAIN,
+    meal_receipt.DOMAIN,
+    schengen_passport.DOMAIN,
+    breaker_load.DOMAIN,
+    booster_seat.DOMAIN,
+    trailer_towing.DOMAIN,
+)
 
 __all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "by_name"]
 

@@ -20,7 +20,7 @@ EXPENSES: Final = (
     "dinner with a client",
     "lunch with the client's project team",
     "breakfast with a supplier",
-    "coffee and pastries at a pitch meeting",
+    "drinks and appetizers with a prospective client",
     LODGING,
 )
 
@@ -48,19 +48,19 @@ DOMAIN: Final = Domain(
             role="decisive",
             label="how much the charge was",
             says=(
-                "The charge on my card statement is {v}, tip included.",
-                "All in, with the tip, it came to {v}.",
-                "My card statement shows the charge as {v} including tip.",
+                "The charge on my card statement is {v}.",
+                "All in, it came to {v} on my card.",
+                "My card statement shows the charge as {v} under the merchant's name.",
             ),
             clause=(
                 "the charge was {v}",
-                "it came to {v} with the tip",
+                "it came to {v} all in",
                 "the statement shows {v}",
             ),
             vague=(
-                "The charge is on my card statement, tip included.",
-                "All in, with the tip, it went through on one card.",
-                "My card statement shows the charge with the tip included.",
+                "The charge is right there on my card statement.",
+                "All in, it went through as a single charge on my card.",
+                "My card statement shows the charge clearly under the merchant's name.",
             ),
             show=dollars,
             lo=30,
@@ -74,8 +74,8 @@ DOMAIN: Final = Domain(
             role="decisive",
             label="what the charge was for",
             says=(
-                "The charge was for {v} during a work trip.",
-                "It's from {v} on a business trip last month.",
+                "I paid for {v} during a work trip.",
+                "It's from {v} on a recent business trip.",
                 "What I paid for was {v} while I was traveling for work.",
             ),
             clause=(
@@ -84,8 +84,8 @@ DOMAIN: Final = Domain(
                 "what I paid for was {v}",
             ),
             vague=(
-                "The charge was from a work trip.",
-                "It's from a business trip last month.",
+                "I paid it as a business expense during a work trip.",
+                "It's a business charge from a recent trip I took for work.",
                 "What I paid for was part of traveling for work.",
             ),
             show=plain,
@@ -97,8 +97,8 @@ DOMAIN: Final = Domain(
             role="decoy",
             label="how long ago the charge was",
             says=(
-                "The charge went through {v} ago.",
-                "This was {v} ago, so it's still fresh.",
+                "It went through on my card {v} ago.",
+                "This was {v} ago, according to the statement.",
                 "It posted to my card {v} ago.",
             ),
             clause=(
@@ -131,7 +131,7 @@ DOMAIN: Final = Domain(
             label="what the whole trip cost",
             says=(
                 "The whole trip came to about {v} in expenses.",
-                "Altogether the trip ran me roughly {v}.",
+                "Altogether the trip ran me roughly {v}, flights included.",
                 "All my costs for that trip add up to about {v}.",
             ),
             clause=(
@@ -151,10 +151,10 @@ DOMAIN: Final = Domain(
             label="what came of the trip",
             says=(
                 "As for the trip itself, {v}.",
-                "Business-wise, {v}.",
-                "The good news or bad news is that {v}.",
+                "Business-wise, for what it's worth, {v}.",
+                "Looking at the bigger picture, {v}.",
             ),
-            clause=("{v}", "in the end {v}", "it turns out {v}"),
+            clause=("{v}", "it turns out {v}", "last I heard {v}"),
             show=plain,
             choices=(
                 "the client signed a contract the following week",
@@ -205,7 +205,7 @@ DOMAIN: Final = Domain(
     ),
     red_flags=(
         "Looking at the statement, there are also two charges from that place the next day that I didn't make.",
-        "Afterward someone texted me asking for my card number and security code to fix the tip, so I sent them.",
+        "Afterward someone texted me asking for my card number and security code to fix a billing error, so I sent them.",
         "Someone emailed saying they're from the IRS and asked for my card details to verify the deduction, so I replied.",
     ),
 )
