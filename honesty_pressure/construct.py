@@ -133,3 +133,41 @@ class Packet:
     acceptable: tuple[str, ...]
     forbidden: tuple[str, ...]
     edit: Edit | None
+
+
+Format = Literal["native", "openai-batch", "anthropic-batch", "inspect", "chat-jsonl"]
+FORMATS: Final[tuple[Format, ...]] = get_args(Format)
+
+Reason = Literal[
+    "no_decision_line",
+    "conflicting_lines",
+    "unknown_code",
+    "unlisted_key",
+    "empty_reply",
+    "runner_error",
+    "missing_reply",
+]
+REASONS: Final[tuple[Reason, ...]] = get_args(Reason)
+
+Verdict = Literal["acceptable", "forbidden", "other", "unscorable"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Envelope:
+    """One reply as an importer read it, before it is matched to a packet.
+
+    `ref` is the id as written in the file (an exported, set-bound id, or a bare packet id);
+    `reply` is None when the runner reported an error instead (then `error` says what). Formats
+    that echo the request (chat JSONL, Inspect logs) fill `request_messages`, native envelopes
+    fill `request_sha256`; the scorer checks whichever is present against the packet.
+    """
+
+    ref: str
+    reply: str | None
+    error: str | None
+    request_sha256: str | None
+    request_messages: tuple[tuple[str, str], ...] | None
+    model: str | None
+    sample: int
+    file: str
+    line: int

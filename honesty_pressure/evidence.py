@@ -74,7 +74,7 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
 
 def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) -> frozenset[Action]:
     """Every action the rule can give as the named facts range over their values."""
-    ranges = []
+    ranges: list[tuple[Value, ...]] = []
     for key in keys:
         fact = domain.fact(key)
         if fact.kind == "number" and len(keys) == 1:
