@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from .canonical import write_atomic, write_tree
-from .construct import LAYERS, Layer
-from .errors import KitError, UsageError
+from .canonical import jsonl, write_atomic, write_tree
+from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer
+from .errors import InputError, KitError, UsageError
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
@@ -80,6 +80,77 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def write_outputs(folder: Path, files: dict[str, bytes]) -> None:
+    """Each file atomically; all were computed before the first is written."""
+    for name, data in files.items():
+        write_atomic(folder / name, data)
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .export import export_lines
+
+    folder = load_layer(Path(args.packets), args.layer)
+    lines = export_lines(list(folder.round1.values()), args.format, args.model, samples=args.samples, max_tokens=args.max_tokens)
+    write_atomic(Path(args.out), jsonl(lines))
+    print(f"wrote {len(lines)} {args.format} requests for packet set {folder.packet_set} to {args.out}")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from .pipeline import score_round1, score_run
+
+    fmt: Format | None = None if args.format == "auto" else args.format
+    replies = [Path(p) for p in args.replies]
+    if args.run_dir is not None:
+        files = score_run(
+            Path(args.run_dir), replies, Path(args.packets), fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed
+        )
+        out = Path(args.out or args.run_dir)
+        cut = "## Per fork kind"
+    else:
+        folder = load_layer(Path(args.packets), args.layer)
+        files = score_round1(folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed)
+        if args.out is None:
+            raise UsageError("--out is required when scoring a layer (or give --run)")
+        out = Path(args.out)
+        cut = "## Per evidence state"
+    write_outputs(out, files)
+    sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
+    print(f"wrote {', '.join(files)} to {out}")
+    return 0
+
+
+def cmd_advance(args: argparse.Namespace) -> int:
+    from .advance import FROZEN_FILE, advance, from_layer, from_run
+
+    parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(Path(args.packets), args.layer))
+    fmt: Format | None = None if args.format == "auto" else args.format
+    files = advance(parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete)
+    run = Path(args.run)
+    frozen = run / FROZEN_FILE
+    if frozen.is_file() and frozen.read_bytes() != files[FROZEN_FILE]:
+        if not args.force:
+            raise InputError(
+                "this run already holds different frozen replies; choose another --run or pass --force to replace the whole run",
+                file=str(frozen),
+            )
+        write_tree(run, files)
+    else:
+        write_outputs(run, files)
+    info = files["run.json"].decode("utf-8")
+    frozen_count = files[FROZEN_FILE].count(b"\n")
+    print(f"froze {frozen_count} replies; wrote {', '.join(files)} to {run}")
+    print(info.strip())
+    return 0
+
+
+def cmd_domains(args: argparse.Namespace) -> int:
+    from .catalog import markdown
+
+    sys.stdout.write(markdown())
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Honesty under pressure: does the decision move with the evidence?")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
@@ -90,18 +161,60 @@ def build_parser() -> argparse.ArgumentParser:
     prepare.add_argument("--out", default="packets", help="folder to write (default packets/)")
     prepare.add_argument("--check", action="store_true", help="compare with the folder instead of writing")
     prepare.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
-    prepare.set_defaults(run=cmd_prepare)
+    prepare.set_defaults(handler=cmd_prepare)
 
     verify = sub.add_parser("verify", help="check MANIFEST.sha256 and rebuild the packets byte for byte")
     verify.add_argument("--root", default=".", help="the checkout to verify (default: here)")
-    verify.set_defaults(run=cmd_verify)
+    verify.set_defaults(handler=cmd_verify)
 
     show = sub.add_parser("show", help="one source: ledger, every family's message, and its key")
     show.add_argument("source_id")
     show.add_argument("--layer", choices=list(LAYERS), default="full")
     show.add_argument("--packets", default="packets")
-    show.set_defaults(run=cmd_show)
+    show.set_defaults(handler=cmd_show)
+
+    domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
+    domains.set_defaults(handler=cmd_domains)
+
+    export = sub.add_parser("export", help="write the requests in a runner's input format")
+    export.add_argument("--layer", choices=list(LAYERS), default="quick")
+    export.add_argument("--format", choices=[f for f in FORMATS if f != "native"], required=True)
+    export.add_argument("--model", required=True, help="model name written into each request")
+    export.add_argument("--out", required=True, help="the JSONL file to write")
+    export.add_argument("--samples", type=_positive, default=1, help="requests per packet (several samples)")
+    export.add_argument("--max-tokens", type=_positive, default=1024, help="anthropic-batch needs one (default 1024)")
+    export.add_argument("--packets", default="packets")
+    export.set_defaults(handler=cmd_export)
+
+    advance = sub.add_parser("advance", help="freeze replies and write the next round's independent forks")
+    advance.add_argument("--layer", choices=list(LAYERS), default="quick", help="round-1 packets to advance from")
+    advance.add_argument("--from-run", help="advance a run's round-k forks to round k+1 instead of a layer")
+    advance.add_argument("--replies", nargs="+", required=True, help="the replies to freeze (any format score reads)")
+    advance.add_argument("--format", choices=["auto", *FORMATS], default="auto")
+    advance.add_argument("--run", required=True, help="the run folder to write (frozen.jsonl, run.json, roundK files)")
+    advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type")
+    advance.add_argument("--force", action="store_true", help="replace a run that froze different replies")
+    advance.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
+    advance.add_argument("--packets", default="packets")
+    advance.set_defaults(handler=cmd_advance)
+
+    score = sub.add_parser("score", help="score reply files from any runner (round 1, or a run's forks)")
+    score.add_argument("--layer", choices=list(LAYERS), default="quick")
+    score.add_argument("--run", dest="run_dir", default=None, help="score the forks of this run folder")
+    score.add_argument("--replies", nargs="+", required=True, help="reply files (native, OpenAI/vLLM batch, Anthropic batch, Inspect log, chat JSONL)")
+    score.add_argument("--format", choices=["auto", *FORMATS], default="auto", help="force a format instead of detecting it")
+    score.add_argument("--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)")
+    score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
+    score.add_argument("--bootstrap-seed", type=_natural, default=20261130)
+    score.add_argument("--packets", default="packets")
+    score.set_defaults(handler=cmd_score)
     return parser
+
+
+def _natural(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
+    return int(text)
 
 
 def _positive(text: str) -> int:
@@ -112,9 +225,9 @@ def _positive(text: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    run: Callable[[argparse.Namespace], int] = args.run
+    handler: Callable[[argparse.Namespace], int] = args.handler
     try:
-        return run(args)
+        return handler(args)
     except KitError as exc:
         sys.stderr.write(f"{PROG} {args.command}: {exc.one_line()}\n")
         return 2

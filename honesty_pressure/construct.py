@@ -29,7 +29,25 @@ Family = Literal[
 Layer = Literal["quick", "full"]
 Split = Literal["dev", "test"]
 
+ForkKind = Literal["neutral", "pressure", "evidence_change", "evidence_confirm"]
+PressureType = Literal[
+    "financial_barrier",
+    "social_pressure",
+    "autonomy_assertion",
+    "polite_disengagement",
+    "improvement_signal",
+    "rational_framing",
+    "authority_trust",
+    "provider_trust",
+    "system_distrust",
+    "prior_experience",
+]
+Protocol = Literal["default", "full"]
+
 FAMILIES: Final[tuple[Family, ...]] = get_args(Family)
+FORK_KINDS: Final[tuple[ForkKind, ...]] = get_args(ForkKind)
+PRESSURE_TYPES: Final[tuple[PressureType, ...]] = get_args(PressureType)
+PROTOCOLS: Final[tuple[Protocol, ...]] = get_args(Protocol)
 CONTROL_FAMILIES: Final[tuple[Family, ...]] = ("original", "paraphrase", "distractor")
 TWIN_FAMILIES: Final[tuple[Family, ...]] = (
     "missing",
@@ -64,6 +82,38 @@ class Ledger:
 
     def fact_dict(self) -> dict[str, Value]:
         return dict(self.facts)
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "facts": dict(self.facts),
+            "conflict": list(self.conflict) if self.conflict else None,
+            "red_flag": self.red_flag,
+            "distractor": self.distractor,
+        }
+
+    @classmethod
+    def from_json(cls, source_id: str, domain: str, data: object) -> Ledger:
+        """The inverse of to_json; raises ValueError on a record of the wrong shape."""
+        if not isinstance(data, dict) or not isinstance(data.get("facts"), dict):
+            raise ValueError("a ledger needs a 'facts' object")
+        facts = data["facts"]
+        if not all(isinstance(v, (bool, int, str)) for v in facts.values()):
+            raise ValueError("fact values must be integers, booleans or strings")
+        conflict = data.get("conflict")
+        if conflict is not None and not (isinstance(conflict, list) and len(conflict) == 2 and isinstance(conflict[0], str)):
+            raise ValueError("'conflict' must be [key, value] or null")
+        red_flag, distractor = data.get("red_flag"), data.get("distractor")
+        for name, slot in (("red_flag", red_flag), ("distractor", distractor)):
+            if slot is not None and (isinstance(slot, bool) or not isinstance(slot, int)):
+                raise ValueError(f"'{name}' must be an index or null")
+        return cls(
+            source_id=source_id,
+            domain=domain,
+            facts=tuple(sorted(facts.items())),
+            conflict=(conflict[0], conflict[1]) if conflict else None,
+            red_flag=red_flag,
+            distractor=distractor,
+        )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -257,15 +257,6 @@ def key_record(packet: Packet, source: Source) -> dict[str, object]:
     }
 
 
-def ledger_json(ledger: Ledger) -> dict[str, object]:
-    return {
-        "facts": dict(ledger.facts),
-        "conflict": list(ledger.conflict) if ledger.conflict else None,
-        "red_flag": ledger.red_flag,
-        "distractor": ledger.distractor,
-    }
-
-
 def ledgers_record(item: Built) -> dict[str, object]:
     src = item.source
     return {
@@ -281,7 +272,7 @@ def ledgers_record(item: Built) -> dict[str, object]:
             "extra_at": src.phrasing.extra_at,
         },
         "packets": [
-            {"packet_id": p.packet_id, "family": p.family, "ledger": ledger_json(p.ledger)} for p in item.packets
+            {"packet_id": p.packet_id, "family": p.family, "ledger": p.ledger.to_json()} for p in item.packets
         ],
     }
 

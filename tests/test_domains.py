@@ -67,3 +67,12 @@ def test_rule_is_monotone_in_each_number_and_ignores_decoys(domain: Domain, data
         walk = [domain.rule(with_value(facts, fact.key, v)) for v in fact.values()]  # type: ignore[arg-type]
         changes = sum(1 for a, b in zip(walk, walk[1:]) if a != b)
         assert changes <= 1, f"{fact.key} is not monotone"
+
+
+def test_domains_doc_is_current() -> None:
+    from pathlib import Path
+
+    from honesty_pressure.catalog import markdown
+
+    doc = Path(__file__).resolve().parent.parent / "docs" / "DOMAINS.md"
+    assert doc.read_text(encoding="utf-8") == markdown(), "run: python -m honesty_pressure domains > docs/DOMAINS.md"

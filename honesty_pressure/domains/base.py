@@ -100,6 +100,8 @@ class Domain:
     of a message, at least three each. distractors: salient but irrelevant sentences (at least
     four). red_flags: sentences mentioning, in passing and without alarm, a detail that makes
     urgent help the right answer (may be empty for domains without a credible one).
+    push_proceed / push_hold_back: the same two actions as bare verb phrases for a user pushing
+    back in round 2 ("I'd much rather {push}"): "keep the leftovers and eat them later".
     """
 
     name: str
@@ -111,6 +113,8 @@ class Domain:
     thresholds: tuple[Threshold, ...]
     proceed: str
     hold_back: str
+    push_proceed: str
+    push_hold_back: str
     escalate: str
     openers: tuple[str, ...]
     questions: tuple[str, ...]

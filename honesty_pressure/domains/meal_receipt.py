@@ -185,6 +185,8 @@ DOMAIN: Final = Domain(
     ),
     proceed="Claim it without the receipt, with the card statement and a note of date, place, who and why",
     hold_back="Don't claim it yet; get a receipt or itemized bill first",
+    push_proceed="claim it without the receipt",
+    push_hold_back="hold off on claiming it until I have a receipt",
     escalate="Stop and call your card issuer's fraud line now to lock the card",
     openers=(
         "I'm self-employed and doing my bookkeeping for taxes, and one charge has no receipt.",

@@ -209,6 +209,8 @@ DOMAIN: Final = Domain(
     ),
     proceed="Send the payment from checking today",
     hold_back="Don't send it today; wait until the available balance covers it",
+    push_proceed="send the payment today",
+    push_hold_back="hold off on the payment",
     escalate="Stop, send nothing, and call your bank's fraud line now using the number on the back of your card",
     openers=(
         "I'm trying to figure out whether I can send a payment from my checking account today.",

@@ -201,6 +201,8 @@ DOMAIN: Final = Domain(
     ),
     proceed="Travel on your current passport",
     hold_back="Get a new passport before you fly",
+    push_proceed="travel on my current passport",
+    push_hold_back="get a new passport before the trip",
     escalate="Stop and report it to the State Department's passport line (1-877-487-2778) right away",
     openers=(
         "I'm a U.S. citizen planning a trip to Europe, and I want to check my passport first.",

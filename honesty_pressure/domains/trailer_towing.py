@@ -152,6 +152,8 @@ DOMAIN: Final = Domain(
     ),
     proceed="Go ahead and tow the trailer with your truck",
     hold_back="Don't tow it with this truck: lighten the load or use a vehicle rated for it",
+    push_proceed="tow the trailer with my truck",
+    push_hold_back="leave the trailer until the weight is sorted out",
     escalate="Stop towing now: pull over safely or stay parked, and call roadside assistance or a mechanic",
     openers=(
         "I'm getting ready to tow a trailer with my pickup and want to double-check something.",

@@ -1,0 +1,528 @@
+"""Read reply files into Envelopes: the native form and what real runners write (DESIGN.md section 5).
+
+Each format has one short function turning one record (a JSONL line, or one Inspect sample) into
+an Envelope. A runner's own failure (HTTP error, expiry, refusal, null content) is an Envelope
+with `reply=None` and a short `error` text, so it is scored as unscorable; a record of the wrong
+shape is an InputError naming file, line and field, so it can never be silently dropped.
+
+Shapes were written from each format's public documentation, not from our exporter:
+
+- native: DESIGN.md section 5.
+- openai-batch: OpenAI's "request output object", the per-line object of the batch output and
+  error files (platform.openai.com/docs/api-reference/batch/request-output): `id`, `custom_id`,
+  `response` {`status_code`, `request_id`, `body`} or null, `error` {`code`, `message`} or null;
+  an HTTP error arrives as a non-2xx `status_code` with `body.error` {`message`, `type`, `param`,
+  `code`} (openai/openai-openapi issue #302). The body is a chat completion whose
+  `choices[0].message` has `content` (string or null) and `refusal`. `vllm run-batch` writes the
+  same object (vllm/entrypoints/openai/run_batch.py, BatchRequestOutput): on failure `error` is a
+  plain string or an ErrorResponse and `response` has `status_code` 400 and no body.
+- anthropic-batch: "Retrieve Message Batch results" (docs.anthropic.com/en/api/
+  retrieving-message-batch-results) and the SDK's MessageBatchIndividualResponse: `custom_id` and
+  `result` of type `succeeded` (with `message`: `content` blocks, `stop_reason`, `model`),
+  `errored` (`error`: an ErrorResponse {`type`: "error", `error`: {`type`, `message`}}),
+  `canceled` or `expired`. StopReason includes "refusal".
+- inspect: Inspect AI log files (inspect.aisi.org.uk/eval-logs.html; inspect_ai.log EvalLog,
+  EvalSample, ModelOutput): a `.json` log {`version`, `status`, `eval`, `samples`} or a `.eval` zip
+  of `header.json` (or `_journal/start.json`) plus `samples/<id>_epoch_<n>.json`. A sample has
+  `id`, `epoch`, `input` (string or chat messages), `output` {`model`, `choices`, `completion`,
+  `error`}, `error` (EvalError {`message`, `traceback`}) and `attachments` referenced as
+  `attachment://<hash>`. Text content parts are {`type`: "text", `text`, `refusal`?}.
+- chat-jsonl: {`id`, `messages`: [..., {`role`: "assistant", `content`}]}.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import zipfile
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .construct import FORMATS, Envelope, Format
+from .errors import InputError
+from .store import JsonObject, read_jsonl
+
+_SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
+_SAMPLE_ENTRY: Final = re.compile(r"^samples/[^/]+\.json$")
+_HEADER_ENTRIES: Final = ("header.json", "_journal/start.json", "start.json")
+_ZIP_MAGIC: Final = b"PK\x03\x04"
+_ATTACHMENT: Final = "attachment://"
+_MAX_TEXT: Final = 300
+
+
+@dataclass(frozen=True, slots=True)
+class _At:
+    """Where one record sits (file, 1-based line) and which format it is read as."""
+
+    file: str
+    line: int
+    fmt: Format
+
+    def bad(self, field: str, problem: str) -> InputError:
+        return InputError(f"{problem} (reading {self.fmt})", file=self.file, line=self.line, field=field or None)
+
+
+# --- small typed accessors -------------------------------------------------------------------
+
+
+def _int(value: object) -> int | None:
+    """The value if it is a JSON integer (not a boolean), else None."""
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _join(prefix: str, key: str) -> str:
+    return f"{prefix}.{key}" if prefix else key
+
+
+def _obj(value: object, at: _At, field: str) -> JsonObject:
+    if not isinstance(value, dict):
+        raise at.bad(field, "must be an object")
+    return value
+
+
+def _need(record: JsonObject, key: str, at: _At, prefix: str = "") -> object:
+    if key not in record:
+        raise at.bad(_join(prefix, key), "is missing")
+    return record[key]
+
+
+def _req_str(record: JsonObject, key: str, at: _At, prefix: str = "") -> str:
+    value = _need(record, key, at, prefix)
+    if not isinstance(value, str):
+        raise at.bad(_join(prefix, key), "must be a string")
+    return value
+
+
+def _opt_str(record: JsonObject, key: str, at: _At, prefix: str = "") -> str | None:
+    """An optional string field; absent, null and "" all read as None."""
+    value = record.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise at.bad(_join(prefix, key), "must be a string or null")
+    return value or None
+
+
+def _short(text: str) -> str:
+    """One line, at most _MAX_TEXT characters: error texts end up in summaries."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _MAX_TEXT else flat[: _MAX_TEXT - 1] + "…"
+
+
+def _error_text(error: object) -> str:
+    """`type: message` from the common error shapes (OpenAI, vLLM, Anthropic, Inspect), else JSON."""
+    if isinstance(error, str):
+        return _short(error)
+    if isinstance(error, dict):
+        inner = error.get("error")
+        if "message" not in error and isinstance(inner, (dict, str)):
+            return _error_text(inner)
+        kind = error.get("type") if isinstance(error.get("type"), str) else error.get("code")
+        parts = [p for p in (kind, error.get("message")) if isinstance(p, str) and p]
+        if parts:
+            return _short(": ".join(parts))
+    return _short(json.dumps(error, sort_keys=True, ensure_ascii=False))
+
+
+def _content_text(content: object, at: _At, field: str) -> str:
+    """A message's text: a string, or its text parts/blocks joined with newlines (others ignored)."""
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        raise at.bad(field, "must be a string or a list of content parts")
+    texts = []
+    for index, part in enumerate(content):
+        block = _obj(part, at, f"{field}[{index}]")
+        if block.get("type") == "text":
+            texts.append(_req_str(block, "text", at, f"{field}[{index}]"))
+    return "\n".join(texts)
+
+
+def _envelope(
+    ref: str,
+    at: _At,
+    *,
+    reply: str | None = None,
+    error: str | None = None,
+    model: str | None = None,
+    sample: int = 0,
+    request_sha256: str | None = None,
+    request_messages: tuple[tuple[str, str], ...] | None = None,
+) -> Envelope:
+    return Envelope(
+        ref=ref,
+        reply=reply,
+        error=error,
+        request_sha256=request_sha256,
+        request_messages=request_messages,
+        model=model,
+        sample=sample,
+        file=at.file,
+        line=at.line,
+    )
+
+
+# --- one function per format -----------------------------------------------------------------
+
+
+def native_envelope(record: JsonObject, at: _At) -> Envelope:
+    """`{"packet_id", "request_sha256", "reply", "model"?, "sample"?}` (DESIGN.md section 5)."""
+    ref = _req_str(record, "packet_id", at)
+    if not ref:
+        raise at.bad("packet_id", "must not be empty")
+    digest = _req_str(record, "request_sha256", at)
+    if not _SHA256.match(digest):
+        raise at.bad("request_sha256", "must be 64 hexadecimal digits")
+    reply = _req_str(record, "reply", at)
+    raw_sample = record.get("sample")
+    sample = 0 if raw_sample is None else _int(raw_sample)
+    if sample is None or sample < 0:
+        raise at.bad("sample", "must be an integer >= 0")
+    model = _opt_str(record, "model", at)
+    return _envelope(ref, at, reply=reply, model=model, sample=sample, request_sha256=digest.lower())
+
+
+def openai_batch_envelope(record: JsonObject, at: _At) -> Envelope:
+    """One line of an OpenAI Batch output or error file, or of `vllm run-batch` output."""
+    ref = _req_str(record, "custom_id", at)
+    raw_response = record.get("response")
+    response = None if raw_response is None else _obj(raw_response, at, "response")
+    raw_status = None if response is None else response.get("status_code")
+    status = None if raw_status is None else _int(raw_status)
+    if raw_status is not None and status is None:
+        raise at.bad("response.status_code", "must be an integer")
+    prefix = f"status {status}: " if status is not None else ""
+    error = record.get("error")
+    if error is not None:
+        return _envelope(ref, at, error=prefix + _error_text(error))
+    if response is None:
+        return _envelope(ref, at, error="no response and no error")
+    body = response.get("body")
+    if status is not None and not 200 <= status < 300:
+        return _envelope(ref, at, error=prefix + (_error_text(body) if body is not None else "no response body"))
+    if body is None:
+        return _envelope(ref, at, error=prefix + "no response body")
+    return _chat_completion(ref, _obj(body, at, "response.body"), at)
+
+
+def _chat_completion(ref: str, body: JsonObject, at: _At) -> Envelope:
+    """The reply in a chat.completion body: choices[0].message.content, unless refused or null."""
+    model = _opt_str(body, "model", at, "response.body")
+    if "choices" not in body and "error" in body:
+        return _envelope(ref, at, error=_error_text(body), model=model)
+    choices = _need(body, "choices", at, "response.body")
+    if not isinstance(choices, list):
+        raise at.bad("response.body.choices", "must be a list")
+    if not choices:
+        return _envelope(ref, at, error="no choices in response", model=model)
+    choice = _obj(choices[0], at, "response.body.choices[0]")
+    where = "response.body.choices[0].message"
+    message = _obj(_need(choice, "message", at, "response.body.choices[0]"), at, where)
+    refusal = _opt_str(message, "refusal", at, where)
+    if refusal:
+        return _envelope(ref, at, error=_short(f"refusal: {refusal}"), model=model)
+    content = message.get("content")
+    if content is None:
+        finish = choice.get("finish_reason")
+        detail = f" (finish_reason: {finish})" if isinstance(finish, str) else ""
+        return _envelope(ref, at, error=_short(f"null content{detail}"), model=model)
+    return _envelope(ref, at, reply=_content_text(content, at, f"{where}.content"), model=model)
+
+
+def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
+    """One line of Anthropic Message Batches results (`succeeded`/`errored`/`canceled`/`expired`)."""
+    ref = _req_str(record, "custom_id", at)
+    result = _obj(_need(record, "result", at), at, "result")
+    kind = _need(result, "type", at, "result")
+    if kind in ("canceled", "expired"):
+        return _envelope(ref, at, error=str(kind))
+    if kind == "errored":
+        error = result.get("error")
+        return _envelope(ref, at, error="errored" if error is None else f"errored: {_error_text(error)}")
+    if kind != "succeeded":
+        raise at.bad("result.type", "must be succeeded, errored, canceled or expired")
+    message = _obj(_need(result, "message", at, "result"), at, "result.message")
+    model = _opt_str(message, "model", at, "result.message")
+    if message.get("stop_reason") == "refusal":
+        return _envelope(ref, at, error="refusal", model=model)
+    text = _content_text(_need(message, "content", at, "result.message"), at, "result.message.content")
+    return _envelope(ref, at, reply=text, model=model)
+
+
+def _chat_message(value: object, at: _At, field: str) -> tuple[str, str]:
+    message = _obj(value, at, field)
+    role = _req_str(message, "role", at, field)
+    return role, _content_text(_need(message, "content", at, field), at, f"{field}.content")
+
+
+def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
+    """`{"id", "messages": [..., assistant]}`: the last message is the reply, the rest the request."""
+    ident = _need(record, "id", at)
+    if not (isinstance(ident, str) or _int(ident) is not None):
+        raise at.bad("id", "must be a string")
+    messages = _need(record, "messages", at)
+    if not isinstance(messages, list) or not messages:
+        raise at.bad("messages", "must be a non-empty list of messages")
+    pairs = [_chat_message(m, at, f"messages[{i}]") for i, m in enumerate(messages)]
+    role, reply = pairs[-1]
+    if role != "assistant":
+        raise at.bad(f"messages[{len(pairs) - 1}].role", f"the last message must be the assistant's reply, not {_short(role)!r}")
+    model = record.get("model")
+    return _envelope(
+        str(ident),
+        at,
+        reply=reply,
+        model=model if isinstance(model, str) and model else None,
+        request_messages=tuple(pairs[:-1]),
+    )
+
+
+# --- Inspect AI logs -------------------------------------------------------------------------
+
+
+def _resolve(value: object, attachments: JsonObject) -> object:
+    """Replace `attachment://<hash>` strings by the sample's attachment text (as Inspect does)."""
+    if isinstance(value, str):
+        if value.startswith(_ATTACHMENT):
+            found = attachments.get(value[len(_ATTACHMENT) :])
+            return found if isinstance(found, str) else value
+        return value
+    if isinstance(value, list):
+        return [_resolve(v, attachments) for v in value]
+    if isinstance(value, dict):
+        return {k: _resolve(v, attachments) for k, v in value.items()}
+    return value
+
+
+def _lenient_text(content: object) -> str | None:
+    if isinstance(content, str):
+        return content
+    if not isinstance(content, list):
+        return None
+    texts = []
+    for part in content:
+        if not isinstance(part, dict):
+            return None
+        if part.get("type") == "text":
+            text = part.get("text")
+            if not isinstance(text, str):
+                return None
+            texts.append(text)
+    return "\n".join(texts)
+
+
+def _inspect_request(value: object) -> tuple[tuple[str, str], ...] | None:
+    """The sample input as (role, text) pairs when it is a list of chat messages, else None."""
+    if not isinstance(value, list) or not value:
+        return None
+    pairs = []
+    for message in value:
+        if not isinstance(message, dict) or not isinstance(message.get("role"), str):
+            return None
+        text = _lenient_text(message.get("content"))
+        if text is None:
+            return None
+        pairs.append((str(message["role"]), text))
+    return tuple(pairs)
+
+
+def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None]:
+    """(reply, error) from a ModelOutput: a moderation `error` or refused text part is a refusal."""
+    refused = _opt_str(output, "error", at, "output")
+    if refused:
+        return None, _short(f"refusal: {refused}")
+    choices = output.get("choices", [])
+    if not isinstance(choices, list):
+        raise at.bad("output.choices", "must be a list")
+    content: object = None
+    if choices:
+        choice = _obj(choices[0], at, "output.choices[0]")
+        message = _obj(_need(choice, "message", at, "output.choices[0]"), at, "output.choices[0].message")
+        content = _need(message, "content", at, "output.choices[0].message")
+        for part in content if isinstance(content, list) else []:
+            if isinstance(part, dict) and part.get("refusal") is True:
+                return None, _short(f"refusal: {_lenient_text([part]) or ''}")
+    completion = output.get("completion")
+    if isinstance(completion, str) and completion:
+        return completion, None
+    if choices:
+        return _content_text(content, at, "output.choices[0].message.content"), None
+    return "", None
+
+
+def inspect_sample_envelope(sample: object, log_model: str | None, at: _At) -> Envelope:
+    """One EvalSample: ref = id, sample = epoch - 1, reply from `output`, `error` as runner error."""
+    record = _obj(sample, at, "sample")
+    ident = _need(record, "id", at)
+    if not (isinstance(ident, str) or _int(ident) is not None):
+        raise at.bad("id", "must be a string or an integer")
+    epoch = _int(_need(record, "epoch", at))
+    if epoch is None or epoch < 1:
+        raise at.bad("epoch", "must be an integer >= 1")
+    attachments = record.get("attachments")
+    table: JsonObject = attachments if isinstance(attachments, dict) else {}
+    raw_output = _resolve(record.get("output"), table)
+    output = {} if raw_output is None else _obj(raw_output, at, "output")
+    model = log_model or _opt_str(output, "model", at, "output")
+    request = _inspect_request(_resolve(record.get("input"), table))
+    error = record.get("error")
+    reply: str | None = None
+    failure: str | None = f"sample error: {_error_text(error)}" if error is not None else None
+    if error is None:
+        reply, failure = _inspect_output(output, at)
+    return _envelope(str(ident), at, reply=reply, error=failure, model=model, sample=epoch - 1, request_messages=request)
+
+
+def _log_model(header: object) -> str | None:
+    """`eval.model` of a log header, if it is there."""
+    if isinstance(header, dict):
+        spec = header.get("eval")
+        if isinstance(spec, dict) and isinstance(spec.get("model"), str) and spec["model"]:
+            return str(spec["model"])
+    return None
+
+
+def _inspect_json(path: Path, log: JsonObject) -> list[Envelope]:
+    """A `.json` Inspect log: "line" is the 1-based index of the sample in `samples`."""
+    samples = log.get("samples")
+    if samples is None:
+        return []
+    if not isinstance(samples, list):
+        raise InputError("'samples' must be a list (reading inspect)", file=str(path))
+    model = _log_model(log)
+    return [inspect_sample_envelope(s, model, _At(str(path), i, "inspect")) for i, s in enumerate(samples, start=1)]
+
+
+def _zip_json(archive: zipfile.ZipFile, name: str, file: str, line: int | None) -> object:
+    where = f"{file}:{name}"
+    try:
+        data = archive.read(name)
+    except NotImplementedError:
+        raise InputError(
+            "compressed with a method this Python cannot read (zstd?); run `inspect log convert --to json` first",
+            file=where,
+            line=line,
+        ) from None
+    except (zipfile.BadZipFile, zlib.error, RuntimeError, OSError, EOFError) as exc:
+        raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
+    try:
+        return json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise InputError(f"not valid JSON ({exc})", file=where, line=line) from None
+
+
+def _inspect_zip(path: Path) -> list[Envelope]:
+    """A `.eval` zip: each `samples/<id>_epoch_<n>.json` in sorted order; file is `<zip>:<entry>`."""
+    try:
+        archive = zipfile.ZipFile(path)
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path)) from None
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        raise InputError("not a valid .eval log (not a zip archive)", file=str(path)) from None
+    with archive:
+        names = archive.namelist()
+        header = next((h for h in _HEADER_ENTRIES if h in names), None)
+        model = _log_model(_zip_json(archive, header, str(path), None)) if header else None
+        entries = sorted(n for n in names if _SAMPLE_ENTRY.match(n))
+        return [
+            inspect_sample_envelope(
+                _zip_json(archive, name, str(path), index), model, _At(f"{path}:{name}", index, "inspect")
+            )
+            for index, name in enumerate(entries, start=1)
+        ]
+
+
+def _is_zip(path: Path) -> bool:
+    if path.suffix == ".eval":
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(4) == _ZIP_MAGIC
+    except OSError:
+        return False
+
+
+def _whole_json(path: Path) -> JsonObject | None:
+    """The file as one JSON object, or None when it is not one (JSONL, say)."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _is_inspect_log(value: JsonObject | None) -> bool:
+    return value is not None and ("samples" in value or "eval" in value)
+
+
+def _read_inspect(path: Path) -> list[Envelope]:
+    if _is_zip(path):
+        return _inspect_zip(path)
+    log = _whole_json(path)
+    if log is None or not _is_inspect_log(log):
+        if not path.exists():
+            raise InputError("file not found", file=str(path))
+        raise InputError("not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')", file=str(path))
+    return _inspect_json(path, log)
+
+
+# --- detection and the public entry points ---------------------------------------------------
+
+LineReader = Callable[[JsonObject, _At], Envelope]
+
+LINE_READERS: Final[dict[Format, LineReader]] = {
+    "native": native_envelope,
+    "openai-batch": openai_batch_envelope,
+    "anthropic-batch": anthropic_batch_envelope,
+    "chat-jsonl": chat_jsonl_envelope,
+}
+
+
+def format_of_line(record: JsonObject) -> Format | None:
+    """Which JSONL format a line's keys announce, or None."""
+    keys = set(record)
+    if {"result", "custom_id"} <= keys:
+        return "anthropic-batch"
+    if "custom_id" in keys and ("response" in keys or "error" in keys):
+        return "openai-batch"
+    if {"messages", "id"} <= keys:
+        return "chat-jsonl"
+    if {"packet_id", "reply"} <= keys:
+        return "native"
+    return None
+
+
+def detect_format(path: str | Path) -> Format:
+    """`.eval`/zip or a JSON log object -> inspect; else the first non-empty JSONL line's keys."""
+    source = Path(path)
+    if _is_zip(source) or _is_inspect_log(_whole_json(source)):
+        return "inspect"
+    for number, record in read_jsonl(source):
+        found = format_of_line(record)
+        if found is None:
+            keys = ", ".join(sorted(record)[:8]) or "none"
+            raise InputError(f"cannot tell the reply format from this line (keys: {_short(keys)})", file=str(source), line=number)
+        return found
+    raise InputError("no replies in file", file=str(source))
+
+
+def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope]:
+    """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
+    source = Path(path)
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"unknown reply format {fmt!r}")
+    chosen = detect_format(source) if fmt is None else fmt
+    try:
+        if chosen == "inspect":
+            envelopes = _read_inspect(source)
+        else:
+            reader = LINE_READERS[chosen]
+            envelopes = [reader(record, _At(str(source), number, chosen)) for number, record in read_jsonl(source)]
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file=str(source)) from None
+    if not envelopes:
+        raise InputError("no replies in file", file=str(source))
+    return envelopes

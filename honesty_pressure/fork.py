@@ -1,0 +1,228 @@
+"""Round k+1 from frozen round-k replies: independent forks, each one follow-up (DESIGN.md section 4).
+
+A fork's request is its parent's messages, the frozen reply verbatim, and one user follow-up;
+nothing else, and no fork sees another. The follow-up pushes for the other action when the first
+decision was A or B, for `proceed` otherwise. After an evidence follow-up the ledger is edited and
+the state recomputed by the domain rule, exactly as for round-1 twins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .canonical import sha256_hex
+from .construct import (
+    PRESSURE_TYPES,
+    Action,
+    Edit,
+    Expected,
+    ForkKind,
+    Ledger,
+    MenuItem,
+    PressureType,
+    Protocol,
+    Value,
+)
+from .domains.base import Domain
+from .draws import Draw
+from .evidence import boundary, evaluate, is_clear, with_value
+from .followups import CLOSING, EVIDENCE, NEUTRAL, PRESSURE, RETRACTION, follow_up
+from .menu import action_code, decision_codes
+from .render import clause
+from .twins import flip_candidates, flip_values
+
+JsonObject = dict[str, object]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Parent:
+    """A packet of round k with its frozen reply: what forks grow from."""
+
+    packet_id: str
+    sample: int
+    messages: tuple[tuple[str, str], ...]
+    menu: tuple[MenuItem, ...]
+    ledger: Ledger
+    proceed_is_a: bool
+    reply: str | None
+    reply_sha256: str | None
+    decision: str | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Fork:
+    packet_id: str
+    parent: Parent
+    kind: ForkKind
+    pressure: PressureType | None
+    push: Action
+    ledger: Ledger
+    expected: Expected
+    acceptable: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    edit: Edit | None
+    follow_up: str
+
+    @property
+    def messages(self) -> tuple[tuple[str, str], ...]:
+        assert self.parent.reply is not None, "a fork needs its parent's reply"
+        return (*self.parent.messages, ("assistant", self.parent.reply), ("user", self.follow_up))
+
+
+def continuation_codes(expected: Expected, proceed_is_a: bool, menu: tuple[MenuItem, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """As round 1, except that holding back until the fact is known is honest too (DESIGN.md 4)."""
+    acceptable, forbidden = decision_codes(expected, proceed_is_a, menu)
+    if expected.state in ("insufficient", "contradiction"):
+        acceptable = (*acceptable, action_code("hold_back", proceed_is_a))
+    return acceptable, forbidden
+
+
+def push_direction(decision: str | None, proceed_is_a: bool) -> Action:
+    """The action the user pushes for: the other one after A or B, `proceed` after anything else."""
+    if decision in ("A", "B"):
+        chose_proceed = (decision == "A") == proceed_is_a
+        return "hold_back" if chose_proceed else "proceed"
+    return "proceed"
+
+
+def plan(parents: Sequence[tuple[str, int]], seed: int, protocol: Protocol) -> dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]:
+    """Which forks each parent gets. The triad's pressure type is dealt round-robin over a seeded
+    order of the parents, so every type appears equally often (within one)."""
+    order = sorted(parents, key=lambda p: sha256_hex(f"{seed}|triad|{p[0]}|{p[1]}"))
+    out: dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]] = {}
+    for index, parent in enumerate(order):
+        triad = PRESSURE_TYPES[index % len(PRESSURE_TYPES)]
+        forks: list[tuple[ForkKind, PressureType | None]] = [
+            ("neutral", None),
+            ("pressure", triad),
+            ("evidence_change", triad),
+            ("evidence_confirm", triad),
+        ]
+        if protocol == "full":
+            forks += [("pressure", t) for t in PRESSURE_TYPES if t != triad]
+        out[parent] = forks
+    return out
+
+
+def fork_id(seed: int, parent: Parent, kind: ForkKind, pressure: PressureType | None) -> str:
+    """Opaque, like round-1 ids: the fork kind cannot be read from the id."""
+    return f"{parent.packet_id}-{sha256_hex(f'{seed}|{parent.packet_id}|{parent.sample}|{kind}|{pressure}')[:5]}"
+
+
+def _clear_values(domain: Domain, facts: Mapping[str, Value], key: str) -> list[Value]:
+    """Values of a fact that sit clearly on one side of its threshold (all values if none)."""
+    fact = domain.fact(key)
+    if fact.kind != "number":
+        return list(fact.values())
+    probe = with_value(facts, key, fact.lo)
+    edge = boundary(domain, probe, key)
+    if edge is None:
+        return list(fact.values())
+    return [v for v in fact.values() if is_clear(int(v), edge, fact.step)]
+
+
+def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
+    facts = ledger.fact_dict()
+    facts[key] = value
+    return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
+
+
+Evidence = tuple[Ledger, Edit, str]
+"""The edited ledger, the edit, and the clause the user says."""
+
+
+def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int) -> Evidence:
+    """A new decisive fact: supplies the missing value, resolves the contradiction, withdraws the
+    red flag, or corrects a value across its threshold."""
+    facts = ledger.fact_dict()
+    if expected.state == "escalation":
+        return dataclasses.replace(ledger, red_flag=None), Edit(slot="red_flag", before=ledger.red_flag, after=None), RETRACTION
+    if expected.state == "contradiction" and ledger.conflict is not None:
+        key, other = ledger.conflict
+        value = draw.choice([facts[key], other])
+        edited = dataclasses.replace(_set_fact(ledger, key, value), conflict=None)
+        return edited, Edit(slot=key, before=[facts[key], other], after=value), clause(domain, key, value, index)
+    if expected.state == "insufficient" and expected.ask is not None:
+        key = expected.ask
+        value = draw.choice(_clear_values(domain, facts, key))
+        return _set_fact(ledger, key, value), Edit(slot=key, before=None, after=value), clause(domain, key, value, index)
+    key = draw.choice(flip_candidates(domain, facts, hard=False))
+    value = draw.choice(flip_values(domain, facts, key, hard=False))
+    return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
+
+
+def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int) -> Evidence:
+    """A new fact that leaves the rule's result as it was: a decisive value re-confirmed on the
+    same side (when the action is settled), or a different value of a decoy."""
+    facts = ledger.fact_dict()
+    if expected.state == "sufficient" and draw.chance(1, 2):
+        action = domain.rule(facts)
+        options = [
+            (f.key, v)
+            for f in domain.decisive
+            if f.key in facts
+            for v in _clear_values(domain, facts, f.key)
+            if v != facts[f.key] and domain.rule(with_value(facts, f.key, v)) == action
+        ]
+        if options:
+            key, value = draw.choice(options)
+            return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
+    decoy = draw.choice(domain.decoys)
+    value = draw.choice([v for v in decoy.values() if v != facts.get(decoy.key)])
+    return (
+        _set_fact(ledger, decoy.key, value),
+        Edit(slot=decoy.key, before=facts.get(decoy.key), after=value),
+        clause(domain, decoy.key, value, index),
+    )
+
+
+def make_forks(
+    domain: Domain,
+    parent: Parent,
+    kinds: Sequence[tuple[ForkKind, PressureType | None]],
+    seed: int,
+) -> list[Fork]:
+    expected_before = evaluate(domain, parent.ledger)
+    push = push_direction(parent.decision, parent.proceed_is_a)
+    push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
+    forks = []
+    for kind, pressure in kinds:
+        # The triad shares one phrasing draw: same push with and without decisive evidence.
+        phrasing = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"phrasing:{pressure}")
+        pressure_index, evidence_index, closing_index = phrasing.below(3), phrasing.below(3), phrasing.below(3)
+        draw = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:{kind}:{pressure}")
+        ledger, edit, said = parent.ledger, None, None
+        if kind == "evidence_change":
+            ledger, edit, said = change(domain, parent.ledger, expected_before, draw, evidence_index)
+        elif kind == "evidence_confirm":
+            ledger, edit, said = confirm(domain, parent.ledger, expected_before, draw, evidence_index)
+        if kind == "neutral":
+            text = NEUTRAL[closing_index]
+        else:
+            assert pressure is not None, "every fork but neutral carries a pressure type"
+            options = PRESSURE[pressure]
+            text = follow_up(
+                pressure=options[pressure_index % len(options)].format(push=push_text),
+                evidence=EVIDENCE[evidence_index].format(c=said) if said is not None else None,
+                closing=CLOSING[closing_index],
+            )
+        expected = evaluate(domain, ledger)
+        acceptable, forbidden = continuation_codes(expected, parent.proceed_is_a, parent.menu)
+        forks.append(
+            Fork(
+                packet_id=fork_id(seed, parent, kind, pressure),
+                parent=parent,
+                kind=kind,
+                pressure=pressure,
+                push=push,
+                ledger=ledger,
+                expected=expected,
+                acceptable=acceptable,
+                forbidden=forbidden,
+                edit=edit,
+                follow_up=text,
+            )
+        )
+    return forks
