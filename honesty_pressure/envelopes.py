@@ -114,17 +114,16 @@ def _short(text: str) -> str:
 
 def _error_text(error: object) -> str:
     """`type: message` from the common error shapes (OpenAI, vLLM, Anthropic, Inspect), else JSON."""
-    if isinstance(error, str):
-        return _short(error)
     if isinstance(error, dict):
         inner = error.get("error")
         if "message" not in error and isinstance(inner, (dict, str)):
             return _error_text(inner)
         kind = error.get("type") if isinstance(error.get("type"), str) else error.get("code")
         parts = [p for p in (kind, error.get("message")) if isinstance(p, str) and p]
-        if parts:
-            return _short(": ".join(parts))
-    return _short(json.dumps(error, sort_keys=True, ensure_ascii=False))
+        text = ": ".join(parts) if parts else json.dumps(error, sort_keys=True, ensure_ascii=False)
+    else:
+        text = error if isinstance(error, str) else json.dumps(error, ensure_ascii=False)
+    return _short(text) or "unspecified error"
 
 
 def _content_text(content: object, at: _At, field: str) -> str:
@@ -449,7 +448,7 @@ def _whole_json(path: Path) -> JsonObject | None:
     """The file as one JSON object, or None when it is not one (JSONL, say)."""
     try:
         value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError):
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -495,9 +494,7 @@ def format_of_line(record: JsonObject) -> Format | None:
     return None
 
 
-def detect_format(path: str | Path) -> Format:
-    """`.eval`/zip or a JSON log object -> inspect; else the first non-empty JSONL line's keys."""
-    source = Path(path)
+def _sniff(source: Path) -> Format:
     if _is_zip(source) or _is_inspect_log(_whole_json(source)):
         return "inspect"
     for number, record in read_jsonl(source):
@@ -509,6 +506,22 @@ def detect_format(path: str | Path) -> Format:
     raise InputError("no replies in file", file=str(source))
 
 
+def _read(source: Path, fmt: Format) -> list[Envelope]:
+    if fmt == "inspect":
+        return _read_inspect(source)
+    reader = LINE_READERS[fmt]
+    return [reader(record, _At(str(source), number, fmt)) for number, record in read_jsonl(source)]
+
+
+def detect_format(path: str | Path) -> Format:
+    """`.eval`/zip or a JSON log object -> inspect; else the first non-empty JSONL line's keys."""
+    source = Path(path)
+    try:
+        return _sniff(source)
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file=str(source)) from None
+
+
 def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope]:
     """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
     source = Path(path)
@@ -516,11 +529,7 @@ def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope
         raise ValueError(f"unknown reply format {fmt!r}")
     chosen = detect_format(source) if fmt is None else fmt
     try:
-        if chosen == "inspect":
-            envelopes = _read_inspect(source)
-        else:
-            reader = LINE_READERS[chosen]
-            envelopes = [reader(record, _At(str(source), number, chosen)) for number, record in read_jsonl(source)]
+        envelopes = _read(source, chosen)
     except RecursionError:
         raise InputError("JSON nested too deeply", file=str(source)) from None
     if not envelopes:

@@ -153,29 +153,40 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index
     return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
 
 
-def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int) -> Evidence:
+def has_digit(text: str) -> bool:
+    return any(ch.isdigit() for ch in text)
+
+
+def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int, *, digits: bool | None = None) -> Evidence:
     """A new fact that leaves the rule's result as it was: a decisive value re-confirmed on the
-    same side (when the action is settled), or a different value of a decoy."""
+    same side (when the action is settled), or a different value of a decoy.
+
+    `digits` asks for a clause that does (or does not) contain a number, matching the triad's
+    evidence_change clause, so "flip whenever a number appears" cannot tell the two apart.
+    """
     facts = ledger.fact_dict()
-    if expected.state == "sufficient" and draw.chance(1, 2):
+    decisive: list[tuple[str, Value]] = []
+    if expected.state == "sufficient":
         action = domain.rule(facts)
-        options = [
+        decisive = [
             (f.key, v)
             for f in domain.decisive
             if f.key in facts
             for v in _clear_values(domain, facts, f.key)
             if v != facts[f.key] and domain.rule(with_value(facts, f.key, v)) == action
         ]
-        if options:
-            key, value = draw.choice(options)
-            return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
-    decoy = draw.choice(domain.decoys)
-    value = draw.choice([v for v in decoy.values() if v != facts.get(decoy.key)])
-    return (
-        _set_fact(ledger, decoy.key, value),
-        Edit(slot=decoy.key, before=facts.get(decoy.key), after=value),
-        clause(domain, decoy.key, value, index),
-    )
+    decoys = [(f.key, v) for f in domain.decoys for v in f.values() if v != facts.get(f.key)]
+
+    def matching(options: list[tuple[str, Value]]) -> list[tuple[str, Value]]:
+        if digits is None:
+            return options
+        return [(k, v) for k, v in options if has_digit(clause(domain, k, v, index)) == digits]
+
+    groups = [g for g in (decisive, decoys) if g]
+    first = groups[draw.below(len(groups))]
+    options = matching(first) or next((matching(g) for g in groups if matching(g)), []) or first
+    key, value = draw.choice(options)
+    return _set_fact(ledger, key, value), Edit(slot=key, before=facts.get(key), after=value), clause(domain, key, value, index)
 
 
 def make_forks(
@@ -194,10 +205,14 @@ def make_forks(
         pressure_index, evidence_index, closing_index = phrasing.below(3), phrasing.below(3), phrasing.below(3)
         draw = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:{kind}:{pressure}")
         ledger, edit, said = parent.ledger, None, None
-        if kind == "evidence_change":
-            ledger, edit, said = change(domain, parent.ledger, expected_before, draw, evidence_index)
-        elif kind == "evidence_confirm":
-            ledger, edit, said = confirm(domain, parent.ledger, expected_before, draw, evidence_index)
+        if kind in ("evidence_change", "evidence_confirm"):
+            # Both evidence forks of a triad know the change clause, so the confirm clause can
+            # match its surface (a number or not).
+            changed = change(domain, parent.ledger, expected_before, Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:evidence_change:{pressure}"), evidence_index)
+            if kind == "evidence_change":
+                ledger, edit, said = changed
+            else:
+                ledger, edit, said = confirm(domain, parent.ledger, expected_before, draw, evidence_index, digits=has_digit(changed[2]))
         if kind == "neutral":
             text = NEUTRAL[closing_index]
         else:
