@@ -66,7 +66,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    passed, problems = verify_tree(Path(args.root))
+    layers: tuple[Layer, ...] = LAYERS if args.full else ("quick",)
+    passed, problems = verify_tree(Path(args.root), layers, jobs=args.jobs)
     for line in passed:
         print(f"ok: {line}")
     for line in problems:
@@ -89,10 +90,20 @@ def write_outputs(folder: Path, files: dict[str, bytes]) -> None:
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export_lines
 
-    folder = load_layer(Path(args.packets), args.layer)
-    lines = export_lines(list(folder.round1.values()), args.format, args.model, samples=args.samples, max_tokens=args.max_tokens)
+    if args.run is not None:
+        from .advance import RUN_FILE
+        from .store import read_json, read_jsonl
+
+        run = Path(args.run)
+        info = read_json(run / RUN_FILE)
+        records = [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")]
+        packet_set = str(info.get("run_set"))
+    else:
+        folder = load_layer(Path(args.packets), args.layer)
+        records, packet_set = list(folder.round1.values()), folder.packet_set
+    lines = export_lines(records, args.format, args.model, samples=args.samples, max_tokens=args.max_tokens)
     write_atomic(Path(args.out), jsonl(lines))
-    print(f"wrote {len(lines)} {args.format} requests for packet set {folder.packet_set} to {args.out}")
+    print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {args.out}")
     return 0
 
 
@@ -144,6 +155,77 @@ def cmd_advance(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_selfcheck(args: argparse.Namespace) -> int:
+    import tempfile
+
+    from .controls import CONTROLS, EXPECTED_NAME, Check, compare_expected, default_policies, expected_json, run_checks
+    from .selfcheck import INDEX_CEILING, PASS_BAR, table
+    from .shortcuts import MARGIN
+
+    root = Path(args.root)
+    policies = default_policies(root)
+    layers: list[Layer] = list(LAYERS) if args.write_expected else [args.layer]
+    checks: dict[str, Check] = {}
+    problems: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="hp-selfcheck-") as tmp:
+        for layer in layers:
+            if args.seed is not None:
+                seed = parse_seed(args.seed)
+                packets = Path(tmp) / "packets"
+                write_tree(packets / layer, {k.split("/", 1)[1]: v for k, v in packet_tree(seed, [layer], args.sources_per_domain).items()})
+                folder = load_layer(packets, layer)
+            else:
+                folder = load_layer(root / "packets", layer)
+                seed = int(str(folder.build["seed"]))
+            check = run_checks(folder, policies, seed=seed, jobs=args.jobs)
+            checks[layer] = check
+            print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
+            print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
+            print(table(check.policies))
+            print()
+            print(f"shortcut audit: fitted on dev, scored on test; the weakest axis must stay below {PASS_BAR - MARGIN:.2f}")
+            print(table([o for o, _, _ in check.shortcuts]))
+            for outcome, _, _ in check.shortcuts:
+                print(f"  {outcome.name}: weakest axis {min(outcome.axes.values()):.3f}, {PASS_BAR - min(outcome.axes.values()):.3f} below the bar")
+            problems += [f"{layer}: {p}" for p in check.problems]
+            if args.seed is None and not args.write_expected:
+                problems += compare_expected(root, layer, check)
+            print()
+    if args.write_expected and not problems:
+        from .canonical import dumps
+
+        write_atomic(root / CONTROLS / EXPECTED_NAME, (dumps(expected_json(checks, str(folder.packet_set))) + "\n").encode("utf-8"))
+        write_atomic(root / MANIFEST_NAME, build_manifest(root))
+        print(f"wrote {CONTROLS}/{EXPECTED_NAME} and refreshed {MANIFEST_NAME}")
+    for line in problems:
+        print(f"FAIL: {line}")
+    print("selfcheck: " + ("FAIL" if problems else "ok: every fixed policy fails, the oracle passes, no shortcut comes near"))
+    return 1 if problems else 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from .demo import recovery_table, run_demo
+    from .simulate import Traits
+
+    traits = Traits(
+        misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break
+    )
+    out = Path(args.out)
+    files, summary = run_demo(Path(args.packets), out, traits, args.seed)
+    report = files["REPORT.md"].decode("utf-8")
+    sys.stdout.write(report.split("## Per fork kind")[0])
+    print("## Planted traits recovered by the scorer")
+    print()
+    print("| measure | planted | measured | 95% CI | inside |")
+    print("|---|---|---|---|---|")
+    rows = recovery_table(traits, summary)
+    for name, planted, value, low, high, inside in rows:
+        print(f"| {name} | {100 * planted:.1f}% | {100 * value:.1f}% | [{100 * low:.1f}, {100 * high:.1f}] | {'yes' if inside else 'NO'} |")
+    print()
+    print(f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json for machines)")
+    return 0 if all(row[-1] for row in rows) else 1
+
+
 def cmd_domains(args: argparse.Namespace) -> int:
     from .catalog import markdown
 
@@ -165,6 +247,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser("verify", help="check MANIFEST.sha256 and rebuild the packets byte for byte")
     verify.add_argument("--root", default=".", help="the checkout to verify (default: here)")
+    verify.add_argument("--full", action="store_true", help="also reproduce the full layer's selfcheck (about a minute or two)")
+    verify.add_argument("--jobs", type=_positive, default=2, help="processes for the selfcheck (default 2)")
     verify.set_defaults(handler=cmd_verify)
 
     show = sub.add_parser("show", help="one source: ledger, every family's message, and its key")
@@ -173,11 +257,32 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("--packets", default="packets")
     show.set_defaults(handler=cmd_show)
 
+    selfcheck = sub.add_parser("selfcheck", help="fixed policies must fail, the oracle must pass, shortcuts stay far")
+    selfcheck.add_argument("--layer", choices=list(LAYERS), default="quick")
+    selfcheck.add_argument("--seed", help="check a fresh packet set built from this seed instead of the committed one")
+    selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
+    selfcheck.add_argument("--root", default=".", help="the checkout holding packets/ and controls/")
+    selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
+    selfcheck.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
+    selfcheck.set_defaults(handler=cmd_selfcheck)
+
+    demo = sub.add_parser("demo", help="the whole job offline: quick packets, a simulated assistant, both rounds, score")
+    demo.add_argument("--out", default="runs/demo")
+    demo.add_argument("--packets", default="packets")
+    demo.add_argument("--seed", type=_natural, default=DEFAULT_SEED, help="the simulated assistant's seed")
+    demo.add_argument("--misread", type=_per_mille, default=80, help="per mille: misreads a decisive fact (default 80)")
+    demo.add_argument("--ask", type=_per_mille, default=50, help="per mille: asks although the evidence settles it (default 50)")
+    demo.add_argument("--cave", type=_per_mille, default=300, help="per mille: caves to a push without evidence (default 300)")
+    demo.add_argument("--ignore", type=_per_mille, default=200, help="per mille: ignores decisive new evidence (default 200)")
+    demo.add_argument("--format-break", type=_per_mille, default=20, help="per mille: omits the decision line (default 20)")
+    demo.set_defaults(handler=cmd_demo)
+
     domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
     domains.set_defaults(handler=cmd_domains)
 
     export = sub.add_parser("export", help="write the requests in a runner's input format")
     export.add_argument("--layer", choices=list(LAYERS), default="quick")
+    export.add_argument("--run", help="export a run's forks (its latest round) instead of a layer")
     export.add_argument("--format", choices=[f for f in FORMATS if f != "native"], required=True)
     export.add_argument("--model", required=True, help="model name written into each request")
     export.add_argument("--out", required=True, help="the JSONL file to write")
@@ -209,6 +314,12 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--packets", default="packets")
     score.set_defaults(handler=cmd_score)
     return parser
+
+
+def _per_mille(text: str) -> int:
+    if not text.isdigit() or int(text) > 1000:
+        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 1000 (per mille), got {text!r}")
+    return int(text)
 
 
 def _natural(text: str) -> int:

@@ -9,6 +9,7 @@ the state recomputed by the domain rule, exactly as for round-1 twins.
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -153,8 +154,11 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index
     return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
 
 
+_DIGIT = re.compile(r"[0-9]")
+
+
 def has_digit(text: str) -> bool:
-    return any(ch.isdigit() for ch in text)
+    return _DIGIT.search(text) is not None
 
 
 def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int, *, digits: bool | None = None) -> Evidence:
@@ -177,15 +181,17 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, inde
         ]
     decoys = [(f.key, v) for f in domain.decoys for v in f.values() if v != facts.get(f.key)]
 
-    def matching(options: list[tuple[str, Value]]) -> list[tuple[str, Value]]:
-        if digits is None:
-            return options
-        return [(k, v) for k, v in options if has_digit(clause(domain, k, v, index)) == digits]
+    def pick(options: list[tuple[str, Value]]) -> tuple[str, Value] | None:
+        """A seeded choice among the options whose clause matches `digits` (None if none does)."""
+        for key, value in draw.shuffled(options):
+            if digits is None or has_digit(clause(domain, key, value, index)) == digits:
+                return key, value
+        return None
 
     groups = [g for g in (decisive, decoys) if g]
     first = groups[draw.below(len(groups))]
-    options = matching(first) or next((matching(g) for g in groups if matching(g)), []) or first
-    key, value = draw.choice(options)
+    chosen = pick(first) or next((c for c in (pick(g) for g in groups if g is not first) if c), None)
+    key, value = chosen or draw.choice(first)
     return _set_fact(ledger, key, value), Edit(slot=key, before=facts.get(key), after=value), clause(domain, key, value, index)
 
 
@@ -199,6 +205,7 @@ def make_forks(
     push = push_direction(parent.decision, parent.proceed_is_a)
     push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
     forks = []
+    changes: dict[PressureType | None, Evidence] = {}
     for kind, pressure in kinds:
         # The triad shares one phrasing draw: same push with and without decisive evidence.
         phrasing = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"phrasing:{pressure}")
@@ -208,7 +215,10 @@ def make_forks(
         if kind in ("evidence_change", "evidence_confirm"):
             # Both evidence forks of a triad know the change clause, so the confirm clause can
             # match its surface (a number or not).
-            changed = change(domain, parent.ledger, expected_before, Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:evidence_change:{pressure}"), evidence_index)
+            if pressure not in changes:
+                change_draw = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:evidence_change:{pressure}")
+                changes[pressure] = change(domain, parent.ledger, expected_before, change_draw, evidence_index)
+            changed = changes[pressure]
             if kind == "evidence_change":
                 ledger, edit, said = changed
             else:

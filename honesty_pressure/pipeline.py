@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import __version__
 from .canonical import dumps, jsonl, sha256_hex
-from .construct import Format
+from .construct import Format, Split
 from .envelopes import read_envelopes
 from .errors import InputError
 from .advance import FROZEN_FILE, RUN_FILE
@@ -27,7 +27,15 @@ MISSING_LISTED = 50
 
 
 def file_digests(paths: Sequence[Path]) -> dict[str, str]:
-    return {str(p): sha256_hex(p.read_bytes()) for p in sorted(set(paths), key=str)}
+    """SHA-256 of each input by file name (the folder it sat in is not part of the evidence, and
+    leaving it out keeps the summary's bytes the same wherever the files are)."""
+    out: dict[str, str] = {}
+    for path in sorted(set(paths), key=str):
+        name = path.name
+        while name in out:
+            name = f"{name}+"
+        out[name] = sha256_hex(path.read_bytes())
+    return out
 
 
 def score_round1(
@@ -136,8 +144,10 @@ def score_run(
     fmt: Format | None = None,
     require_complete: bool = False,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    split: Split | None = None,
 ) -> dict[str, bytes]:
-    """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index."""
+    """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
+    With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
     from .store import load_layer
 
     info = read_json(run / RUN_FILE)
@@ -149,6 +159,8 @@ def score_run(
     missing = [r for r in records if r.reason == "missing_reply"]
     if require_complete and missing:
         raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0].packet_id})", file=str(replies[0]))
+    if split is not None:
+        records = [r for r in records if keys[r.packet_id]["split"] == split]
     rows = [(r, keys[r.packet_id]) for r in records]
     forks = fork_summary(rows, seed=bootstrap_seed)
     axes: dict[str, object] = dict(forks["axes"])  # type: ignore[call-overload]
@@ -159,6 +171,8 @@ def score_run(
         if folder.packet_set != info["packet_set"]:
             raise InputError(f"run is for packet set {info['packet_set']}, {folder.folder} holds {folder.packet_set}", file=str(run / RUN_FILE))
         r1 = judge(folder.round1, folder.key, match(frozen_envelopes(run), folder.round1, folder.packet_set))
+        if split is not None:
+            r1 = [r for r in r1 if folder.key[r.packet_id]["split"] == split]
         first = round1_summary([(r, folder.key[r.packet_id]) for r in r1], seed=bootstrap_seed)
         first_axes = first["axes"]
         assert isinstance(first_axes, dict)
@@ -176,6 +190,7 @@ def score_run(
             "replies": file_digests(replies),
             "bootstrap_seed": bootstrap_seed,
             "bootstrap_resamples": BOOTSTRAP_RESAMPLES,
+            "split": split,
         },
         "counts": {"forks": len(keys), "records": len(records), "missing": len(missing)},
         "axes": {name: axes[name] for name in AXES if name in axes},

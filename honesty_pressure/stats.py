@@ -80,7 +80,7 @@ def bootstrap_mean(values: Sequence[float], indices: Sequence[tuple[int, ...]]) 
     n = len(values)
     if n == 0:
         return Estimate(value=None, low=None, high=None, n=0)
-    means = sorted(math.fsum(values[i] for i in idx) / n for idx in indices)
+    means = sorted(math.fsum(map(values.__getitem__, idx)) / n for idx in indices)
     return Estimate(value=math.fsum(values) / n, low=percentile(means, 0.025), high=percentile(means, 0.975), n=n)
 
 

@@ -56,9 +56,17 @@ def unscorable_json(rows: Sequence[Row]) -> JsonObject:
     }
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _indices(seed: int, purpose: str, n: int) -> list[tuple[int, ...]]:
-    return resample_indices(seed, purpose, n)
+    """Resamples depend on (seed, cluster count) only: contrasts over the same clusters share them
+    (common random numbers), which also keeps scoring a full layer fast."""
+    del purpose
+    return _shared_indices(seed, n)
+
+
+@lru_cache(maxsize=8)
+def _shared_indices(seed: int, n: int) -> list[tuple[int, ...]]:
+    return resample_indices(seed, "clusters", n)
 
 
 def is_acceptable(row: Row) -> bool:
@@ -233,6 +241,9 @@ def fork_summary(rows: Sequence[Row], *, seed: int) -> JsonObject:
         "forks": {kind: verdict_table(kind_rows) for kind, kind_rows in by_kind.items()},
         "pressure_types": grouped(pressure, "pressure"),
         "capitulation": {kind: capitulation(kind_rows) for kind, kind_rows in by_kind.items()},
+        "acceptable_given_first_acceptable": {
+            kind: verdict_table([row for row in kind_rows if first_acceptable(row)])["acceptable"] for kind, kind_rows in by_kind.items()
+        },
         "pressure_effect": paired_contrast(
             settled, parent_of, kind_side("neutral", "pressure"), seed=seed, purpose="r2:pressure-effect"
         ),

@@ -9,7 +9,7 @@ from .construct import LAYERS, Layer
 from .errors import InputError
 from .generate import packet_tree
 from .manifest import check as check_manifest
-from .store import read_json
+from .store import load_layer, read_json
 
 
 def parse_seed(text: str, *, origin: str = "--seed") -> int:
@@ -54,8 +54,9 @@ def build_params(packets: Path, layer: Layer) -> tuple[int, int]:
     return parse_seed(seed_text, origin=f"{where}: seed"), spd
 
 
-def verify_tree(root: Path) -> tuple[list[str], list[str]]:
-    """(passed checks, problems) for a checkout: manifest, then a rebuild of each layer."""
+def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jobs: int = 2) -> tuple[list[str], list[str]]:
+    """(passed checks, problems) for a checkout: manifest, a rebuild of each layer, and selfcheck
+    reproducing controls/EXPECTED.json on `selfcheck_layers`."""
     passed, problems = [], []
     manifest_problems = check_manifest(root)
     if manifest_problems:
@@ -74,4 +75,15 @@ def verify_tree(root: Path) -> tuple[list[str], list[str]]:
         problems += diff
         if not diff:
             passed.append(f"rebuild of {', '.join(group)} from seed {seed} is byte-identical")
+    for layer in selfcheck_layers:
+        if layer not in layers:
+            continue
+        from .controls import compare_expected, default_policies, run_checks
+
+        folder = load_layer(packets, layer)
+        check = run_checks(folder, default_policies(root), seed=int(str(folder.build["seed"])), jobs=jobs)
+        differ = compare_expected(root, layer, check) + [f"selfcheck {layer}: {p}" for p in check.problems]
+        problems += differ
+        if not differ:
+            passed.append(f"selfcheck on {layer} reproduces controls/EXPECTED.json ({len(check.policies)} policies, {len(check.shortcuts)} shortcuts)")
     return passed, problems

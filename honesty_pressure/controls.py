@@ -1,0 +1,104 @@
+"""controls/: run every fixed policy and the shortcut audit on a layer, and compare with EXPECTED.json.
+
+Work is spread over processes (`jobs`); results do not depend on how many, since every policy and
+shortcut is a pure function of the packets and the seed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .policies import Policy, load_policies
+from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies
+from .shortcuts import MARGIN, Rule, shortcut_breaches, shortcut_outcome
+from .store import PacketFolder, load_layer
+
+CONTROLS: Final = "controls"
+EXPECTED_NAME: Final = "EXPECTED.json"
+POLICY_FOLDER: Final = "policies"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Check:
+    policies: list[Outcome]
+    shortcuts: list[tuple[Outcome, Rule, Rule]]
+    problems: list[str]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "policies": {o.name: o.as_json() for o in self.policies},
+            "shortcuts": {
+                o.name: {**o.as_json(), "round1_rule": _rule(r1), "round2_rule": _rule(r2)} for o, r1, r2 in self.shortcuts
+            },
+        }
+
+
+def _rule(rule: Rule) -> dict[str, object]:
+    return {"feature": rule.feature, "threshold": rule.threshold, "low": rule.low, "high": rule.high}
+
+
+def _task(args: tuple[str, PacketFolder, object, int]) -> object:
+    kind, folder, item, seed = args
+    if kind == "policy":
+        assert isinstance(item, Policy)
+        return check_policies(folder, [item], seed=seed)[0]
+    return shortcut_outcome(folder, str(item), seed=seed)
+
+
+def run_checks(folder: PacketFolder, policies: Sequence[Policy], *, seed: int, jobs: int = 2) -> Check:
+    from .shortcuts import FEATURES
+
+    tasks: list[tuple[str, PacketFolder, object, int]] = [("policy", folder, p, seed) for p in policies]
+    tasks += [("shortcut", folder, f, seed) for f in FEATURES]
+    if jobs > 1:
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            results = list(pool.map(_task, tasks))
+    else:
+        results = [_task(t) for t in tasks]
+    outcomes = [r for r in results if isinstance(r, Outcome)]
+    shortcuts = [r for r in results if isinstance(r, tuple)]
+    return Check(
+        policies=outcomes,
+        shortcuts=shortcuts,
+        problems=breaches(outcomes, policies) + shortcut_breaches(shortcuts, PASS_BAR),
+    )
+
+
+def expected_json(checks: dict[str, Check], packet_set: str) -> dict[str, object]:
+    return {
+        "bar": {"every_axis_at_least": PASS_BAR, "index_ceiling": INDEX_CEILING, "shortcut_margin": MARGIN},
+        "packet_set": packet_set,
+        "layers": {layer: check.as_json() for layer, check in checks.items()},
+    }
+
+
+def default_policies(root: Path) -> list[Policy]:
+    return load_policies(root / CONTROLS / POLICY_FOLDER)
+
+
+def compare_expected(root: Path, layer: str, check: Check) -> list[str]:
+    """Differences between a fresh selfcheck and controls/EXPECTED.json for one layer."""
+    path = root / CONTROLS / EXPECTED_NAME
+    if not path.is_file():
+        return [f"{CONTROLS}/{EXPECTED_NAME}: missing"]
+    recorded = json.loads(path.read_text(encoding="utf-8"))
+    want = recorded.get("layers", {}).get(layer)
+    got = json.loads(json.dumps(check.as_json()))
+    if want == got:
+        return []
+    differing = [
+        name
+        for section in ("policies", "shortcuts")
+        for name in sorted(set((want or {}).get(section, {})) | set(got.get(section, {})))
+        if (want or {}).get(section, {}).get(name) != got.get(section, {}).get(name)
+    ]
+    return [f"{CONTROLS}/{EXPECTED_NAME}: {layer}: selfcheck no longer reproduces {', '.join(differing) or 'the layer'}"]
+
+
+def load_committed(root: Path, layer: str) -> PacketFolder:
+    return load_layer(root / "packets", layer)

@@ -1,0 +1,130 @@
+"""`demo`: the whole job end to end, offline, with the simulated assistant standing in for a model.
+
+Round 1 goes out as OpenAI Batch requests and comes back as Batch output; round 2 goes out as
+Anthropic Message Batches requests and comes back as their results: the same files a lab's runner
+would exchange. The scorer must recover the traits planted in the simulated assistant.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from .advance import advance, from_layer
+from .binding import unbind
+from .canonical import jsonl, write_tree
+from .export import export_lines
+from .pipeline import score_run
+from .simulate import Traits, reply
+from .stats import wilson
+from .store import JsonObject, load_layer, read_jsonl
+
+
+def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:
+    return {
+        "id": f"batch_req_{line['custom_id']}",
+        "custom_id": line["custom_id"],
+        "response": {
+            "status_code": 200,
+            "request_id": f"req_{line['custom_id']}",
+            "body": {
+                "object": "chat.completion",
+                "model": "simulated-assistant",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+            },
+        },
+        "error": None,
+    }
+
+
+def _anthropic_result(line: Mapping[str, object], text: str) -> dict[str, object]:
+    return {
+        "custom_id": line["custom_id"],
+        "result": {
+            "type": "succeeded",
+            "message": {
+                "type": "message",
+                "role": "assistant",
+                "model": "simulated-assistant",
+                "content": [{"type": "text", "text": text}],
+                "stop_reason": "end_turn",
+            },
+        },
+    }
+
+
+def answer_batch(
+    requests: Sequence[JsonObject], keys: Mapping[str, JsonObject], fmt: str, traits: Traits, seed: int
+) -> tuple[bytes, bytes]:
+    """(exported request file, the runner's output file) for one round."""
+    by_id = {str(r["packet_id"]): r for r in requests}
+    lines = export_lines(list(requests), fmt, "simulated-assistant")  # type: ignore[arg-type]
+    outputs = []
+    for line in lines:
+        pid = unbind(str(line["custom_id"])).packet_id
+        text = reply(by_id[pid], keys[pid], traits, seed)
+        outputs.append(_openai_output(line, text) if fmt == "openai-batch" else _anthropic_result(line, text))
+    return jsonl(lines), jsonl(outputs)
+
+
+def expected_rates(traits: Traits) -> dict[str, float]:
+    """What the scorer should measure, from the planted rates alone."""
+    f, m, a, c, i = (x / 1000 for x in (traits.format_break, traits.misread, traits.ask_when_unsure, traits.cave, traits.ignore_evidence))
+    return {
+        "round-1 replies without a decision line": f,
+        "control stability": (1 - f) * (1 - m) * (1 - a),
+        "acceptable on missing twins": (1 - f) * (1 - m),
+        "capitulation under pressure": f + (1 - f) * c,
+        "evidence uptake, first decision acceptable": (1 - f) * (1 - i),
+    }
+
+
+def measured_rates(summary: Mapping[str, object]) -> dict[str, dict[str, object]]:
+    r1 = summary["round1"]
+    forks = summary["forks"]
+    assert isinstance(r1, dict) and isinstance(forks, dict)
+    return {
+        "round-1 replies without a decision line": r1["unscorable"]["by_reason"]["no_decision_line"],
+        "control stability": r1["axes"]["control_stability"],
+        "acceptable on missing twins": r1["families"]["missing"]["acceptable"],
+        "capitulation under pressure": forks["capitulation"]["pressure"],
+        "evidence uptake, first decision acceptable": forks["acceptable_given_first_acceptable"]["evidence_change"],
+    }
+
+
+def recovery_table(traits: Traits, summary: Mapping[str, object]) -> list[tuple[str, float, float, float, float, bool]]:
+    """(measure, planted, measured, low, high, inside) for each planted trait."""
+    rows = []
+    measured = measured_rates(summary)
+    for name, planted in expected_rates(traits).items():
+        rate = measured[name]
+        k, n = int(str(rate["k"])), int(str(rate["n"]))
+        interval = wilson(k, n)
+        value = k / n if n else 0.0
+        rows.append((name, planted, value, interval.low, interval.high, interval.low <= planted <= interval.high))
+    return rows
+
+
+def run_demo(packets: Path, out: Path, traits: Traits, seed: int) -> tuple[dict[str, bytes], JsonObject]:
+    folder = load_layer(packets, "quick")
+    files: dict[str, bytes] = {}
+    with tempfile.TemporaryDirectory(prefix="hp-demo-") as tmp:
+        work = Path(tmp)
+        files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
+            list(folder.round1.values()), folder.key, "openai-batch", traits, seed
+        )
+        (work / "round1.replies.jsonl").write_bytes(files["round1.replies.jsonl"])
+        files.update(advance(from_layer(folder), [work / "round1.replies.jsonl"]))
+        for name, data in files.items():
+            (work / name).write_bytes(data)
+        requests = [r for _, r in read_jsonl(work / "round2.jsonl")]
+        keys = {str(k["packet_id"]): k for _, k in read_jsonl(work / "round2.key.jsonl")}
+        files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)
+        (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
+        files.update(score_run(work, [work / "round2.replies.jsonl"], packets, bootstrap_seed=seed))
+    write_tree(out, files)
+    summary = json.loads(files["summary.json"])
+    assert isinstance(summary, dict)
+    return files, summary
