@@ -1,0 +1,117 @@
+"""export -> replies in a runner's format -> score, as a user runs it; bad input never half-writes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from honesty_pressure.canonical import jsonl
+from honesty_pressure.store import load_layer
+
+from .replies import constant, native_lines, oracle, reply_text
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = load_layer(ROOT / "packets", "quick")
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def _openai_output(requests: Path, answer: str) -> list[dict[str, object]]:
+    out = []
+    for line in requests.read_text().splitlines():
+        req = json.loads(line)
+        out.append(
+            {
+                "id": f"batch_req_{len(out)}",
+                "custom_id": req["custom_id"],
+                "response": {
+                    "status_code": 200,
+                    "request_id": "req_x",
+                    "body": {"model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": reply_text(answer)}}]},
+                },
+                "error": None,
+            }
+        )
+    return out
+
+
+def test_export_then_score_openai_batch(tmp_path: Path) -> None:
+    requests = tmp_path / "req.jsonl"
+    assert run("export", "--layer", "quick", "--format", "openai-batch", "--model", "m", "--out", str(requests)).returncode == 0
+    replies = tmp_path / "out.jsonl"
+    replies.write_bytes(jsonl(_openai_output(requests, "ESCALATE")))
+    result = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "score"))
+    assert result.returncode == 0, result.stderr
+    summary = json.loads((tmp_path / "score" / "summary.json").read_text())
+    assert summary["families"]["red_flag"]["acceptable"]["rate"] == 1.0
+    assert summary["counts"]["missing"] == 0
+    for name in ("records.jsonl", "REPORT.md", "report.html"):
+        assert (tmp_path / "score" / name).is_file()
+    assert len((tmp_path / "score" / "records.jsonl").read_text().splitlines()) == len(QUICK.round1)
+
+
+def test_replies_to_another_seed_are_rejected(tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    assert run("prepare", "--seed", "7", "--layer", "quick", "--out", str(other)).returncode == 0
+    requests = tmp_path / "req.jsonl"
+    run("export", "--layer", "quick", "--packets", str(other), "--format", "openai-batch", "--model", "m", "--out", str(requests))
+    replies = tmp_path / "out.jsonl"
+    replies.write_bytes(jsonl(_openai_output(requests, "A")))
+    result = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "score"))
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith(f"python -m honesty_pressure score: {replies}:1: reply to packet set ")
+    assert lines[0].endswith(f"but these packets are set {QUICK.packet_set}")
+    assert not (tmp_path / "score").exists(), "nothing is written on bad input"
+
+
+def test_malformed_line_names_file_and_line(tmp_path: Path) -> None:
+    lines = native_lines(QUICK.round1, QUICK.key, oracle)
+    replies = tmp_path / "r.jsonl"
+    replies.write_text(jsonl(lines[:3]).decode() + "{not json\n")
+    result = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "s"))
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [
+        f"python -m honesty_pressure score: {replies}:4: not valid JSON (Expecting property name enclosed in double quotes)"
+    ]
+    assert not (tmp_path / "s").exists()
+
+
+def test_require_complete_turns_missing_into_an_error(tmp_path: Path) -> None:
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(native_lines(QUICK.round1, QUICK.key, constant("A"))[5:]))
+    ok = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "s"))
+    assert ok.returncode == 0
+    summary = json.loads((tmp_path / "s" / "summary.json").read_text())
+    assert summary["counts"]["missing"] == 5 and len(summary["missing_replies"]) == 5
+    strict = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "s2"), "--require-complete")
+    assert strict.returncode == 2 and "5 packet-sample(s) have no reply" in strict.stderr
+    assert not (tmp_path / "s2").exists()
+
+
+@pytest.mark.parametrize("fmt", ["openai-batch", "anthropic-batch", "inspect", "chat-jsonl"])
+def test_export_formats_have_no_labels(tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / "x.jsonl"
+    assert run("export", "--layer", "quick", "--format", fmt, "--model", "m", "--out", str(out)).returncode == 0
+    text = out.read_text()
+    assert len(text.splitlines()) == len(QUICK.round1)
+    for label in ('"family"', '"acceptable"', '"forbidden"', '"state"', '"edit"'):
+        assert label not in text
+
+
+def test_score_is_the_same_whatever_the_file_order(tmp_path: Path) -> None:
+    lines = native_lines(QUICK.round1, QUICK.key, oracle)
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    a.write_bytes(jsonl(lines[: len(lines) // 2]))
+    b.write_bytes(jsonl(lines[len(lines) // 2 :]))
+    run("score", "--layer", "quick", "--replies", str(a), str(b), "--out", str(tmp_path / "ab"))
+    run("score", "--layer", "quick", "--replies", str(b), str(a), "--out", str(tmp_path / "ba"))
+    for name in ("summary.json", "records.jsonl", "REPORT.md"):
+        assert (tmp_path / "ab" / name).read_bytes() == (tmp_path / "ba" / name).read_bytes()
