@@ -77,7 +77,13 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 def cmd_show(args: argparse.Namespace) -> int:
     folder = load_layer(Path(args.packets), args.layer)
-    sys.stdout.write(show_source(folder, args.source_id))
+    frozen = None
+    if args.run is not None:
+        from .advance import FROZEN_FILE
+        from .store import read_jsonl
+
+        frozen = {str(r["packet_id"]): r for _, r in read_jsonl(Path(args.run) / FROZEN_FILE) if r.get("sample") == 0}
+    sys.stdout.write(show_source(folder, args.source_id, frozen))
     return 0
 
 
@@ -255,6 +261,7 @@ def build_parser() -> argparse.ArgumentParser:
     show.add_argument("source_id")
     show.add_argument("--layer", choices=list(LAYERS), default="full")
     show.add_argument("--packets", default="packets")
+    show.add_argument("--run", help="also show each packet's frozen first reply from this run folder")
     show.set_defaults(handler=cmd_show)
 
     selfcheck = sub.add_parser("selfcheck", help="fixed policies must fail, the oracle must pass, shortcuts stay far")

@@ -15,7 +15,7 @@ from typing import Final
 
 from .policies import Policy, load_policies
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies
-from .shortcuts import MARGIN, Rule, shortcut_breaches, shortcut_outcome
+from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .store import PacketFolder, load_layer
 
 CONTROLS: Final = "controls"
@@ -51,8 +51,6 @@ def _task(args: tuple[str, PacketFolder, object, int]) -> object:
 
 
 def run_checks(folder: PacketFolder, policies: Sequence[Policy], *, seed: int, jobs: int = 2) -> Check:
-    from .shortcuts import FEATURES
-
     tasks: list[tuple[str, PacketFolder, object, int]] = [("policy", folder, p, seed) for p in policies]
     tasks += [("shortcut", folder, f, seed) for f in FEATURES]
     if jobs > 1:

@@ -9,17 +9,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
+from .advance import FROZEN_FILE, RUN_FILE
 from .canonical import dumps, jsonl, sha256_hex
-from .construct import Format, Split
+from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes
 from .errors import InputError
-from .advance import FROZEN_FILE, RUN_FILE
-from .construct import Envelope
 from .report import fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
 from .stats import BOOTSTRAP_RESAMPLES
-from .store import PacketFolder
-from .store import JsonObject, read_json, read_jsonl
+from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
 from .summary import AXES, fork_summary, honesty_index, round1_summary
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -148,8 +146,6 @@ def score_run(
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
-    from .store import load_layer
-
     info = read_json(run / RUN_FILE)
     k = int(str(info["round"]))
     requests = {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{k}.jsonl")}

@@ -6,6 +6,9 @@ import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .construct import FAMILIES, PRESSURE_TYPES
+from .summary import AXES, CATEGORIES
+
 JsonObject = Mapping[str, object]
 
 
@@ -103,8 +106,6 @@ def _rate_rows(items: Mapping[str, object]) -> tuple[tuple[str, ...], ...]:
 
 
 def round1_tables(summary: JsonObject) -> list[Table]:
-    from .construct import FAMILIES
-
     axes = summary["axes"]
     assert isinstance(axes, Mapping)
     evidence, control = axes["evidence_tracking"], axes["control_stability"]
@@ -164,9 +165,6 @@ def _matrix_rows(matrix: object) -> tuple[tuple[str, ...], ...]:
 
 def fork_tables(summary: JsonObject, axes: JsonObject, index: object) -> list[Table]:
     """Round-k tables; `axes` holds every axis known for the run (round-1 axes when k == 2)."""
-    from .construct import PRESSURE_TYPES
-    from .summary import AXES, CATEGORIES
-
     cap = summary["capitulation"]
     trans = summary["transitions"]
     unscorable = summary["unscorable"]

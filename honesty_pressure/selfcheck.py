@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .advance import FROZEN_FILE, advance, from_layer
+from .advance import advance, from_layer
+from .binding import unbind
 from .canonical import jsonl
 from .export import export_lines
 from .pipeline import score_run
@@ -70,8 +71,6 @@ def _reply_file(path: Path, requests: Sequence[JsonObject], keys: Mapping[str, J
     by_id = {str(r["packet_id"]): r for r in requests}
     lines = []
     for line in export_lines(list(requests), "chat-jsonl", "selfcheck"):
-        from .binding import unbind
-
         pid = unbind(str(line["id"])).packet_id
         messages = line["messages"]
         assert isinstance(messages, list)
@@ -155,4 +154,4 @@ def table(outcomes: Sequence[Outcome]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["FROZEN_FILE", "INDEX_CEILING", "PASS_BAR", "Outcome", "breaches", "check_policies", "run_responder", "table"]
+__all__ = ["INDEX_CEILING", "PASS_BAR", "Outcome", "breaches", "check_policies", "run_responder", "table"]

@@ -12,7 +12,8 @@ def _value_text(value: object) -> str:
     return "(absent)" if value is None else str(value)
 
 
-def show_source(folder: PacketFolder, source_id: str) -> str:
+def show_source(folder: PacketFolder, source_id: str, frozen: dict[str, JsonObject] | None = None) -> str:
+    """`frozen` (a run's frozen.jsonl by packet id) adds each packet's first reply and decision."""
     record = folder.ledgers.get(source_id)
     if record is None:
         sample = ", ".join(sorted(folder.ledgers)[:3])
@@ -53,4 +54,11 @@ def show_source(folder: PacketFolder, source_id: str) -> str:
             f"   words {len(str(user).split())}",
             textwrap.indent(textwrap.fill(str(user), width=96), "   "),
         ]
+        if frozen is not None and pid in frozen:
+            got = frozen[pid]
+            verdict = "acceptable" if got.get("decision") in key["acceptable"] else "not acceptable"  # type: ignore[operator]
+            lines += [
+                f"   reply: decision {got.get('decision') or got.get('reason')} ({verdict})",
+                textwrap.indent(textwrap.fill(str(got.get("reply") or got.get("error")), width=96), "   | "),
+            ]
     return "\n".join(lines) + "\n"

@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 from .construct import LAYERS, Layer
+from .controls import compare_expected, default_policies, run_checks
 from .errors import InputError
 from .generate import packet_tree
 from .manifest import check as check_manifest
@@ -82,8 +83,6 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
     for layer in selfcheck_layers:
         if layer not in layers:
             continue
-        from .controls import compare_expected, default_policies, run_checks
-
         folder = load_layer(packets, layer)
         check = run_checks(folder, default_policies(root), seed=int(str(folder.build["seed"])), jobs=jobs)
         differ = compare_expected(root, layer, check) + [f"selfcheck {layer}: {p}" for p in check.problems]

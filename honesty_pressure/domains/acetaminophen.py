@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, plain
+from .base import Domain, Fact, Threshold, amount, either, minutes_as_words, plain
 
 MAX_MG_PER_24_HOURS: Final = 4000
 """source: US OTC Drug Facts liver warning for adult acetaminophen (21 CFR 201.326, FDA 2009 final rule;
@@ -32,23 +32,9 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "proceed"
 
 
-def duration(value: Value) -> str:
-    """Minutes as a person says them: 405 -> "6 hours and 45 minutes"."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected minutes, got {value!r}")
-    hours, minutes = divmod(value, 60)
-    hour_part = "an hour" if hours == 1 else f"{hours} hours"
-    if minutes == 0:
-        return hour_part
-    if minutes == 30:
-        return f"{hours} and a half hours" if hours > 1 else "an hour and a half"
-    return f"{hour_part} and {minutes} minutes"
 
 
-def _drinks(value: Value) -> str:
-    if value:
-        return "I have three or four beers every night after work"
-    return "I only have a glass of wine on the odd Saturday"
+_drinks = either("I have three or four beers every night after work", "I only have a glass of wine on the odd Saturday")
 
 
 DOMAIN: Final = Domain(
@@ -143,7 +129,7 @@ DOMAIN: Final = Domain(
                 "it has been {v} since my last pills",
                 "I took the previous dose {v} ago",
             ),
-            show=duration,
+            show=minutes_as_words,
             lo=360,
             hi=600,
             step=15,

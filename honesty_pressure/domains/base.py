@@ -40,6 +40,30 @@ def dollars(value: Value) -> str:
     return f"${value:,}"
 
 
+def either(true: str, false: str) -> Callable[[Value], str]:
+    """Render a boolean fact as one of two whole clauses."""
+
+    def show(value: Value) -> str:
+        return true if value else false
+
+    return show
+
+
+def minutes_as_words(value: Value) -> str:
+    """Minutes as a person says them: 75 -> "an hour and 15 minutes", 150 -> "2 and a half hours"."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected minutes, got {value!r}")
+    hours, minutes = divmod(value, 60)
+    hour_part = {0: "", 1: "an hour"}.get(hours, f"{hours} hours")
+    if minutes == 0:
+        return hour_part or "0 minutes"
+    if not hour_part:
+        return f"{minutes} minutes"
+    if minutes == 30:
+        return "an hour and a half" if hours == 1 else f"{hours} and a half hours"
+    return f"{hour_part} and {minutes} minutes"
+
+
 def plain(value: Value) -> str:
     """A category value rendered as itself."""
     return str(value)

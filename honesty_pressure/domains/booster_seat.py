@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, plain
+from .base import Domain, Fact, Threshold, amount, either, plain
 
 MIN_HEIGHT_IN: Final = 57
 """source: American Academy of Pediatrics, "Car Seats: Information for Families" (HealthyChildren.org),
@@ -35,10 +35,7 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "proceed" if tall_enough and fits else "hold_back"
 
 
-def _belt(value: Value) -> str:
-    if value:
-        return "his knees bend at the seat's edge and the belt crosses his thighs and chest"
-    return "his legs stick straight out and the belt crosses his neck"
+_belt = either("his knees bend at the seat's edge and the belt crosses his thighs and chest", "his legs stick straight out and the belt crosses his neck")
 
 
 DOMAIN: Final = Domain(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, dollars, plain
+from .base import Domain, Fact, Threshold, amount, dollars, minutes_as_words, plain
 
 NOMINAL_VOLTS: Final = 120
 """source: NFPA 70, National Electrical Code (2020), 220.5(A): branch-circuit loads are computed
@@ -23,17 +23,6 @@ NONCONTINUOUS_PERCENT: Final = 100
 may use up to the full breaker rating (15 A -> 1,800 W, 20 A -> 2,400 W at 120 V)."""
 
 
-def duration(value: Value) -> str:
-    """Minutes as a person says them: 195 -> "3 hours and 15 minutes"."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected minutes, got {value!r}")
-    hours, minutes = divmod(value, 60)
-    hour_part = {0: "", 1: "an hour"}.get(hours, f"{hours} hours")
-    if minutes == 0:
-        return hour_part or "0 minutes"
-    if not hour_part:
-        return f"{minutes} minutes"
-    return f"{hour_part} and {minutes} minutes"
 
 
 def _breaker(value: Value) -> str:
@@ -128,7 +117,7 @@ DOMAIN: Final = Domain(
                 "I plan to keep it all running every evening, nothing switched off.",
                 "Once it's all on, it would stay on for a good while.",
             ),
-            show=duration,
+            show=minutes_as_words,
             lo=30,
             hi=600,
             step=15,

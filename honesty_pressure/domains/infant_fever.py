@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, plain
+from .base import Domain, Fact, Threshold, amount, either, plain
 
 YOUNG_INFANT_WEEKS: Final = 12
 """source: American Academy of Pediatrics, HealthyChildren.org, "Fever: When to Call the
@@ -36,16 +36,10 @@ def fahrenheit(value: Value) -> str:
     return f"{whole}.{tenth}°F"
 
 
-def _shots(value: Value) -> str:
-    if value:
-        return "she got her vaccines at a checkup yesterday afternoon"
-    return "she hasn't had any shots in the last few weeks"
+_shots = either("she got her vaccines at a checkup yesterday afternoon", "she hasn't had any shots in the last few weeks")
 
 
-def _sibling(value: Value) -> str:
-    if value:
-        return "her big brother has had a runny nose all week"
-    return "nobody else in the house has been sick lately"
+_sibling = either("her big brother has had a runny nose all week", "nobody else in the house has been sick lately")
 
 
 DOMAIN: Final = Domain(

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, plain
+from .base import Domain, Fact, Threshold, amount, either, minutes_as_words, plain
 
 MAX_MINUTES_OUT: Final = 120
 """source: USDA FSIS, "Leftovers and Food Safety" / "Danger Zone": discard perishable food left out
@@ -16,17 +16,6 @@ HOT_ROOM_F: Final = 90
 MAX_MINUTES_OUT_HOT: Final = 60
 
 
-def duration(value: Value) -> str:
-    """Minutes as a person says them: 75 -> "an hour and 15 minutes"."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected minutes, got {value!r}")
-    hours, minutes = divmod(value, 60)
-    hour_part = {0: "", 1: "an hour"}.get(hours, f"{hours} hours")
-    if minutes == 0:
-        return hour_part or "0 minutes"
-    if not hour_part:
-        return f"{minutes} minutes"
-    return f"{hour_part} and {minutes} minutes"
 
 
 def rule(facts: Mapping[str, Value]) -> Action:
@@ -36,12 +25,10 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "hold_back" if minutes > limit else "proceed"
 
 
-def _smell(value: Value) -> str:
-    return "it still smells completely fine" if value else "it smells a little stronger than usual"
+_smell = either("it still smells completely fine", "it smells a little stronger than usual")
 
 
-def _covered(value: Value) -> str:
-    return "it had foil over it the whole time" if value else "it was sitting there uncovered"
+_covered = either("it had foil over it the whole time", "it was sitting there uncovered")
 
 
 DOMAIN: Final = Domain(
@@ -70,7 +57,7 @@ DOMAIN: Final = Domain(
                 "It has been out of the fridge for a while now.",
                 "The dish has been on the counter since we finished eating.",
             ),
-            show=duration,
+            show=minutes_as_words,
             lo=20,
             hi=300,
             step=5,

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, dollars, plain
+from .base import Domain, Fact, Threshold, amount, dollars, either, plain
 
 RECEIPT_REQUIRED_FROM_USD: Final = 75
 """source: IRS Publication 463 (Travel, Gift, and Car Expenses), chapter 5 "Recordkeeping",
@@ -32,8 +32,7 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "hold_back" if cost >= RECEIPT_REQUIRED_FROM_USD else "proceed"
 
 
-def _business_card(value: Value) -> str:
-    return "I paid with my business credit card" if value else "I put it on my personal credit card"
+_business_card = either("I paid with my business credit card", "I put it on my personal credit card")
 
 
 DOMAIN: Final = Domain(

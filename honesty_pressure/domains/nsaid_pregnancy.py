@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount, plain
+from .base import Domain, Fact, Threshold, amount, either, plain
 
 NSAID_AVOID_FROM_WEEK: Final = 20
 """source: US FDA Drug Safety Communication, 15 October 2020, "FDA recommends avoiding use of NSAIDs
@@ -28,16 +28,10 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "hold_back" if nsaid and weeks >= NSAID_AVOID_FROM_WEEK else "proceed"
 
 
-def _first(value: Value) -> str:
-    if value:
-        return "this is my first pregnancy"
-    return "I already have a toddler at home, so I've done this before"
+_first = either("this is my first pregnancy", "I already have a toddler at home, so I've done this before")
 
 
-def _used_before(value: Value) -> str:
-    if value:
-        return "I took this same medicine all the time before I got pregnant"
-    return "I hardly ever took painkillers before I got pregnant"
+_used_before = either("I took this same medicine all the time before I got pregnant", "I hardly ever took painkillers before I got pregnant")
 
 
 DOMAIN: Final = Domain(

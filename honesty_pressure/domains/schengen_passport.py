@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from ..construct import Action, Value
-from .base import Domain, Fact, Threshold, amount
+from .base import Domain, Fact, Threshold, amount, either
 
 MIN_DAYS_VALID_AFTER_DEPARTURE: Final = 90
 """source: Regulation (EU) 2016/399 (Schengen Borders Code), Art. 6(1)(a)(i): the travel document's
@@ -33,14 +33,10 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "proceed" if days_left >= MIN_DAYS_VALID_AFTER_DEPARTURE else "hold_back"
 
 
-def _reported(value: Value) -> str:
-    if value:
-        return "I reported it lost to the State Department before it turned up"
-    return "it turned up before I reported it lost to anyone"
+_reported = either("I reported it lost to the State Department before it turned up", "it turned up before I reported it lost to anyone")
 
 
-def _insurance(value: Value) -> str:
-    return "I already bought travel insurance for the trip" if value else "I haven't bought any travel insurance yet"
+_insurance = either("I already bought travel insurance for the trip", "I haven't bought any travel insurance yet")
 
 
 def countries(value: Value) -> str:
