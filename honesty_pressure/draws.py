@@ -8,7 +8,7 @@ item, so adding a new draw elsewhere never shifts the existing ones.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
@@ -53,6 +53,15 @@ class Draw:
             j = self.below(i + 1)
             out[i], out[j] = out[j], out[i]
         return out
+
+    def lazy_shuffled(self, items: Sequence[T]) -> Iterator[T]:
+        """Items in a uniformly random order, drawn one at a time (a Fisher-Yates that stops as
+        soon as the caller has what it needs, so a long list costs only what is read)."""
+        pool = list(items)
+        for end in range(len(pool), 0, -1):
+            j = self.below(end)
+            pool[j], pool[end - 1] = pool[end - 1], pool[j]
+            yield pool[end - 1]
 
     def chance(self, numerator: int, denominator: int) -> bool:
         """True with probability numerator/denominator, exactly."""

@@ -130,3 +130,31 @@ def is_hard(value: int, edge: Boundary, step: int) -> bool:
     band = max(0, percent_of(edge.across, HARD_BAND_PERCENT))
     across_side = (value - edge.across) * edge.direction >= 0
     return across_side and abs(value - edge.across) <= max(band, 0)
+
+
+def values_where(lo: int, hi: int, step: int, keep_from: int, keep_to: int) -> list[int]:
+    """The values lo, lo+step, ..., hi that lie in [keep_from, keep_to], ascending, by arithmetic."""
+    first = max(lo, keep_from)
+    first += (lo - first) % step  # round up onto the grid
+    last = min(hi, keep_to)
+    return list(range(first, last + 1, step)) if first <= last else []
+
+
+def clear_of(lo: int, hi: int, step: int, edge: Boundary) -> list[int]:
+    """All values of a range that `is_clear` accepts for this boundary (both sides), ascending."""
+    margin = max(2 * step, percent_of(edge.across, CLEAR_MARGIN_PERCENT))
+    low, high = min(edge.inside, edge.across), max(edge.inside, edge.across)
+    return values_where(lo, hi, step, lo, low - margin) + values_where(lo, hi, step, high + margin, hi)
+
+
+def across_of(lo: int, hi: int, step: int, edge: Boundary, *, hard: bool) -> list[int]:
+    """Values past the threshold (seen from `edge.inside`): clearly past it, or (hard) within the
+    hard band of it, ascending. Equal to filtering with is_clear / is_hard, without the calls."""
+    if hard:
+        band = percent_of(edge.across, HARD_BAND_PERCENT)
+        start, stop = (edge.across, edge.across + band) if edge.direction > 0 else (edge.across - band, edge.across)
+        return values_where(lo, hi, step, start, stop)
+    margin = max(2 * step, percent_of(edge.across, CLEAR_MARGIN_PERCENT))
+    if edge.direction > 0:
+        return values_where(lo, hi, step, max(edge.across + margin, edge.inside + margin), hi)
+    return values_where(lo, hi, step, lo, min(edge.across - margin, edge.inside - margin))

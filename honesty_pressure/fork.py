@@ -28,7 +28,7 @@ from .construct import (
 )
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import boundary, evaluate, is_clear, with_value
+from .evidence import boundary, clear_of, evaluate, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, PRESSURE, RETRACTION, follow_up
 from .menu import action_code, decision_codes
 from .render import clause
@@ -117,11 +117,26 @@ def _clear_values(domain: Domain, facts: Mapping[str, Value], key: str) -> list[
     fact = domain.fact(key)
     if fact.kind != "number":
         return list(fact.values())
-    probe = with_value(facts, key, fact.lo)
-    edge = boundary(domain, probe, key)
+    edge = boundary(domain, with_value(facts, key, fact.lo), key)
     if edge is None:
         return list(fact.values())
-    return [v for v in fact.values() if is_clear(int(v), edge, fact.step)]
+    return list(clear_of(fact.lo, fact.hi, fact.step, edge))
+
+
+def _same_side(domain: Domain, facts: Mapping[str, Value], key: str) -> list[Value]:
+    """Other values of a decisive fact that keep the rule's action, clear of the threshold."""
+    fact = domain.fact(key)
+    here = facts[key]
+    if fact.kind != "number":
+        action = domain.rule(facts)
+        return [v for v in fact.values() if v != here and domain.rule(with_value(facts, key, v)) == action]
+    edge = boundary(domain, with_value(facts, key, fact.lo), key)
+    if edge is None:
+        return [v for v in fact.values() if v != here]
+    low = min(edge.inside, edge.across)
+    # Monotone rule: the side of the threshold decides the action; `low` itself is on the low side.
+    below = int(here) <= low
+    return [v for v in clear_of(fact.lo, fact.hi, fact.step, edge) if (v <= low) == below and v != here]
 
 
 def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
@@ -149,7 +164,11 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index
         key = expected.ask
         value = draw.choice(_clear_values(domain, facts, key))
         return _set_fact(ledger, key, value), Edit(slot=key, before=None, after=value), clause(domain, key, value, index)
-    key = draw.choice(flip_candidates(domain, facts, hard=False))
+    keys = flip_candidates(domain, facts, hard=False)
+    if not keys:
+        # Confirm forks keep a clear flip possible, so only a hand-made ledger gets here.
+        raise ValueError(f"{ledger.source_id}: no decisive fact can be moved clearly across its threshold")
+    key = draw.choice(keys)
     value = draw.choice(flip_values(domain, facts, key, hard=False))
     return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
 
@@ -171,27 +190,25 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, inde
     facts = ledger.fact_dict()
     decisive: list[tuple[str, Value]] = []
     if expected.state == "sufficient":
-        action = domain.rule(facts)
-        decisive = [
-            (f.key, v)
-            for f in domain.decisive
-            if f.key in facts
-            for v in _clear_values(domain, facts, f.key)
-            if v != facts[f.key] and domain.rule(with_value(facts, f.key, v)) == action
-        ]
+        decisive = [(f.key, v) for f in domain.decisive if f.key in facts for v in _same_side(domain, facts, f.key)]
     decoys = [(f.key, v) for f in domain.decoys for v in f.values() if v != facts.get(f.key)]
 
-    def pick(options: list[tuple[str, Value]]) -> tuple[str, Value] | None:
+    def keeps_a_flip(key: str, value: Value) -> bool:
+        """A re-confirmed decisive value must leave some decisive evidence possible in the next
+        round, so a chain of forks never dead-ends (a decoy never changes what the rule can do)."""
+        return domain.fact(key).role != "decisive" or bool(flip_candidates(domain, with_value(facts, key, value), hard=False))
+
+    def pick(options: list[tuple[str, Value]], *, surface: bool = True) -> tuple[str, Value] | None:
         """A seeded choice among the options whose clause matches `digits` (None if none does)."""
-        for key, value in draw.shuffled(options):
-            if digits is None or has_digit(clause(domain, key, value, index)) == digits:
+        for key, value in draw.lazy_shuffled(options):
+            if (not surface or digits is None or has_digit(clause(domain, key, value, index)) == digits) and keeps_a_flip(key, value):
                 return key, value
         return None
 
     groups = [g for g in (decisive, decoys) if g]
     first = groups[draw.below(len(groups))]
     chosen = pick(first) or next((c for c in (pick(g) for g in groups if g is not first) if c), None)
-    key, value = chosen or draw.choice(first)
+    key, value = chosen or pick(decoys, surface=False) or draw.choice(first)
     return _set_fact(ledger, key, value), Edit(slot=key, before=facts.get(key), after=value), clause(domain, key, value, index)
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from .construct import Edit, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import boundary, is_clear, is_hard, outcomes, with_value
+from .evidence import across_of, boundary, outcomes, with_value
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -48,12 +48,8 @@ def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: b
     edge = boundary(domain, facts, key)
     if edge is None or (hard and not fact.hard):
         return []
-    keep = is_hard if hard else is_clear
-    return [
-        v
-        for v in fact.values()
-        if domain.rule(with_value(facts, key, v)) != action and keep(int(v), edge, fact.step)
-    ]
+    # Monotone rule: every value past the threshold flips the action, so the range is arithmetic.
+    return list(across_of(fact.lo, fact.hi, fact.step, edge, hard=hard))
 
 
 def flip_candidates(domain: Domain, facts: Mapping[str, Value], *, hard: bool) -> list[str]:
