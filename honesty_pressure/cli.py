@@ -138,18 +138,22 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_advance(args: argparse.Namespace) -> int:
-    from .advance import FROZEN_FILE, advance, from_layer, from_run
+    from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
 
     parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(Path(args.packets), args.layer))
     fmt: Format | None = None if args.format == "auto" else args.format
     files = advance(parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete)
     run = Path(args.run)
     frozen = run / FROZEN_FILE
-    if frozen.is_file() and frozen.read_bytes() != files[FROZEN_FILE]:
+    # The run's identity is its frozen replies and its run.json (protocol, parents): if either
+    # differs, writing into it would mix two runs, so only --force may replace it, whole.
+    differs = [name for name in (FROZEN_FILE, RUN_FILE) if (run / name).is_file() and (run / name).read_bytes() != files[name]]
+    if differs:
         if not args.force:
+            what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"
             raise InputError(
-                "this run already holds different frozen replies; choose another --run or pass --force to replace the whole run",
-                file=str(frozen),
+                f"this run already holds {what}; choose another --run or pass --force to replace the whole run",
+                file=str(run / differs[0]),
             )
         write_tree(run, files)
     else:
@@ -189,7 +193,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
             print(table(check.policies))
             print()
-            print(f"shortcut audit: fitted on dev, scored on test; the weakest axis must stay below {PASS_BAR - MARGIN:.2f}")
+            print(f"shortcut audit: fitted on dev, scored on test; the weakest axis must stay at or below {PASS_BAR - MARGIN:.2f}")
             print(table([o for o, _, _ in check.shortcuts]))
             for outcome, _, _ in check.shortcuts:
                 print(f"  {outcome.name}: weakest axis {min(outcome.axes.values()):.3f}, {PASS_BAR - min(outcome.axes.values()):.3f} below the bar")
@@ -228,8 +232,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     for name, planted, value, low, high, inside in rows:
         print(f"| {name} | {100 * planted:.1f}% | {100 * value:.1f}% | [{100 * low:.1f}, {100 * high:.1f}] | {'yes' if inside else 'NO'} |")
     print()
+    print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
+    print(" recovery on fixed settings)")
     print(f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json for machines)")
-    return 0 if all(row[-1] for row in rows) else 1
+    return 0
 
 
 def cmd_domains(args: argparse.Namespace) -> int:
