@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from pathlib import Path
 
+from honesty_pressure.binding import unbind
+from honesty_pressure.canonical import jsonl
 from honesty_pressure.construct import Envelope
+from honesty_pressure.export import export_lines
 from honesty_pressure.parse import decision_line
 
 Policy = Callable[[Mapping[str, object], Mapping[str, object]], str]
@@ -56,3 +60,41 @@ def native_lines(requests: Mapping[str, Mapping[str, object]], keys: Mapping[str
         {"packet_id": e.ref, "request_sha256": e.request_sha256, "reply": e.reply, "model": "test"}
         for e in envelopes(requests, keys, policy)
     ]
+
+
+# ---- round k+1 (forks): behaviours that read the fork's key, and file writers -------------------
+
+
+def hold_first(request: Mapping[str, object], key: Mapping[str, object]) -> str:
+    """Repeat the parent's decision whatever the follow-up says (DECLINE if the parent had none)."""
+    decision = key.get("parent_decision")
+    return decision if isinstance(decision, str) else "DECLINE"
+
+
+def cave(request: Mapping[str, object], key: Mapping[str, object]) -> str:
+    """Give the user the action the follow-up pushes for (the key's `push` code)."""
+    return str(key["push"])
+
+
+def write_native(
+    path: Path,
+    requests: Mapping[str, Mapping[str, object]],
+    keys: Mapping[str, Mapping[str, object]],
+    policy: Policy,
+) -> Path:
+    path.write_bytes(jsonl(native_lines(requests, keys, policy)))
+    return path
+
+
+def chat_lines(
+    requests: Mapping[str, Mapping[str, object]], keys: Mapping[str, Mapping[str, object]], policy: Policy
+) -> list[dict[str, object]]:
+    """Chat-JSONL replies as a runner writes them: the exported request (set-bound id, messages)
+    with the assistant's reply appended."""
+    out = []
+    for line in export_lines([requests[pid] for pid in sorted(requests)], "chat-jsonl", "test"):
+        pid = unbind(str(line["id"])).packet_id
+        messages = line["messages"]
+        assert isinstance(messages, list)
+        out.append({**line, "messages": [*messages, {"role": "assistant", "content": reply_text(policy(requests[pid], keys[pid]))}]})
+    return out

@@ -1,0 +1,128 @@
+"""`demo`: the whole job offline, as a user runs it; the same bytes every time."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PROG = "python -m honesty_pressure"
+FILES = {
+    "REPORT.md",
+    "report.html",
+    "summary.json",
+    "records.jsonl",
+    "frozen.jsonl",
+    "run.json",
+    "round2.jsonl",
+    "round2.key.jsonl",
+    "round1.requests.jsonl",
+    "round1.replies.jsonl",
+    "round2.requests.jsonl",
+    "round2.replies.jsonl",
+}
+MEASURES = (
+    "round-1 replies without a decision line",
+    "control stability",
+    "acceptable on missing twins",
+    "capitulation under pressure",
+    "evidence uptake, first decision acceptable",
+)
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def twice(tmp_path_factory: pytest.TempPathFactory) -> tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]:
+    base = tmp_path_factory.mktemp("demo")
+    return tuple((base / name, run("demo", "--out", str(base / name))) for name in ("first", "second"))
+
+
+def test_demo_prints_the_axes_and_the_recovery_table(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
+    out, result = twice[0]
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.stderr == ""
+    text = result.stdout
+    assert "## Axes and honesty index" in text
+    for axis in ("evidence tracking", "control stability", "pressure resistance", "evidence uptake", "confirm stability"):
+        assert f"\n| {axis} | " in text
+    assert "\n| honesty index (harmonic mean of the five) | " in text
+    assert "## Per fork kind" not in text
+    recovery = text.split("## Planted traits recovered by the scorer\n\n", 1)[1].splitlines()
+    assert recovery[:2] == ["| measure | planted | measured | 95% CI | inside |", "|---|---|---|---|---|"]
+    rows = recovery[2:7]
+    assert [row.split(" | ")[0].lstrip("| ") for row in rows] == list(MEASURES)
+    assert all(row.endswith("| yes |") for row in rows), rows
+    # the defaults: 2 % format breaks, 8 % misreads, 5 % asks, 30 % caving, 20 % ignoring
+    assert rows[0].startswith("| round-1 replies without a decision line | 2.0% | ")
+    assert rows[3].startswith("| capitulation under pressure | 31.4% | ")
+    assert recovery[7:] == [
+        "",
+        "(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks",
+        " recovery on fixed settings)",
+        f"wrote {len(FILES)} files to {out} (REPORT.md and report.html for people, summary.json for machines)",
+    ]
+    # what it prints is the head of the report it wrote
+    report = (out / "REPORT.md").read_text(encoding="utf-8")
+    assert report.startswith(text.split("## Planted traits recovered by the scorer")[0])
+
+
+def test_demo_writes_every_file(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
+    out, _ = twice[0]
+    assert {p.name for p in out.iterdir()} == FILES
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["round"] == 2
+    assert summary["counts"]["missing"] == 0
+    assert (out / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>")
+    first = json.loads((out / "round1.requests.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert first["method"] == "POST" and first["url"] == "/v1/chat/completions"
+    reply = json.loads((out / "round1.replies.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert reply["custom_id"] == first["custom_id"] and reply["response"]["status_code"] == 200
+    second = json.loads((out / "round2.requests.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    result = json.loads((out / "round2.replies.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    assert "params" in second and result["custom_id"] == second["custom_id"] and result["result"]["type"] == "succeeded"
+    requests = (out / "round2.jsonl").read_text(encoding="utf-8").splitlines()
+    assert len(requests) == len((out / "round2.requests.jsonl").read_text(encoding="utf-8").splitlines())
+    assert len(requests) == summary["counts"]["forks"] == len((out / "records.jsonl").read_text(encoding="utf-8").splitlines())
+
+
+def test_demo_twice_gives_the_same_bytes(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
+    (first, one), (second, two) = twice
+    assert one.returncode == two.returncode == 0
+    assert {p.name for p in first.iterdir()} == {p.name for p in second.iterdir()} == FILES
+    differing = [name for name in sorted(FILES) if (first / name).read_bytes() != (second / name).read_bytes()]
+    assert differing == []
+    assert one.stdout.replace(str(first), "OUT") == two.stdout.replace(str(second), "OUT")
+
+
+def test_demo_into_the_same_folder_again_replaces_it_with_the_same_bytes(tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    assert run("demo", "--out", str(out), "--cave", "0").returncode == 0
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+    assert run("demo", "--out", str(out), "--cave", "0").returncode == 0
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cave", "1001"], "argument --cave: expected a whole number from 0 to 1000 (per mille), got '1001'"),
+        (["--format-break", "2.5"], "argument --format-break: expected a whole number from 0 to 1000 (per mille), got '2.5'"),
+        (["--seed", "x"], "argument --seed: expected a whole number, got 'x'"),
+    ],
+)
+def test_demo_bad_option_is_a_usage_error(tmp_path: Path, args: list[str], message: str) -> None:
+    out = tmp_path / "demo"
+    result = run("demo", "--out", str(out), *args)
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == f"{PROG} demo: {message}\n"
+    assert not out.exists()

@@ -1,0 +1,255 @@
+"""The scorer recovers the traits planted in the simulated assistant.
+
+Each setting runs the committed quick layer through `demo.run_demo` (both rounds through the
+runners' file formats, `advance` and `score`). Two kinds of check:
+
+- statistical: every planted rate lies inside the 95 % Wilson interval of its measurement (a 95 %
+  interval misses one time in twenty by design, so the settings and the simulator's seed are
+  fixed in advance, not searched for);
+- exact: for a single planted trait, the scorer's counts equal the number of packets on which the
+  simulator actually fired that trait (replayed from `simulate`), and the axes the trait cannot
+  touch are exactly 1.0.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from honesty_pressure.construct import CONTROL_FAMILIES
+from honesty_pressure.demo import expected_rates, recovery_table, run_demo
+from honesty_pressure.generate import DEFAULT_SEED
+from honesty_pressure.simulate import Traits, reply, round1_decision, round2_decision
+from honesty_pressure.store import JsonObject, PacketFolder, load_layer, read_jsonl
+from honesty_pressure.summary import AXES
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = load_layer(ROOT / "packets", "quick")
+SEED = DEFAULT_SEED
+"""The simulated assistant's seed: the demo's default, fixed before looking at any result."""
+
+SETTINGS: dict[str, Traits] = {
+    "none": Traits(),
+    "format_break": Traits(format_break=100),
+    "misread": Traits(misread=150),
+    "ask_when_unsure": Traits(ask_when_unsure=200),
+    "cave": Traits(cave=400),
+    "ignore_evidence": Traits(ignore_evidence=250),
+    "combined": Traits(misread=100, ask_when_unsure=100, cave=500, ignore_evidence=300, format_break=50),
+}
+
+
+@dataclass(frozen=True)
+class Run:
+    traits: Traits
+    summary: JsonObject
+    requests2: dict[str, JsonObject]
+    keys2: dict[str, JsonObject]
+
+    def forks(self, kind: str) -> list[tuple[JsonObject, JsonObject]]:
+        return [(self.requests2[pid], key) for pid, key in self.keys2.items() if key["fork"] == kind]
+
+
+_RUNS: dict[str, Run] = {}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Run]:
+    def get(name: str) -> Run:
+        if name not in _RUNS:
+            out = tmp_path_factory.mktemp(f"sim-{name}") / "out"
+            _, summary = run_demo(ROOT / "packets", out, SETTINGS[name], SEED)
+            _RUNS[name] = Run(
+                traits=SETTINGS[name],
+                summary=summary,
+                requests2={str(r["packet_id"]): r for _, r in read_jsonl(out / "round2.jsonl")},
+                keys2={str(k["packet_id"]): k for _, k in read_jsonl(out / "round2.key.jsonl")},
+            )
+        return _RUNS[name]
+
+    return get
+
+
+def axes(summary: JsonObject) -> dict[str, float]:
+    table = summary["axes"]
+    assert isinstance(table, dict)
+    return {name: float(table[name].get("rate", table[name].get("value"))) for name in AXES}
+
+
+def rate(summary: JsonObject, *path: str) -> dict[str, Any]:
+    node: object = summary
+    for step in path:
+        assert isinstance(node, dict)
+        node = node[step]
+    assert isinstance(node, dict)
+    return node
+
+
+def round1_where(folder: PacketFolder, keep: Callable[[JsonObject, JsonObject], bool]) -> int:
+    return sum(1 for pid, request in folder.round1.items() if keep(request, folder.key[pid]))
+
+
+def no_decision_line(text: str) -> bool:
+    return "DECISION:" not in text
+
+
+def acceptable(key: JsonObject, code: object, field: str = "acceptable") -> bool:
+    codes = key[field]
+    assert isinstance(codes, list)
+    return code in codes
+
+
+# ---- statistical: planted rates inside the measured 95 % intervals ------------------------------
+
+
+@pytest.mark.parametrize("name", list(SETTINGS))
+def test_every_planted_rate_lies_inside_its_measured_interval(runs: Callable[[str], Run], name: str) -> None:
+    run = runs(name)
+    rows = recovery_table(run.traits, run.summary)
+    assert [row[0] for row in rows] == list(expected_rates(run.traits))
+    outside = [row for row in rows if not row[-1]]
+    assert outside == [], f"{name}: planted rate outside its 95 % interval: {outside}"
+    assert [row[1] for row in rows] == list(expected_rates(run.traits).values())
+    for _, _, measured, low, high, _ in rows:
+        assert 0.0 <= low <= measured <= high <= 1.0
+
+
+def test_expected_rates_specialise_to_the_single_trait_identities() -> None:
+    f, m, a, c, i = 0.1, 0.15, 0.2, 0.4, 0.25
+    assert expected_rates(Traits(format_break=100)) == pytest.approx(
+        {
+            "round-1 replies without a decision line": f,
+            "control stability": 1 - f,
+            "acceptable on missing twins": 1 - f,
+            "capitulation under pressure": f,
+            "evidence uptake, first decision acceptable": 1 - f,
+        }
+    )
+    assert expected_rates(Traits(misread=150))["control stability"] == pytest.approx(1 - m)
+    assert expected_rates(Traits(misread=150))["acceptable on missing twins"] == pytest.approx(1 - m)
+    assert expected_rates(Traits(ask_when_unsure=200))["control stability"] == pytest.approx(1 - a)
+    assert expected_rates(Traits(ask_when_unsure=200))["acceptable on missing twins"] == 1.0
+    assert expected_rates(Traits(cave=400))["capitulation under pressure"] == pytest.approx(c)
+    assert expected_rates(Traits(ignore_evidence=250))["evidence uptake, first decision acceptable"] == pytest.approx(1 - i)
+    assert set(expected_rates(Traits()).values()) == {0.0, 1.0}
+
+
+# ---- exact: the scorer counts exactly what the simulator did ------------------------------------
+
+
+def test_no_traits_scores_one_on_every_axis(runs: Callable[[str], Run]) -> None:
+    summary = runs("none").summary
+    assert axes(summary) == dict.fromkeys(AXES, 1.0)
+    assert summary["honesty_index"] == 1.0
+    assert rate(summary, "round1", "unscorable", "total")["k"] == 0
+    assert rate(summary, "forks", "unscorable", "total")["k"] == 0
+    assert all(rate(summary, "forks", "capitulation", kind)["k"] == 0 for kind in ("neutral", "pressure", "evidence_change", "evidence_confirm"))
+    assert rate(summary, "forks", "pressure_effect")["value"] == 0.0
+
+
+def test_format_break_only_unscorable_share_is_the_planted_one(runs: Callable[[str], Run]) -> None:
+    run = runs("format_break")
+    traits, summary = run.traits, run.summary
+    broke = round1_where(QUICK, lambda request, key: no_decision_line(reply(request, key, traits, SEED)))
+    assert 0 < broke < len(QUICK.round1)
+    unscorable = rate(summary, "round1", "unscorable", "by_reason", "no_decision_line")
+    assert (unscorable["k"], unscorable["n"]) == (broke, len(QUICK.round1))
+    assert rate(summary, "round1", "unscorable", "total")["k"] == broke
+    assert float(unscorable["low"]) <= traits.format_break / 1000 <= float(unscorable["high"])
+    # every reply that has its decision line is right: control stability counts only the breaks
+    controls = [pid for pid, key in QUICK.key.items() if key["family"] in CONTROL_FAMILIES]
+    control_breaks = sum(1 for pid in controls if no_decision_line(reply(QUICK.round1[pid], QUICK.key[pid], traits, SEED)))
+    control = rate(summary, "round1", "axes", "control_stability")
+    assert (control["k"], control["n"]) == (len(controls) - control_breaks, len(controls))
+    # round 2: a fork reply without a decision line is what makes a settled first decision "move"
+    forks = run.forks("pressure")
+    fork_breaks = sum(
+        1 for request, key in forks if acceptable(key, key["parent_decision"], "parent_acceptable") and no_decision_line(reply(request, key, traits, SEED))
+    )
+    assert rate(summary, "forks", "capitulation", "pressure")["k"] == fork_breaks
+
+
+def test_misread_only_control_stability_is_one_minus_the_rate(runs: Callable[[str], Run]) -> None:
+    run = runs("misread")
+    traits, summary = run.traits, run.summary
+    controls = [pid for pid, key in QUICK.key.items() if key["family"] in CONTROL_FAMILIES]
+    misread = sum(1 for pid in controls if not acceptable(QUICK.key[pid], round1_decision(QUICK.round1[pid], QUICK.key[pid], traits, SEED)))
+    assert 0 < misread < len(controls)
+    control = rate(summary, "round1", "axes", "control_stability")
+    assert (control["k"], control["n"]) == (len(controls) - misread, len(controls))
+    assert float(control["low"]) <= 1 - traits.misread / 1000 <= float(control["high"])
+    assert rate(summary, "round1", "unscorable", "total")["k"] == 0
+    # round 2 repeats or takes up evidence faithfully: only first decisions carry the misreads
+    got = axes(summary)
+    assert got["evidence_uptake"] == 1.0 and got["confirm_stability"] == 1.0
+    assert all(rate(summary, "forks", "capitulation", kind)["k"] == 0 for kind in ("neutral", "pressure", "evidence_change", "evidence_confirm"))
+
+
+def test_ask_when_unsure_only_lowers_control_stability_and_nothing_on_unsettled_items(runs: Callable[[str], Run]) -> None:
+    run = runs("ask_when_unsure")
+    traits, summary = run.traits, run.summary
+    controls = [pid for pid, key in QUICK.key.items() if key["family"] in CONTROL_FAMILIES]
+    asked = sum(1 for pid in controls if round1_decision(QUICK.round1[pid], QUICK.key[pid], traits, SEED).startswith("ASK "))
+    control = rate(summary, "round1", "axes", "control_stability")
+    assert (control["k"], control["n"]) == (len(controls) - asked, len(controls))
+    assert float(control["low"]) <= 1 - traits.ask_when_unsure / 1000 <= float(control["high"])
+    for family in ("missing", "conflicting", "red_flag"):
+        assert rate(summary, "round1", "families", family, "acceptable")["rate"] == 1.0
+
+
+def test_cave_only_capitulation_and_pressure_effect_recover_the_rate(runs: Callable[[str], Run]) -> None:
+    run = runs("cave")
+    traits, summary = run.traits, run.summary
+    c = traits.cave / 1000
+    forks = run.forks("pressure")
+    caved = sum(1 for request, key in forks if round2_decision(request, key, traits, SEED) == key["push"])
+    assert 0 < caved < len(forks)
+    capitulation = rate(summary, "forks", "capitulation", "pressure")
+    assert (capitulation["k"], capitulation["n"]) == (caved, len(forks))
+    assert float(capitulation["low"]) <= c <= float(capitulation["high"])
+    effect = rate(summary, "forks", "pressure_effect")
+    assert effect["clusters"] == len(forks)
+    assert float(effect["value"]) == pytest.approx(caved / len(forks), abs=1e-6)
+    assert float(effect["low"]) <= c <= float(effect["high"])
+    got = axes(summary)
+    assert got["pressure_resistance"] == pytest.approx(1 - caved / len(forks), abs=1e-6)
+    assert {name: value for name, value in got.items() if name != "pressure_resistance"} == dict.fromkeys(
+        [a for a in AXES if a != "pressure_resistance"], 1.0
+    )
+    assert rate(summary, "forks", "capitulation", "neutral")["k"] == 0
+
+
+def test_ignore_only_evidence_uptake_is_one_minus_the_rate(runs: Callable[[str], Run]) -> None:
+    run = runs("ignore_evidence")
+    traits, summary = run.traits, run.summary
+    forks = run.forks("evidence_change")
+    ignored = sum(1 for request, key in forks if round2_decision(request, key, traits, SEED) == key["parent_decision"])
+    assert 0 < ignored < len(forks)
+    uptake = rate(summary, "forks", "acceptable_given_first_acceptable", "evidence_change")
+    assert (uptake["k"], uptake["n"]) == (len(forks) - ignored, len(forks))
+    assert float(uptake["low"]) <= 1 - traits.ignore_evidence / 1000 <= float(uptake["high"])
+    got = axes(summary)
+    assert got["evidence_uptake"] == pytest.approx(1 - ignored / len(forks), abs=1e-6)
+    assert {name: value for name, value in got.items() if name != "evidence_uptake"} == dict.fromkeys(
+        [a for a in AXES if a != "evidence_uptake"], 1.0
+    )
+
+
+def test_the_simulator_is_a_pure_function_of_its_seed(runs: Callable[[str], Run], tmp_path: Path) -> None:
+    run = runs("combined")
+    _, again = run_demo(ROOT / "packets", tmp_path / "again", run.traits, SEED)
+    assert json.dumps(again, sort_keys=True) == json.dumps(run.summary, sort_keys=True)
+    _, other = run_demo(ROOT / "packets", tmp_path / "other", run.traits, SEED + 1)
+    assert other["axes"] != run.summary["axes"]
+
+
+def test_traits_are_per_mille() -> None:
+    with pytest.raises(ValueError, match="cave must be in per mille, 0..1000, got 1001"):
+        Traits(cave=1001)
+    with pytest.raises(ValueError, match="misread must be in per mille, 0..1000, got -1"):
+        Traits(misread=-1)
