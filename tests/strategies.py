@@ -25,7 +25,8 @@ def facts_for(draw: st.DrawFn, domain: Domain) -> dict[str, object]:
     out: dict[str, object] = {}
     for fact in domain.facts:
         if fact.kind == "number":
-            out[fact.key] = draw(st.integers(fact.lo, fact.hi).map(lambda v, f=fact: v - (v - f.lo) % f.step))
+            steps = (fact.hi - fact.lo) // fact.step
+            out[fact.key] = fact.lo + fact.step * draw(st.integers(0, steps))
         elif fact.kind == "boolean":
             out[fact.key] = draw(st.booleans())
         else:

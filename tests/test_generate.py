@@ -57,7 +57,7 @@ def test_committed_layers_are_balanced_and_split() -> None:
     assert set(a_first.values()) == {15}
     dev = sum(1 for k in originals if k["split"] == "dev") / len(originals)
     assert 0.74 <= dev <= 0.86
-    by_source = {}
+    by_source: dict[str, set[str]] = {}
     for k in keys:
         by_source.setdefault(k["source_id"], set()).add(k["split"])
     assert all(len(s) == 1 for s in by_source.values()), "a source straddles the split"

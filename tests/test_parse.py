@@ -39,7 +39,7 @@ def test_runner_error_is_its_own_reason() -> None:
     assert parse_decision(None, MENU, runner_error=True).reason == "runner_error"
 
 
-prose = st.text(st.characters(blacklist_categories=("Cs",)), max_size=200).filter(lambda t: "decision" not in t.lower())
+prose = st.text(st.characters(exclude_categories=["Cs"]), max_size=200).filter(lambda t: "decision" not in t.lower())
 
 
 @given(prose, st.sampled_from(MENU), prose, st.sampled_from(["", "**", "`", "_"]))

@@ -23,7 +23,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def _openai_output(requests: Path, answer: str) -> list[dict[str, object]]:
-    out = []
+    out: list[dict[str, object]] = []
     for line in requests.read_text().splitlines():
         req = json.loads(line)
         out.append(
