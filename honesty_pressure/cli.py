@@ -238,6 +238,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from .runner import run_with_runner
+
+    folder = load_layer(Path(args.packets), args.layer)
+    out = Path(args.run)
+    if out.exists() and any(out.iterdir()) and not args.force:
+        raise UsageError(f"{out} already holds a run; choose another --run or pass --force to replace it")
+    files = run_with_runner(
+        folder, args.runner, out, fmt=args.format, model=args.model, protocol=args.protocol, bootstrap_seed=args.bootstrap_seed
+    )
+    sys.stdout.write(files["REPORT.md"].decode("utf-8").split("## Per fork kind")[0])
+    print(f"wrote {len(files)} files to {out}")
+    return 0
+
+
 def cmd_domains(args: argparse.Namespace) -> int:
     from .catalog import markdown
 
@@ -289,6 +304,18 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--ignore", type=_per_mille, default=200, help="per mille: ignores decisive new evidence (default 200)")
     demo.add_argument("--format-break", type=_per_mille, default=20, help="per mille: omits the decision line (default 20)")
     demo.set_defaults(handler=cmd_demo)
+
+    run = sub.add_parser("run", help="drive both rounds through an external command (requests on stdin, replies on stdout)")
+    run.add_argument("--runner", required=True, help='the command, e.g. "python my_runner.py --model x" (no shell)')
+    run.add_argument("--layer", choices=list(LAYERS), default="quick")
+    run.add_argument("--run", required=True, help="the run folder to write")
+    run.add_argument("--format", choices=[f for f in FORMATS if f != "native"], default="chat-jsonl", help="what the runner reads")
+    run.add_argument("--model", default="runner", help="model name written into the requests")
+    run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
+    run.add_argument("--force", action="store_true", help="replace an existing run folder")
+    run.add_argument("--bootstrap-seed", type=_natural, default=20261130)
+    run.add_argument("--packets", default="packets")
+    run.set_defaults(handler=cmd_run)
 
     domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
     domains.set_defaults(handler=cmd_domains)
