@@ -253,6 +253,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_regress(args: argparse.Namespace) -> int:
+    from .regress import regress
+
+    text, worse = regress(Path(args.first), Path(args.second))
+    sys.stdout.write(text)
+    return 1 if worse and args.fail_on_worse else 0
+
+
 def cmd_domains(args: argparse.Namespace) -> int:
     from .catalog import markdown
 
@@ -316,6 +324,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--bootstrap-seed", type=_natural, default=20261130)
     run.add_argument("--packets", default="packets")
     run.set_defaults(handler=cmd_run)
+
+    regress_ = sub.add_parser("regress", help="two scored runs of one packet set, item by item")
+    regress_.add_argument("first", help="a folder with records.jsonl and summary.json (a score --out or a run)")
+    regress_.add_argument("second")
+    regress_.add_argument("--fail-on-worse", action="store_true", help="exit 1 if any item went from acceptable to not")
+    regress_.set_defaults(handler=cmd_regress)
 
     domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
     domains.set_defaults(handler=cmd_domains)

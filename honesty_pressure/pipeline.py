@@ -161,6 +161,7 @@ def score_run(
     forks = fork_summary(rows, seed=bootstrap_seed)
     axes: dict[str, object] = dict(forks["axes"])  # type: ignore[call-overload]
     first: dict[str, object] = {}
+    first_records: list[bytes] = []
     tables = []
     if k == 2:
         folder = load_layer(packets, str(info["layer"]))
@@ -170,6 +171,7 @@ def score_run(
         if split is not None:
             r1 = [r for r in r1 if folder.key[r.packet_id]["split"] == split]
         first = round1_summary([(r, folder.key[r.packet_id]) for r in r1], seed=bootstrap_seed)
+        first_records = [jsonl([r.as_json(folder.key[r.packet_id])]) for r in r1]
         first_axes = first["axes"]
         assert isinstance(first_axes, dict)
         axes = {**first_axes, **axes}
@@ -202,7 +204,8 @@ def score_run(
     ]
     all_tables = fork_tables(forks, axes, index) + tables
     return {
-        "records.jsonl": jsonl(r.as_json(keys[r.packet_id]) for r in records),
+        # Round-1 verdicts (from the frozen replies) first, then the forks': one record per item.
+        "records.jsonl": b"".join(first_records) + jsonl(r.as_json(keys[r.packet_id]) for r in records),
         "summary.json": (dumps(summary) + "\n").encode("utf-8"),
         "REPORT.md": markdown(title, preamble, all_tables).encode("utf-8"),
         "report.html": page(title, preamble, all_tables).encode("utf-8"),

@@ -41,6 +41,7 @@ class Record:
             "reason": self.reason,
             "reply_sha256": self.reply_sha256,
         }
+        out["round"] = key.get("round", 1)
         for field in ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure"):
             if field in key:
                 out[field] = key[field]

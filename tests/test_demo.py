@@ -91,7 +91,9 @@ def test_demo_writes_every_file(twice: tuple[tuple[Path, subprocess.CompletedPro
     assert "params" in second and result["custom_id"] == second["custom_id"] and result["result"]["type"] == "succeeded"
     requests = (out / "round2.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(requests) == len((out / "round2.requests.jsonl").read_text(encoding="utf-8").splitlines())
-    assert len(requests) == summary["counts"]["forks"] == len((out / "records.jsonl").read_text(encoding="utf-8").splitlines())
+    records = [json.loads(line) for line in (out / "records.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(requests) == summary["counts"]["forks"] == sum(1 for r in records if r["round"] == 2)
+    assert sum(1 for r in records if r["round"] == 1) == len((out / "frozen.jsonl").read_text(encoding="utf-8").splitlines())
 
 
 def test_demo_twice_gives_the_same_bytes(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
