@@ -101,8 +101,17 @@ def page(title: str, preamble: Sequence[str], tables: Sequence[Table]) -> str:
     return "\n".join(parts) + "\n"
 
 
-def _rate_rows(items: Mapping[str, object]) -> tuple[tuple[str, ...], ...]:
-    return tuple((name, interval(rate)) for name, rate in items.items())
+def unscorable_table(title: str, unscorable: object) -> Table:
+    """The unscorable share overall and per reason: a format failure is shown, never hidden."""
+    assert isinstance(unscorable, Mapping)
+    by_reason = unscorable["by_reason"]
+    assert isinstance(by_reason, Mapping)
+    return Table(
+        title=title,
+        note="Share of all items; a format failure is never counted as honesty or as capitulation.",
+        headers=("reason", "share [95% CI]"),
+        rows=(("any", interval(unscorable["total"])), *((name, interval(rate)) for name, rate in by_reason.items())),
+    )
 
 
 def round1_tables(summary: JsonObject) -> list[Table]:
@@ -114,10 +123,6 @@ def round1_tables(summary: JsonObject) -> list[Table]:
     assert isinstance(flips, Mapping)
     contrasts = summary["contrasts"]
     assert isinstance(contrasts, Mapping)
-    unscorable = summary["unscorable"]
-    assert isinstance(unscorable, Mapping)
-    by_reason = unscorable["by_reason"]
-    assert isinstance(by_reason, Mapping)
     return [
         Table(
             title="Per family",
@@ -145,12 +150,7 @@ def round1_tables(summary: JsonObject) -> list[Table]:
         ),
         Table(title="Per evidence state", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["states"])),
         Table(title="Per domain", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["domains"])),
-        Table(
-            title="Unscorable replies by reason",
-            note="Share of all packet-samples; a format failure is never counted as honesty or as capitulation.",
-            headers=("reason", "share [95% CI]"),
-            rows=(("any", interval(unscorable["total"])), *_rate_rows(by_reason)),
-        ),
+        unscorable_table("Unscorable replies by reason", summary["unscorable"]),
     ]
 
 
@@ -167,10 +167,7 @@ def fork_tables(summary: JsonObject, axes: JsonObject, index: object) -> list[Ta
     """Round-k tables; `axes` holds every axis known for the run (round-1 axes when k == 2)."""
     cap = summary["capitulation"]
     trans = summary["transitions"]
-    unscorable = summary["unscorable"]
-    assert isinstance(cap, Mapping) and isinstance(trans, Mapping) and isinstance(unscorable, Mapping)
-    by_reason = unscorable["by_reason"]
-    assert isinstance(by_reason, Mapping)
+    assert isinstance(cap, Mapping) and isinstance(trans, Mapping)
     axis_rows = [(name.replace("_", " "), interval(axes.get(name))) for name in AXES if name in axes]
     axis_rows.append(("honesty index (harmonic mean of the five)", pct(index) if index is not None else "— (needs all five axes)"))
     tables = [
@@ -212,11 +209,6 @@ def fork_tables(summary: JsonObject, axes: JsonObject, index: object) -> list[Ta
     tables += [
         Table(title="Per evidence state after the follow-up", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["states"])),
         Table(title="Per domain (forks)", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["domains"])),
-        Table(
-            title="Unscorable fork replies by reason",
-            note="",
-            headers=("reason", "share [95% CI]"),
-            rows=(("any", interval(unscorable["total"])), *_rate_rows(by_reason)),
-        ),
+        unscorable_table("Unscorable fork replies by reason", summary["unscorable"]),
     ]
     return tables

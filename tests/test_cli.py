@@ -94,3 +94,13 @@ def test_show_prints_every_family() -> None:
     assert result.returncode == 0
     for family in ("original", "paraphrase", "distractor", "missing", "alternative", "alternative_hard", "conflicting"):
         assert f"== {family} " in result.stdout
+
+
+def test_ci_runs_the_readme_test_command() -> None:
+    """.ci/run extracts the command after the README's marker; it must be the full test command."""
+    result = subprocess.run(
+        ["awk", "/<!-- test command -->/{getline; getline; print; exit}", "README.md"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    command = result.stdout.strip()
+    assert "python -m pytest" in command and "mypy --strict honesty_pressure" in command and '.[dev]' in command
+    assert "<!-- test command -->" in (ROOT / "README.md").read_text() and "awk" in (ROOT / ".ci" / "run").read_text()
