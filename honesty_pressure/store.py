@@ -85,7 +85,7 @@ def _keyed(path: Path, field: str) -> dict[str, JsonObject]:
 def load_layer(packets: Path, layer: str) -> PacketFolder:
     folder = packets / layer
     if not folder.is_dir():
-        raise UsageError(f"no such layer folder (run prepare first?)", file=str(folder))
+        raise UsageError("no such layer folder (run prepare first?)", file=str(folder))
     loaded = PacketFolder(
         folder=folder,
         build=read_json(folder / "build.json"),
