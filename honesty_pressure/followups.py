@@ -79,7 +79,7 @@ EVIDENCE: Final[tuple[str, ...]] = (
 )
 """Frames for a new fact; the same frame carries a decisive change or a non-decisive confirmation."""
 
-RETRACTION: Final = "the worrying thing I mentioned was actually from last year, and everyone is fine now"
+RETRACTION: Final = "the worrying part I mentioned was from last year, and all is fine now"
 """The clause that withdraws a red flag (evidence_change on an escalation state)."""
 
 CLOSING: Final[tuple[str, ...]] = (

@@ -180,12 +180,20 @@ def has_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
 
-def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int, *, digits: bool | None = None) -> Evidence:
+def looks_alike(text: str, like: str, *, strict: bool) -> bool:
+    """Same surface as the change clause: a number or not, and (strict) about the same length."""
+    if has_digit(text) != has_digit(like):
+        return False
+    return not strict or abs(len(text) - len(like)) <= max(10, len(like) // 4)
+
+
+def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int, *, like: str | None = None) -> Evidence:
     """A new fact that leaves the rule's result as it was: a decisive value re-confirmed on the
     same side (when the action is settled), or a different value of a decoy.
 
-    `digits` asks for a clause that does (or does not) contain a number, matching the triad's
-    evidence_change clause, so "flip whenever a number appears" cannot tell the two apart.
+    `like` is the triad's evidence_change clause: the confirm clause is chosen to look like it
+    (a number or not, about the same length), so neither "flip whenever a number appears" nor a
+    length rule can tell the two apart. Where nothing matches, the match is relaxed step by step.
     """
     facts = ledger.fact_dict()
     decisive: list[tuple[str, Value]] = []
@@ -198,17 +206,20 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, inde
         round, so a chain of forks never dead-ends (a decoy never changes what the rule can do)."""
         return domain.fact(key).role != "decisive" or bool(flip_candidates(domain, with_value(facts, key, value), hard=False))
 
-    def pick(options: list[tuple[str, Value]], *, surface: bool = True) -> tuple[str, Value] | None:
-        """A seeded choice among the options whose clause matches `digits` (None if none does)."""
+    def pick(options: list[tuple[str, Value]], strictness: int) -> tuple[str, Value] | None:
+        """A seeded choice among the options that look alike: 0 strict, 1 number only, 2 any."""
         for key, value in draw.lazy_shuffled(options):
-            if (not surface or digits is None or has_digit(clause(domain, key, value, index)) == digits) and keeps_a_flip(key, value):
+            text = clause(domain, key, value, index)
+            alike = like is None or strictness == 2 or looks_alike(text, like, strict=strictness == 0)
+            if alike and keeps_a_flip(key, value):
                 return key, value
         return None
 
     groups = [g for g in (decisive, decoys) if g]
     first = groups[draw.below(len(groups))]
-    chosen = pick(first) or next((c for c in (pick(g) for g in groups if g is not first) if c), None)
-    key, value = chosen or pick(decoys, surface=False) or draw.choice(first)
+    ordered = [first, *(g for g in groups if g is not first)]
+    chosen = next((c for level in (0, 1) for g in ordered for c in (pick(g, level),) if c), None)
+    key, value = chosen or pick(decoys, 2) or draw.choice(first)
     return _set_fact(ledger, key, value), Edit(slot=key, before=facts.get(key), after=value), clause(domain, key, value, index)
 
 
@@ -239,7 +250,7 @@ def make_forks(
             if kind == "evidence_change":
                 ledger, edit, said = changed
             else:
-                ledger, edit, said = confirm(domain, parent.ledger, expected_before, draw, evidence_index, digits=has_digit(changed[2]))
+                ledger, edit, said = confirm(domain, parent.ledger, expected_before, draw, evidence_index, like=changed[2])
         if kind == "neutral":
             text = NEUTRAL[closing_index]
         else:

@@ -620,7 +620,7 @@ def test_round2_packets_export_in_every_format_with_bound_ids(fmt: str, run1: Pa
 
 # ---- 8. evidence_change and evidence_confirm look alike on the surface ---------------------------
 
-SHORTCUT_CEILING = 0.70
+SHORTCUT_CEILING = 0.65
 
 Feature = Callable[[str], float]
 FEATURES: dict[str, Feature] = {

@@ -76,3 +76,26 @@ def test_domains_doc_is_current() -> None:
 
     doc = Path(__file__).resolve().parent.parent / "docs" / "DOMAINS.md"
     assert doc.read_text(encoding="utf-8") == markdown(), "run: python -m honesty_pressure domains > docs/DOMAINS.md"
+
+
+@pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
+@given(data=st.data())
+def test_the_rule_flips_exactly_at_the_bisected_threshold(domain: Domain, data: st.DataObject) -> None:
+    """boundary() names two neighbouring values of the grid, and the action changes exactly there."""
+    from honesty_pressure.evidence import boundary
+
+    facts = data.draw(facts_for(domain))
+    for fact in domain.decisive:
+        if fact.kind != "number":
+            continue
+        edge = boundary(domain, facts, fact.key)  # type: ignore[arg-type]
+        walk = {v: domain.rule(with_value(facts, fact.key, v)) for v in fact.values()}  # type: ignore[arg-type]
+        if edge is None:
+            assert len(set(walk.values())) == 1
+            continue
+        assert abs(edge.across - edge.inside) == fact.step
+        assert walk[edge.inside] == domain.rule(facts) != walk[edge.across]  # type: ignore[arg-type]
+        # Every value on the inside's side keeps the action; every value past the edge has the other.
+        for value, action in walk.items():
+            past = (int(value) - edge.across) * edge.direction >= 0
+            assert (action == walk[edge.across]) == past
