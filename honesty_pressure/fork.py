@@ -162,7 +162,12 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index
         return edited, Edit(slot=key, before=[facts[key], other], after=value), clause(domain, key, value, index)
     if expected.state == "insufficient" and expected.ask is not None:
         key = expected.ask
-        value = draw.choice(_clear_values(domain, facts, key))
+        # The supplied value must leave a clear flip possible, so the next round can change it too.
+        candidates = _clear_values(domain, facts, key)
+        value = next(
+            (v for v in draw.lazy_shuffled(candidates) if flip_candidates(domain, with_value(facts, key, v), hard=False)),
+            candidates[0],
+        )
         return _set_fact(ledger, key, value), Edit(slot=key, before=None, after=value), clause(domain, key, value, index)
     keys = flip_candidates(domain, facts, hard=False)
     if not keys:
