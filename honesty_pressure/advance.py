@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .canonical import digest, dumps, jsonl, sha256_hex
-from .construct import Format, Ledger, MenuItem, Protocol
+from .construct import Envelope, Format, Ledger, MenuItem, Protocol
 from .domains import by_name
 from .envelopes import read_envelopes
 from .errors import InputError
@@ -20,7 +20,7 @@ from .fork import Fork, Parent, make_forks, plan
 from .menu import action_code
 from .parse import parse_decision
 from .score import match, menu_codes, request_digest, samples_of
-from .store import JsonObject, PacketFolder, read_json, read_jsonl
+from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -154,6 +154,20 @@ def advance(
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
+    return advance_envelopes(
+        parents, envelopes, protocol=protocol, require_complete=require_complete, where=str(replies[0]) if replies else None
+    )
+
+
+def advance_envelopes(
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol = "default",
+    require_complete: bool = False,
+    where: str | None = None,
+) -> dict[str, bytes]:
+    """The same from envelopes already read (a run's integrity check rebuilds it from frozen.jsonl)."""
     matched = match(envelopes, parents.requests, parents.parent_set)
     samples = samples_of(matched)
     frozen, parent_objs = [], []
@@ -178,18 +192,20 @@ def advance(
             )
             parent_objs.append(_parent(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
     if require_complete and missing:
-        raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=str(replies[0]))
+        raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
     frozen_bytes = jsonl(frozen)
     run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol)
-    forks = [
-        fork
-        for parent in parent_objs
-        for fork in make_forks(by_name(str(parents.keys[parent.packet_id]["domain"])), parent, kinds[(parent.packet_id, parent.sample)], parents.seed)
-    ]
+    forks = []
+    for parent in parent_objs:
+        domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
+        try:
+            forks += make_forks(domain, parent, kinds[(parent.packet_id, parent.sample)], parents.seed)
+        except ValueError as exc:
+            raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
     forks.sort(key=lambda f: f.packet_id)
     if len({f.packet_id for f in forks}) != len(forks):
-        raise InputError("fork id collision; report this as a bug", file=str(replies[0]))
+        raise InputError("fork id collision; report this as a bug", file=where)
     k = parents.round + 1
     info = {
         "kit_version": __version__,
@@ -214,3 +230,74 @@ def advance(
         f"round{k}.jsonl": jsonl(fork_request(f, run_set) for f in forks if f.parent.reply is not None),
         f"round{k}.key.jsonl": jsonl(fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks),
     }
+
+
+def frozen_envelopes(run: Path) -> list[Envelope]:
+    """The frozen parent replies of a run, as envelopes (a missing reply has none)."""
+    out = []
+    for number, line in read_jsonl(run / FROZEN_FILE):
+        if line.get("error") == "missing reply":
+            continue
+        reply, error, model = line.get("reply"), line.get("error"), line.get("model")
+        out.append(
+            Envelope(
+                ref=str(line["packet_id"]),
+                reply=reply if isinstance(reply, str) else None,
+                error=error if isinstance(error, str) else None,
+                request_sha256=None,
+                request_messages=None,
+                model=model if isinstance(model, str) else None,
+                sample=int(str(line["sample"])),
+                file=str(run / FROZEN_FILE),
+                line=number,
+            )
+        )
+    return out
+
+
+def check_run(run: Path, packets: Path) -> dict[str, object]:
+    """A run folder is evidence: refuse one whose files were edited after `advance` wrote them.
+
+    frozen.jsonl must match run.json's hash. A round-2 run is rebuilt from its frozen replies and
+    the packets and must come out byte for byte (so no key, request or frozen reply can be edited);
+    a later round, whose parents live in another run, is checked for internal consistency: every
+    request's hash, and every fork's parent reply against the frozen one. Returns run.json.
+    """
+    info = read_json(run / RUN_FILE)
+    k = info.get("round")
+    if not isinstance(k, int) or isinstance(k, bool) or k < 2:
+        raise InputError("'round' must be a whole number of at least 2", file=str(run / RUN_FILE))
+    frozen = run / FROZEN_FILE
+    try:
+        frozen_bytes = frozen.read_bytes()
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(frozen)) from None
+    if sha256_hex(frozen_bytes) != info.get("frozen_sha256"):
+        raise InputError("does not match the frozen_sha256 recorded in run.json (edited after advance?)", file=str(frozen))
+    names = [FROZEN_FILE, RUN_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl"]
+    if k == 2:
+        folder = load_layer(packets, str(info.get("layer")))
+        if folder.packet_set != info.get("packet_set"):
+            raise InputError(f"run is for packet set {info.get('packet_set')}, {folder.folder} holds {folder.packet_set}", file=str(run / RUN_FILE))
+        protocol = next((p for p in ("default", "full") if p == info.get("protocol")), None)
+        if protocol is None:
+            raise InputError("'protocol' must be default or full", file=str(run / RUN_FILE))
+        rebuilt = advance_envelopes(from_layer(folder), frozen_envelopes(run), protocol=protocol, where=str(frozen))
+        for name in names:
+            path = run / name
+            if not path.is_file() or path.read_bytes() != rebuilt[name]:
+                raise InputError("differs from what advance makes from the frozen replies and the packets (edited?)", file=str(path))
+        return info
+    replies = {(str(r["packet_id"]), int(str(r["sample"]))): r.get("reply_sha256") for _, r in read_jsonl(frozen)}
+    path = run / f"round{k}.jsonl"
+    for number, request in read_jsonl(path):
+        msgs = request.get("messages")
+        if not isinstance(msgs, list) or len(msgs) < 2:
+            raise InputError("a fork request needs its messages", file=str(path), line=number)
+        pairs = [(str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict)]
+        if request_digest(str(request.get("packet_id")), pairs) != request.get("request_sha256"):
+            raise InputError("request_sha256 does not match the request's messages (edited?)", file=str(path), line=number)
+        parent = (str(request.get("parent")), int(str(request.get("parent_sample"))))
+        if sha256_hex(pairs[-2][1]) != request.get("parent_reply_sha256") or replies.get(parent) != request.get("parent_reply_sha256"):
+            raise InputError("the parent reply in this request is not the frozen one", file=str(path), line=number)
+    return info

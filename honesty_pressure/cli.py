@@ -38,7 +38,10 @@ def _layers(choice: str) -> list[Layer]:
 
 def cmd_prepare(args: argparse.Namespace) -> int:
     seed = parse_seed(args.seed) if args.seed is not None else DEFAULT_SEED
-    out = Path(args.out)
+    if args.out is None and seed != DEFAULT_SEED and not args.check:
+        # packets/ holds the committed set that MANIFEST.sha256 and controls/ describe.
+        raise UsageError("a seed other than the committed one needs --out DIR (packets/ holds the committed set)")
+    out = Path(args.out or "packets")
     layers = _layers(args.layer)
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
     tree = packet_tree(seed, layers, args.sources_per_domain)
@@ -97,11 +100,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     from .export import export_lines
 
     if args.run is not None:
-        from .advance import RUN_FILE
-        from .store import read_json, read_jsonl
+        from .advance import check_run
+        from .store import read_jsonl
 
         run = Path(args.run)
-        info = read_json(run / RUN_FILE)
+        info = check_run(run, Path(args.packets))
         records = [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")]
         packet_set = str(info.get("run_set"))
     else:
@@ -275,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
     prepare = sub.add_parser("prepare", help="generate the packet set from a seed (default: the committed one)")
     prepare.add_argument("--seed", help=f"a whole number (default {DEFAULT_SEED}, the committed set)")
     prepare.add_argument("--layer", choices=["quick", "full", "all"], default="all")
-    prepare.add_argument("--out", default="packets", help="folder to write (default packets/)")
+    prepare.add_argument("--out", help="folder to write (default packets/, for the committed seed only)")
     prepare.add_argument("--check", action="store_true", help="compare with the folder instead of writing")
     prepare.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     prepare.set_defaults(handler=cmd_prepare)

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .advance import FROZEN_FILE, RUN_FILE
+from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
 from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes
@@ -17,7 +17,7 @@ from .errors import InputError
 from .report import fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
 from .stats import BOOTSTRAP_RESAMPLES
-from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
+from .store import JsonObject, PacketFolder, load_layer, read_jsonl
 from .summary import AXES, fork_summary, honesty_index, round1_summary
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -95,29 +95,6 @@ def score_round1(
     }
 
 
-def frozen_envelopes(run: Path) -> list[Envelope]:
-    """The frozen parent replies of a run, as envelopes (they were matched when frozen)."""
-    out = []
-    for number, line in read_jsonl(run / FROZEN_FILE):
-        if line.get("error") == "missing reply":
-            continue
-        reply, error = line.get("reply"), line.get("error")
-        out.append(
-            Envelope(
-                ref=str(line["packet_id"]),
-                reply=reply if isinstance(reply, str) else None,
-                error=error if isinstance(error, str) else None,
-                request_sha256=None,
-                request_messages=None,
-                model=None,
-                sample=int(str(line["sample"])),
-                file=str(run / FROZEN_FILE),
-                line=number,
-            )
-        )
-    return out
-
-
 def judge_forks(requests: dict[str, JsonObject], keys: dict[str, JsonObject], envelopes: list[Envelope], run_set: str) -> list[Record]:
     """Every fork in the key is judged; a fork whose parent had no reply was never sent and is
     unscorable as a runner error, never dropped from a denominator."""
@@ -146,7 +123,7 @@ def score_run(
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
-    info = read_json(run / RUN_FILE)
+    info = check_run(run, packets)
     k = int(str(info["round"]))
     requests = {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{k}.jsonl")}
     keys = {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{k}.key.jsonl")}
@@ -164,9 +141,7 @@ def score_run(
     first_records: list[bytes] = []
     tables = []
     if k == 2:
-        folder = load_layer(packets, str(info["layer"]))
-        if folder.packet_set != info["packet_set"]:
-            raise InputError(f"run is for packet set {info['packet_set']}, {folder.folder} holds {folder.packet_set}", file=str(run / RUN_FILE))
+        folder = load_layer(packets, str(info["layer"]))  # check_run has matched its packet set
         r1 = judge(folder.round1, folder.key, match(frozen_envelopes(run), folder.round1, folder.packet_set))
         if split is not None:
             r1 = [r for r in r1 if folder.key[r.packet_id]["split"] == split]

@@ -31,7 +31,7 @@ from honesty_pressure.score import menu_codes, request_digest
 from honesty_pressure.store import JsonObject, load_layer, read_jsonl
 from honesty_pressure.summary import AXES, fork_summary, honesty_index
 
-from .replies import Policy, cave, chat_lines, envelopes, hold_first, native_lines, oracle, reply_text, write_native
+from .replies import Policy, cave, chat_lines, constant, envelopes, hold_first, native_lines, oracle, reply_text, write_native
 from .strategies import seeds, small_build
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -785,3 +785,48 @@ def test_honesty_index_is_zero_exactly_when_an_axis_is(values: list[float]) -> N
         assert min(values) - 1e-6 <= index <= max(values) + 1e-6
         assert index > 0.0 or min(values) < 1e-6
     assert honesty_index({k: v for k, v in axes.items() if k != "confirm_stability"}) is None
+
+
+# ---- a run folder is evidence: edits after advance are refused -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("target", "edit", "problem"),
+    [
+        ("frozen.jsonl", lambda text: text.replace("DECISION: A", "DECISION: B", 1), "does not match the frozen_sha256 recorded in run.json (edited after advance?)"),
+        ("round2.key.jsonl", lambda text: text.replace('"acceptable":["B"]', '"acceptable":["A"]', 1), "differs from what advance makes from the frozen replies and the packets (edited?)"),
+        ("round2.jsonl", lambda text: text.replace("what do you recommend", "what do you suggest", 1), "differs from what advance makes from the frozen replies and the packets (edited?)"),
+    ],
+)
+def test_an_edited_run_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], target: str, edit: Callable[[str], str], problem: str) -> None:
+    replies = write_native(tmp_path / "r1.jsonl", QUICK.round1, QUICK.key, constant("A"))
+    run = tmp_path / "run"
+    assert advance_cli(run, replies) == 0
+    requests, keys = keyed(run / "round2.jsonl"), keyed(run / "round2.key.jsonl")
+    second = write_native(tmp_path / "r2.jsonl", requests, keys, constant("A"))
+    path = run / target
+    before = path.read_text(encoding="utf-8")
+    after = edit(before)
+    assert after != before
+    path.write_text(after, encoding="utf-8")
+    capsys.readouterr()
+    assert cli("score", "--run", run, "--packets", PACKETS, "--replies", second, "--out", tmp_path / "s") == 2
+    assert capsys.readouterr().err == f"{PROG} score: {path}: {problem}\n"
+    assert not (tmp_path / "s").exists()
+
+
+def test_the_auditors_chain_no_longer_dead_ends(tmp_path: Path) -> None:
+    """Seed 268629, every reply 'No idea, sorry.' in both rounds: round 3 used to crash because an
+    evidence_change fork supplied a balance from which no later flip was possible."""
+    packets = tmp_path / "p"
+    assert cli("prepare", "--seed", "268629", "--layer", "quick", "--out", packets) == 0
+    folder = load_layer(packets, "quick")
+    silent = [{"packet_id": pid, "request_sha256": r["request_sha256"], "reply": "No idea, sorry."} for pid, r in folder.round1.items()]
+    (tmp_path / "r1.jsonl").write_bytes(jsonl(silent))
+    assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", tmp_path / "r1.jsonl", "--run", tmp_path / "run2") == 0
+    forks = keyed(tmp_path / "run2" / "round2.jsonl")
+    (tmp_path / "r2.jsonl").write_bytes(
+        jsonl({"packet_id": pid, "request_sha256": r["request_sha256"], "reply": "No idea, sorry."} for pid, r in forks.items())
+    )
+    assert cli("advance", "--from-run", tmp_path / "run2", "--replies", tmp_path / "r2.jsonl", "--run", tmp_path / "run3") == 0
+    assert len(keyed(tmp_path / "run3" / "round3.key.jsonl")) == 4 * len(forks)

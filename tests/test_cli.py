@@ -104,3 +104,23 @@ def test_ci_runs_the_readme_test_command() -> None:
     command = result.stdout.strip()
     assert "python -m pytest" in command and "mypy --strict honesty_pressure" in command and '.[dev]' in command
     assert "<!-- test command -->" in (ROOT / "README.md").read_text() and "awk" in (ROOT / ".ci" / "run").read_text()
+
+
+def test_a_private_seed_never_overwrites_the_committed_packets() -> None:
+    result = run("prepare", "--seed", "5", "--layer", "quick")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == [
+        "python -m honesty_pressure prepare: a seed other than the committed one needs --out DIR (packets/ holds the committed set)"
+    ]
+
+
+def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from honesty_pressure.manifest import MANIFEST_NAME, build
+
+    assert main(["prepare", "--seed", "5", "--layer", "quick", "--out", str(checkout / "packets")]) == 0
+    (checkout / MANIFEST_NAME).write_bytes(build(checkout))
+    capsys.readouterr()
+    assert main(["verify", "--root", str(checkout)]) == 1
+    out = capsys.readouterr().out
+    assert "FAIL: packets/quick/build.json: quick was built from another seed or size than full" in out
+    assert "FAIL: packets/quick/round1.jsonl: has lines that are not in packets/full/round1.jsonl" in out
