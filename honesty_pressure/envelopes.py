@@ -265,18 +265,18 @@ def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
     messages = _need(record, "messages", at)
     if not isinstance(messages, list) or not messages:
         raise at.bad("messages", "must be a non-empty list of messages")
-    pairs = [_chat_message(m, at, f"messages[{i}]") for i, m in enumerate(messages)]
-    role, reply = pairs[-1]
-    if role != "assistant":
-        raise at.bad(f"messages[{len(pairs) - 1}].role", f"the last message must be the assistant's reply, not {_short(role)!r}")
+    last = messages[-1]
     model = record.get("model")
-    return _envelope(
-        str(ident),
-        at,
-        reply=reply,
-        model=model if isinstance(model, str) and model else None,
-        request_messages=tuple(pairs[:-1]),
-    )
+    model_name = model if isinstance(model, str) and model else None
+    pairs = [_chat_message(m, at, f"messages[{i}]") for i, m in enumerate(messages[:-1])]
+    # A runner that got no text back writes the assistant message with a null content: that is a
+    # runner error (as in the batch formats), not a malformed file.
+    if isinstance(last, dict) and last.get("role") == "assistant" and last.get("content") is None:
+        return _envelope(str(ident), at, error="null content", model=model_name, request_messages=tuple(pairs))
+    role, reply = _chat_message(last, at, f"messages[{len(messages) - 1}]")
+    if role != "assistant":
+        raise at.bad(f"messages[{len(messages) - 1}].role", f"the last message must be the assistant's reply, not {_short(role)!r}")
+    return _envelope(str(ident), at, reply=reply, model=model_name, request_messages=tuple(pairs))
 
 
 # --- Inspect AI logs -------------------------------------------------------------------------

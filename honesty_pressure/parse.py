@@ -1,6 +1,7 @@
 """The decision line: find exactly one `DECISION: <choice>` in a reply (DESIGN.md section 5).
 
-Tolerant of markdown around the line (emphasis, backticks, a heading or quote marker, a bullet)
+Tolerant of markdown around the line (emphasis, backticks, a heading or quote marker, a bullet
+or a list number)
 and of case; strict about what the choice is. Every text gives either a decision from the menu
 or a named unscorable reason; this function never raises on any input.
 """
@@ -14,7 +15,7 @@ from typing import Final
 
 from .construct import Reason
 
-_LINE: Final = re.compile(r"^[\s>#*_`~-]*decision[\s*_`~]*[:：]\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_LINE: Final = re.compile(r"^[\s>#*_`~-]*(?:\d{1,3}[.)][\s*_`~]*)?decision[\s*_`~]*[:：]\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _MARKUP: Final = re.compile(r"[*`~]+|__")
 _ASK: Final = re.compile(r"^ask\s+<?(?P<key>[A-Za-z0-9_]+)>?$", re.IGNORECASE)
 _SIMPLE: Final = {"A": "A", "B": "B", "ESCALATE": "ESCALATE", "DECLINE": "DECLINE"}

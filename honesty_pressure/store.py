@@ -19,28 +19,37 @@ ID_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
 
 
 def read_jsonl(path: Path) -> Iterator[tuple[int, JsonObject]]:
-    """(line number, object) for each non-empty line; any malformed line is an InputError."""
+    """(line number, object) for each non-empty line; any malformed line is an InputError.
+
+    Lines are read as bytes and decoded one at a time, so a bad byte is reported on its own line
+    (a text stream decodes ahead in chunks and would blame an earlier one). A UTF-8 byte order
+    mark at the start of the file is allowed, as editors on some systems write one.
+    """
     try:
-        handle = path.open("r", encoding="utf-8")
+        handle = path.open("rb")
     except FileNotFoundError:
         raise InputError("file not found", file=str(path)) from None
+    except IsADirectoryError:
+        raise InputError("is a folder, not a file", file=str(path)) from None
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
     with handle:
-        number = 0
-        try:
-            for number, line in enumerate(handle, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    value = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=number) from None
-                if not isinstance(value, dict):
-                    raise InputError("expected a JSON object", file=str(path), line=number)
-                yield number, value
-        except UnicodeDecodeError:
-            raise InputError("not valid UTF-8", file=str(path), line=number + 1) from None
+        for number, raw in enumerate(handle, start=1):
+            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
+                raw = raw[3:]
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("not valid UTF-8", file=str(path), line=number) from None
+            if not line.strip():
+                continue
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=number) from None
+            if not isinstance(value, dict):
+                raise InputError("expected a JSON object", file=str(path), line=number)
+            yield number, value
 
 
 def read_json(path: Path) -> JsonObject:

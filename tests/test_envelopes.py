@@ -474,3 +474,23 @@ def test_junk_inspect_logs_raise_only_input_error(log: Any) -> None:
         for index, sample in enumerate(samples if isinstance(samples, list) else []):
             entries[f"samples/s{index}_epoch_1.json"] = sample
         assert_only_input_error(write_eval(Path(tmp) / "log.eval", entries), None)
+
+
+def test_chat_jsonl_null_content_is_a_runner_error(tmp_path: Path) -> None:
+    path = tmp_path / "chat.jsonl"
+    path.write_text(
+        '{"id": "p1", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null}]}\n', encoding="utf-8"
+    )
+    (env,) = read_envelopes(path)
+    assert (env.reply, env.error, env.request_messages) == (None, "null content", (("user", "hi"),))
+
+
+def test_a_bad_byte_is_reported_on_its_own_line_and_a_bom_is_allowed(tmp_path: Path) -> None:
+    good = '{"packet_id": "p", "request_sha256": "' + "a" * 64 + '", "reply": "x"}\n'
+    path = tmp_path / "native.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + (good * 3).encode() + b'{"packet_id": "q", "reply": "\xff"}\n')
+    with pytest.raises(InputError) as err:
+        read_envelopes(path)
+    assert err.value.one_line() == f"{path}:4: not valid UTF-8"
+    path.write_bytes(b"\xef\xbb\xbf" + good.encode())
+    assert [e.ref for e in read_envelopes(path)] == ["p"]
