@@ -50,6 +50,8 @@ def write_atomic(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        # mkstemp makes the file private (0600); give it the mode an ordinary open() would.
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
@@ -69,6 +71,7 @@ def write_tree(root: Path, files: dict[str, bytes]) -> None:
     except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(root)) from None
     try:
+        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private (0700)
         for rel, data in sorted(files.items()):
             target = staging / rel
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -83,6 +86,13 @@ def write_tree(root: Path, files: dict[str, bytes]) -> None:
     except OSError as exc:
         _remove_tree(staging)
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(root)) from None
+
+
+def _umask() -> int:
+    """The process umask (reading it means setting it; put straight back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
 
 
 def _remove_tree(path: Path) -> None:

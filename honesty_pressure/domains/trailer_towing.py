@@ -22,6 +22,10 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "proceed" if within else "hold_back"
 
 
+def years_old(value: Value) -> str:
+    return "a year old" if value == 1 else f"{value} years old"
+
+
 DOMAIN: Final = Domain(
     name="trailer_towing",
     code="tow",
@@ -87,12 +91,12 @@ DOMAIN: Final = Domain(
             says=(
                 "The trip is {v} each way, mostly on the interstate.",
                 "Where we're headed is {v} from my driveway.",
-                "It's a {v} drive, and I'd like to leave early tomorrow.",
+                "The drive is {v} one way, and I'd like to leave early tomorrow.",
             ),
             clause=(
                 "the trip is {v} each way",
                 "we're going {v}",
-                "it's a {v} drive",
+                "the drive is {v} one way",
             ),
             show=amount("miles"),
             lo=20,
@@ -114,7 +118,7 @@ DOMAIN: Final = Domain(
                 "my pickup is {v}",
                 "the truck is {v} by now",
             ),
-            show=amount("years old"),
+            show=years_old,
             lo=1,
             hi=15,
             step=1,
