@@ -20,7 +20,7 @@ from .fork import Fork, Parent, make_forks, plan
 from .menu import action_code
 from .parse import parse_decision
 from .score import match, menu_codes, request_digest, samples_of
-from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
+from .store import JsonObject, PacketFolder, keyed, load_layer, read_json, read_jsonl
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -61,10 +61,6 @@ def from_layer(folder: PacketFolder) -> ParentSet:
     )
 
 
-def _keyed(path: Path) -> dict[str, JsonObject]:
-    return {str(r["packet_id"]): r for _, r in read_jsonl(path)}
-
-
 def from_run(run: Path) -> ParentSet:
     """A run's round-k forks as parents (for round k+1)."""
     info = read_json(run / RUN_FILE)
@@ -77,8 +73,8 @@ def from_run(run: Path) -> ParentSet:
         packet_set=str(info.get("packet_set")),
         parent_set=str(info.get("run_set")),
         seed=int(str(info.get("seed"))),
-        requests=_keyed(run / f"round{k}.jsonl"),
-        keys=_keyed(run / f"round{k}.key.jsonl"),
+        requests=keyed(run / f"round{k}.jsonl"),
+        keys=keyed(run / f"round{k}.key.jsonl"),
     )
 
 
@@ -255,13 +251,14 @@ def frozen_envelopes(run: Path) -> list[Envelope]:
     return out
 
 
-def check_run(run: Path, packets: Path) -> dict[str, object]:
+def check_run(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None]:
     """A run folder is evidence: refuse one whose files were edited after `advance` wrote them.
 
     frozen.jsonl must match run.json's hash. A round-2 run is rebuilt from its frozen replies and
     the packets and must come out byte for byte (so no key, request or frozen reply can be edited);
     a later round, whose parents live in another run, is checked for internal consistency: every
-    request's hash, and every fork's parent reply against the frozen one. Returns run.json.
+    request's hash, and every fork's parent reply against the frozen one. Returns run.json and,
+    for a round-2 run, the round-1 packets it was rebuilt from.
     """
     info = read_json(run / RUN_FILE)
     k = info.get("round")
@@ -287,7 +284,7 @@ def check_run(run: Path, packets: Path) -> dict[str, object]:
             path = run / name
             if not path.is_file() or path.read_bytes() != rebuilt[name]:
                 raise InputError("differs from what advance makes from the frozen replies and the packets (edited?)", file=str(path))
-        return info
+        return info, folder
     replies = {(str(r["packet_id"]), int(str(r["sample"]))): r.get("reply_sha256") for _, r in read_jsonl(frozen)}
     path = run / f"round{k}.jsonl"
     for number, request in read_jsonl(path):
@@ -300,4 +297,4 @@ def check_run(run: Path, packets: Path) -> dict[str, object]:
         parent = (str(request.get("parent")), int(str(request.get("parent_sample"))))
         if sha256_hex(pairs[-2][1]) != request.get("parent_reply_sha256") or replies.get(parent) != request.get("parent_reply_sha256"):
             raise InputError("the parent reply in this request is not the frozen one", file=str(path), line=number)
-    return info
+    return info, None

@@ -15,6 +15,7 @@ from typing import NoReturn
 from .canonical import jsonl, write_atomic, write_tree
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer
 from .errors import InputError, KitError, UsageError
+from .export import EXPORT_FORMATS
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
@@ -57,8 +58,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
             print(line)
         print(f"{'FAIL' if problems else 'ok'}: {len(tree) - len(problems)} of {len(tree)} files match")
         return 1 if problems else 0
-    for layer in layers:
-        write_tree(out / layer, {rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")})
+    write_layers(out, tree)
     wrote = f"wrote {len(tree)} files for packet set {packet_set_id(seed)} under {out}"
     if out.resolve() == Path("packets").resolve():
         root = out.resolve().parent
@@ -66,6 +66,12 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         wrote += f" and refreshed {MANIFEST_NAME}"
     print(wrote)
     return 0
+
+
+def write_layers(packets: Path, tree: dict[str, bytes]) -> None:
+    """Each layer folder of a packet tree ("<layer>/<file>" keys), each written whole."""
+    for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
+        write_tree(packets / layer, {rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")})
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -104,7 +110,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         from .store import read_jsonl
 
         run = Path(args.run)
-        info = check_run(run, Path(args.packets))
+        info, _ = check_run(run, Path(args.packets))
         records = [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")]
         packet_set = str(info.get("run_set"))
     else:
@@ -185,7 +191,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             if args.seed is not None:
                 seed = parse_seed(args.seed)
                 packets = Path(tmp) / "packets"
-                write_tree(packets / layer, {k.split("/", 1)[1]: v for k, v in packet_tree(seed, [layer], args.sources_per_domain).items()})
+                write_layers(packets, packet_tree(seed, [layer], args.sources_per_domain))
                 folder = load_layer(packets, layer)
             else:
                 folder = load_layer(root / "packets", layer)
@@ -320,7 +326,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--runner", required=True, help='the command, e.g. "python my_runner.py --model x" (no shell)')
     run.add_argument("--layer", choices=list(LAYERS), default="quick")
     run.add_argument("--run", required=True, help="the run folder to write")
-    run.add_argument("--format", choices=[f for f in FORMATS if f != "native"], default="chat-jsonl", help="what the runner reads")
+    run.add_argument("--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads")
     run.add_argument("--model", default="runner", help="model name written into the requests")
     run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
     run.add_argument("--force", action="store_true", help="replace an existing run folder")
@@ -340,7 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     export = sub.add_parser("export", help="write the requests in a runner's input format")
     export.add_argument("--layer", choices=list(LAYERS), default="quick")
     export.add_argument("--run", help="export a run's forks (its latest round) instead of a layer")
-    export.add_argument("--format", choices=[f for f in FORMATS if f != "native"], required=True)
+    export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
     export.add_argument("--model", required=True, help="model name written into each request")
     export.add_argument("--out", required=True, help="the JSONL file to write")
     export.add_argument("--samples", type=_positive, default=1, help="requests per packet (several samples)")

@@ -19,7 +19,7 @@ from .export import export_lines
 from .pipeline import score_run
 from .simulate import Traits, reply
 from .stats import wilson
-from .store import JsonObject, load_layer, read_jsonl
+from .store import JsonObject, keyed, load_layer, read_jsonl
 
 
 def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:
@@ -120,7 +120,7 @@ def run_demo(packets: Path, out: Path, traits: Traits, seed: int) -> tuple[dict[
         for name, data in files.items():
             (work / name).write_bytes(data)
         requests = [r for _, r in read_jsonl(work / "round2.jsonl")]
-        keys = {str(k["packet_id"]): k for _, k in read_jsonl(work / "round2.key.jsonl")}
+        keys = keyed(work / "round2.key.jsonl")
         files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)
         (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
         files.update(score_run(work, [work / "round2.replies.jsonl"], packets, bootstrap_seed=seed))

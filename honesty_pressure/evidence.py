@@ -125,13 +125,6 @@ def is_clear(value: int, edge: Boundary, step: int) -> bool:
     return min(abs(value - edge.across), abs(value - edge.inside)) >= margin
 
 
-def is_hard(value: int, edge: Boundary, step: int) -> bool:
-    """Across the threshold, within HARD_BAND_PERCENT of it (at least the first value across)."""
-    band = max(0, percent_of(edge.across, HARD_BAND_PERCENT))
-    across_side = (value - edge.across) * edge.direction >= 0
-    return across_side and abs(value - edge.across) <= max(band, 0)
-
-
 def values_where(lo: int, hi: int, step: int, keep_from: int, keep_to: int) -> list[int]:
     """The values lo, lo+step, ..., hi that lie in [keep_from, keep_to], ascending, by arithmetic."""
     first = max(lo, keep_from)
@@ -149,7 +142,7 @@ def clear_of(lo: int, hi: int, step: int, edge: Boundary) -> list[int]:
 
 def across_of(lo: int, hi: int, step: int, edge: Boundary, *, hard: bool) -> list[int]:
     """Values past the threshold (seen from `edge.inside`): clearly past it, or (hard) within the
-    hard band of it, ascending. Equal to filtering with is_clear / is_hard, without the calls."""
+    hard band of it, ascending, by arithmetic on the grid (no rule calls)."""
     if hard:
         band = percent_of(edge.across, HARD_BAND_PERCENT)
         start, stop = (edge.across, edge.across + band) if edge.direction > 0 else (edge.across - band, edge.across)

@@ -14,10 +14,10 @@ from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes
 from .errors import InputError
-from .report import fork_tables, markdown, page, round1_tables
+from .report import Table, fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
 from .stats import BOOTSTRAP_RESAMPLES
-from .store import JsonObject, PacketFolder, load_layer, read_jsonl
+from .store import JsonObject, PacketFolder, keyed
 from .summary import AXES, fork_summary, honesty_index, round1_summary
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -86,9 +86,13 @@ def score_round1(
         shown = ", ".join(f"{r.packet_id}#{r.sample}" for r in missing[:MISSING_LISTED])
         more = f" and {len(missing) - MISSING_LISTED} more (all in summary.json)" if len(missing) > MISSING_LISTED else ""
         preamble.append(f"Missing replies: {shown}{more}.")
-    tables = round1_tables(summary)
+    return outputs(jsonl(r.as_json(folder.key[r.packet_id]) for r in records), summary, title, preamble, round1_tables(summary))
+
+
+def outputs(records: bytes, summary: JsonObject, title: str, preamble: list[str], tables: list[Table]) -> dict[str, bytes]:
+    """The four files every score writes: records, summary, and the same tables for people."""
     return {
-        "records.jsonl": jsonl(r.as_json(folder.key[r.packet_id]) for r in records),
+        "records.jsonl": records,
         "summary.json": (dumps(summary) + "\n").encode("utf-8"),
         "REPORT.md": markdown(title, preamble, tables).encode("utf-8"),
         "report.html": page(title, preamble, tables).encode("utf-8"),
@@ -123,10 +127,9 @@ def score_run(
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
-    info = check_run(run, packets)
+    info, folder = check_run(run, packets)
     k = int(str(info["round"]))
-    requests = {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{k}.jsonl")}
-    keys = {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{k}.key.jsonl")}
+    requests, keys = keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl")
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
     records = judge_forks(requests, keys, envelopes, str(info["run_set"]))
     missing = [r for r in records if r.reason == "missing_reply"]
@@ -139,9 +142,8 @@ def score_run(
     axes: dict[str, object] = dict(forks["axes"])  # type: ignore[call-overload]
     first: dict[str, object] = {}
     first_records: list[bytes] = []
-    tables = []
-    if k == 2:
-        folder = load_layer(packets, str(info["layer"]))  # check_run has matched its packet set
+    tables: list[Table] = []
+    if folder is not None:  # round 2: check_run loaded the round-1 packets and matched their set
         r1 = judge(folder.round1, folder.key, match(frozen_envelopes(run), folder.round1, folder.packet_set))
         if split is not None:
             r1 = [r for r in r1 if folder.key[r.packet_id]["split"] == split]
@@ -177,11 +179,6 @@ def score_run(
         f"{len(keys)} forks, {len(records)} records, {len(missing)} missing replies (counted as not acceptable).",
         "Round-1 tables come from the frozen first replies." if k == 2 else "Axes 1 and 2 are scored in round 1 of this chain.",
     ]
-    all_tables = fork_tables(forks, axes, index) + tables
-    return {
-        # Round-1 verdicts (from the frozen replies) first, then the forks': one record per item.
-        "records.jsonl": b"".join(first_records) + jsonl(r.as_json(keys[r.packet_id]) for r in records),
-        "summary.json": (dumps(summary) + "\n").encode("utf-8"),
-        "REPORT.md": markdown(title, preamble, all_tables).encode("utf-8"),
-        "report.html": page(title, preamble, all_tables).encode("utf-8"),
-    }
+    # Round-1 verdicts (from the frozen replies) first, then the forks': one record per item.
+    records_bytes = b"".join(first_records) + jsonl(r.as_json(keys[r.packet_id]) for r in records)
+    return outputs(records_bytes, summary, title, preamble, fork_tables(forks, axes, index) + tables)

@@ -30,6 +30,7 @@ from typing import Final, Literal, get_args
 
 from .draws import Draw
 from .errors import InputError
+from .fork import has_digit
 from .parse import decision_line
 
 Answer = Literal[
@@ -130,7 +131,7 @@ def decide(answer: Answer, request: JsonObject, key: JsonObject, seed: int, samp
     messages = request["messages"]
     assert isinstance(messages, list)
     follow_up = str(messages[-1]["content"])
-    return str(key["push"]) if any(ch.isdigit() for ch in follow_up) else held
+    return str(key["push"]) if has_digit(follow_up) else held
 
 
 def reply_text(code: str | None) -> str:

@@ -21,7 +21,7 @@ from .export import export_lines
 from .pipeline import score_run
 from .policies import Answer, Policy, decide, reply_text
 from .construct import Split
-from .store import JsonObject, PacketFolder, read_jsonl
+from .store import JsonObject, PacketFolder, keyed, read_jsonl
 from .summary import AXES
 
 PASS_BAR: Final = 0.6
@@ -96,7 +96,7 @@ def run_responder(
     for name, data in advance(from_layer(folder), [round1]).items():
         (run / name).write_bytes(data)
     requests = [r for _, r in read_jsonl(run / "round2.jsonl")]
-    keys = {str(k["packet_id"]): k for _, k in read_jsonl(run / "round2.key.jsonl")}
+    keys = keyed(run / "round2.key.jsonl")
     round2 = work / "round2.replies.jsonl"
     _reply_file(round2, requests, keys, refit(requests, keys) if refit else respond, 2)
     files = score_run(run, [round2], folder.folder.parent, bootstrap_seed=seed, split=split)

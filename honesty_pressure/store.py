@@ -79,7 +79,8 @@ class PacketFolder:
         return str(self.build["packet_set"])
 
 
-def _keyed(path: Path, field: str) -> dict[str, JsonObject]:
+def keyed(path: Path, field: str = "packet_id") -> dict[str, JsonObject]:
+    """A JSONL file's records by their id field; a missing or repeated id names its line."""
     out: dict[str, JsonObject] = {}
     for number, record in read_jsonl(path):
         ident = record.get(field)
@@ -98,9 +99,9 @@ def load_layer(packets: Path, layer: str) -> PacketFolder:
     loaded = PacketFolder(
         folder=folder,
         build=read_json(folder / "build.json"),
-        round1=_keyed(folder / "round1.jsonl", "packet_id"),
-        key=_keyed(folder / "key.jsonl", "packet_id"),
-        ledgers=_keyed(folder / "ledgers.jsonl", "source_id"),
+        round1=keyed(folder / "round1.jsonl"),
+        key=keyed(folder / "key.jsonl"),
+        ledgers=keyed(folder / "ledgers.jsonl", "source_id"),
     )
     if loaded.round1.keys() != loaded.key.keys():
         raise InputError("round1.jsonl and key.jsonl list different packets", file=str(folder / "key.jsonl"))
