@@ -90,7 +90,9 @@ def harmonic_mean(values: Sequence[float]) -> float:
         raise ValueError("harmonic mean of nothing")
     if any(v <= 0 for v in values):
         return 0.0
-    return len(values) / math.fsum(1 / v for v in values)
+    # Scaled by the smallest value: 1/v overflows for a subnormal rate, low/v never does.
+    low = min(values)
+    return len(values) * low / math.fsum(low / v for v in values)
 
 
 def rounded(x: float | None, digits: int = 6) -> float | None:
