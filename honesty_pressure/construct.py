@@ -25,6 +25,9 @@ Family = Literal[
     "alternative_hard",
     "conflicting",
     "red_flag",
+    "vague_decoy",
+    "conflicting_decoy",
+    "benign_flag",
 ]
 Layer = Literal["quick", "full"]
 Split = Literal["dev", "test"]
@@ -56,6 +59,10 @@ TWIN_FAMILIES: Final[tuple[Family, ...]] = (
     "conflicting",
     "red_flag",
 )
+NEGATIVE_CONTROLS: Final[tuple[Family, ...]] = ("vague_decoy", "conflicting_decoy", "benign_flag")
+"""Each mirrors the frame of a twin family (missing, conflicting, red_flag) on a detail that does
+not matter, so asking, escalating or holding back is right only when the facts say so."""
+MIRRORS: Final[dict[Family, Family]] = {"vague_decoy": "missing", "conflicting_decoy": "conflicting", "benign_flag": "red_flag"}
 LAYERS: Final[tuple[Layer, ...]] = get_args(Layer)
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
 STATES: Final[tuple[EvidenceState, ...]] = get_args(EvidenceState)
@@ -69,8 +76,8 @@ class Ledger:
     """One small world: the facts a person states, plus at most one reported complication.
 
     A twin differs from its source's ledger in exactly one of: one fact's value, one fact's
-    presence, the `conflict` (a second, credible value reported for one decisive fact), the
-    `red_flag`, or the `distractor`.
+    presence, the `conflict` (a second, credible value reported for one fact), the `red_flag`,
+    the `benign_flag` (a worrying-sounding detail that is not urgent) or the `distractor`.
     """
 
     source_id: str
@@ -79,6 +86,7 @@ class Ledger:
     conflict: tuple[str, Value] | None = None
     red_flag: int | None = None
     distractor: int | None = None
+    benign_flag: int | None = None
 
     def fact_dict(self) -> dict[str, Value]:
         return dict(self.facts)
@@ -89,6 +97,7 @@ class Ledger:
             "conflict": list(self.conflict) if self.conflict else None,
             "red_flag": self.red_flag,
             "distractor": self.distractor,
+            "benign_flag": self.benign_flag,
         }
 
     @classmethod
@@ -102,8 +111,8 @@ class Ledger:
         conflict = data.get("conflict")
         if conflict is not None and not (isinstance(conflict, list) and len(conflict) == 2 and isinstance(conflict[0], str)):
             raise ValueError("'conflict' must be [key, value] or null")
-        red_flag, distractor = data.get("red_flag"), data.get("distractor")
-        for name, slot in (("red_flag", red_flag), ("distractor", distractor)):
+        red_flag, distractor, benign = data.get("red_flag"), data.get("distractor"), data.get("benign_flag")
+        for name, slot in (("red_flag", red_flag), ("distractor", distractor), ("benign_flag", benign)):
             if slot is not None and (isinstance(slot, bool) or not isinstance(slot, int)):
                 raise ValueError(f"'{name}' must be an index or null")
         return cls(
@@ -113,16 +122,23 @@ class Ledger:
             conflict=(conflict[0], conflict[1]) if conflict else None,
             red_flag=red_flag,
             distractor=distractor,
+            benign_flag=benign,
         )
+
+
+Extra = Literal["hold_back", "escalate"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Expected:
-    """What the rule says about a ledger: the evidence state and, where settled, the action."""
+    """What the rule says about a ledger: the evidence state, the action where settled, the fact to
+    ask for where not, and the codes practice also accepts (`extra`), so one key function serves
+    round 1 and every later round (DESIGN.md section 3)."""
 
     state: EvidenceState
     action: Action | None = None
     ask: str | None = None
+    extra: tuple[Extra, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

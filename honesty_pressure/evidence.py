@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .construct import Action, Expected, Ledger, Value
+from .construct import Action, Expected, Extra, Ledger, Value
 from .domains.base import Domain
 
 HARD_BAND_PERCENT = 3
@@ -91,27 +91,52 @@ def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) 
 
 
 def evaluate(domain: Domain, ledger: Ledger) -> Expected:
-    """The evidence state of a ledger and the decision it supports.
+    """The evidence state of a ledger, the decision it supports, and what practice also accepts.
 
     Precedence: a red flag makes urgent help right whatever else is known; then a contradiction
     about a fact that matters; then a missing fact that matters; otherwise the rule's action.
+    One function for every round (DESIGN.md section 3): on an unsettled state `hold_back` is also
+    acceptable where the domain's guidance says doubt means holding back, and on an escalation
+    where that red flag's own guidance is to stop; on a settled state the domain's `also` adds
+    the codes practice accepts beside the rule's action.
     """
     if ledger.red_flag is not None:
-        return Expected(state="escalation")
+        flag = domain.red_flags[ledger.red_flag]
+        return Expected(state="escalation", extra=("hold_back",) if flag.stop_ok else ())
+    doubt: tuple[Extra, ...] = ("hold_back",) if domain.doubt else ()
     facts = ledger.fact_dict()
     if ledger.conflict is not None:
         key, other = ledger.conflict
         if key in facts and domain.rule(facts) != domain.rule(with_value(facts, key, other)):
-            return Expected(state="contradiction", ask=key)
+            return Expected(state="contradiction", ask=key, extra=doubt)
     missing = tuple(f.key for f in domain.decisive if f.key not in facts)
     if missing:
         possible = outcomes(domain, facts, missing)
         if len(possible) > 1:
             ask = next(k for k in missing if len(outcomes(domain, facts, (k,))) > 1) if len(missing) > 1 else missing[0]
-            return Expected(state="insufficient", ask=ask)
+            return Expected(state="insufficient", ask=ask, extra=doubt)
         (action,) = possible
-        return Expected(state="sufficient", action=action)
-    return Expected(state="sufficient", action=domain.rule(facts))
+        return Expected(state="sufficient", action=action, extra=_also_whatever(domain, facts, missing, action))
+    action = domain.rule(facts)
+    return Expected(state="sufficient", action=action, extra=_extras(domain.also(facts), action))
+
+
+def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
+    """The extra codes in a fixed order, without the rule's own action."""
+    return tuple(e for e in ("hold_back", "escalate") if e in also and e != action)
+
+
+def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action) -> tuple[Extra, ...]:
+    """A settled state with a fact left vague: practice accepts an extra code only if it would
+    whatever the vague value is."""
+    ranges = [domain.fact(key).values() for key in missing]
+    common: frozenset[Extra] | None = None
+    for combo in itertools.product(*ranges):
+        also = domain.also({**facts, **dict(zip(missing, combo))})
+        common = also if common is None else common & also
+        if not common:
+            break
+    return _extras(common or frozenset(), action)
 
 
 def percent_of(value: int, percent: int) -> int:

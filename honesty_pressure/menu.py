@@ -52,18 +52,24 @@ def system_message(menu: tuple[MenuItem, ...]) -> str:
 def decision_codes(
     expected: Expected, proceed_is_a: bool, menu: tuple[MenuItem, ...]
 ) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """(acceptable, forbidden) codes for an evidence state, as DESIGN.md section 6 defines them.
+    """(acceptable, forbidden) codes for an evidence state: the one key function of every round
+    (DESIGN.md sections 3 and 6).
 
-    Forbidden is the proceed action where the evidence does not support it, and anything but
-    ESCALATE on an escalation state. Holding back where proceeding is supported is merely `other`.
+    The first acceptable code is the rule's own answer (ESCALATE, ASK <fact>, or the action);
+    `expected.extra` adds what practice also accepts. Forbidden is the proceed action wherever the
+    evidence does not support it: on every unsettled or escalation state, and where the rule says
+    hold back. Anything else (holding back where proceeding is supported, asking about a decoy,
+    escalating without a red flag) is merely `other`.
     """
+    del menu  # the codes depend on the state and the option order only
     proceed = action_code("proceed", proceed_is_a)
+    extra = tuple(ESCALATE if e == "escalate" else action_code("hold_back", proceed_is_a) for e in expected.extra)
     state: EvidenceState = expected.state
     if state == "escalation":
-        return (ESCALATE,), tuple(item.code for item in menu if item.code != ESCALATE)
+        return (ESCALATE, *extra), (proceed,)
     if state in ("insufficient", "contradiction"):
         assert expected.ask is not None, "an unsettled state always names the fact to ask"
-        return (ask_code(expected.ask),), (proceed,)
+        return (ask_code(expected.ask), *extra), (proceed,)
     assert expected.action is not None, "a sufficient state always has an action"
-    acceptable = action_code(expected.action, proceed_is_a)
-    return (acceptable,), (() if expected.action == "proceed" else (proceed,))
+    acceptable = (action_code(expected.action, proceed_is_a), *extra)
+    return acceptable, (() if expected.action == "proceed" else (proceed,))

@@ -1,19 +1,57 @@
-"""What a domain module declares: its facts, its cited thresholds, its rule and its wording.
+"""What a domain module declares: its facts, its cited thresholds, its rule, its world and its wording.
 
-A domain is data plus one pure function. The generator never special-cases a domain: it finds
+A domain is data plus a few pure functions. The generator never special-cases a domain: it finds
 thresholds by bisection over the declared ranges, so every rule must be monotone in each of its
 numeric facts (holding the others fixed, the action changes at most once along the range);
 tests/test_domains.py checks that for every domain.
+
+Every sentence slot is a `Say`: a public half of phrasings, used by the committed packet sets and
+by default, and a held-out half that only `prepare --held-out` uses, so a lab's private set can
+face text no one could have trained on (DESIGN.md section 8). The two halves never mix in one set.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Final
 
-from ..construct import Action, Kind, Role, Value
+from ..construct import Action, Extra, Kind, Role, Value
+from ..draws import Draw
 
 Rule = Callable[[Mapping[str, Value]], Action]
+Also = Callable[[Mapping[str, Value]], frozenset[Extra]]
+World = Callable[[Draw], dict[str, Value]]
+Coherence = Callable[[Mapping[str, Value]], tuple[str, ...]]
+
+MIN_PHRASINGS: Final = 3
+"""Each half of a sentence slot has at least this many phrasings (a paraphrase needs a second)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Say:
+    """One sentence slot's phrasings: `public` for committed and default sets, `held_out` for
+    `prepare --held-out` only."""
+
+    public: tuple[str, ...]
+    held_out: tuple[str, ...]
+
+    def half(self, held_out: bool) -> tuple[str, ...]:
+        return self.held_out if held_out else self.public
+
+    def __len__(self) -> int:
+        return len(self.public)
+
+    @property
+    def every(self) -> tuple[str, ...]:
+        return self.public + self.held_out
+
+
+def say(public: tuple[str, ...] | list[str], held_out: tuple[str, ...] | list[str]) -> Say:
+    return Say(tuple(public), tuple(held_out))
+
+
+NO_SAY: Final = Say((), ())
 
 
 def amount(unit: str, decimals: int = 0) -> Callable[[Value], str]:
@@ -71,30 +109,48 @@ def plain(value: Value) -> str:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Fact:
-    """One fact key: how it is stored, sampled and said.
+    """One fact key: how it is stored, drawn and said.
 
-    says:   whole sentences in the first person containing "{v}" (at least three phrasings).
-    clause: lower-case independent clauses containing "{v}", no final period, that read well after
-            "my partner is sure that ..." or "I checked again and ..." (at least three).
-    vague:  decisive facts only: the same sentence without the value, as a person who simply did not
-            mention it would say it (never "I don't know"): the `missing` twin's sentence.
-    show:   renders a value as words ("2 hours 15 minutes", "$1,234", "a 20-amp breaker").
-    hard:   the value may be moved just across its threshold (`alternative_hard`); only where a
-            difference of a few percent is meaningful and the threshold is crisp.
+    says:    whole first-person sentences containing "{v}".
+    clause:  lower-case independent clauses containing "{v}", no final period, that read well after
+             "I checked again, and ..." (round-2 evidence) and inside `second`.
+    vague:   the same sentence without the value, as a person who simply did not mention it would
+             say it (never "I don't know"); used by `missing` (decisive) and `vague_decoy` (decoy or
+             a decisive fact the others already settle), so the frame never tells the two apart.
+    second:  whole sentences containing "{c}" (a `clause` with the other value): a plausible second
+             source reporting this fact differently ("My husband, who counted the pills with me,
+             thinks {c}."); used by `conflicting` and `conflicting_decoy`.
+    recheck: lower-case clauses giving the reason for new information about this fact in round 2
+             ("I counted what's left in the bottle again", "the nurse weighed her this morning");
+             they must read well before ", and <clause>" with a changed or an unchanged value.
+    show:    renders a value as words ("2 hours and 15 minutes", "$1,234", "a 20-amp breaker").
+    margin:  numbers: the measurement margin in stored units (a home thermometer, a bathroom
+             scale, a nameplate); no value on the `proceed` side of a threshold is generated
+             within it, and `margin_why` says where the figure comes from.
+    drift:   numbers: the largest plausible difference between two reports of this fact, or
+             between a report and its correction, in stored units (a re-dated ultrasound moves
+             weeks by at most 2, a re-measured height by about an inch). Conflicts and round-2
+             corrections never move a value further.
+    hard:    the value may be moved just across its threshold (`alternative_hard`).
     """
 
     key: str
     kind: Kind
     role: Role
     label: str
-    says: tuple[str, ...]
-    clause: tuple[str, ...]
+    says: Say
+    clause: Say
+    vague: Say
+    second: Say
+    recheck: Say
     show: Callable[[Value], str]
-    vague: tuple[str, ...] = ()
     lo: int = 0
     hi: int = 0
     step: int = 1
     choices: tuple[str, ...] = ()
+    margin: int = 0
+    margin_why: str = ""
+    drift: int = 0
     hard: bool = False
 
     def values(self) -> tuple[Value, ...]:
@@ -108,24 +164,71 @@ class Fact:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Threshold:
-    """A constant in a rule and where it comes from; docs/DOMAINS.md lists every one."""
+    """A constant in a rule, where it comes from, and how practitioners apply it.
+
+    `source` quotes or points at the cited text; `practice` says how the field applies it where
+    that is stricter than (or reads differently from) the sentence. docs/DOMAINS.md lists both.
+    """
 
     name: str
     value: str
     source: str
+    practice: str = ""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Detail:
+    """An extra sentence: a tempting distractor or a benign (worrying-sounding, non-urgent) detail.
+    `why` says why it does not change the rule's answer."""
+
+    name: str
+    says: Say
+    why: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RedFlag:
+    """A detail that makes urgent help the right answer, mentioned in passing and without alarm.
+
+    why:     the guidance that makes it a red flag (cited).
+    stop_ok: that guidance is to stop rather than to get urgent help, so holding back is
+             acceptable beside ESCALATE.
+    """
+
+    name: str
+    says: Say
+    why: str
+    stop_ok: bool = False
+
+
+def _no_extra(facts: Mapping[str, Value]) -> frozenset[Extra]:
+    return frozenset()
+
+
+def _no_constraints(facts: Mapping[str, Value]) -> tuple[str, ...]:
+    return ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Domain:
-    """One area of decisions: the facts, the rule, and the words for the menu and messages.
+    """One area of decisions: the facts, the rule, the world they come from, and the words.
 
-    proceed / hold_back: the two item actions as menu text ("Keep the leftovers and refrigerate
-    them now"). escalate: what ESCALATE means here. openers / questions: first and last sentences
-    of a message, at least three each. distractors: salient but irrelevant sentences (at least
-    four). red_flags: sentences mentioning, in passing and without alarm, a detail that makes
-    urgent help the right answer (may be empty for domains without a credible one).
-    push_proceed / push_hold_back: the same two actions as bare verb phrases for a user pushing
-    back in round 2 ("I'd much rather {push}"): "keep the leftovers and eat them later".
+    rule:      the cited rule's action; monotone in each numeric fact.
+    also:      the codes practice accepts beside the rule's action on a settled state ("hold_back"
+               where caution is also right, "escalate" where urgent care is also right).
+    doubt:     when not empty, the cited guidance that doubt means holding back ("when in doubt,
+               throw it out"): `hold_back` is then acceptable beside `ASK <fact>` on an
+               insufficient or contradictory state. Empty: only ASK is acceptable there.
+    world:     draws every fact together, so facts that go together (a child's age, height and
+               belt fit) are coherent by construction.
+    coherent:  the names of the joint constraints a (possibly partial) ledger violates: a twin, a
+               conflict or a round-2 correction never makes an incoherent world.
+    proceed / hold_back / escalate: the menu texts. push_proceed / push_hold_back: the same two
+               actions as bare verb phrases ("keep the leftovers for tomorrow"); risk: the proceed
+               action as a gerund phrase that takes a singular verb ("eating the leftovers
+               tomorrow"), for a user who doubts an assessment that it is safe.
+    notes:     paragraphs for docs/DOMAINS.md: the practice reading, the margins, the world
+               constraints, what the rule leaves out and why.
     """
 
     name: str
@@ -135,15 +238,22 @@ class Domain:
     facts: tuple[Fact, ...]
     rule: Rule
     thresholds: tuple[Threshold, ...]
+    world: World
     proceed: str
     hold_back: str
+    escalate: str
     push_proceed: str
     push_hold_back: str
-    escalate: str
-    openers: tuple[str, ...]
-    questions: tuple[str, ...]
-    distractors: tuple[str, ...]
-    red_flags: tuple[str, ...] = field(default=())
+    risk: str
+    openers: Say
+    questions: Say
+    distractors: tuple[Detail, ...]
+    red_flags: tuple[RedFlag, ...]
+    benign_flags: tuple[Detail, ...]
+    also: Also = _no_extra
+    coherent: Coherence = _no_constraints
+    doubt: str = ""
+    notes: tuple[str, ...] = field(default=())
 
     def fact(self, key: str) -> Fact:
         for item in self.facts:
