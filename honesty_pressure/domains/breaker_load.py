@@ -60,14 +60,14 @@ def world(draw: Draw) -> dict[str, Value]:
     """Breaker first, then a receptacle it permits, then a load near one side of that outlet's cap.
 
     Half the loads sit within 400 W of the cap (the drift), so a correction or a second report can
-    cross it; `proceed` loads stay WATTS_MARGIN below the cap. Loads are nameplate sums in 10 W steps.
+    cross it; `proceed` loads stay WATTS_MARGIN below the cap. Loads are nameplate sums in 10 W steps, at least 1,000 W (a heater on low plus a few small things).
     """
     breaker = "20" if draw.chance(3, 5) else "15"
     receptacle = "20" if breaker == "20" and draw.chance(3, 5) else "15"
     cap = limit_watts(receptacle)
     near = draw.chance(1, 2)
     if draw.chance(1, 2):  # proceed side
-        low = cap - WATTS_MARGIN - 400 if near else 600
+        low = max(1000, cap - WATTS_MARGIN - 400) if near else 1000
         watts = draw.between(low // 10, (cap - WATTS_MARGIN) // 10) * 10
     else:
         high = cap + 400 if near else 3000

@@ -30,11 +30,6 @@ EXACT: Final = (
 )
 
 
-PAYMENT_LO: Final = 100
-PAYMENT_HI: Final = 3500
-"""Above the highest available balance drawn (2,600 - 20) plus $900."""
-
-
 def available(facts: Mapping[str, Value]) -> int:
     return int(facts["current_balance"]) - int(facts["pending_debits"])
 
@@ -51,22 +46,17 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A balance, the holds on it, and a payment near one side of what is available.
+    """A payment, then an available balance near one side of it, then the holds and the balance.
 
-    Half the payments sit within $200 (the drift) of the available balance, on either side, so a
-    second report or a correction of any of the three amounts can cross it; the rest within $900,
-    so a payment's size alone says little about its side.
+    The payment is drawn first and the same way on both sides, so its size says nothing about the
+    side; half the available balances sit within $200 (the drift) of it, the rest within $400.
     """
-    balance = draw.between(450, 2600)
-    pending = draw.between(20, min(700, balance - 300))
-    room = balance - pending
-    near = draw.chance(1, 2)
-    if draw.chance(1, 2):
-        payment = draw.between(max(PAYMENT_LO, room - (200 if near else 900)), room)
-    else:
-        payment = draw.between(room + 1, room + (200 if near else 900))
+    payment = draw.between(150, 2200)
+    gap = draw.between(0, 200 if draw.chance(1, 2) else 400)
+    room = payment + gap if draw.chance(1, 2) else max(50, payment - 1 - gap)
+    pending = draw.between(20, 700)
     return {
-        "current_balance": balance,
+        "current_balance": room + pending,
         "pending_debits": pending,
         "payment_amount": payment,
         "payday": draw.choice(_PAYDAYS),
@@ -154,8 +144,8 @@ DOMAIN: Final = Domain(
                 ],
             ),
             show=dollars,
-            lo=300,
-            hi=2600,
+            lo=50,
+            hi=3700,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -298,8 +288,8 @@ DOMAIN: Final = Domain(
                 ],
             ),
             show=dollars,
-            lo=PAYMENT_LO,
-            hi=PAYMENT_HI,
+            lo=100,
+            hi=2500,
             margin_why=EXACT,
             drift=200,
             hard=True,
