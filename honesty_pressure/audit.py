@@ -44,7 +44,7 @@ LAYER: Layer = "full"
 
 def oracle_examples(folder: PacketFolder) -> tuple[list[Example], list[Example]]:
     """Round-1 (request, key) pairs, and round-2 pairs from forks grown from oracle first replies."""
-    round1 = [(folder.round1[p], folder.key[p]) for p in sorted(folder.round1)]
+    round1: list[Example] = [(folder.round1[p], folder.key[p]) for p in sorted(folder.round1)]
     envelopes = [
         Envelope(
             ref=str(request["packet_id"]),

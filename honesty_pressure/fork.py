@@ -38,7 +38,7 @@ from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import action_code, decision_codes
 from .render import clause, pick
-from .twins import coherent, conflict_candidates, corrections, nearby
+from .twins import continuable, corrections, nearby, sound, within_margins
 
 JsonObject = dict[str, object]
 
@@ -128,16 +128,14 @@ def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
     return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
 
 
-def _supplied_values(domain: Domain, facts: Mapping[str, Value], key: str) -> list[Value]:
+def _supplied_values(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
     """Values that could be supplied for a missing fact: clear of its threshold, coherent, and
     leaving a plausible correction across possible, so the next round can change it again."""
     fact = domain.fact(key)
-    probe = with_value(facts, key, fact.values()[0])
+    probe = with_value(ledger.fact_dict(), key, fact.values()[0])
     out = []
     for value in placements(domain, probe, key, "clear"):
-        filled = with_value(facts, key, value)
-        complete = all(f.key in filled for f in domain.decisive)
-        if coherent(domain, filled) and (not complete or conflict_candidates(domain, filled)):
+        if sound(domain, _set_fact(ledger, key, value)):
             out.append(value)
     return out
 
@@ -157,7 +155,7 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
         return Move(ledger=edited, edit=Edit(slot=key, before=[facts[key], other], after=value), key=key, value=value)
     if expected.state == "insufficient" and expected.ask is not None:
         key = expected.ask
-        values = _supplied_values(domain, facts, key) or list(domain.fact(key).values())
+        values = _supplied_values(domain, ledger, key) or list(domain.fact(key).values())
         value = draw.choice(values)
         return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
     flips = corrections(domain, ledger, expected)
@@ -175,9 +173,10 @@ def _restatements(domain: Domain, ledger: Ledger, expected: Expected, key: str) 
     complete = all(f.key in facts for f in domain.decisive)
     out = []
     for value in [facts[key], *nearby(domain, ledger, key)]:
-        if evaluate(domain, _set_fact(ledger, key, value)) != expected:
+        moved = _set_fact(ledger, key, value)
+        if evaluate(domain, moved) != expected or not within_margins(domain, moved):
             continue
-        if expected.state == "sufficient" and complete and not conflict_candidates(domain, with_value(facts, key, value)):
+        if expected.state == "sufficient" and complete and not continuable(domain, moved):
             continue
         out.append(value)
     return out

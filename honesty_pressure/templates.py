@@ -40,7 +40,7 @@ def _build(domain: Domain) -> Lookup:
             before, _, after = text.partition("{c}")
             pattern = re.escape(before[:1].upper() + before[1:]) + ".+?" + re.escape(after)
             second.append((re.compile(pattern), fact.key))
-    flags = tuple(t for flag in (*domain.red_flags, *domain.benign_flags) for t in flag.says.every)
+    flags = tuple(t for say in [f.says for f in domain.red_flags] + [d.says for d in domain.benign_flags] for t in say.every)
     return Lookup(vague=vague, second=tuple(second), flags=flags)
 
 

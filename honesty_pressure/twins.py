@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from .construct import Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import edge, evaluate, outcomes, placements, with_value
+from .evidence import edge, evaluate, outcomes, placed, placements, with_value
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -128,12 +128,35 @@ def corrections(domain: Domain, ledger: Ledger, expected: Expected | None = None
             continue
         values = []
         for value in nearby(domain, ledger, fact.key):
-            after = evaluate(domain, _replace_fact(ledger, fact.key, value))
-            if after.state == "sufficient" and after.action != before.action:
+            moved = _replace_fact(ledger, fact.key, value)
+            after = evaluate(domain, moved)
+            if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
                 values.append(value)
         if values:
             out[fact.key] = values
     return out
+
+
+def within_margins(domain: Domain, ledger: Ledger) -> bool:
+    """No decisive number sits within its margin on the proceed side of its threshold, for the
+    facts as stated and for a second report (DESIGN.md section 2); a ledger with a fact left out
+    has no threshold to measure against and passes."""
+    facts = ledger.fact_dict()
+    if not all(f.key in facts for f in domain.decisive):
+        return True
+    reported = [facts] + ([with_value(facts, *ledger.conflict)] if ledger.conflict is not None else [])
+    for values in reported:
+        for fact in domain.decisive:
+            if fact.kind == "number":
+                at = edge(domain, values, fact.key)
+                if at is not None and not placed(fact, at, int(values[fact.key]), "allowed"):
+                    return False
+    return True
+
+
+def sound(domain: Domain, ledger: Ledger) -> bool:
+    """A twin or a continuation may be shown: coherent, within margins, and continuable."""
+    return coherent(domain, ledger.fact_dict()) and within_margins(domain, ledger) and continuable(domain, ledger)
 
 
 def continuable(domain: Domain, ledger: Ledger) -> bool:
@@ -165,7 +188,7 @@ def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
 
     def keep(key: str) -> bool:
         twin = _replace_fact(ledger, key, None)
-        return evaluate(domain, twin) == before and continuable(domain, twin)
+        return evaluate(domain, twin) == before and sound(domain, twin)
 
     key = _draw_group(draw, [[f.key for f in domain.decoys if f.key in facts and keep(f.key)], [k for k in moot_candidates(domain, facts) if keep(k)]])
     if key is None:
@@ -179,7 +202,7 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
         options = {
             k: values
             for k in flip_candidates(domain, facts, hard=hard)
-            if (values := [v for v in flip_values(domain, facts, k, hard=hard) if continuable(domain, _replace_fact(ledger, k, v))])
+            if (values := [v for v in flip_values(domain, facts, k, hard=hard) if sound(domain, _replace_fact(ledger, k, v))])
         }
         if not options:
             return None
@@ -195,8 +218,11 @@ def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     keys = conflict_candidates(domain, facts)
     if not keys:
         return None
-    key = draw.choice(keys)
-    other = draw.choice(within_drift(domain, facts, key, flips=True))
+    options = {k: values for k in keys if (values := [v for v in within_drift(domain, facts, k, flips=True) if within_margins(domain, dataclasses.replace(ledger, conflict=(k, v)))])}
+    if not options:
+        return None
+    key = draw.choice(sorted(options))
+    other = draw.choice(options[key])
     return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
 
 
@@ -206,7 +232,7 @@ def _conflicting_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | Non
 
     def keep(key: str, value: Value) -> bool:
         twin = dataclasses.replace(ledger, conflict=(key, value))
-        return evaluate(domain, twin) == before and continuable(domain, twin)
+        return evaluate(domain, twin) == before and sound(domain, twin)
 
     options = {f.key: values for f in domain.facts if f.key in facts and (values := [v for v in within_drift(domain, facts, f.key, flips=False) if keep(f.key, v)])}
     key = _draw_group(draw, [[f.key for f in domain.decoys if f.key in options], [f.key for f in domain.decisive if f.key in options]])
@@ -223,7 +249,13 @@ def _extra(slot: str, count: Callable[[Domain], int]) -> Callable[[Domain, Ledge
         if not count(domain):
             return None
         index = draw.below(count(domain))
-        return dataclasses.replace(ledger, **{slot: index}), Edit(slot=slot, before=None, after=index)
+        if slot == "red_flag":
+            twin = dataclasses.replace(ledger, red_flag=index)
+        elif slot == "benign_flag":
+            twin = dataclasses.replace(ledger, benign_flag=index)
+        else:
+            twin = dataclasses.replace(ledger, distractor=index)
+        return twin, Edit(slot=slot, before=None, after=index)
 
     return make
 
