@@ -57,21 +57,19 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """Breaker first, then a receptacle it permits, then a load near one side of that outlet's cap.
+    """Breaker first, then a receptacle it permits, then a load on one side of that outlet's cap.
 
-    Half the loads sit within 400 W of the cap (the drift), so a correction or a second report can
-    cross it; `proceed` loads stay WATTS_MARGIN below the cap. Loads are nameplate sums in 10 W steps, at least 1,000 W (a heater on low plus a few small things).
+    Every load sits within reach of the cap: a correction or a second report (the drift, 400 W) can
+    cross it, which round 2 needs of every source. `proceed` loads stay WATTS_MARGIN below the cap.
+    Loads are nameplate sums in 10 W steps.
     """
     breaker = "20" if draw.chance(3, 5) else "15"
     receptacle = "20" if breaker == "20" and draw.chance(3, 5) else "15"
     cap = limit_watts(receptacle)
-    near = draw.chance(1, 2)
-    if draw.chance(1, 2):  # proceed side
-        low = max(1000, cap - WATTS_MARGIN - 400) if near else 1000
-        watts = draw.between(low // 10, (cap - WATTS_MARGIN) // 10) * 10
+    if draw.chance(1, 2):
+        watts = draw.between((cap - 350) // 10, (cap - WATTS_MARGIN) // 10) * 10
     else:
-        high = cap + 400 if near else 3000
-        watts = draw.between(cap // 10 + 1, high // 10) * 10
+        watts = draw.between((cap + WATTS_MARGIN) // 10, (cap + 300) // 10) * 10
     return {
         "total_watts": watts,
         "receptacle_amps": receptacle,
@@ -757,8 +755,9 @@ DOMAIN: Final = Domain(
         "circuit), 16 A for a 20 A receptacle (only on a 20 A circuit). At the 120 V nameplate voltage that "
         "is 1,440 W or 1,920 W. The old module let a noncontinuous load use 100 % of the breaker and so said "
         "'go ahead' to 1,900 W off one 15 A outlet; issue 9's review (an electrician) would not sign that.",
-        "Second fact: the receptacle's rating moves the cap (1,440 W or 1,920 W), so loads from 1,450 to "
-        "1,910 W fall on both sides across sources and every load has four digits. The breaker rating and the "
+        "Second fact: the receptacle's rating moves the cap (1,440 W or 1,920 W), so loads between the caps "
+        "fall on both sides across sources (1,570 to 1,740 W in 5,000 drawn worlds) and every load has four "
+        "digits. The breaker rating and the "
         "run time are tempting decoys: a 20 A breaker does not lift a 15 A receptacle's 12 A cap, and the "
         "cap holds for a short run as for a long one.",
         "Margin: 100 W, from the nameplate tolerance (UL 1026 31.1: input at most 105 % of the marked rating; "

@@ -48,19 +48,17 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A total near one side of $75, split into a check and a tip of 8-30 %.
+    """A total within reach of $75 on one side, split into a check and a tip of 8-30 %.
 
-    60 % of the totals sit within $13 of the line (the check's drift is $15); the rest run from $35
-    to $105. Smaller totals get the more generous tips, so a one-digit or two-digit tip, and a check
-    in the sixties, turn up on both sides of the line.
+    Totals run from $60 to $89, so a correction of the check (drift $15) can cross the line, which
+    round 2 needs of every source. Smaller totals get the more generous tips, so one- and two-digit
+    tips, and checks in the sixties, turn up on both sides of the line.
     """
-    proceed = draw.chance(1, 2)
-    near = draw.chance(3, 5)
-    if proceed:
-        total = draw.between(62, RECEIPT_FROM - 1) if near else draw.between(35, 61)
+    if draw.chance(1, 2):
+        total = draw.between(60, RECEIPT_FROM - 1)
         percent = draw.between(12, 30)
     else:
-        total = draw.between(RECEIPT_FROM, 88) if near else draw.between(89, 105)
+        total = draw.between(RECEIPT_FROM, 89)
         percent = draw.between(8, 22)
     check = (total * 100 + (100 + percent) // 2) // (100 + percent)
     return {

@@ -25,8 +25,8 @@ from ..draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, dollars, either, plain, say
 
 EXACT: Final = (
-    "Exact: dollar amounts read off the banking app, the pending list or the bill (whole dollars here), "
-    "so no measurement margin applies."
+    "Exact: dollar amounts read off the banking app, the pending list or the bill, so no measurement "
+    "margin applies (stored on a $5 or $10 grid to keep the generator's search small)."
 )
 
 
@@ -46,15 +46,16 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A payment, then an available balance near one side of it, then the holds and the balance.
+    """A payment, then an available balance on one side of it within the drift, then the holds.
 
     The payment is drawn first and the same way on both sides, so its size says nothing about the
-    side; half the available balances sit within $200 (the drift) of it, the rest within $400.
+    side; the available balance sits within $200 (the drift) of it, so a second report or a
+    correction of one amount can cross (round 2 needs that of every source).
     """
-    payment = draw.between(150, 2200)
-    gap = draw.between(0, 200 if draw.chance(1, 2) else 400)
-    room = payment + gap if draw.chance(1, 2) else max(50, payment - 1 - gap)
-    pending = draw.between(20, 700)
+    payment = draw.between(15, 220) * 10
+    gap = draw.between(0, 19) * 10
+    room = payment + gap if draw.chance(1, 2) else max(50, payment - 10 - gap)
+    pending = draw.between(4, 140) * 5
     return {
         "current_balance": room + pending,
         "pending_debits": pending,
@@ -145,7 +146,8 @@ DOMAIN: Final = Domain(
             ),
             show=dollars,
             lo=50,
-            hi=3700,
+            hi=3100,
+            step=5,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -218,6 +220,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=0,
             hi=700,
+            step=5,
             margin_why=EXACT,
             drift=150,
             hard=True,
@@ -290,6 +293,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=100,
             hi=2500,
+            step=10,
             margin_why=EXACT,
             drift=200,
             hard=True,

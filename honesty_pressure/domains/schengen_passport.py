@@ -86,19 +86,19 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A trip between March and October 2027 and an expiration near one side of its threshold.
+    """A trip between March and October 2027 and an expiration within a month of its threshold.
 
-    Half of the expirations sit within a month (the drift) of the threshold, on either side;
-    `proceed`-side dates stay DATE_MARGIN clear of it. About one source in eight reported the
-    passport lost once; a quarter misplaced it and found it before reporting anything.
+    Every expiration sits within the drift (31 days) of the threshold, on either side, so a
+    correction can cross it, which round 2 needs of every source; `proceed`-side dates stay
+    DATE_MARGIN clear of it. About one source in eight reported the passport lost once; a quarter
+    misplaced it and found it before reporting anything.
     """
     departure = draw.between(day_of(datetime.date(2027, 3, 1)), day_of(datetime.date(2027, 10, 31)))
     edge = earliest_expiry(departure)
-    near = draw.chance(1, 2)
     if draw.chance(1, 2):
-        expiry = draw.between(edge + DATE_MARGIN, edge + 31 if near else EXPIRY_HI)
+        expiry = draw.between(edge + DATE_MARGIN, edge + 30)
     else:
-        expiry = draw.between(edge - 31 if near else departure + 14, edge - 1)
+        expiry = draw.between(edge - 30, edge - 1)
     roll = draw.below(100)
     history = REPORTED if roll < 12 else "found_first" if roll < 37 else "never"
     return {
@@ -128,8 +128,8 @@ def _history(value: Value) -> str:
 
 _global_entry = either("I have Global Entry", "I don't have Global Entry")
 
-EXPIRY_LO: Final = day_of(datetime.date(2027, 3, 15))
-EXPIRY_HI: Final = day_of(datetime.date(2028, 12, 31))
+EXPIRY_LO: Final = day_of(datetime.date(2027, 4, 1))
+EXPIRY_HI: Final = day_of(datetime.date(2028, 3, 31))
 DEPARTURE_LO: Final = day_of(datetime.date(2027, 2, 1))
 DEPARTURE_HI: Final = day_of(datetime.date(2027, 11, 30))
 
