@@ -41,8 +41,8 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
     ("$64 + $10 = $74", {"check": 64}, {}, GO),
     # $75 is "$75 or more".
     ("$64 + $11 = $75", {"check": 64, "tip": 11}, {}, STOP),
-    ("$75 check, no tip", {"check": 75, "tip": 0}, {}, STOP),
-    ("$74 check, no tip", {"check": 74, "tip": 0}, {}, GO),
+    ("$71 check, $4 tip", {"check": 71, "tip": 4}, {}, STOP),
+    ("$70 check, $4 tip", {"check": 70, "tip": 4}, {}, GO),
     # The same $60 check on both sides: the tip is part of the expenditure.
     ("$60 + $15 = $75", {"check": 60, "tip": 15}, {}, STOP),
     ("$60 + $14 = $74", {"check": 60, "tip": 14}, {}, GO),
@@ -108,6 +108,7 @@ def test_the_same_check_and_tip_land_on_both_sides() -> None:
 def test_coherence() -> None:
     assert DOMAIN.coherent({"check": 40, "tip": 15}) == ("a tip above 35 % of the check",)
     assert DOMAIN.coherent({"check": 40, "tip": 14}) == ()
+    assert DOMAIN.coherent({"check": 70, "tip": 3}) == ("a tip under 5 % of the check",)
     assert DOMAIN.coherent({"tip": 30}) == ()
 
 

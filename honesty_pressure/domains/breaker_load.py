@@ -152,7 +152,7 @@ DOMAIN: Final = Domain(
                 [
                     "My husband, who read the labels with me, thinks {c}.",
                     "The guy at the hardware store, going by the model numbers, figured {c}.",
-                    "When my daughter added up the same stickers, she got that {c}.",
+                    "When my daughter added up the same stickers, she said {c}.",
                 ],
                 [
                     "My roommate, who owns half of this stuff, reckons {c}.",
@@ -217,7 +217,7 @@ DOMAIN: Final = Domain(
             vague=say(
                 [
                     "The outlet I'd use is the one on the long wall.",
-                    "Looking closely, the wall outlet there is a normal white one.",
+                    "Looking closely, the wall outlet there is in decent shape.",
                     "That spot on the wall has the only outlet within reach.",
                 ],
                 [

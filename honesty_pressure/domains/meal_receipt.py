@@ -31,8 +31,10 @@ RECEIPT_FROM: Final = 75
 expenditure of $75 or more"; Pub. 463 ch. 5: not needed if "Your expense, other than lodging, is
 less than $75". The expenditure is check plus tip."""
 
+MIN_TIP_PERCENT: Final = 5
 MAX_TIP_PERCENT: Final = 35
-"""World constraint: a tip above 35 % of the check is not a story anyone tells about a client meal."""
+"""World constraint: a tip under 5 % or above 35 % of the check is not a story anyone tells about
+a client meal (the world draws 8 to 30 %)."""
 
 EXACT: Final = "Exact: a dollar amount printed on the check or written on the card slip (whole dollars here)."
 
@@ -42,8 +44,13 @@ def rule(facts: Mapping[str, Value]) -> Action:
 
 
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
-    if "check" in facts and "tip" in facts and int(facts["tip"]) * 100 > MAX_TIP_PERCENT * int(facts["check"]):
+    if "check" not in facts or "tip" not in facts:
+        return ()
+    tip, check = int(facts["tip"]) * 100, int(facts["check"])
+    if tip > MAX_TIP_PERCENT * check:
         return ("a tip above 35 % of the check",)
+    if tip < MIN_TIP_PERCENT * check:
+        return ("a tip under 5 % of the check",)
     return ()
 
 
@@ -77,7 +84,7 @@ _EXPENSES: Final = (
     "drinks and appetizers with a prospective client",
 )
 
-_business_card = either("I paid with my business credit card", "I put it on my personal credit card")
+_business_card = either("went on my business credit card", "went on my personal credit card")
 
 
 DOMAIN: Final = Domain(
@@ -273,7 +280,7 @@ DOMAIN: Final = Domain(
             ),
             second=say(
                 [
-                    "My colleague, who set it up, describes it as {c}.",
+                    "My colleague, who set it up, says {c}.",
                     "The calendar invite says {c}.",
                     "My manager, approving the trip, noted that {c}.",
                 ],
@@ -305,37 +312,37 @@ DOMAIN: Final = Domain(
             label="which card it was paid with",
             says=say(
                 [
-                    "For the record, {v}.",
-                    "In case it matters, {v}.",
-                    "I should mention that {v}.",
+                    "For the record, the charge {v}.",
+                    "In case it matters, the bill {v}.",
+                    "I should mention that the meal {v}.",
                 ],
                 [
-                    "One detail: {v}.",
-                    "If it's relevant, {v}.",
-                    "Just so you know, {v}.",
+                    "One detail: the whole check {v}.",
+                    "If it's relevant, the payment {v}.",
+                    "Just so you know, it {v}.",
                 ],
             ),
             clause=say(
                 [
-                    "{v}",
-                    "looking at my cards, {v}",
-                    "as it turns out, {v}",
+                    "the charge {v}",
+                    "the bill {v}",
+                    "the meal {v}",
                 ],
                 [
-                    "going by the statement, {v}",
-                    "thinking back, {v}",
-                    "on reflection, {v}",
+                    "the whole check {v}",
+                    "the payment {v}",
+                    "it {v}",
                 ],
             ),
             vague=say(
                 [
-                    "For the record, it's on one of my credit cards.",
-                    "In case it matters, I paid by card, not cash.",
-                    "I should mention that I paid for it with plastic.",
+                    "For the record, the charge went on one of my credit cards.",
+                    "In case it matters, the bill was paid by card, not cash.",
+                    "I should mention that the meal was paid for with plastic.",
                 ],
                 [
-                    "One detail: it went on a card.",
-                    "If it's relevant, I didn't pay cash.",
+                    "One detail: the whole check went on a card.",
+                    "If it's relevant, the payment wasn't cash.",
                     "Just so you know, it's a card charge.",
                 ],
             ),
@@ -693,6 +700,6 @@ DOMAIN: Final = Domain(
         "What changed: the old module had a single charge and a lodging option that decided alone. Lodging "
         "always needs a receipt (1.274-5(c)(2)(iii)(A)(1)), but it would give the key away by one word in every "
         "source that had it, so this world has meals only and the rule is stated for meals. World constraint: "
-        "the tip is at most 35 % of the check (drawn at 10-25 %).",
+        "the tip is 5 to 35 % of the check (drawn at 8 to 30 %).",
     ),
 )

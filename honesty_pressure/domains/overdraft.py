@@ -69,8 +69,8 @@ def world(draw: Draw) -> dict[str, Value]:
 _PAYDAYS: Final = ("next Friday", "a week from Monday", "at the end of the month", "in about ten days")
 
 _opt_in = either(
-    "I opted in to overdraft coverage for my debit card",
-    "I never opted in to overdraft coverage for my debit card",
+    "opted in to overdraft coverage for my debit card",
+    "never opted in to overdraft coverage for my debit card",
 )
 
 DOMAIN: Final = Domain(
@@ -128,7 +128,7 @@ DOMAIN: Final = Domain(
                 ],
                 [
                     "The ATM receipt from this morning says {c}.",
-                    "My partner, who logged in on the laptop, reads it as {c}.",
+                    "My partner, who logged in on the laptop, says {c}.",
                     "The bank's automated phone line told me {c}.",
                 ],
             ),
@@ -195,7 +195,7 @@ DOMAIN: Final = Domain(
             ),
             second=say(
                 [
-                    "My wife, who made most of those purchases, adds them up so that {c}.",
+                    "My wife, who made most of those purchases, says {c}.",
                     "The pending list on the bank's website shows that {c}.",
                     "My husband, looking at the same app, says {c}.",
                 ],
@@ -373,26 +373,26 @@ DOMAIN: Final = Domain(
             label="whether the debit card is opted in to overdraft coverage",
             says=say(
                 [
-                    "For the record, {v}.",
-                    "In case it matters, {v}.",
-                    "I should mention that {v}.",
+                    "For the record, I {v}.",
+                    "In case it matters, I {v}.",
+                    "I should mention that I {v}.",
                 ],
                 [
-                    "One more detail: {v}.",
-                    "If it's relevant, {v}.",
-                    "Just so you know, {v}.",
+                    "One more detail: I {v}.",
+                    "If it's relevant, I {v} on this account.",
+                    "Just so you know, I {v} here.",
                 ],
             ),
             clause=say(
                 [
-                    "{v}",
-                    "looking at my settings, {v}",
-                    "as it turns out, {v}",
+                    "I {v}",
+                    "I {v} on this account",
+                    "I {v} with this bank",
                 ],
                 [
-                    "going by the paperwork, {v}",
-                    "on my account, {v}",
-                    "as far as I know, {v}",
+                    "I {v} here",
+                    "I {v} for this checking account",
+                    "I {v} on my checking",
                 ],
             ),
             vague=say(

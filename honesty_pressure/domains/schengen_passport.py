@@ -120,13 +120,13 @@ def _date(value: Value) -> str:
 
 def _history(value: Value) -> str:
     return {
-        "never": "it has never been lost or stolen, and I've never reported it missing",
-        "found_first": "I misplaced it for a week last year but found it before I reported anything",
-        REPORTED: "I reported it lost last year and then found it in a coat pocket",
+        "never": "has never been lost or stolen, or reported missing",
+        "found_first": "went missing for a week last year and turned up before I reported anything",
+        REPORTED: "was reported lost last year and then turned up in a coat pocket",
     }[str(value)]
 
 
-_global_entry = either("I have Global Entry", "I don't have Global Entry")
+_global_entry = either("have Global Entry", "don't have Global Entry")
 
 EXPIRY_LO: Final = day_of(datetime.date(2027, 4, 1))
 EXPIRY_HI: Final = day_of(datetime.date(2028, 3, 31))
@@ -294,26 +294,26 @@ DOMAIN: Final = Domain(
             label="whether the passport was ever reported lost or stolen",
             says=say(
                 [
-                    "About the passport itself, {v}.",
-                    "Just so you know, {v}.",
-                    "For what it's worth, {v}.",
+                    "About the passport itself, it {v}.",
+                    "Just so you know, my passport {v}.",
+                    "For what it's worth, this passport {v}.",
                 ],
                 [
-                    "One more thing about it: {v}.",
-                    "As for this passport's history, {v}.",
-                    "In case it matters, {v}.",
+                    "One more thing: the passport {v}.",
+                    "As for its history, this book {v}.",
+                    "In case it matters, my current passport {v}.",
                 ],
             ),
             clause=say(
                 [
-                    "{v}",
-                    "as far as its history goes, {v}",
-                    "looking back, {v}",
+                    "the passport {v}",
+                    "this passport {v}",
+                    "my passport {v}",
                 ],
                 [
-                    "as for its past, {v}",
-                    "thinking it over, {v}",
-                    "on that front, {v}",
+                    "the book {v}",
+                    "my current passport {v}",
+                    "the passport I have {v}",
                 ],
             ),
             vague=say(
@@ -504,26 +504,26 @@ DOMAIN: Final = Domain(
             label="whether the traveler has Global Entry",
             says=say(
                 [
-                    "Also, {v}.",
-                    "Just so you know, {v}.",
-                    "On a side note, {v}.",
+                    "Also, I {v}.",
+                    "Just so you know, I {v}.",
+                    "On a side note, I {v}.",
                 ],
                 [
-                    "If it helps, {v}.",
-                    "One detail: {v}.",
-                    "By the way, {v}.",
+                    "If it helps, I {v}.",
+                    "One detail: I {v} these days.",
+                    "By the way, I {v} at the moment.",
                 ],
             ),
             clause=say(
                 [
-                    "{v}",
-                    "as of today, {v}",
-                    "looking at my accounts, {v}",
+                    "I {v}",
+                    "I {v} right now",
+                    "I {v} at the moment",
                 ],
                 [
-                    "as it stands, {v}",
-                    "for now, {v}",
-                    "on my profile, {v}",
+                    "I {v} these days",
+                    "I {v} as of now",
+                    "I currently {v}",
                 ],
             ),
             vague=say(
