@@ -7,6 +7,7 @@ Pure functions only. Keys are never typed in: every acceptable decision in key.j
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -84,6 +85,7 @@ def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) 
     return frozenset(seen)
 
 
+@lru_cache(maxsize=1 << 16)
 def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     """The evidence state of a ledger, the decision it supports, and what practice also accepts.
 
