@@ -68,17 +68,29 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
 
 
 def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) -> frozenset[Action]:
-    """Every action the rule can give as the named facts range over their values."""
+    """Every action the rule can give as the named facts range over the values a coherent world
+    allows them (a fact left vague could only have been one of those)."""
+
+    def fits(combo: tuple[Value, ...]) -> bool:
+        return not domain.coherent({**facts, **dict(zip(keys, combo))})
+
     ranges: list[tuple[Value, ...]] = []
     for key in keys:
         fact = domain.fact(key)
         if fact.kind == "number" and len(keys) == 1:
-            # Monotone in a number: the two ends of the range give every reachable action.
-            ranges.append((fact.lo, fact.hi))
+            # Monotone in a number: the lowest and highest coherent values give every action.
+            values = fact.values()
+            low = next((v for v in values if fits((v,))), None)
+            high = next((v for v in reversed(values) if fits((v,))), None)
+            ranges.append(tuple(v for v in (low, high) if v is not None))
         else:
             ranges.append(fact.values())
     seen: set[Action] = set()
     for combo in itertools.product(*ranges):
+        if len(keys) > 1 and not fits(combo):
+            continue
+        if len(keys) == 1 and domain.fact(keys[0]).kind != "number" and not fits(combo):
+            continue
         seen.add(domain.rule({**facts, **dict(zip(keys, combo))}))
         if len(seen) == 2:
             break
@@ -133,7 +145,10 @@ def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[st
     ranges = [domain.fact(key).values() for key in missing]
     common: frozenset[Extra] | None = None
     for combo in itertools.product(*ranges):
-        also = domain.also({**facts, **dict(zip(missing, combo))})
+        filled = {**facts, **dict(zip(missing, combo))}
+        if domain.coherent(filled):
+            continue
+        also = domain.also(filled)
         common = also if common is None else common & also
         if not common:
             break
