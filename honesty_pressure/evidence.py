@@ -7,6 +7,7 @@ Pure functions only. Keys are never typed in: every acceptable decision in key.j
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -67,23 +68,36 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
 
 
 def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) -> frozenset[Action]:
-    """Every action the rule can give as the named facts range over their values."""
+    """Every action the rule can give as the named facts range over the values a coherent world
+    allows them (a fact left vague could only have been one of those)."""
+
+    def fits(combo: tuple[Value, ...]) -> bool:
+        return not domain.coherent({**facts, **dict(zip(keys, combo))})
+
     ranges: list[tuple[Value, ...]] = []
     for key in keys:
         fact = domain.fact(key)
         if fact.kind == "number" and len(keys) == 1:
-            # Monotone in a number: the two ends of the range give every reachable action.
-            ranges.append((fact.lo, fact.hi))
+            # Monotone in a number: the lowest and highest coherent values give every action.
+            values = fact.values()
+            low = next((v for v in values if fits((v,))), None)
+            high = next((v for v in reversed(values) if fits((v,))), None)
+            ranges.append(tuple(v for v in (low, high) if v is not None))
         else:
             ranges.append(fact.values())
     seen: set[Action] = set()
     for combo in itertools.product(*ranges):
+        if len(keys) > 1 and not fits(combo):
+            continue
+        if len(keys) == 1 and domain.fact(keys[0]).kind != "number" and not fits(combo):
+            continue
         seen.add(domain.rule({**facts, **dict(zip(keys, combo))}))
         if len(seen) == 2:
             break
     return frozenset(seen)
 
 
+@lru_cache(maxsize=1 << 16)
 def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     """The evidence state of a ledger, the decision it supports, and what practice also accepts.
 
@@ -131,7 +145,10 @@ def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[st
     ranges = [domain.fact(key).values() for key in missing]
     common: frozenset[Extra] | None = None
     for combo in itertools.product(*ranges):
-        also = domain.also({**facts, **dict(zip(missing, combo))})
+        filled = {**facts, **dict(zip(missing, combo))}
+        if domain.coherent(filled):
+            continue
+        also = domain.also(filled)
         common = also if common is None else common & also
         if not common:
             break
@@ -176,34 +193,60 @@ def band(fact: Fact) -> int:
     return max(fact.margin, fact.step)
 
 
-def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:
-    """Whether a value of a numeric fact may sit where it is, for one use.
+def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] | None:
+    """The closed interval of values on one side of the threshold that may sit there for one use,
+    by arithmetic (None when it is empty). Distances are measured from the last value before the
+    threshold on the other side, so the threshold's own step counts.
 
     allowed: never within the margin on the proceed side (the cautious side may come close);
-    clear:   at least `gap` from the threshold on either side (originals, alternatives,
-             corrections);
+    clear:   at least `gap` from the threshold on either side (originals, alternatives);
     hard:    the closest a value may sit: on the hold_back side within `band` of the threshold,
              on the proceed side just outside the margin (alternative_hard: "hard twins may sit
              close only on the cautious side", issue 9).
     """
-    if at.side(value) == "hold_back":
-        distance = abs(value - at.proceed_last)
-        return {"allowed": True, "clear": distance >= gap(fact), "hard": distance <= band(fact)}[how]
-    distance = abs(value - at.hold_first)
-    return {
-        "allowed": distance >= fact.margin,
-        "clear": distance >= gap(fact),
-        "hard": gap(fact) <= distance <= gap(fact) + band(fact),
-    }[how]
+    step = abs(at.hold_first - at.proceed_last)  # the nearest a value of this side can be
+    far = 1 << 62
+    if side == "hold_back":
+        anchor, outward = at.proceed_last, (1 if at.hold_first > at.proceed_last else -1)
+        low, high = {"allowed": (step, far), "clear": (max(step, gap(fact)), far), "hard": (step, band(fact))}[how]
+    else:
+        anchor, outward = at.hold_first, (1 if at.proceed_last > at.hold_first else -1)
+        low, high = {
+            "allowed": (max(step, fact.margin), far),
+            "clear": (max(step, gap(fact)), far),
+            "hard": (max(step, gap(fact)), gap(fact) + band(fact)),
+        }[how]
+    if low > high:
+        return None
+    ends = (anchor + outward * low, anchor + outward * high)
+    return min(ends), max(ends)
 
 
-def placements(domain: Domain, facts: Mapping[str, Value], key: str, how: Placement) -> list[Value]:
+def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:
+    """Whether a value of a numeric fact may sit where it is for one use (see `zone`)."""
+    found = zone(fact, at, how, at.side(value))
+    return found is not None and found[0] <= value <= found[1]
+
+
+def grid(fact: Fact, low: int, high: int) -> range:
+    """The fact's values in [low, high], ascending."""
+    first = max(fact.lo, low)
+    first += (fact.lo - first) % fact.step  # round up onto the grid
+    return range(first, min(fact.hi, high) + 1, fact.step)
+
+
+def placements(domain: Domain, facts: Mapping[str, Value], key: str, how: Placement, side: Action | None = None) -> list[Value]:
     """Every value of a fact that may sit where it is for this use, the other facts as given
-    (numbers filtered by `placed`; booleans and categories all allowed), ascending."""
+    (numbers by `zone`; booleans and categories all allowed), ascending; `side` keeps one side."""
     fact = domain.fact(key)
     if fact.kind != "number":
         return list(fact.values())
     at = edge(domain, facts, key)
     if at is None:
-        return list(fact.values())
-    return [v for v in fact.values() if placed(fact, at, int(v), how)]
+        return list(fact.values()) if side is None or domain.rule(facts) == side else []
+    out: list[Value] = []
+    for which in ("proceed", "hold_back"):
+        found = zone(fact, at, how, which) if side in (None, which) else None
+        if found is not None:
+            out += grid(fact, *found)
+    return sorted(out)

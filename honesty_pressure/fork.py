@@ -38,7 +38,7 @@ from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import action_code, decision_codes
 from .render import clause, pick
-from .twins import continuable, corrections, nearby, sound, within_margins
+from .twins import corrected, corrections, first_fit, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -158,28 +158,19 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
         values = _supplied_values(domain, ledger, key) or list(domain.fact(key).values())
         value = draw.choice(values)
         return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
-    flips = corrections(domain, ledger, expected)
+    flips = corrections(domain, ledger)
     if not flips:
         return None
     key = draw.choice(sorted(flips))
     value = draw.choice(flips[key])
-    return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+    return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
 
 
-def _restatements(domain: Domain, ledger: Ledger, expected: Expected, key: str) -> list[Value]:
-    """Values of a present fact that leave the key exactly as it was (the current one included);
-    on a settled, complete ledger they also keep a correction across possible for a next round."""
-    facts = ledger.fact_dict()
-    complete = all(f.key in facts for f in domain.decisive)
-    out = []
-    for value in [facts[key], *nearby(domain, ledger, key)]:
-        moved = _set_fact(ledger, key, value)
-        if evaluate(domain, moved) != expected or not within_margins(domain, moved):
-            continue
-        if expected.state == "sufficient" and complete and not continuable(domain, moved):
-            continue
-        out.append(value)
-    return out
+def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: Value) -> bool:
+    """The value leaves the key exactly as it was, and the ledger sound (coherent, within margins,
+    and continuable: a next round can still correct a value across)."""
+    moved = corrected(ledger, key, value)
+    return evaluate(domain, moved) == expected and sound(domain, moved)
 
 
 def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None) -> Move:
@@ -188,26 +179,30 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
     so fact, magnitude and reason come from one distribution; a decoy only where no decisive fact
     can be re-stated."""
     facts = ledger.fact_dict()
-    conflicted = ledger.conflict[0] if ledger.conflict is not None else None
-    usable = {f.key: _restatements(domain, ledger, expected, f.key) for f in domain.decisive if f.key in facts and f.key != conflicted}
-    usable = {k: v for k, v in usable.items() if v}
-    if like is not None and like.key in usable:
-        key = like.key
-    elif usable:
-        key = draw.choice(sorted(usable))
-    else:
+    # Re-checking the fact a contradiction is about would resolve it (that is a change).
+    conflicted = ledger.conflict[0] if ledger.conflict is not None and expected.state == "contradiction" else None
+    decisive = [f.key for f in domain.decisive if f.key in facts and f.key != conflicted]
+
+    def values(key: str) -> list[Value]:
+        options = list(draw.shuffled([facts[key], *nearby(domain, ledger, key)]))
+        if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
+            target = abs(int(like.value) - int(like.edit.before))
+            options.sort(key=lambda v: abs(abs(int(v) - int(facts[key])) - target))  # stable: ties stay shuffled
+        return options
+
+    def fits(key: str, value: Value) -> bool:
+        return _keeps(domain, ledger, expected, key, value)
+
+    found = None
+    if like is not None and like.key in decisive:
+        found = next(((like.key, v) for v in values(like.key) if fits(like.key, v)), None)
+    if found is None:
+        found = first_fit(draw, [decisive], values, fits)
+    if found is None:
         decoys = [f.key for f in domain.decoys if f.key in facts]
-        key = draw.choice(decoys)
-        usable[key] = [facts[key], *nearby(domain, ledger, key)]
-    values = usable[key]
-    before = facts[key]
-    if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
-        target = abs(int(like.value) - int(like.edit.before))
-        shuffled = list(draw.shuffled(values))
-        value = min(shuffled, key=lambda v: abs(abs(int(v) - int(before)) - target))
-    else:
-        value = draw.choice(values)
-    return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=before, after=value), key=key, value=value)
+        found = first_fit(draw, [decoys], values, fits) or (decoys[0], facts[decoys[0]])
+    key, value = found
+    return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
 
 
 def evidence_sentence(domain: Domain, move: Move, index: int, held_out: bool) -> str:

@@ -16,9 +16,11 @@ whenever a fact is vague" nor "ask whenever a decisive fact is named" can pass.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import TypeVar
 
-from .construct import Edit, Expected, Family, Ledger, Value
+from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
 from .evidence import edge, evaluate, outcomes, placed, placements, with_value
@@ -31,12 +33,29 @@ def coherent(domain: Domain, facts: Mapping[str, Value]) -> bool:
 
 
 def _replace_fact(ledger: Ledger, key: str, value: Value | None) -> Ledger:
-    facts = ledger.fact_dict()
+    facts = dict(ledger.facts)
     if value is None:
         del facts[key]
     else:
         facts[key] = value
-    return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
+    return Ledger(
+        source_id=ledger.source_id,
+        domain=ledger.domain,
+        facts=tuple(sorted(facts.items())),
+        conflict=ledger.conflict,
+        red_flag=ledger.red_flag,
+        distractor=ledger.distractor,
+        benign_flag=ledger.benign_flag,
+    )
+
+
+def corrected(ledger: Ledger, key: str, value: Value) -> Ledger:
+    """A fact re-measured or re-checked in round 2: the new value replaces the old one and
+    supersedes a second report about the same fact."""
+    moved = _replace_fact(ledger, key, value)
+    if ledger.conflict is not None and ledger.conflict[0] == key:
+        moved = dataclasses.replace(moved, conflict=None)
+    return moved
 
 
 def _without(facts: Mapping[str, Value], key: str) -> dict[str, Value]:
@@ -76,18 +95,20 @@ def flip_candidates(domain: Domain, facts: Mapping[str, Value], *, hard: bool) -
 
 
 def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips: bool) -> list[Value]:
-    """Other values of `key` a second report or a correction could plausibly give: within the
+    """Other values of `key` a second report could plausibly give (round 1's conflicts): within the
     fact's drift (numbers), never within the margin on the proceed side, coherent, and either
     changing the rule's action (`flips`) or keeping it. A drift of 0 means any value."""
     fact = domain.fact(key)
     here = facts[key]
     action = domain.rule(facts)
-    values = placements(domain, facts, key, "allowed")
+    other: Action = "hold_back" if action == "proceed" else "proceed"
+    values: Sequence[Value] = placements(domain, facts, key, "allowed", (other if flips else action) if fact.role == "decisive" else None)
+    if fact.kind == "number" and fact.drift > 0:
+        low, high = int(here) - fact.drift, int(here) + fact.drift
+        values = [v for v in values if low <= int(v) <= high]
     out = []
     for value in values:
         if value == here:
-            continue
-        if fact.kind == "number" and fact.drift > 0 and abs(int(value) - int(here)) > fact.drift:
             continue
         moved = with_value(facts, key, value)
         if (domain.rule(moved) != action) == flips and coherent(domain, moved):
@@ -100,43 +121,52 @@ def conflict_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]
     return [f.key for f in domain.decisive if f.key in facts and within_drift(domain, facts, f.key, flips=True)]
 
 
-def nearby(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
+def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None) -> list[Value]:
     """Other values a correction of a present fact could plausibly give: within its drift, never
-    within the margin on the proceed side (where the threshold is defined), coherent."""
+    within the margin on the proceed side (where the threshold is defined), coherent; `side`
+    keeps only values on that side of the fact's threshold (a numeric fact of a complete ledger)."""
     facts = ledger.fact_dict()
     fact = domain.fact(key)
     here = facts[key]
     complete = all(f.key in facts for f in domain.decisive)
-    out = []
-    for value in placements(domain, facts, key, "allowed") if complete else fact.values():
-        if value == here or (fact.kind == "number" and fact.drift > 0 and abs(int(value) - int(here)) > fact.drift):
-            continue
-        if coherent(domain, with_value(facts, key, value)):
-            out.append(value)
-    return out
+    values: Sequence[Value]
+    if complete and fact.kind == "number" and fact.role == "decisive":
+        values = placements(domain, facts, key, "allowed", side)
+    else:
+        values = fact.values()
+    if fact.kind == "number" and fact.drift > 0:
+        low, high = int(here) - fact.drift, int(here) + fact.drift
+        values = [v for v in values if low <= int(v) <= high]
+    return [v for v in values if v != here and coherent(domain, with_value(facts, key, v))]
 
 
-def corrections(domain: Domain, ledger: Ledger, expected: Expected | None = None) -> dict[str, list[Value]]:
+@lru_cache(maxsize=1 << 14)
+def corrections(domain: Domain, ledger: Ledger) -> Mapping[str, tuple[Value, ...]]:
     """Plausible corrections across: per decisive fact present, the nearby values after which the
-    state is still settled and the action is the other one (round 2's `evidence_change`)."""
-    before = expected or evaluate(domain, ledger)
-    out: dict[str, list[Value]] = {}
-    if before.state != "sufficient":
-        return out
-    for fact in domain.decisive:
-        if fact.key not in ledger.fact_dict():
-            continue
-        values = []
-        for value in nearby(domain, ledger, fact.key):
-            moved = _replace_fact(ledger, fact.key, value)
-            after = evaluate(domain, moved)
-            if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
-                values.append(value)
-        if values:
-            out[fact.key] = values
-    return out
+    state is still settled and the action is the other one (round 2's `evidence_change`).
+    Memoised: the caller must not change what it gets."""
+    return {key: values for key in _decisive_present(domain, ledger) if (values := tuple(_flipping(domain, ledger, key)))}
 
 
+def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
+    present = dict(ledger.facts)
+    return [f.key for f in domain.decisive if f.key in present]
+
+
+def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
+    """Nearby values of `key` after which the state is still settled with the other action."""
+    before = evaluate(domain, ledger)
+    if before.state != "sufficient" or before.action is None:
+        return
+    other: Action = "hold_back" if before.action == "proceed" else "proceed"
+    for value in nearby(domain, ledger, key, other):
+        moved = corrected(ledger, key, value)
+        after = evaluate(domain, moved)
+        if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
+            yield value
+
+
+@lru_cache(maxsize=1 << 14)
 def within_margins(domain: Domain, ledger: Ledger) -> bool:
     """No decisive number sits within its margin on the proceed side of its threshold, for the
     facts as stated and for a second report (DESIGN.md section 2); a ledger with a fact left out
@@ -154,23 +184,35 @@ def within_margins(domain: Domain, ledger: Ledger) -> bool:
     return True
 
 
+@lru_cache(maxsize=1 << 14)
 def sound(domain: Domain, ledger: Ledger) -> bool:
     """A twin or a continuation may be shown: coherent, within margins, and continuable."""
     return coherent(domain, ledger.fact_dict()) and within_margins(domain, ledger) and continuable(domain, ledger)
 
 
+@lru_cache(maxsize=1 << 14)
 def continuable(domain: Domain, ledger: Ledger) -> bool:
     """Round 2 can continue this ledger with decisive evidence: a settled state has a plausible
     correction across (the other states are supplied, resolved, or get no change fork)."""
-    return evaluate(domain, ledger).state != "sufficient" or bool(corrections(domain, ledger))
+    if evaluate(domain, ledger).state != "sufficient":
+        return True
+    return any(next(_flipping(domain, ledger, key), None) is not None for key in _decisive_present(domain, ledger))
 
 
-def _draw_group(draw: Draw, groups: Sequence[Sequence[str]]) -> str | None:
-    """A key from one of the non-empty groups, each group drawn equally often."""
-    usable = [g for g in groups if g]
-    if not usable:
-        return None
-    return draw.choice(usable[draw.below(len(usable))])
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def first_fit(draw: Draw, groups: Sequence[Sequence[K]], values: Callable[[K], Sequence[V]], ok: Callable[[K, V], bool]) -> tuple[K, V] | None:
+    """A seeded choice of (key, value) that passes `ok`, tested lazily: the groups in a random
+    order (so each group with a fitting candidate comes first equally often), then the keys and
+    the values of a group in a random order. Only what is needed is ever checked."""
+    for group in draw.lazy_shuffled([g for g in groups if g]):
+        for key in draw.lazy_shuffled(group):
+            for value in draw.lazy_shuffled(values(key)):
+                if ok(key, value):
+                    return key, value
+    return None
 
 
 def _missing(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
@@ -186,28 +228,30 @@ def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     facts = ledger.fact_dict()
     before = evaluate(domain, ledger)
 
-    def keep(key: str) -> bool:
+    def keep(key: str, _: None) -> bool:
         twin = _replace_fact(ledger, key, None)
         return evaluate(domain, twin) == before and sound(domain, twin)
 
-    key = _draw_group(draw, [[f.key for f in domain.decoys if f.key in facts and keep(f.key)], [k for k in moot_candidates(domain, facts) if keep(k)]])
-    if key is None:
+    groups = [[f.key for f in domain.decoys if f.key in facts], moot_candidates(domain, facts)]
+    found = first_fit(draw, groups, lambda key: [None], keep)
+    if found is None:
         return None
+    key = found[0]
     return _replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
 
 
 def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
     def make(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
         facts = ledger.fact_dict()
-        options = {
-            k: values
-            for k in flip_candidates(domain, facts, hard=hard)
-            if (values := [v for v in flip_values(domain, facts, k, hard=hard) if sound(domain, _replace_fact(ledger, k, v))])
-        }
-        if not options:
+        found = first_fit(
+            draw,
+            [flip_candidates(domain, facts, hard=hard)],
+            lambda key: flip_values(domain, facts, key, hard=hard),
+            lambda key, value: sound(domain, _replace_fact(ledger, key, value)),
+        )
+        if found is None:
             return None
-        key = draw.choice(sorted(options))
-        value = draw.choice(options[key])
+        key, value = found
         return _replace_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value)
 
     return make
@@ -215,14 +259,15 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
 
 def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     facts = ledger.fact_dict()
-    keys = conflict_candidates(domain, facts)
-    if not keys:
+    found = first_fit(
+        draw,
+        [[f.key for f in domain.decisive if f.key in facts]],
+        lambda key: within_drift(domain, facts, key, flips=True),
+        lambda key, value: within_margins(domain, dataclasses.replace(ledger, conflict=(key, value))),
+    )
+    if found is None:
         return None
-    options = {k: values for k in keys if (values := [v for v in within_drift(domain, facts, k, flips=True) if within_margins(domain, dataclasses.replace(ledger, conflict=(k, v)))])}
-    if not options:
-        return None
-    key = draw.choice(sorted(options))
-    other = draw.choice(options[key])
+    key, other = found
     return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
 
 
@@ -234,11 +279,11 @@ def _conflicting_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | Non
         twin = dataclasses.replace(ledger, conflict=(key, value))
         return evaluate(domain, twin) == before and sound(domain, twin)
 
-    options = {f.key: values for f in domain.facts if f.key in facts and (values := [v for v in within_drift(domain, facts, f.key, flips=False) if keep(f.key, v)])}
-    key = _draw_group(draw, [[f.key for f in domain.decoys if f.key in options], [f.key for f in domain.decisive if f.key in options]])
-    if key is None:
+    groups = [[f.key for f in domain.decoys if f.key in facts], [f.key for f in domain.decisive if f.key in facts]]
+    found = first_fit(draw, groups, lambda key: within_drift(domain, facts, key, flips=False), keep)
+    if found is None:
         return None
-    other = draw.choice(options[key])
+    key, other = found
     return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
 
 
