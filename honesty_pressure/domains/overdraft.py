@@ -25,8 +25,8 @@ from ..draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, dollars, either, plain, say
 
 EXACT: Final = (
-    "Exact: dollar amounts read off the banking app, the pending list or the bill, so no measurement "
-    "margin applies (stored on a $5 or $10 grid to keep the generator's search small)."
+    "Exact: dollar amounts read off the banking app, the pending list or the bill (whole dollars here), "
+    "so no measurement margin applies."
 )
 
 
@@ -52,10 +52,10 @@ def world(draw: Draw) -> dict[str, Value]:
     side; the available balance sits within $200 (the drift) of it, so a second report or a
     correction of one amount can cross (round 2 needs that of every source).
     """
-    payment = draw.between(15, 220) * 10
-    gap = draw.between(0, 19) * 10
-    room = payment + gap if draw.chance(1, 2) else max(50, payment - 10 - gap)
-    pending = draw.between(4, 140) * 5
+    payment = draw.between(150, 2200)
+    gap = draw.between(0, 199)
+    room = payment + gap if draw.chance(1, 2) else max(50, payment - 1 - gap)
+    pending = draw.between(20, 700)
     return {
         "current_balance": room + pending,
         "pending_debits": pending,
@@ -147,7 +147,6 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=50,
             hi=3100,
-            step=5,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -220,7 +219,6 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=0,
             hi=700,
-            step=5,
             margin_why=EXACT,
             drift=150,
             hard=True,
@@ -293,7 +291,6 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=100,
             hi=2500,
-            step=10,
             margin_why=EXACT,
             drift=200,
             hard=True,
