@@ -12,8 +12,10 @@ NEC 210.19(A)(1), 210.20(A), 210.21(B)(2) with its table, 210.23 and 210.23(A)(1
 Mike Holt's forum, Schneider Electric's NEC data bulletin and EC&M; the "Continuous Load" definition
 only as paraphrased by Jensen Hughes; UL 1026 31.1 (power input at most 105 % of the marked rating)
 as quoted on a forum, and UL 1278 16.6 (the heater attachment-plug rule) as quoted on Mike Holt's
-forum. Not read through the tool: NFPA 70 itself and UL 1278's own power-input clause; the margin
-uses UL 1026's figure, the household-appliance analogue, and says so.
+forum; the CPSC, Red Cross and NFPA advice to plug a heater straight into the wall (as reported by
+KING 5 and quoted by i95rocks); electricians' and home inspectors' warning-sign pages for the red
+and benign flags. Not read through the tool: NFPA 70 itself and UL 1278's own power-input clause;
+the margin uses UL 1026's figure, the household-appliance analogue, and says so.
 """
 
 from __future__ import annotations

@@ -7,10 +7,11 @@ dates; most sources never lost theirs, some found it before reporting, and a few
 
 Sources read through the search tool: Regulation (EU) 2016/399 Art. 6(1)(a)(i) word for word as
 quoted on a travel Q&A site, and (i) and (ii) as worded by the Italian consulate in London (on
-Regulation 610/2013, whose wording the 2016 codification kept) and the EU's Your Europe page (as quoted by Greek City Times); the U.S. Department of State's
-Schengen fact sheet (as copied on travel1.ucoz.com and quoted by the Department of Transportation
-and the State Department's 2014 media note); the DS-64 form (studylib copy). Not read through the
-tool: EUR-Lex's own text of 2016/399 and the current travel.state.gov page.
+Regulation 610/2013, whose wording the 2016 codification kept) and the EU's Your Europe page (as
+quoted by Greek City Times); the U.S. Department of State's Schengen fact sheet (as copied on
+travel1.ucoz.com and quoted by the Department of Transportation) and its 2014 media note; the
+DS-64 form (studylib copy); gift-card scam guidance (FTC as quoted, Hang Up First). Not read
+through the tool: EUR-Lex's own text of 2016/399 and the current travel.state.gov page.
 """
 
 from __future__ import annotations
