@@ -25,7 +25,7 @@ from typing import Final
 
 from ..construct import Action, Extra, Value
 from ..draws import Draw
-from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, either, minutes_as_words, plain, say
+from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, minutes_as_words, plain, say
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -65,9 +65,12 @@ this decision, so `coherent` rules it out."""
 
 DAILY_DRINKS: Final = 3
 """source: every label's liver warning: "3 or more alcoholic drinks every day while using this product".
-Stored as a boolean, `drinks_daily`: at least this many every day."""
+Stored as a number, `drinks_per_day` (a person's usual daily count), so that what is said about alcohol
+is a number like every other decisive fact and its words never give the answer away (issue 10)."""
 
-MINUTES_MARGIN: Final = 30
+MINUTES_MARGIN: Final = 45
+"""The proceed side keeps 30 minutes past the label's interval: 45 minutes from the last too-early value
+on the 15-minute grid (the kit measures a margin from the first value on the hold_back side)."""
 PROCEED_SHARE: Final = (7, 10)
 """World tuning: the share of worlds drawn within the label's 24-hour count (the interval and alcohol
 then bring the proceed share to about one half)."""
@@ -77,7 +80,7 @@ def rule(facts: Mapping[str, Value]) -> Action:
     """Proceed only when the next dose keeps to every line of the product's own Directions and the
     person does not drink 3 or more alcoholic drinks every day."""
     label = LABELS[str(facts["product"])]
-    if bool(facts["drinks_daily"]):
+    if int(facts["drinks_per_day"]) >= DAILY_DRINKS:
         return "hold_back"
     if int(facts["pills_24h"]) + label.dose > label.most_per_day:
         return "hold_back"
@@ -112,20 +115,21 @@ def world(draw: Draw) -> dict[str, Value]:
     label = LABELS[product]
     allowed = label.most_per_day - label.dose  # the most already taken that still allows a full dose
     most = LIVER_WARNING_MG // label.mg
+    # Originals sit two steps clear of each threshold (the generator's `placed(..., "clear")`).
     if draw.chance(*PROCEED_SHARE):
-        pills = draw.between(max(1, allowed - 2), allowed) if draw.chance(1, 2) else draw.between(1, allowed)
+        pills = draw.between(max(1, allowed - 3), allowed - 1) if draw.chance(1, 2) else draw.between(1, allowed - 1)
     else:
-        pills = draw.between(allowed + 1, min(most, allowed + 3))
-    first_ok = label.every_minutes + MINUTES_MARGIN
+        pills = draw.between(allowed + 2, min(most, allowed + 4))
+    first_ok = label.every_minutes - 15 + MINUTES_MARGIN
     if draw.chance(4, 5):
         minutes = _grid(draw, first_ok, min(720, first_ok + 180), 15)
     else:
-        minutes = _grid(draw, max(60, label.every_minutes - 180), label.every_minutes - 15, 15)
+        minutes = _grid(draw, max(60, label.every_minutes - 180), label.every_minutes - 45, 15)
     return {
         "product": product,
         "pills_24h": pills,
         "minutes_since_dose": minutes,
-        "drinks_daily": draw.chance(1, 10),
+        "drinks_per_day": draw.between(4, 5) if draw.chance(1, 10) else draw.between(0, 1),
         "weight_lb": _grid(draw, 130, 260, 5),
         "pain_score": draw.between(3, 9),
         "pain": draw.choice(PAINS),
@@ -152,7 +156,11 @@ PAINS: Final = (
     "a sprained ankle",
 )
 
-_drinks = either("I have three or four beers every night after work", "I only have a glass of wine on the odd weekend")
+def drinks(value: Value) -> str:
+    """A usual daily count of drinks, in digits: 1 -> "1 alcoholic drink", 0 -> "0 alcoholic drinks"."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a count, got {value!r}")
+    return f"{value} alcoholic drink" if value == 1 else f"{value} alcoholic drinks"
 
 
 FACTS: Final = (
@@ -348,32 +356,33 @@ FACTS: Final = (
         margin=MINUTES_MARGIN,
         margin_why=(
             "People recall the time of a dose to about the nearest half hour; no published figure was "
-            "found, so 30 minutes is our reading. The label's interval is a minimum, so only the "
-            "proceed side keeps this distance."
+            "found, so 30 minutes past the label's interval is our reading (45 minutes from the last "
+            "too-early value on the 15-minute grid). The interval is a minimum, so only the proceed side "
+            "keeps this distance."
         ),
-        drift=60,
+        drift=90,
         hard=True,
     ),
     Fact(
-        key="drinks_daily",
-        kind="boolean",
+        key="drinks_per_day",
+        kind="number",
         role="decisive",
-        label="how much alcohol you drink on a typical day",
+        label="how many alcoholic drinks you have on a typical day",
         says=say(
             [
-                "As far as alcohol goes, {v}.",
-                "If it matters, {v}.",
-                "To be upfront about drinking, {v}.",
+                "As far as alcohol goes, my usual is {v} a day.",
+                "If it matters, I have {v} on a typical day.",
+                "To be upfront about drinking, it's {v} a day for me.",
             ],
             [
-                "On the alcohol question, {v}.",
-                "For the record on drinking, {v}.",
-                "Since people always ask, {v}.",
+                "On the alcohol question, I average {v} a day.",
+                "Day to day, my habit is {v}.",
+                "Since people always ask, I drink {v} on an ordinary day.",
             ],
         ),
         clause=say(
-            ["{v}", "{v} these days", "{v} as a rule"],
-            ["{v} nowadays", "{v}, plain and simple", "{v} at the moment"],
+            ["my usual is {v} a day", "I have {v} on a typical day", "it's {v} a day for me"],
+            ["I average {v} a day", "my daily habit is {v}", "an ordinary day means {v} for me"],
         ),
         vague=say(
             [
@@ -383,7 +392,7 @@ FACTS: Final = (
             ],
             [
                 "On the alcohol question, nothing's different from usual.",
-                "For the record on drinking, it's just my normal routine.",
+                "Day to day, my drinking is just my normal routine.",
                 "Since people always ask, I drink the way I always do.",
             ],
         ),
@@ -391,7 +400,7 @@ FACTS: Final = (
             [
                 "My wife, who knows my habits better than anyone, says {c}.",
                 "The intake form from my last doctor's visit says {c}.",
-                "My brother, who lives with me, says {c}.",
+                "My brother, who lives with me, reckons {c}.",
             ],
             [
                 "My roommate would tell you {c}.",
@@ -411,7 +420,13 @@ FACTS: Final = (
                 "I checked the drink tracker app I started using",
             ],
         ),
-        show=_drinks,
+        show=drinks,
+        lo=0,
+        hi=5,
+        margin=0,
+        margin_why="A usual daily count is a count, not a measurement; a doubtful count is a second report.",
+        drift=2,
+        hard=True,
     ),
     Fact(
         key="weight_lb",
@@ -549,7 +564,7 @@ FACTS: Final = (
         label="what the pain is from",
         says=say(
             [
-                "The pain is {v} that won't let up.",
+                "The pain comes from {v} and won't let up.",
                 "What's been bothering me all day is {v}.",
                 "I've been dealing with {v} since yesterday.",
             ],
@@ -771,14 +786,14 @@ BENIGN_FLAGS: Final = (
     _detail(
         "usual_heartburn",
         [
-            "I had some heartburn after a spicy dinner tonight, which happens every time I eat chili.",
-            "There's a bit of burning in my chest after the curry I had, same as always with spicy food.",
-            "Spicy food gave me my usual heartburn this evening, but it's settling.",
+            "I had some heartburn after a spicy dinner tonight, which is probably just the chili.",
+            "There's a bit of burning in my chest after the curry I had, likely just the spice.",
+            "Spicy food gave me my usual heartburn this evening, but I'm sure it's nothing.",
         ],
         [
-            "My usual heartburn showed up after the hot wings, like it always does.",
-            "I've got the familiar burn behind my breastbone from a spicy meal, nothing new.",
-            "Dinner was spicy and I have the same mild heartburn I always get from it.",
+            "My usual heartburn showed up after the hot wings, which I assume is normal for me.",
+            "I've got the familiar burn behind my breastbone from a spicy meal, probably nothing.",
+            "Dinner was spicy and I have the same mild heartburn I always get, most likely nothing.",
         ],
         "A familiar reaction to a known trigger is not a new symptom; there is no vomiting or pain under "
         "the right ribs (the label stops use for new symptoms).",
@@ -786,14 +801,14 @@ BENIGN_FLAGS: Final = (
     _detail(
         "mosquito_bites",
         [
-            "My ankles have a few itchy red bumps from mosquitoes on the porch last night, which is just my luck.",
-            "I got bitten by mosquitoes on my arm yesterday and the bites are itchy and red.",
-            "There are a couple of mosquito bites on my leg from the barbecue, red and itchy.",
+            "My ankles have a few itchy red bumps from mosquitoes on the porch last night, probably nothing.",
+            "I got bitten by mosquitoes on my arm yesterday and the bites are itchy and red, which I assume is normal.",
+            "There are a couple of mosquito bites on my leg from the barbecue, red and itchy, but I'm sure it's fine.",
         ],
         [
-            "The mosquitoes got me at dusk, and now there are some itchy bumps on my ankle.",
-            "I have a few red, itchy bug bites on my forearm from gardening yesterday.",
-            "Two mosquito bites on my calf are swelling a little and itching like crazy.",
+            "The mosquitoes got me at dusk, and now there are some itchy bumps on my ankle, likely nothing.",
+            "I have a few red, itchy bug bites on my forearm from gardening yesterday, probably just mosquitoes.",
+            "Two mosquito bites on my calf are swelling a little and itching like crazy, which I figure is normal.",
         ],
         "Insect bites with a known cause are not the spreading reddening, blisters or rash of the label's "
         "allergy alert.",
@@ -801,14 +816,14 @@ BENIGN_FLAGS: Final = (
     _detail(
         "pain_day_three",
         [
-            "The pain is about the same as yesterday, three days in now.",
-            "It's day three of this pain and it hasn't changed much.",
-            "This ache has hung around for three days, steady but no worse.",
+            "The pain is about the same as yesterday, three days in now, which is probably normal.",
+            "It's day three of this pain and it hasn't changed much, but I'm sure it's fine.",
+            "This ache has hung around for three days, steady but no worse, likely nothing.",
         ],
         [
-            "Three days on, the pain is holding at the same level.",
-            "The pain started three days ago and feels much the same today.",
-            "We're on day three, and it's neither better nor worse.",
+            "Three days on, the pain is holding at the same level, which I assume is okay.",
+            "The pain started three days ago and feels much the same today, probably nothing new.",
+            "We're on day three, and it's neither better nor worse, which I figure is normal.",
         ],
         "The label says to stop and ask a doctor if 'pain gets worse or lasts more than 10 days'; three "
         "steady days is neither.",
@@ -856,12 +871,15 @@ THRESHOLDS: Final = (
     ),
     Threshold(
         name="daily alcohol",
-        value="3 or more alcoholic drinks every day: hold back and ask first",
+        value="3 or more alcoholic drinks on a usual day: hold back and ask first",
         source=(
             "Every label's liver warning: 'Severe liver damage may occur if you take ... 3 or more alcoholic drinks "
             "every day while using this product'."
         ),
-        practice="Decides alone, so the world keeps it to about one source in ten (issue 10).",
+        practice=(
+            "Decides alone, so the world keeps it to about one source in ten (issue 10); said as a usual daily "
+            "count, in digits, like the other numbers."
+        ),
     ),
 )
 
@@ -871,16 +889,18 @@ NOTES: Final = (
     "500 mg (2 every 6 hours, at most 6) and 8 HR Arthritis Pain 650 mg (2 every 8 hours, at most 6). "
     "Taking the next 2 is `proceed` only if the pills already taken in the last 24 hours plus 2 stay "
     "within that product's count, the product's interval has passed since the last dose, and the person "
-    "does not have 3 or more alcoholic drinks every day. The first version compared milligrams with the "
+    "does not have 3 or more alcoholic drinks a day. The first version compared milligrams with the "
     "4,000 mg figure, which let '3,000 mg of Extra Strength plus two more' through (issue 9); the 4,000 mg "
     "sentence is FDA's alternative wording for products whose own maximum is lower, so a pharmacist "
     "reads the Directions.",
     "Both thresholds depend on the product, so the same pill count (5 to 8) or the same time since the "
     "last dose (4 to 8 hours) is `proceed` for one product and `hold_back` for another (issue 10). "
-    "Alcohol decides alone and is drawn in about 10 % of worlds.",
+    "Alcohol decides alone (3 or more drinks a day at any count and time) and is drawn in about 10 % of "
+    "worlds; it is a daily count in digits, because a sentence like 'three or four beers every night' told "
+    "a reader of words which way a round-2 correction went.",
     "Margins: a pill count is exact (0; a doubtful count is a conflicting report); the time since the last "
-    "dose keeps 30 minutes on the proceed side (recalled clock times). Drift: 2 pills (one forgotten dose), "
-    "60 minutes. World constraint: no more than 4,000 mg already taken (beyond that the story is an "
+    "dose keeps 30 minutes past the interval on the proceed side (recalled clock times). Drift: 2 pills "
+    "(one forgotten dose), 90 minutes (two people remembering the last dose differently). World constraint: no more than 4,000 mg already taken (beyond that the story is an "
     "overdose, which is a Poison Control question, not this decision).",
     "Red flags: yellow eyes and a reddening, blistering skin reaction need medical help right away; "
     "vomiting with an ache under the right ribs is one too, but the label's own answer to new symptoms is "
