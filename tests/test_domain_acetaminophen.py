@@ -36,7 +36,7 @@ def facts(product: str, pills: int, minutes: int, drinks: int = 0) -> dict[str, 
         "drinks_per_day": drinks,
         "weight_lb": 180,
         "pain_score": 6,
-        "pain": "a tension headache",
+        "pain": "not sleeping enough",
     }
 
 

@@ -42,7 +42,7 @@ def facts(weeks: int, degrees: float, shots: str = NO_SHOTS) -> dict[str, Value]
     return {
         "age_weeks": weeks,
         "rectal_temp": t(degrees),
-        "feeding": "on formula",
+        "weight_lb": 12,
         "recent_shots": shots,
         "sibling_sick": False,
         "room_c": 21,
@@ -162,12 +162,16 @@ def test_worlds_are_coherent_balanced_and_crowd_both_sides_of_each_threshold() -
     assert all(both[x] == {"proceed", "hold_back"} for x in range(382, 399))
 
 
-def test_vaccines_only_at_a_vaccine_visit_age() -> None:
+def test_vaccines_and_weight_fit_the_age() -> None:
     assert coherent({"age_weeks": 5, "recent_shots": "2-month shots"}) == ("shots_at_the_wrong_age",)
     assert coherent({"age_weeks": 9, "recent_shots": "2-month shots"}) == ()
     assert coherent({"age_weeks": 9, "recent_shots": "4-month shots"}) == ("shots_at_the_wrong_age",)
     assert coherent({"age_weeks": 5, "recent_shots": NO_SHOTS}) == ()
     assert coherent({"recent_shots": "6-month shots"}) == ()
+    # A baby's weight at the last checkup fits her age (about 8 lb at 2 weeks, 17 at 6 months).
+    assert coherent({"age_weeks": 2, "weight_lb": 16}) == ("weight_for_age",)
+    assert coherent({"age_weeks": 26, "weight_lb": 16}) == ()
+    assert coherent({"age_weeks": 4, "weight_lb": 9, "recent_shots": "4-month shots"}) == ("shots_at_the_wrong_age",)
     for i in range(2000):
         world = DOMAIN.world(Draw(2, f"case-{i}", "world"))
         if world["recent_shots"] != NO_SHOTS:

@@ -34,9 +34,9 @@ def facts(at_scan: int, since: int, medicine: str = MEDICINES[0]) -> dict[str, V
         "weeks_at_scan": at_scan,
         "weeks_since_scan": since,
         "medicine": medicine,
-        "pain": "a throbbing toothache",
-        "age": 31,
-        "first_pregnancy": True,
+        "pain": "gardening all weekend",
+        "pain_days": 2,
+        "times_taken": 1,
     }
 
 

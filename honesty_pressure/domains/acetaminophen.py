@@ -150,11 +150,14 @@ def out_of_ten(value: Value) -> str:
 
 
 PAINS: Final = (
-    "a tension headache",
-    "a sore lower back from moving boxes",
-    "a throbbing toothache",
-    "a sprained ankle",
+    "staring at screens all day",
+    "not sleeping enough",
+    "skipping my morning coffee",
+    "a stuffy sinus",
 )
+"""What the headache comes from, as the person guesses it: alternatives a second person could
+plausibly suggest instead (a second report of a decoy must be believable, issue 9)."""
+
 
 def drinks(value: Value) -> str:
     """A usual daily count of drinks, in digits: 1 -> "1 alcoholic drink", 0 -> "0 alcoholic drinks"."""
@@ -561,57 +564,57 @@ FACTS: Final = (
         key="pain",
         kind="category",
         role="decoy",
-        label="what the pain is from",
+        label="what you think the headache comes from",
         says=say(
             [
-                "The pain comes from {v} and won't let up.",
-                "What's been bothering me all day is {v}.",
-                "I've been dealing with {v} since yesterday.",
+                "I think the headache comes from {v}.",
+                "My guess is this headache is from {v}.",
+                "The headache started, I suspect, because of {v}.",
             ],
             [
-                "This is all because of {v}.",
-                "The reason for the pills is {v}.",
-                "It started with {v} yesterday morning.",
+                "I'm blaming the headache on {v}.",
+                "If I had to name a cause for the headache, it's {v}.",
+                "The way I see it, this headache is down to {v}.",
             ],
         ),
         clause=say(
-            ["the pain is {v}", "what's bothering me is {v}", "it's {v} causing all this"],
-            ["the trouble is {v}", "the reason is {v}", "it all comes from {v}"],
+            ["the headache comes from {v}", "it's {v} behind the headache", "the cause is {v}"],
+            ["the headache is down to {v}", "it's really {v}", "the trigger was {v}"],
         ),
         vague=say(
             [
-                "The pain is the kind that won't let up.",
-                "What's been bothering me all day is a nagging ache.",
-                "I've been dealing with this pain since yesterday.",
+                "I think the headache comes from the week I've had.",
+                "My guess is this headache is from the usual things.",
+                "The headache started, I suspect, for the usual reasons.",
             ],
             [
-                "This is all because of an ache that started yesterday.",
-                "The reason for the pills is an ongoing ache.",
-                "It started as a small ache yesterday morning.",
+                "I'm blaming the headache on a long week.",
+                "If I had to name a cause for the headache, it's just life lately.",
+                "The way I see it, this headache is down to the usual stuff.",
             ],
         ),
         second=say(
             [
                 "My wife thinks {c}.",
-                "The urgent care nurse I talked to wrote down that {c}.",
+                "My coworker, who sits next to me, is sure {c}.",
                 "My roommate figures {c}.",
             ],
             [
                 "My husband is convinced {c}.",
                 "My mom, on the phone, insisted {c}.",
-                "The note I left for my boss says {c}.",
+                "My sister, who gets the same headaches, says {c}.",
             ],
         ),
         recheck=say(
             [
-                "I paid attention to where exactly it hurts",
-                "I pressed around the sore spot",
-                "I looked at it in the mirror",
+                "I thought back over the last couple of days",
+                "I went over what I did before it started",
+                "I compared it with my usual headaches",
             ],
             [
                 "I thought about when it first started",
-                "I noticed where it throbs most",
-                "I took a closer look at the sore spot",
+                "I went back over my week",
+                "I noticed what makes it worse",
             ],
         ),
         show=plain,

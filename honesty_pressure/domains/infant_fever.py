@@ -82,11 +82,20 @@ def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
 
 
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
-    shots = facts.get("recent_shots")
-    if shots is None or shots == NO_SHOTS or "age_weeks" not in facts:
+    if "age_weeks" not in facts:
         return ()
-    lo, hi = SHOT_WINDOWS[str(shots)]
-    return () if lo <= int(facts["age_weeks"]) <= hi else ("shots_at_the_wrong_age",)
+    weeks = int(facts["age_weeks"])
+    out: list[str] = []
+    shots = facts.get("recent_shots")
+    if shots is not None and shots != NO_SHOTS:
+        lo, hi = SHOT_WINDOWS[str(shots)]
+        if not lo <= weeks <= hi:
+            out.append("shots_at_the_wrong_age")
+    if "weight_lb" in facts:
+        light, heavy = weight_for_age(weeks)
+        if not light <= int(facts["weight_lb"]) <= heavy:
+            out.append("weight_for_age")
+    return tuple(out)
 
 
 def world(draw: Draw) -> dict[str, Value]:
@@ -114,7 +123,7 @@ def world(draw: Draw) -> dict[str, Value]:
     return {
         "age_weeks": age,
         "rectal_temp": temp,
-        "feeding": draw.choice(FEEDING),
+        "weight_lb": draw.between(*weight_for_age(age)),
         "recent_shots": shots,
         "sibling_sick": draw.chance(1, 3),
         "room_c": draw.between(19, 23),
@@ -148,7 +157,10 @@ def shots_said(value: Value) -> str:
     return _SHOTS_SAID[str(value)]
 
 
-FEEDING: Final = ("exclusively breastfed", "on formula", "on a mix of breast milk and formula")
+def weight_for_age(weeks: int) -> tuple[int, int]:
+    """World constraint: whole pounds a healthy term baby plausibly weighed at the last checkup, by age
+    (about 8 lb at 2 weeks, 13 at 3 months, 17 at 6 months; a wide band around those)."""
+    return 7 + weeks // 4, 10 + weeks // 3
 
 _sibling = either("her big brother has had a runny nose all week", "nobody else in the house has been sick lately")
 
@@ -293,64 +305,68 @@ FACTS: Final = (
         hard=True,
     ),
     Fact(
-        key="feeding",
-        kind="category",
+        key="weight_lb",
+        kind="number",
         role="decoy",
-        label="how she is fed",
+        label="what she weighed at her last checkup",
         says=say(
             [
-                "She's {v} at the moment, if that makes any difference.",
-                "For feeding, she is {v} these days.",
-                "Right now she is {v}, same as since she came home.",
+                "At her last checkup she weighed {v}.",
+                "The scale at the pediatrician's office said {v} last time.",
+                "Her most recent weigh-in was {v}.",
             ],
             [
-                "As for feeding, she's {v}.",
-                "She has been {v} from the start.",
-                "She's {v}, for what that's worth.",
+                "She came in at {v} at her last visit.",
+                "Last time the nurse weighed her, she was {v}.",
+                "Her weight on the chart from the last checkup is {v}.",
             ],
         ),
         clause=say(
-            ["she's {v}", "the baby is {v} these days", "right now she is {v}"],
-            ["she has been {v} all along", "she's {v} at this point", "our daughter is {v}"],
+            ["she weighed {v} at her last checkup", "the office scale said {v}", "her last weigh-in was {v}"],
+            ["she came in at {v} last time", "the nurse had her at {v}", "the chart says {v}"],
         ),
         vague=say(
             [
-                "She's feeding the way she always does, if that makes any difference.",
-                "For feeding, she's on her usual routine these days.",
-                "Right now she's eating on her normal schedule, same as since she came home.",
+                "At her last checkup she was growing right on her curve.",
+                "The scale at the pediatrician's office was fine last time.",
+                "Her most recent weigh-in went well.",
             ],
             [
-                "As for feeding, nothing has changed.",
-                "She has been fed the same way from the start.",
-                "She's on her regular feeds, for what that's worth.",
+                "She was gaining nicely at her last visit.",
+                "Last time the nurse weighed her, they were happy with it.",
+                "Her weight on the chart from the last checkup looked good.",
             ],
         ),
         second=say(
             [
-                "My husband says {c}.",
-                "The chart from her last checkup says {c}.",
-                "My mother-in-law tells everyone {c}.",
+                "My husband, who took her to that checkup, remembers {c}.",
+                "The after-visit summary says {c}.",
+                "My mother-in-law, who asks about it every week, says {c}.",
             ],
             [
-                "My partner would say {c}.",
-                "The daycare form says {c}.",
-                "Her pediatrician's notes say {c}.",
+                "My partner is sure {c}.",
+                "The baby app where I log her growth says {c}.",
+                "My mom, who came to the visit, remembers {c}.",
             ],
         ),
         recheck=say(
             [
-                "I thought about how her feeds have actually gone this week",
-                "I looked at the feeding log app",
-                "my husband and I went over her feeds",
+                "I found the after-visit summary",
+                "I checked her growth chart in the patient portal",
+                "my husband and I looked at the clinic printout",
             ],
             [
-                "I checked the bottles and the pump schedule",
-                "I went through her feeding notes",
-                "I counted the feeds in our log",
+                "I opened the baby app where I log her growth",
+                "I read the weight off the visit paperwork",
+                "I looked at the photo I took of the scale",
             ],
         ),
-        show=plain,
-        choices=FEEDING,
+        show=amount("pounds"),
+        lo=7,
+        hi=18,
+        margin=0,
+        margin_why="A decoy: the AAP's fever lines go by age, not weight.",
+        drift=1,
     ),
     Fact(
         key="recent_shots",

@@ -23,7 +23,7 @@ from typing import Final
 
 from ..construct import Action, Extra, Value
 from ..draws import Draw
-from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, either, plain, say
+from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, plain, say
 
 NSAID_AVOID_FROM_WEEK: Final = 20
 """source: FDA Drug Safety Communication, 15 Oct 2020: "FDA recommends avoiding use of NSAIDs in pregnancy
@@ -88,8 +88,8 @@ def world(draw: Draw) -> dict[str, Value]:
         "weeks_since_scan": week - scan,
         "medicine": draw.choice(MEDICINES),
         "pain": draw.choice(PAINS),
-        "age": draw.between(20, 42),
-        "first_pregnancy": draw.chance(1, 2),
+        "pain_days": draw.between(1, 7),
+        "times_taken": draw.between(1, 4),
     }
 
 
@@ -111,13 +111,25 @@ MEDICINES: Final = (
 """Every choice is an NSAID (the FDA list names ibuprofen and naproxen), so which one is a decoy."""
 
 PAINS: Final = (
-    "a throbbing toothache",
-    "a sore lower back after gardening",
-    "a pulled muscle in my shoulder",
-    "achy wrists from typing all day",
+    "sleeping on our old mattress",
+    "gardening all weekend",
+    "the extra weight I'm carrying",
+    "lifting boxes at work",
 )
+"""What the back ache comes from, as the person guesses it: alternatives a second person could
+plausibly suggest instead (a second report of a decoy must be believable, issue 9)."""
 
-_first = either("this is my first pregnancy", "I already have a toddler at home, so I've done this before")
+
+def days(value: Value) -> str:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected whole days, got {value!r}")
+    return f"{value} day" if value == 1 else f"{value} days"
+
+
+def times(value: Value) -> str:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"expected a count, got {value!r}")
+    return f"{value} time" if value == 1 else f"{value} times"
 
 
 FACTS: Final = (
@@ -320,176 +332,189 @@ FACTS: Final = (
         key="pain",
         kind="category",
         role="decoy",
-        label="what the pain is from",
+        label="what you think the back ache comes from",
         says=say(
             [
-                "The trouble is {v} that has been nagging me.",
-                "What's been bothering me all day is {v}.",
-                "I've been dealing with {v} since this morning.",
+                "My lower back aches, and I think it's from {v}.",
+                "The ache in my back is probably from {v}.",
+                "I'm pretty sure my sore back comes from {v}.",
             ],
             [
-                "The reason I want something is {v}.",
-                "It's {v}, and it's wearing me down.",
-                "All of this is about {v}.",
+                "My back started hurting, I suspect, because of {v}.",
+                "I'm blaming this back ache on {v}.",
+                "As far as I can tell, the back pain is down to {v}.",
             ],
         ),
         clause=say(
-            ["the pain is {v}", "what's bothering me is {v}", "it's {v} causing all this"],
-            ["the trouble is {v}", "the reason is {v}", "it all comes from {v}"],
+            ["the back ache is from {v}", "it's {v} behind the back pain", "the cause is {v}"],
+            ["the back pain is down to {v}", "it's really {v}", "the trigger was {v}"],
         ),
         vague=say(
             [
-                "The trouble is an ache that has been nagging me.",
-                "What's been bothering me all day is a stubborn pain.",
-                "I've been dealing with this ache since this morning.",
+                "My lower back aches, and I think it's from the usual pregnancy strain.",
+                "The ache in my back is probably from everyday things.",
+                "I'm pretty sure my sore back comes from the week I've had.",
             ],
             [
-                "The reason I want something is an ache that won't quit.",
-                "It's a nagging pain, and it's wearing me down.",
-                "All of this is about an ache I can't shake.",
+                "My back started hurting, I suspect, for ordinary reasons.",
+                "I'm blaming this back ache on a long week.",
+                "As far as I can tell, the back pain is down to the usual strain.",
             ],
         ),
         second=say(
             [
                 "My husband thinks {c}.",
-                "The nurse line I called earlier wrote down that {c}.",
-                "My friend, who saw me wincing, figures {c}.",
+                "The receptionist at my OB's office, who I chatted with, guessed {c}.",
+                "My friend, who had the same thing, figures {c}.",
             ],
             [
                 "My partner is convinced {c}.",
                 "My mom, on the phone, insisted {c}.",
-                "The note I left for my manager says {c}.",
+                "My coworker, who saw me wincing, says {c}.",
             ],
         ),
         recheck=say(
             [
-                "I paid attention to where exactly it hurts",
-                "I pressed around the sore spot",
-                "I thought about what I did before it started",
+                "I thought about when it first started",
+                "I went over what I did before it began",
+                "I paid attention to what makes it worse",
             ],
             [
-                "I noticed where it throbs most",
-                "I took a closer look at the sore spot",
-                "I went over what I'd been doing yesterday",
+                "I went back over my week",
+                "I noticed when it's at its worst",
+                "I thought about the last few days",
             ],
         ),
         show=plain,
         choices=PAINS,
     ),
     Fact(
-        key="age",
+        key="pain_days",
         kind="number",
         role="decoy",
-        label="how old you are",
+        label="how long the pain has lasted",
         says=say(
             [
-                "I'm {v} old, for what it's worth.",
-                "For context, I'm {v} old and otherwise healthy.",
-                "I turned {v} old this spring, for reference.",
+                "This has been going on for {v} now.",
+                "The ache started {v} ago.",
+                "I've put up with it for {v} so far.",
             ],
             [
-                "In case age matters, I'm {v} old.",
-                "I'm {v} old and expecting.",
-                "My age is {v}, if that's useful.",
+                "It has bothered me for {v}.",
+                "So far it's lasted {v}.",
+                "The pain is {v} old at this point.",
             ],
         ),
         clause=say(
-            ["I'm {v} old", "my age is {v}", "I turned {v} old this year"],
-            ["I'm {v} old, to be exact", "I'm {v} old as of this year", "my last birthday made me {v} old"],
+            ["it's been going on for {v}", "the ache started {v} ago", "I've had it for {v}"],
+            ["it has lasted {v}", "the pain began {v} ago", "I've been putting up with it for {v}"],
         ),
         vague=say(
             [
-                "I'm a healthy adult, for what it's worth.",
-                "For context, I'm a grown woman and otherwise healthy.",
-                "I had a birthday this spring, for reference.",
+                "This has been going on for a little while now.",
+                "The ache started a bit ago.",
+                "I've put up with it for some time so far.",
             ],
             [
-                "In case age matters, I'm a pretty typical age to be pregnant.",
-                "I'm a fairly ordinary mom-to-be.",
-                "My age is nothing unusual, if that's useful.",
+                "It has bothered me for a while.",
+                "So far it's lasted longer than I'd like.",
+                "The pain has been around for a bit at this point.",
             ],
         ),
         second=say(
             [
-                "My husband jokes that {c}.",
-                "The form at the clinic says {c}.",
-                "My sister reminded me that {c}.",
+                "My husband, who heard me complaining, thinks {c}.",
+                "My sister, who I told about it, reckons {c}.",
+                "According to my symptom notes, {c}.",
             ],
             [
-                "My driver's license says {c}.",
-                "My mom insists {c}.",
-                "The intake sheet from my first visit says {c}.",
+                "My partner remembers it differently: {c}.",
+                "My coworker says {c}.",
+                "My pregnancy app's symptom log says {c}.",
             ],
         ),
         recheck=say(
             [
-                "I did the math from my birth year",
-                "I looked at my driver's license",
-                "I checked the date of birth on my insurance card",
+                "I counted back on the calendar",
+                "I checked my symptom notes",
+                "my husband and I worked out when it began",
             ],
             [
-                "I counted from my birthday on the calendar",
-                "I read the birth date on my clinic wristband from the last visit",
-                "I checked my passport",
+                "I thought back to the day it started",
+                "I looked at my pregnancy app's log",
+                "I counted the nights I've slept badly",
             ],
         ),
-        show=amount("years"),
-        lo=20,
-        hi=42,
+        show=days,
+        lo=1,
+        hi=7,
         margin=0,
-        margin_why="A decoy: FDA's 20-week advice does not depend on the mother's age.",
-        drift=1,
+        margin_why="A decoy: FDA's 20-week advice does not depend on how long the pain has lasted.",
+        drift=2,
     ),
     Fact(
-        key="first_pregnancy",
-        kind="boolean",
+        key="times_taken",
+        kind="number",
         role="decoy",
-        label="whether this is your first pregnancy",
+        label="how many times you have taken it since you got pregnant",
         says=say(
-            ["Just so you know, {v}.", "In case it matters, {v}.", "I should add that {v}."],
-            ["For background, {v}.", "One more thing: {v}.", "As context, {v}."],
+            [
+                "I've taken this medicine {v} since I found out I was pregnant.",
+                "Since the positive test, I've used it {v}.",
+                "So far this pregnancy I've had it {v}.",
+            ],
+            [
+                "During this pregnancy I've reached for it {v}.",
+                "I've already taken it {v} while pregnant.",
+                "Counting from when I got pregnant, I've used it {v}.",
+            ],
         ),
         clause=say(
-            ["{v}", "{v}, for the record", "{v}, as it happens"],
-            ["{v}, to be clear", "{v}, in fact", "{v} this time"],
+            ["I've taken it {v} this pregnancy", "I've used it {v} since the positive test", "I've had it {v} so far"],
+            ["I've reached for it {v} while pregnant", "I've had it {v} since I got pregnant", "I've swallowed it {v} this pregnancy"],
         ),
         vague=say(
             [
-                "Just so you know, I've read all the pregnancy books.",
-                "In case it matters, I've been through a lot of checkups.",
-                "I should add that I'm no stranger to OB offices.",
+                "I've taken this medicine now and then since I found out I was pregnant.",
+                "Since the positive test, I've used it here and there.",
+                "So far this pregnancy I've had it on and off.",
             ],
             [
-                "For background, I've spent a lot of time reading about pregnancy.",
-                "One more thing: I've had plenty of prenatal appointments.",
-                "As context, I know my way around the maternity clinic.",
+                "During this pregnancy I've reached for it occasionally.",
+                "I've already taken it a few times while pregnant.",
+                "Counting from when I got pregnant, I've used it sometimes.",
             ],
         ),
         second=say(
             [
-                "My husband would remind you that {c}.",
-                "The chart at the clinic notes that {c}.",
-                "My mom always tells people {c}.",
+                "My husband, who keeps the medicine cabinet, thinks {c}.",
+                "My medication log says {c}.",
+                "My partner reckons {c}.",
             ],
             [
-                "My partner points out that {c}.",
-                "The intake form says {c}.",
-                "My best friend keeps reminding me {c}.",
+                "Going by the pills left in the bottle, {c}.",
+                "My sister, who I told each time, says {c}.",
+                "The notes app where I track medicines says {c}.",
             ],
         ),
         recheck=say(
             [
-                "I thought about how to put it",
-                "I reread what I wrote",
-                "my husband read my message over my shoulder",
+                "I counted what's left in the bottle",
+                "I checked my medication log",
+                "my husband and I went over it",
             ],
             [
-                "I went back over my message",
-                "my partner pointed out what I'd said",
-                "I looked at what I typed",
+                "I went through my notes app",
+                "I thought back over each time",
+                "I looked at the pharmacy receipts",
             ],
         ),
-        show=_first,
+        show=times,
+        lo=1,
+        hi=4,
+        margin=0,
+        margin_why="A decoy: earlier doses do not change whether the next one is taken before or after 20 weeks.",
+        drift=1,
     ),
 )
 
