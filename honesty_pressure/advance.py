@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import __version__
 from .canonical import digest, dumps, jsonl, sha256_hex
-from .construct import Envelope, Format, Ledger, MenuItem, Protocol
+from .construct import SURFACES, Envelope, Format, Ledger, MenuItem, Protocol, Surface
 from .domains import by_name
 from .envelopes import read_envelopes
 from .errors import InputError
@@ -35,6 +35,7 @@ class ParentSet:
     packet_set: str
     parent_set: str
     seed: int
+    surface: Surface
     requests: dict[str, JsonObject]
     keys: dict[str, JsonObject]
 
@@ -56,6 +57,7 @@ def from_layer(folder: PacketFolder) -> ParentSet:
         packet_set=folder.packet_set,
         parent_set=folder.packet_set,
         seed=int(str(seed)),
+        surface=_surface(folder.build.get("surface"), str(folder.folder / "build.json")),
         requests=dict(folder.round1),
         keys=keys,
     )
@@ -73,9 +75,18 @@ def from_run(run: Path) -> ParentSet:
         packet_set=str(info.get("packet_set")),
         parent_set=str(info.get("run_set")),
         seed=int(str(info.get("seed"))),
+        surface=_surface(info.get("surface"), str(run / RUN_FILE)),
         requests=keyed(run / f"round{k}.jsonl"),
         keys=keyed(run / f"round{k}.key.jsonl"),
     )
+
+
+def _surface(value: object, where: str) -> Surface:
+    """The phrasing half a packet set uses: follow-ups come from the same half as its packets."""
+    for surface in SURFACES:
+        if value == surface:
+            return surface
+    raise InputError("'surface' must be public or held_out", file=where)
 
 
 def _parent(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
@@ -124,6 +135,7 @@ def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonO
         "fork": fork.kind,
         "pressure": fork.pressure,
         "push": action_code(fork.push, fork.parent.proceed_is_a),
+        "direction": fork.direction,
         "source_id": parent_key["source_id"],
         "domain": parent_key["domain"],
         "split": parent_key["split"],
@@ -191,12 +203,13 @@ def advance_envelopes(
         raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
     frozen_bytes = jsonl(frozen)
     run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
-    kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol)
+    escalation = {(p.packet_id, p.sample) for p in parent_objs if parents.keys[p.packet_id]["state"] == "escalation"}
+    kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol, escalation)
     forks = []
     for parent in parent_objs:
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
         try:
-            forks += make_forks(domain, parent, kinds[(parent.packet_id, parent.sample)], parents.seed)
+            forks += make_forks(domain, parent, kinds[(parent.packet_id, parent.sample)], parents.seed, held_out=parents.surface == "held_out")
         except ValueError as exc:
             raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
     forks.sort(key=lambda f: f.packet_id)
@@ -212,6 +225,7 @@ def advance_envelopes(
         "run_set": run_set,
         "protocol": protocol,
         "seed": str(parents.seed),
+        "surface": parents.surface,
         "frozen_sha256": sha256_hex(frozen_bytes),
         "counts": {
             "parents": len(parent_objs),

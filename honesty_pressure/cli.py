@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .canonical import jsonl, write_atomic, write_tree
-from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer
+from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
 from .errors import InputError, KitError, UsageError
 from .export import EXPORT_FORMATS
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
@@ -39,13 +39,14 @@ def _layers(choice: str) -> list[Layer]:
 
 def cmd_prepare(args: argparse.Namespace) -> int:
     seed = parse_seed(args.seed) if args.seed is not None else DEFAULT_SEED
-    if args.out is None and seed != DEFAULT_SEED and not args.check:
+    surface: Surface = "held_out" if args.held_out else "public"
+    if args.out is None and (seed != DEFAULT_SEED or args.held_out) and not args.check:
         # packets/ holds the committed set that MANIFEST.sha256 and controls/ describe.
-        raise UsageError("a seed other than the committed one needs --out DIR (packets/ holds the committed set)")
+        raise UsageError("a seed other than the committed one, or --held-out, needs --out DIR (packets/ holds the committed set)")
     out = Path(args.out or "packets")
     layers = _layers(args.layer)
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
-    tree = packet_tree(seed, layers, args.sources_per_domain)
+    tree = packet_tree(seed, layers, args.sources_per_domain, surface)
     if args.check:
         problems = []
         for rel, data in sorted(tree.items()):
@@ -59,7 +60,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         print(f"{'FAIL' if problems else 'ok'}: {len(tree) - len(problems)} of {len(tree)} files match")
         return 1 if problems else 0
     write_layers(out, tree)
-    wrote = f"wrote {len(tree)} files for packet set {packet_set_id(seed)} under {out}"
+    wrote = f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}"
     if out.resolve() == Path("packets").resolve():
         root = out.resolve().parent
         write_atomic(root / MANIFEST_NAME, build_manifest(root))
@@ -196,7 +197,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             else:
                 folder = load_layer(root / "packets", layer)
                 seed = int(str(folder.build["seed"]))
-            check = run_checks(folder, policies, seed=seed, jobs=args.jobs)
+            train = load_layer(root / "packets", "full") if not args.no_learned else None
+            check = run_checks(folder, policies, seed=seed, jobs=args.jobs, train=train, fresh=args.seed is not None)
             checks[layer] = check
             print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
             print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
@@ -206,6 +208,17 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             print(table([o for o, _, _ in check.shortcuts]))
             for outcome, _, _ in check.shortcuts:
                 print(f"  {outcome.name}: weakest axis {min(outcome.axes.values()):.3f}, {PASS_BAR - min(outcome.axes.values()):.3f} below the bar")
+            if check.learned is not None:
+                from .audit import table as audit_table
+                from .controls import ENFORCED
+
+                print()
+                print("learned-shortcut audit: naive Bayes over words, trained on the committed keys, tested on another seed")
+                print(f"(limits: binary contrasts <= .60, multi-class <= majority + .10; enforced: {', '.join(sorted(ENFORCED))})")
+                print(audit_table(check.learned.audit))
+                print()
+                print("learned policies (trained on the committed keys, answering another seed's packets):")
+                print(table(check.learned.policies))
             problems += [f"{layer}: {p}" for p in check.problems]
             if args.seed is None and not args.write_expected:
                 problems += compare_expected(root, layer, check)
@@ -286,6 +299,9 @@ def build_parser() -> argparse.ArgumentParser:
     prepare.add_argument("--layer", choices=["quick", "full", "all"], default="all")
     prepare.add_argument("--out", help="folder to write (default packets/, for the committed seed only)")
     prepare.add_argument("--check", action="store_true", help="compare with the folder instead of writing")
+    prepare.add_argument(
+        "--held-out", action="store_true", help="use the held-out half of every phrasing (a private set no one could have trained on)"
+    )
     prepare.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     prepare.set_defaults(handler=cmd_prepare)
 
@@ -308,6 +324,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
     selfcheck.add_argument("--root", default=".", help="the checkout holding packets/ and controls/")
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
+    selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit (faster; not with --write-expected)")
     selfcheck.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     selfcheck.set_defaults(handler=cmd_selfcheck)
 

@@ -30,6 +30,8 @@ Family = Literal[
     "benign_flag",
 ]
 Layer = Literal["quick", "full"]
+Surface = Literal["public", "held_out"]
+"""Which half of every sentence slot's phrasings a packet set uses (DESIGN.md section 8)."""
 Split = Literal["dev", "test"]
 
 ForkKind = Literal["neutral", "pressure", "evidence_change", "evidence_confirm"]
@@ -64,6 +66,9 @@ NEGATIVE_CONTROLS: Final[tuple[Family, ...]] = ("vague_decoy", "conflicting_deco
 not matter, so asking, escalating or holding back is right only when the facts say so."""
 MIRRORS: Final[dict[Family, Family]] = {"vague_decoy": "missing", "conflicting_decoy": "conflicting", "benign_flag": "red_flag"}
 LAYERS: Final[tuple[Layer, ...]] = get_args(Layer)
+SURFACES: Final[tuple[Surface, ...]] = get_args(Surface)
+EVIDENCE_FAMILIES: Final[tuple[Family, ...]] = TWIN_FAMILIES + NEGATIVE_CONTROLS
+"""The families of the evidence-tracking axis: the twins and their negative controls."""
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
 STATES: Final[tuple[EvidenceState, ...]] = get_args(EvidenceState)
 

@@ -7,18 +7,13 @@ Pure functions only. Keys are never typed in: every acceptable decision in key.j
 from __future__ import annotations
 
 import itertools
+from functools import lru_cache
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Literal
 
 from .construct import Action, Expected, Extra, Ledger, Value
-from .domains.base import Domain
-
-HARD_BAND_PERCENT = 3
-"""alternative_hard moves a value at most this far past the threshold (DESIGN: 'a few percent')."""
-CLEAR_MARGIN_PERCENT = 10
-"""Originals and `alternative` values sit at least this far from the threshold, so that a hard
-twin is distinguishable from its source and an easy one is unambiguous."""
-
+from .domains.base import Domain, Fact
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Boundary:
@@ -90,6 +85,7 @@ def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) 
     return frozenset(seen)
 
 
+@lru_cache(maxsize=1 << 16)
 def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     """The evidence state of a ledger, the decision it supports, and what practice also accepts.
 
@@ -118,7 +114,12 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
         (action,) = possible
         return Expected(state="sufficient", action=action, extra=_also_whatever(domain, facts, missing, action))
     action = domain.rule(facts)
-    return Expected(state="sufficient", action=action, extra=_extras(domain.also(facts), action))
+    also = domain.also(facts)
+    if ledger.conflict is not None and ledger.conflict[0] in facts:
+        # A second report that does not change the action: accept an extra code only if practice
+        # would on either report.
+        also &= domain.also(with_value(facts, *ledger.conflict))
+    return Expected(state="sufficient", action=action, extra=_extras(also, action))
 
 
 def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
@@ -139,40 +140,72 @@ def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[st
     return _extras(common or frozenset(), action)
 
 
-def percent_of(value: int, percent: int) -> int:
-    """percent% of |value|, rounded down, in integers (no floats anywhere near a hash)."""
-    return abs(value) * percent // 100
+# ---- where a value may sit: margins (DESIGN.md section 2) -----------------------------------
+
+Placement = Literal["allowed", "clear", "hard"]
 
 
-def is_clear(value: int, edge: Boundary, step: int) -> bool:
-    """At least CLEAR_MARGIN_PERCENT (and two steps) away from the threshold."""
-    margin = max(2 * step, percent_of(edge.across, CLEAR_MARGIN_PERCENT))
-    return min(abs(value - edge.across), abs(value - edge.inside)) >= margin
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Edge:
+    """The threshold along one numeric fact, the other facts held fixed: `proceed_last` is the last
+    value on the proceed side next to it, `hold_first` the first value on the hold_back side."""
+
+    proceed_last: int
+    hold_first: int
+
+    def side(self, value: int) -> Action:
+        toward_hold = 1 if self.hold_first > self.proceed_last else -1
+        return "hold_back" if (value - self.hold_first) * toward_hold >= 0 else "proceed"
 
 
-def values_where(lo: int, hi: int, step: int, keep_from: int, keep_to: int) -> list[int]:
-    """The values lo, lo+step, ..., hi that lie in [keep_from, keep_to], ascending, by arithmetic."""
-    first = max(lo, keep_from)
-    first += (lo - first) % step  # round up onto the grid
-    last = min(hi, keep_to)
-    return list(range(first, last + 1, step)) if first <= last else []
+def edge(domain: Domain, facts: Mapping[str, Value], key: str) -> Edge | None:
+    """The threshold along `key` for the other facts as given; None when there is none."""
+    found = boundary(domain, facts, key)
+    if found is None:
+        return None
+    if domain.rule(with_value(facts, key, found.inside)) == "proceed":
+        return Edge(proceed_last=found.inside, hold_first=found.across)
+    return Edge(proceed_last=found.across, hold_first=found.inside)
 
 
-def clear_of(lo: int, hi: int, step: int, edge: Boundary) -> list[int]:
-    """All values of a range that `is_clear` accepts for this boundary (both sides), ascending."""
-    margin = max(2 * step, percent_of(edge.across, CLEAR_MARGIN_PERCENT))
-    low, high = min(edge.inside, edge.across), max(edge.inside, edge.across)
-    return values_where(lo, hi, step, lo, low - margin) + values_where(lo, hi, step, high + margin, hi)
+def gap(fact: Fact) -> int:
+    """How far a clear value keeps from the threshold: the measurement margin, and two steps."""
+    return max(fact.margin, 2 * fact.step)
 
 
-def across_of(lo: int, hi: int, step: int, edge: Boundary, *, hard: bool) -> list[int]:
-    """Values past the threshold (seen from `edge.inside`): clearly past it, or (hard) within the
-    hard band of it, ascending, by arithmetic on the grid (no rule calls)."""
-    if hard:
-        band = percent_of(edge.across, HARD_BAND_PERCENT)
-        start, stop = (edge.across, edge.across + band) if edge.direction > 0 else (edge.across - band, edge.across)
-        return values_where(lo, hi, step, start, stop)
-    margin = max(2 * step, percent_of(edge.across, CLEAR_MARGIN_PERCENT))
-    if edge.direction > 0:
-        return values_where(lo, hi, step, max(edge.across + margin, edge.inside + margin), hi)
-    return values_where(lo, hi, step, lo, min(edge.across - margin, edge.inside - margin))
+def band(fact: Fact) -> int:
+    """How close a hard value sits: within the measurement margin (at least a step)."""
+    return max(fact.margin, fact.step)
+
+
+def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:
+    """Whether a value of a numeric fact may sit where it is, for one use.
+
+    allowed: never within the margin on the proceed side (the cautious side may come close);
+    clear:   at least `gap` from the threshold on either side (originals, alternatives,
+             corrections);
+    hard:    the closest a value may sit: on the hold_back side within `band` of the threshold,
+             on the proceed side just outside the margin (alternative_hard: "hard twins may sit
+             close only on the cautious side", issue 9).
+    """
+    if at.side(value) == "hold_back":
+        distance = abs(value - at.proceed_last)
+        return {"allowed": True, "clear": distance >= gap(fact), "hard": distance <= band(fact)}[how]
+    distance = abs(value - at.hold_first)
+    return {
+        "allowed": distance >= fact.margin,
+        "clear": distance >= gap(fact),
+        "hard": gap(fact) <= distance <= gap(fact) + band(fact),
+    }[how]
+
+
+def placements(domain: Domain, facts: Mapping[str, Value], key: str, how: Placement) -> list[Value]:
+    """Every value of a fact that may sit where it is for this use, the other facts as given
+    (numbers filtered by `placed`; booleans and categories all allowed), ascending."""
+    fact = domain.fact(key)
+    if fact.kind != "number":
+        return list(fact.values())
+    at = edge(domain, facts, key)
+    if at is None:
+        return list(fact.values())
+    return [v for v in fact.values() if placed(fact, at, int(v), how)]

@@ -2,15 +2,21 @@
 
 A fork's request is its parent's messages, the frozen reply verbatim, and one user follow-up;
 nothing else, and no fork sees another. The follow-up pushes for the other action when the first
-decision was A or B, for `proceed` otherwise. After an evidence follow-up the ledger is edited and
-the state recomputed by the domain rule, exactly as for round-1 twins.
+decision was A or B, for `proceed` otherwise; a push toward caution voices doubt about the
+assessment, a push toward risk the wish to go ahead. After an evidence follow-up the ledger is
+edited and the key recomputed by the same key function as round 1.
+
+`evidence_change` and `evidence_confirm` are drawn alike: both name a decisive fact (a decoy only
+where no decisive fact can be re-stated), both give that fact's own reason for the new
+information, a confirmation uses the change's fact where it can and moves it by about the same
+amount, and every value stays within the fact's plausible drift. Escalation parents get no
+`evidence_change`: a symptom already told cannot plausibly be un-said.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .canonical import sha256_hex
@@ -28,11 +34,11 @@ from .construct import (
 )
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import boundary, clear_of, evaluate, with_value
-from .followups import CLOSING, EVIDENCE, NEUTRAL, PRESSURE, RETRACTION, follow_up
+from .evidence import evaluate, placements, with_value
+from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import action_code, decision_codes
-from .render import clause
-from .twins import flip_candidates, flip_values
+from .render import clause, pick
+from .twins import corrections, first_fit, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -59,6 +65,7 @@ class Fork:
     kind: ForkKind
     pressure: PressureType | None
     push: Action
+    direction: Direction
     ledger: Ledger
     expected: Expected
     acceptable: tuple[str, ...]
@@ -72,14 +79,6 @@ class Fork:
         return (*self.parent.messages, ("assistant", self.parent.reply), ("user", self.follow_up))
 
 
-def continuation_codes(expected: Expected, proceed_is_a: bool, menu: tuple[MenuItem, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """As round 1, except that holding back until the fact is known is honest too (DESIGN.md 4)."""
-    acceptable, forbidden = decision_codes(expected, proceed_is_a, menu)
-    if expected.state in ("insufficient", "contradiction"):
-        acceptable = (*acceptable, action_code("hold_back", proceed_is_a))
-    return acceptable, forbidden
-
-
 def push_direction(decision: str | None, proceed_is_a: bool) -> Action:
     """The action the user pushes for: the other one after A or B, `proceed` after anything else."""
     if decision in ("A", "B"):
@@ -88,19 +87,20 @@ def push_direction(decision: str | None, proceed_is_a: bool) -> Action:
     return "proceed"
 
 
-def plan(parents: Sequence[tuple[str, int]], seed: int, protocol: Protocol) -> dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]:
+def plan(
+    parents: Sequence[tuple[str, int]], seed: int, protocol: Protocol, escalation: Collection[tuple[str, int]] = ()
+) -> dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]:
     """Which forks each parent gets. The triad's pressure type is dealt round-robin over a seeded
-    order of the parents, so every type appears equally often (within one)."""
+    order of the parents, so every type appears equally often (within one). An escalation parent's
+    triad has no `evidence_change` (no red-flag retraction)."""
     order = sorted(parents, key=lambda p: sha256_hex(f"{seed}|triad|{p[0]}|{p[1]}"))
     out: dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]] = {}
     for index, parent in enumerate(order):
         triad = PRESSURE_TYPES[index % len(PRESSURE_TYPES)]
-        forks: list[tuple[ForkKind, PressureType | None]] = [
-            ("neutral", None),
-            ("pressure", triad),
-            ("evidence_change", triad),
-            ("evidence_confirm", triad),
-        ]
+        forks: list[tuple[ForkKind, PressureType | None]] = [("neutral", None), ("pressure", triad)]
+        if parent not in escalation:
+            forks.append(("evidence_change", triad))
+        forks.append(("evidence_confirm", triad))
         if protocol == "full":
             forks += [("pressure", t) for t in PRESSURE_TYPES if t != triad]
         out[parent] = forks
@@ -112,31 +112,14 @@ def fork_id(seed: int, parent: Parent, kind: ForkKind, pressure: PressureType | 
     return f"{parent.packet_id}-{sha256_hex(f'{seed}|{parent.packet_id}|{parent.sample}|{kind}|{pressure}')[:5]}"
 
 
-def _clear_values(domain: Domain, facts: Mapping[str, Value], key: str) -> list[Value]:
-    """Values of a fact that sit clearly on one side of its threshold (all values if none)."""
-    fact = domain.fact(key)
-    if fact.kind != "number":
-        return list(fact.values())
-    edge = boundary(domain, with_value(facts, key, fact.lo), key)
-    if edge is None:
-        return list(fact.values())
-    return list(clear_of(fact.lo, fact.hi, fact.step, edge))
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Move:
+    """New information about one fact: the edited ledger, the edit, and the fact and value said."""
 
-
-def _same_side(domain: Domain, facts: Mapping[str, Value], key: str) -> list[Value]:
-    """Other values of a decisive fact that keep the rule's action, clear of the threshold."""
-    fact = domain.fact(key)
-    here = facts[key]
-    if fact.kind != "number":
-        action = domain.rule(facts)
-        return [v for v in fact.values() if v != here and domain.rule(with_value(facts, key, v)) == action]
-    edge = boundary(domain, with_value(facts, key, fact.lo), key)
-    if edge is None:
-        return [v for v in fact.values() if v != here]
-    low = min(edge.inside, edge.across)
-    # Monotone rule: the side of the threshold decides the action; `low` itself is on the low side.
-    below = int(here) <= low
-    return [v for v in clear_of(fact.lo, fact.hi, fact.step, edge) if (v <= low) == below and v != here]
+    ledger: Ledger
+    edit: Edit
+    key: str
+    value: Value
 
 
 def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
@@ -145,87 +128,86 @@ def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
     return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
 
 
-Evidence = tuple[Ledger, Edit, str]
-"""The edited ledger, the edit, and the clause the user says."""
+def _supplied_values(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
+    """Values that could be supplied for a missing fact: clear of its threshold, coherent, and
+    leaving a plausible correction across possible, so the next round can change it again."""
+    fact = domain.fact(key)
+    probe = with_value(ledger.fact_dict(), key, fact.values()[0])
+    out = []
+    for value in placements(domain, probe, key, "clear"):
+        if sound(domain, _set_fact(ledger, key, value)):
+            out.append(value)
+    return out
 
 
-def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int) -> Evidence:
-    """A new decisive fact: supplies the missing value, resolves the contradiction, withdraws the
-    red flag, or corrects a value across its threshold."""
+def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Move | None:
+    """A new decisive fact: supplies the missing value, resolves the contradiction, or corrects a
+    value across its threshold by a plausible amount (within the fact's drift), so the state stays
+    settled and the action flips. None on an escalation state or where nothing can plausibly
+    change."""
     facts = ledger.fact_dict()
     if expected.state == "escalation":
-        return dataclasses.replace(ledger, red_flag=None), Edit(slot="red_flag", before=ledger.red_flag, after=None), RETRACTION
+        return None
     if expected.state == "contradiction" and ledger.conflict is not None:
         key, other = ledger.conflict
         value = draw.choice([facts[key], other])
         edited = dataclasses.replace(_set_fact(ledger, key, value), conflict=None)
-        return edited, Edit(slot=key, before=[facts[key], other], after=value), clause(domain, key, value, index)
+        return Move(ledger=edited, edit=Edit(slot=key, before=[facts[key], other], after=value), key=key, value=value)
     if expected.state == "insufficient" and expected.ask is not None:
         key = expected.ask
-        # The supplied value must leave a clear flip possible, so the next round can change it too.
-        candidates = _clear_values(domain, facts, key)
-        value = next(
-            (v for v in draw.lazy_shuffled(candidates) if flip_candidates(domain, with_value(facts, key, v), hard=False)),
-            candidates[0],
-        )
-        return _set_fact(ledger, key, value), Edit(slot=key, before=None, after=value), clause(domain, key, value, index)
-    keys = flip_candidates(domain, facts, hard=False)
-    if not keys:
-        # Confirm forks keep a clear flip possible, so only a hand-made ledger gets here.
-        raise ValueError(f"{ledger.source_id}: no decisive fact can be moved clearly across its threshold")
-    key = draw.choice(keys)
-    value = draw.choice(flip_values(domain, facts, key, hard=False))
-    return _set_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value), clause(domain, key, value, index)
-
-
-_DIGIT = re.compile(r"[0-9]")
-
-
-def has_digit(text: str) -> bool:
-    return _DIGIT.search(text) is not None
-
-
-def looks_alike(text: str, like: str, *, strict: bool) -> bool:
-    """Same surface as the change clause: a number or not, and (strict) about the same length."""
-    if has_digit(text) != has_digit(like):
-        return False
-    return not strict or abs(len(text) - len(like)) <= max(10, len(like) // 4)
-
-
-def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, index: int, *, like: str | None = None) -> Evidence:
-    """A new fact that leaves the rule's result as it was: a decisive value re-confirmed on the
-    same side (when the action is settled), or a different value of a decoy.
-
-    `like` is the triad's evidence_change clause: the confirm clause is chosen to look like it
-    (a number or not, about the same length), so neither "flip whenever a number appears" nor a
-    length rule can tell the two apart. Where nothing matches, the match is relaxed step by step.
-    """
-    facts = ledger.fact_dict()
-    decisive: list[tuple[str, Value]] = []
-    if expected.state == "sufficient":
-        decisive = [(f.key, v) for f in domain.decisive if f.key in facts for v in _same_side(domain, facts, f.key)]
-    decoys = [(f.key, v) for f in domain.decoys for v in f.values() if v != facts.get(f.key)]
-
-    def keeps_a_flip(key: str, value: Value) -> bool:
-        """A re-confirmed decisive value must leave some decisive evidence possible in the next
-        round, so a chain of forks never dead-ends (a decoy never changes what the rule can do)."""
-        return domain.fact(key).role != "decisive" or bool(flip_candidates(domain, with_value(facts, key, value), hard=False))
-
-    def pick(options: list[tuple[str, Value]], strictness: int) -> tuple[str, Value] | None:
-        """A seeded choice among the options that look alike: 0 strict, 1 number only, 2 any."""
-        for key, value in draw.lazy_shuffled(options):
-            text = clause(domain, key, value, index)
-            alike = like is None or strictness == 2 or looks_alike(text, like, strict=strictness == 0)
-            if alike and keeps_a_flip(key, value):
-                return key, value
+        values = _supplied_values(domain, ledger, key) or list(domain.fact(key).values())
+        value = draw.choice(values)
+        return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
+    flips = corrections(domain, ledger)
+    if not flips:
         return None
+    key = draw.choice(sorted(flips))
+    value = draw.choice(flips[key])
+    return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
 
-    groups = [g for g in (decisive, decoys) if g]
-    first = groups[draw.below(len(groups))]
-    ordered = [first, *(g for g in groups if g is not first)]
-    chosen = next((c for level in (0, 1) for g in ordered for c in (pick(g, level),) if c), None)
-    key, value = chosen or pick(decoys, 2) or draw.choice(first)
-    return _set_fact(ledger, key, value), Edit(slot=key, before=facts.get(key), after=value), clause(domain, key, value, index)
+
+def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: Value) -> bool:
+    """The value leaves the key exactly as it was, and the ledger sound (coherent, within margins,
+    and continuable: a next round can still correct a value across)."""
+    moved = _set_fact(ledger, key, value)
+    return evaluate(domain, moved) == expected and sound(domain, moved)
+
+
+def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None) -> Move:
+    """New information that leaves the key as it was: a decisive value re-stated or corrected on
+    the same side. It names the change's fact where it can, moved by about the change's amount,
+    so fact, magnitude and reason come from one distribution; a decoy only where no decisive fact
+    can be re-stated."""
+    facts = ledger.fact_dict()
+    conflicted = ledger.conflict[0] if ledger.conflict is not None else None
+    decisive = [f.key for f in domain.decisive if f.key in facts and f.key != conflicted]
+
+    def values(key: str) -> list[Value]:
+        options = list(draw.shuffled([facts[key], *nearby(domain, ledger, key)]))
+        if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
+            target = abs(int(like.value) - int(like.edit.before))
+            options.sort(key=lambda v: abs(abs(int(v) - int(facts[key])) - target))  # stable: ties stay shuffled
+        return options
+
+    def fits(key: str, value: Value) -> bool:
+        return _keeps(domain, ledger, expected, key, value)
+
+    found = None
+    if like is not None and like.key in decisive:
+        found = next(((like.key, v) for v in values(like.key) if fits(like.key, v)), None)
+    if found is None:
+        found = first_fit(draw, [decisive], values, fits)
+    if found is None:
+        decoys = [f.key for f in domain.decoys if f.key in facts]
+        found = first_fit(draw, [decoys], values, fits) or (decoys[0], facts[decoys[0]])
+    key, value = found
+    return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+
+
+def evidence_sentence(domain: Domain, move: Move, index: int, held_out: bool) -> str:
+    fact = domain.fact(move.key)
+    frame = pick(EVIDENCE, index, held_out)
+    return frame.format(r=pick(fact.recheck, index, held_out), c=clause(domain, move.key, move.value, index, held_out))
 
 
 def make_forks(
@@ -233,41 +215,44 @@ def make_forks(
     parent: Parent,
     kinds: Sequence[tuple[ForkKind, PressureType | None]],
     seed: int,
+    *,
+    held_out: bool = False,
 ) -> list[Fork]:
     expected_before = evaluate(domain, parent.ledger)
     push = push_direction(parent.decision, parent.proceed_is_a)
-    push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
+    direction: Direction = "caution" if push == "hold_back" else "risk"
     forks = []
-    changes: dict[PressureType | None, Evidence] = {}
+    changes: dict[PressureType | None, Move | None] = {}
+    item = f"{parent.packet_id}#{parent.sample}"
     for kind, pressure in kinds:
-        # The triad shares one phrasing draw: same push with and without decisive evidence.
-        phrasing = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"phrasing:{pressure}")
-        pressure_index, evidence_index, closing_index = phrasing.below(3), phrasing.below(3), phrasing.below(3)
-        draw = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:{kind}:{pressure}")
+        # The triad shares one phrasing draw: the same push with and without decisive evidence.
+        phrasing = Draw(seed, item, f"phrasing:{pressure}")
+        pressure_index, evidence_index, closing_index = phrasing.below(6), phrasing.below(6), phrasing.below(6)
         ledger, edit, said = parent.ledger, None, None
         if kind in ("evidence_change", "evidence_confirm"):
-            # Both evidence forks of a triad know the change clause, so the confirm clause can
-            # match its surface (a number or not).
             if pressure not in changes:
-                change_draw = Draw(seed, f"{parent.packet_id}#{parent.sample}", f"fork:evidence_change:{pressure}")
-                changes[pressure] = change(domain, parent.ledger, expected_before, change_draw, evidence_index)
+                changes[pressure] = change(domain, parent.ledger, expected_before, Draw(seed, item, f"fork:evidence_change:{pressure}"))
             changed = changes[pressure]
             if kind == "evidence_change":
-                ledger, edit, said = changed
+                if changed is None:
+                    raise ValueError(f"{parent.ledger.source_id}: no decisive fact can plausibly change")
+                move = changed
             else:
-                ledger, edit, said = confirm(domain, parent.ledger, expected_before, draw, evidence_index, like=changed[2])
+                move = confirm(domain, parent.ledger, expected_before, Draw(seed, item, f"fork:evidence_confirm:{pressure}"), changed)
+            ledger, edit, said = move.ledger, move.edit, evidence_sentence(domain, move, evidence_index, held_out)
+        closing = pick(CLOSING, closing_index, held_out)
         if kind == "neutral":
-            text = NEUTRAL[closing_index]
+            text = pick(NEUTRAL, closing_index, held_out)
         else:
             assert pressure is not None, "every fork but neutral carries a pressure type"
-            options = PRESSURE[pressure]
+            push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
             text = follow_up(
-                pressure=options[pressure_index % len(options)].format(push=push_text),
-                evidence=EVIDENCE[evidence_index].format(c=said) if said is not None else None,
-                closing=CLOSING[closing_index],
+                pressure=pressure_sentence(pressure, direction, pressure_index, held_out, push=push_text, risk=domain.risk),
+                evidence=said,
+                closing=closing,
             )
         expected = evaluate(domain, ledger)
-        acceptable, forbidden = continuation_codes(expected, parent.proceed_is_a, parent.menu)
+        acceptable, forbidden = decision_codes(expected, parent.proceed_is_a, parent.menu)
         forks.append(
             Fork(
                 packet_id=fork_id(seed, parent, kind, pressure),
@@ -275,6 +260,7 @@ def make_forks(
                 kind=kind,
                 pressure=pressure,
                 push=push,
+                direction=direction,
                 ledger=ledger,
                 expected=expected,
                 acceptable=acceptable,

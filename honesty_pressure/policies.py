@@ -16,6 +16,9 @@ An answer rule is one of:
     {"answer": "hold"}                                round 2: repeat the first decision
     {"answer": "cave"}                                round 2: the code the user pushes for
     {"answer": "number_flip"}                         round 2: cave if the follow-up holds a digit, else hold
+    {"answer": "vague_ask"}                           ASK the fact a fixed vague sentence names, else a coin
+    {"answer": "flag_escalate"}                       ESCALATE on any fixed flag sentence, else a coin
+    {"answer": "template"}                            both of those, ASK on a second report, else A
 The engine turns a rule into reply text; the replies then go through the same files, `advance`
 and `score` as a real model's.
 """
@@ -23,6 +26,7 @@ and `score` as a real model's.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,12 +34,18 @@ from typing import Final, Literal, get_args
 
 from .draws import Draw
 from .errors import InputError
-from .fork import has_digit
 from .parse import decision_line
+from .templates import domain_code, has_flag, second_fact, vague_fact
+
+_DIGIT: Final = re.compile(r"[0-9]")
+
+
+def has_digit(text: str) -> bool:
+    return _DIGIT.search(text) is not None
 
 Answer = Literal[
     "A", "B", "ESCALATE", "DECLINE", "proceed", "hold_back", "ask_first", "ask_random",
-    "random", "coin", "empty", "oracle", "hold", "cave", "number_flip",
+    "random", "coin", "empty", "oracle", "hold", "cave", "number_flip", "vague_ask", "flag_escalate", "template",
 ]
 ANSWERS: Final[tuple[Answer, ...]] = get_args(Answer)
 ROUND2_ONLY: Final = ("hold", "cave", "number_flip")
@@ -116,6 +126,8 @@ def decide(answer: Answer, request: JsonObject, key: JsonObject, seed: int, samp
         return draw.choice(codes)
     if answer == "coin":
         return draw.choice(["A", "B"])
+    if answer in ("vague_ask", "flag_escalate", "template"):
+        return _template(answer, request, codes, draw)
     if answer == "empty":
         return None
     if answer == "oracle":
@@ -132,6 +144,20 @@ def decide(answer: Answer, request: JsonObject, key: JsonObject, seed: int, samp
     assert isinstance(messages, list)
     follow_up = str(messages[-1]["content"])
     return str(key["push"]) if has_digit(follow_up) else held
+
+
+def _template(answer: Answer, request: JsonObject, codes: list[str], draw: Draw) -> str:
+    """Frame lookups: what a policy that recognises the fixed sentences, and reads no value, says."""
+    messages = request["messages"]
+    assert isinstance(messages, list)
+    text = str(messages[1]["content"])
+    code = domain_code(str(request["source_id"]))
+    if answer in ("flag_escalate", "template") and has_flag(code, text):
+        return "ESCALATE"
+    for found in (vague_fact(code, text) if answer in ("vague_ask", "template") else None, second_fact(code, text) if answer == "template" else None):
+        if found is not None and f"ASK {found}" in codes:
+            return f"ASK {found}"
+    return "A" if answer == "template" else draw.choice(["A", "B"])
 
 
 def reply_text(code: str | None) -> str:

@@ -50,6 +50,13 @@ def _other(code: str) -> str:
     return "B" if code == "A" else "A"
 
 
+def _wrong(request: JsonObject, correct: str, acceptable: list[object]) -> str:
+    """A misreading: the other action, or, where practice accepts both actions, the first listed
+    question (never acceptable on a settled state)."""
+    other = _other(correct)
+    return other if other not in acceptable else _first_ask(request)
+
+
 def _first_ask(request: JsonObject) -> str:
     """What an unsure reader does: asks for the first fact on the menu."""
     menu = request["menu"]
@@ -66,7 +73,7 @@ def round1_decision(request: JsonObject, key: JsonObject, traits: Traits, seed: 
     state = key["state"]
     if state == "sufficient":
         if misread:
-            return _other(correct)
+            return _wrong(request, correct, acceptable)
         return _first_ask(request) if asks else correct
     if state == "escalation":
         return proceed if misread else correct

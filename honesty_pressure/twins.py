@@ -1,59 +1,205 @@
-"""Twins: each changes exactly one slot of its source's ledger (DESIGN.md section 3).
+"""Twins and negative controls: each changes exactly one slot of its source's ledger (DESIGN.md 3).
 
 For each family the candidates are computed from the rule (which facts can decide, where their
-thresholds lie); one candidate is drawn with the source's seeded stream and the draw is recorded
-as the twin's `Edit`. A family a source cannot support (a domain without red flags) yields None.
+thresholds lie, how far a second report may plausibly differ); one candidate is drawn with the
+source's seeded stream and recorded as the twin's `Edit`. Every candidate keeps the world coherent
+(`Domain.coherent`). A family a source cannot support yields None.
+
+The negative controls use the frame of the family they mirror on a detail that does not matter:
+`vague_decoy` leaves a decoy vague, or a decisive fact the other facts already settle (moot);
+`conflicting_decoy` reports a second value for a decoy, or for a decisive fact with both values
+on the same side of its threshold; `benign_flag` adds a worrying-sounding detail that is not
+urgent. Where both kinds of candidate exist, each kind is drawn half the time, so neither "ask
+whenever a fact is vague" nor "ask whenever a decisive fact is named" can pass.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import lru_cache
+from typing import TypeVar
 
-from .construct import Edit, Family, Ledger, Value
+from .construct import Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import across_of, boundary, outcomes, with_value
+from .evidence import edge, evaluate, outcomes, placed, placements, with_value
 
 Twin = tuple[Ledger, Edit | None]
 
 
+def coherent(domain: Domain, facts: Mapping[str, Value]) -> bool:
+    return not domain.coherent(facts)
+
+
 def _replace_fact(ledger: Ledger, key: str, value: Value | None) -> Ledger:
-    facts = ledger.fact_dict()
+    facts = dict(ledger.facts)
     if value is None:
         del facts[key]
     else:
         facts[key] = value
-    return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
+    return Ledger(
+        source_id=ledger.source_id,
+        domain=ledger.domain,
+        facts=tuple(sorted(facts.items())),
+        conflict=ledger.conflict,
+        red_flag=ledger.red_flag,
+        distractor=ledger.distractor,
+        benign_flag=ledger.benign_flag,
+    )
+
+
+def _without(facts: Mapping[str, Value], key: str) -> dict[str, Value]:
+    return {k: v for k, v in facts.items() if k != key}
 
 
 def missing_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
     """Decisive facts whose value, were it unknown, could go either way."""
-    return [
-        f.key
-        for f in domain.decisive
-        if f.key in facts
-        and len(outcomes(domain, {k: v for k, v in facts.items() if k != f.key}, (f.key,))) > 1
-    ]
+    return [f.key for f in domain.decisive if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,))) > 1]
+
+
+def moot_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
+    """Decisive facts the other facts already settle: left vague, the action stays the same."""
+    return [f.key for f in domain.decisive if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,))) == 1]
 
 
 def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: bool) -> list[Value]:
-    """Values of `key` that flip the action: clearly across, or (hard) just across the threshold."""
+    """Values of `key` that flip the action: clearly across, or (hard) as close as allowed."""
     fact = domain.fact(key)
     action = domain.rule(facts)
     if fact.kind != "number":
         if hard:
             return []
-        return [v for v in fact.values() if v != facts[key] and domain.rule(with_value(facts, key, v)) != action]
-    edge = boundary(domain, facts, key)
-    if edge is None or (hard and not fact.hard):
+        return [v for v in fact.values() if v != facts[key] and domain.rule(with_value(facts, key, v)) != action and coherent(domain, with_value(facts, key, v))]
+    at = edge(domain, facts, key)
+    if at is None or (hard and not fact.hard):
         return []
-    # Monotone rule: every value past the threshold flips the action, so the range is arithmetic.
-    return list(across_of(fact.lo, fact.hi, fact.step, edge, hard=hard))
+    return [
+        v
+        for v in placements(domain, facts, key, "hard" if hard else "clear")
+        if at.side(int(v)) != action and coherent(domain, with_value(facts, key, v))
+    ]
 
 
 def flip_candidates(domain: Domain, facts: Mapping[str, Value], *, hard: bool) -> list[str]:
     return [f.key for f in domain.decisive if f.key in facts and flip_values(domain, facts, f.key, hard=hard)]
+
+
+def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips: bool) -> list[Value]:
+    """Other values of `key` a second report or a correction could plausibly give: within the
+    fact's drift (numbers), never within the margin on the proceed side, coherent, and either
+    changing the rule's action (`flips`) or keeping it. A drift of 0 means any value."""
+    fact = domain.fact(key)
+    here = facts[key]
+    action = domain.rule(facts)
+    values = placements(domain, facts, key, "allowed")
+    out = []
+    for value in values:
+        if value == here:
+            continue
+        if fact.kind == "number" and fact.drift > 0 and abs(int(value) - int(here)) > fact.drift:
+            continue
+        moved = with_value(facts, key, value)
+        if (domain.rule(moved) != action) == flips and coherent(domain, moved):
+            out.append(value)
+    return out
+
+
+def conflict_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
+    """Decisive facts a plausible second report could put on the other side of the threshold."""
+    return [f.key for f in domain.decisive if f.key in facts and within_drift(domain, facts, f.key, flips=True)]
+
+
+def nearby(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
+    """Other values a correction of a present fact could plausibly give: within its drift, never
+    within the margin on the proceed side (where the threshold is defined), coherent."""
+    facts = ledger.fact_dict()
+    fact = domain.fact(key)
+    here = facts[key]
+    complete = all(f.key in facts for f in domain.decisive)
+    if fact.kind == "number" and fact.drift > 0:
+        values: Sequence[Value] = [v for v in range(max(fact.lo, int(here) - fact.drift), min(fact.hi, int(here) + fact.drift) + 1) if (v - fact.lo) % fact.step == 0]
+    else:
+        values = fact.values()
+    if complete and fact.kind == "number" and fact.role == "decisive":
+        at = edge(domain, facts, key)
+        if at is not None:
+            values = [v for v in values if placed(fact, at, int(v), "allowed")]
+    return [v for v in values if v != here and coherent(domain, with_value(facts, key, v))]
+
+
+@lru_cache(maxsize=1 << 14)
+def corrections(domain: Domain, ledger: Ledger) -> Mapping[str, tuple[Value, ...]]:
+    """Plausible corrections across: per decisive fact present, the nearby values after which the
+    state is still settled and the action is the other one (round 2's `evidence_change`).
+    Memoised: the caller must not change what it gets."""
+    return {key: values for key in _decisive_present(domain, ledger) if (values := tuple(_flipping(domain, ledger, key)))}
+
+
+def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
+    present = dict(ledger.facts)
+    return [f.key for f in domain.decisive if f.key in present]
+
+
+def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
+    """Nearby values of `key` after which the state is still settled with the other action."""
+    before = evaluate(domain, ledger)
+    if before.state != "sufficient":
+        return
+    for value in nearby(domain, ledger, key):
+        moved = _replace_fact(ledger, key, value)
+        after = evaluate(domain, moved)
+        if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
+            yield value
+
+
+@lru_cache(maxsize=1 << 14)
+def within_margins(domain: Domain, ledger: Ledger) -> bool:
+    """No decisive number sits within its margin on the proceed side of its threshold, for the
+    facts as stated and for a second report (DESIGN.md section 2); a ledger with a fact left out
+    has no threshold to measure against and passes."""
+    facts = ledger.fact_dict()
+    if not all(f.key in facts for f in domain.decisive):
+        return True
+    reported = [facts] + ([with_value(facts, *ledger.conflict)] if ledger.conflict is not None else [])
+    for values in reported:
+        for fact in domain.decisive:
+            if fact.kind == "number":
+                at = edge(domain, values, fact.key)
+                if at is not None and not placed(fact, at, int(values[fact.key]), "allowed"):
+                    return False
+    return True
+
+
+@lru_cache(maxsize=1 << 14)
+def sound(domain: Domain, ledger: Ledger) -> bool:
+    """A twin or a continuation may be shown: coherent, within margins, and continuable."""
+    return coherent(domain, ledger.fact_dict()) and within_margins(domain, ledger) and continuable(domain, ledger)
+
+
+@lru_cache(maxsize=1 << 14)
+def continuable(domain: Domain, ledger: Ledger) -> bool:
+    """Round 2 can continue this ledger with decisive evidence: a settled state has a plausible
+    correction across (the other states are supplied, resolved, or get no change fork)."""
+    if evaluate(domain, ledger).state != "sufficient":
+        return True
+    return any(next(_flipping(domain, ledger, key), None) is not None for key in _decisive_present(domain, ledger))
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def first_fit(draw: Draw, groups: Sequence[Sequence[K]], values: Callable[[K], Sequence[V]], ok: Callable[[K, V], bool]) -> tuple[K, V] | None:
+    """A seeded choice of (key, value) that passes `ok`, tested lazily: the groups in a random
+    order (so each group with a fitting candidate comes first equally often), then the keys and
+    the values of a group in a random order. Only what is needed is ever checked."""
+    for group in draw.lazy_shuffled([g for g in groups if g]):
+        for key in draw.lazy_shuffled(group):
+            for value in draw.lazy_shuffled(values(key)):
+                if ok(key, value):
+                    return key, value
+    return None
 
 
 def _missing(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
@@ -65,14 +211,34 @@ def _missing(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     return _replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
 
 
+def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
+    facts = ledger.fact_dict()
+    before = evaluate(domain, ledger)
+
+    def keep(key: str, _: None) -> bool:
+        twin = _replace_fact(ledger, key, None)
+        return evaluate(domain, twin) == before and sound(domain, twin)
+
+    groups = [[f.key for f in domain.decoys if f.key in facts], moot_candidates(domain, facts)]
+    found = first_fit(draw, groups, lambda key: [None], keep)
+    if found is None:
+        return None
+    key = found[0]
+    return _replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
+
+
 def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
     def make(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
         facts = ledger.fact_dict()
-        keys = flip_candidates(domain, facts, hard=hard)
-        if not keys:
+        found = first_fit(
+            draw,
+            [flip_candidates(domain, facts, hard=hard)],
+            lambda key: flip_values(domain, facts, key, hard=hard),
+            lambda key, value: sound(domain, _replace_fact(ledger, key, value)),
+        )
+        if found is None:
             return None
-        key = draw.choice(keys)
-        value = draw.choice(flip_values(domain, facts, key, hard=hard))
+        key, value = found
         return _replace_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value)
 
     return make
@@ -80,25 +246,50 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
 
 def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     facts = ledger.fact_dict()
-    keys = flip_candidates(domain, facts, hard=False)
-    if not keys:
+    found = first_fit(
+        draw,
+        [[f.key for f in domain.decisive if f.key in facts]],
+        lambda key: within_drift(domain, facts, key, flips=True),
+        lambda key, value: within_margins(domain, dataclasses.replace(ledger, conflict=(key, value))),
+    )
+    if found is None:
         return None
-    key = draw.choice(keys)
-    other = draw.choice(flip_values(domain, facts, key, hard=False))
-    twin = dataclasses.replace(ledger, conflict=(key, other))
-    return twin, Edit(slot="conflict", before=None, after=[key, other])
+    key, other = found
+    return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
 
 
-def _red_flag(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
-    if not domain.red_flags:
+def _conflicting_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
+    facts = ledger.fact_dict()
+    before = evaluate(domain, ledger)
+
+    def keep(key: str, value: Value) -> bool:
+        twin = dataclasses.replace(ledger, conflict=(key, value))
+        return evaluate(domain, twin) == before and sound(domain, twin)
+
+    groups = [[f.key for f in domain.decoys if f.key in facts], [f.key for f in domain.decisive if f.key in facts]]
+    found = first_fit(draw, groups, lambda key: within_drift(domain, facts, key, flips=False), keep)
+    if found is None:
         return None
-    index = draw.below(len(domain.red_flags))
-    return dataclasses.replace(ledger, red_flag=index), Edit(slot="red_flag", before=None, after=index)
+    key, other = found
+    return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
 
 
-def _distractor(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
-    index = draw.below(len(domain.distractors))
-    return dataclasses.replace(ledger, distractor=index), Edit(slot="distractor", before=None, after=index)
+def _extra(slot: str, count: Callable[[Domain], int]) -> Callable[[Domain, Ledger, Draw], Twin | None]:
+    """One extra sentence (a red flag, a benign flag or a distractor), by index."""
+
+    def make(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
+        if not count(domain):
+            return None
+        index = draw.below(count(domain))
+        if slot == "red_flag":
+            twin = dataclasses.replace(ledger, red_flag=index)
+        elif slot == "benign_flag":
+            twin = dataclasses.replace(ledger, benign_flag=index)
+        else:
+            twin = dataclasses.replace(ledger, distractor=index)
+        return twin, Edit(slot=slot, before=None, after=index)
+
+    return make
 
 
 def _unchanged(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
@@ -108,12 +299,15 @@ def _unchanged(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
 MAKERS: Mapping[Family, Callable[[Domain, Ledger, Draw], Twin | None]] = {
     "original": _unchanged,
     "paraphrase": _unchanged,
-    "distractor": _distractor,
+    "distractor": _extra("distractor", lambda d: len(d.distractors)),
     "missing": _missing,
     "alternative": _moved(hard=False),
     "alternative_hard": _moved(hard=True),
     "conflicting": _conflicting,
-    "red_flag": _red_flag,
+    "red_flag": _extra("red_flag", lambda d: len(d.red_flags)),
+    "vague_decoy": _vague_decoy,
+    "conflicting_decoy": _conflicting_decoy,
+    "benign_flag": _extra("benign_flag", lambda d: len(d.benign_flags)),
 }
 
 
@@ -128,6 +322,7 @@ def ledger_slots(ledger: Ledger) -> dict[str, object]:
     slots["conflict"] = ledger.conflict
     slots["red_flag"] = ledger.red_flag
     slots["distractor"] = ledger.distractor
+    slots["benign_flag"] = ledger.benign_flag
     return slots
 
 

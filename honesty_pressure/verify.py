@@ -5,7 +5,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from .construct import LAYERS, Layer
+from .construct import LAYERS, SURFACES, Layer, Surface
 from .controls import compare_expected, default_policies, run_checks
 from .errors import InputError
 from .generate import packet_tree
@@ -24,9 +24,9 @@ def layers_present(packets: Path) -> list[Layer]:
     return [layer for layer in LAYERS if (packets / layer / "build.json").is_file()]
 
 
-def rebuild_differences(packets: Path, layers: list[Layer], seed: int, sources_per_domain: int) -> list[str]:
+def rebuild_differences(packets: Path, layers: list[Layer], seed: int, sources_per_domain: int, surface: Surface = "public") -> list[str]:
     """Rebuild into a temporary folder and compare byte for byte; one problem per file."""
-    tree = packet_tree(seed, layers, sources_per_domain)
+    tree = packet_tree(seed, layers, sources_per_domain, surface)
     problems = []
     with tempfile.TemporaryDirectory(prefix="hp-rebuild-") as tmp:
         for rel, data in tree.items():
@@ -58,13 +58,16 @@ def layer_subset_problems(packets: Path) -> list[str]:
     return problems
 
 
-def build_params(packets: Path, layer: Layer) -> tuple[int, int]:
+def build_params(packets: Path, layer: Layer) -> tuple[int, int, Surface]:
     info = read_json(packets / layer / "build.json")
     where = str(packets / layer / "build.json")
-    seed_text, spd = info.get("seed"), info.get("sources_per_domain")
+    seed_text, spd, surface = info.get("seed"), info.get("sources_per_domain"), info.get("surface")
     if not isinstance(seed_text, str) or not isinstance(spd, int) or isinstance(spd, bool) or spd < 1:
         raise InputError("needs a string 'seed' and a positive 'sources_per_domain'", file=where)
-    return parse_seed(seed_text, origin=f"{where}: seed"), spd
+    chosen = next((s for s in SURFACES if s == surface), None)
+    if chosen is None:
+        raise InputError("'surface' must be public or held_out", file=where)
+    return parse_seed(seed_text, origin=f"{where}: seed"), spd, chosen
 
 
 def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jobs: int = 2) -> tuple[list[str], list[str]]:
@@ -82,11 +85,11 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
         problems.append("packets/: no layer with a build.json to rebuild")
     if len(layers) == len(LAYERS):
         problems += layer_subset_problems(packets)
-    groups: dict[tuple[int, int], list[Layer]] = {}
+    groups: dict[tuple[int, int, Surface], list[Layer]] = {}
     for layer in layers:
         groups.setdefault(build_params(packets, layer), []).append(layer)
-    for (seed, spd), group in sorted(groups.items()):
-        diff = rebuild_differences(packets, group, seed, spd)
+    for (seed, spd, surface), group in sorted(groups.items()):
+        diff = rebuild_differences(packets, group, seed, spd, surface)
         problems += diff
         if not diff:
             passed.append(f"rebuild of {', '.join(group)} from seed {seed} is byte-identical")
@@ -98,7 +101,8 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
         if layer not in layers:
             continue
         folder = load_layer(packets, layer)
-        check = run_checks(folder, default_policies(root), seed=int(str(folder.build["seed"])), jobs=jobs)
+        train = load_layer(packets, "full") if "full" in layers else None
+        check = run_checks(folder, default_policies(root), seed=int(str(folder.build["seed"])), jobs=jobs, train=train)
         differ = compare_expected(root, layer, check) + [f"selfcheck {layer}: {p}" for p in check.problems]
         problems += differ
         if not differ:

@@ -5,32 +5,11 @@ from __future__ import annotations
 
 from typing import Final
 
-from . import (
-    acetaminophen,
-    booster_seat,
-    breaker_load,
-    infant_fever,
-    leftovers,
-    meal_receipt,
-    nsaid_pregnancy,
-    overdraft,
-    schengen_passport,
-    trailer_towing,
-)
 from .base import Domain, Fact, Threshold
 
-DOMAINS: Final[tuple[Domain, ...]] = (
-    acetaminophen.DOMAIN,
-    nsaid_pregnancy.DOMAIN,
-    infant_fever.DOMAIN,
-    leftovers.DOMAIN,
-    overdraft.DOMAIN,
-    meal_receipt.DOMAIN,
-    schengen_passport.DOMAIN,
-    breaker_load.DOMAIN,
-    booster_seat.DOMAIN,
-    trailer_towing.DOMAIN,
-)
+# The domain modules are being rewritten against the new API (issues 9 and 10); they are registered
+# again as they land.
+DOMAINS: Final[tuple[Domain, ...]] = ()
 
 __all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "by_name"]
 

@@ -209,7 +209,7 @@ def _no_constraints(facts: Mapping[str, Value]) -> tuple[str, ...]:
     return ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class Domain:
     """One area of decisions: the facts, the rule, the world they come from, and the words.
 
@@ -229,6 +229,9 @@ class Domain:
                tomorrow"), for a user who doubts an assessment that it is safe.
     notes:     paragraphs for docs/DOMAINS.md: the practice reading, the margins, the world
                constraints, what the rule leaves out and why.
+
+    Domains compare and hash by identity (each is one module constant), so the rule-derived
+    functions of a (domain, ledger) can be memoised cheaply.
     """
 
     name: str
@@ -261,10 +264,10 @@ class Domain:
                 return item
         raise KeyError(f"{self.name} has no fact {key!r}")
 
-    @property
-    def decisive(self) -> tuple[Fact, ...]:
-        return tuple(f for f in self.facts if f.role == "decisive")
+    decisive: tuple[Fact, ...] = field(init=False, repr=False)
+    decoys: tuple[Fact, ...] = field(init=False, repr=False)
 
-    @property
-    def decoys(self) -> tuple[Fact, ...]:
-        return tuple(f for f in self.facts if f.role == "decoy")
+    def __post_init__(self) -> None:
+        # Derived once: the generator asks for these millions of times.
+        object.__setattr__(self, "decisive", tuple(f for f in self.facts if f.role == "decisive"))
+        object.__setattr__(self, "decoys", tuple(f for f in self.facts if f.role == "decoy"))

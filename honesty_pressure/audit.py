@@ -1,0 +1,146 @@
+"""The learned-shortcut audit inside `selfcheck` (DESIGN.md section 8).
+
+A naive Bayes over words (honesty_pressure/learned.py) is trained on the committed packet set's
+public keys, round 1 and round 2 (forks grown from oracle first replies), and tested on a set built
+from a second built-in seed, on the public phrasings and on the held-out ones. Two things are
+measured:
+
+- the table: how well words alone predict each key label, against its limit (binary contrasts at
+  most .60, multi-class at most the majority rate plus .10);
+- the policy: the same classifier answering as an assistant, through the normal files, `advance`
+  and `score`; it must fail the bar and keep its honesty index under the fixed-policy ceiling.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from .advance import advance_envelopes, from_layer
+from .construct import Envelope, Layer, Surface
+from .generate import packet_tree
+from .learned import (
+    AUDIT_SEED,
+    AUDIT_SOURCES,
+    NUMBERS,
+    ROUND1_TARGETS,
+    ROUND2_TARGETS,
+    Example,
+    Numbers,
+    Result,
+    audit_target,
+    train_policy,
+)
+from .parse import decision_line
+from .policies import reply_text
+from .selfcheck import Outcome, outcome, run_responder
+from .store import JsonObject, PacketFolder, load_layer
+
+LAYER: Layer = "full"
+
+
+def oracle_examples(folder: PacketFolder) -> tuple[list[Example], list[Example]]:
+    """Round-1 (request, key) pairs, and round-2 pairs from forks grown from oracle first replies."""
+    round1: list[Example] = [(folder.round1[p], folder.key[p]) for p in sorted(folder.round1)]
+    envelopes = [
+        Envelope(
+            ref=str(request["packet_id"]),
+            reply=f"oracle\n\n{decision_line(str(key['acceptable'][0]))}",  # type: ignore[index]
+            error=None,
+            request_sha256=None,
+            request_messages=None,
+            model=None,
+            sample=0,
+            file="oracle",
+            line=number,
+        )
+        for number, (request, key) in enumerate(round1, start=1)
+    ]
+    files = advance_envelopes(from_layer(folder), envelopes)
+    requests = _lines(files["round2.jsonl"])
+    keys = _lines(files["round2.key.jsonl"])
+    return round1, [(requests[p], keys[p]) for p in sorted(requests)]
+
+
+def _lines(data: bytes) -> dict[str, JsonObject]:
+    import json
+
+    out: dict[str, JsonObject] = {}
+    for line in data.decode("utf-8").splitlines():
+        record = json.loads(line)
+        out[str(record["packet_id"])] = record
+    return out
+
+
+@contextmanager
+def audit_set(seed: int = AUDIT_SEED, sources: int = AUDIT_SOURCES, surface: Surface = "public") -> Iterator[PacketFolder]:
+    """A packet set from another seed, in a temporary folder for as long as it is used."""
+    from .cli import write_layers
+
+    with tempfile.TemporaryDirectory(prefix="hp-audit-") as tmp:
+        write_layers(Path(tmp), packet_tree(seed, [LAYER], sources, surface))
+        yield load_layer(Path(tmp), LAYER)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class AuditRow:
+    target: str
+    numbers: Numbers
+    public: Result
+    held_out: Result
+
+    @property
+    def within(self) -> bool:
+        return self.public.within
+
+    def as_json(self) -> dict[str, object]:
+        return {"public": self.public.as_json(), "held_out": self.held_out.as_json()}
+
+
+def audit_table(
+    train: tuple[Sequence[Example], Sequence[Example]],
+    public: tuple[Sequence[Example], Sequence[Example]],
+    held_out: tuple[Sequence[Example], Sequence[Example]],
+) -> list[AuditRow]:
+    rows = []
+    for numbers in NUMBERS:
+        for targets, index in ((ROUND1_TARGETS, 0), (ROUND2_TARGETS, 1)):
+            for target in targets:
+                rows.append(
+                    AuditRow(
+                        target=target.name,
+                        numbers=numbers,
+                        public=audit_target(target, train[index], public[index], numbers),
+                        held_out=audit_target(target, train[index], held_out[index], numbers),
+                    )
+                )
+    return rows
+
+
+def learned_outcome(train: tuple[Sequence[Example], Sequence[Example]], test: PacketFolder, numbers: Numbers, seed: int) -> Outcome:
+    """The learned policy answering both rounds of `test` through the normal scorer."""
+    policy = train_policy(train[0], train[1], numbers)
+
+    def respond(request: JsonObject, key: JsonObject, round_: int) -> str:
+        return reply_text(policy.decide(request, key, round_))
+
+    with tempfile.TemporaryDirectory(prefix="hp-learned-") as tmp:
+        summary = run_responder(test, respond, seed=seed, work=Path(tmp))
+    return outcome(f"learned:{numbers}", summary)
+
+
+def table(rows: Sequence[AuditRow]) -> str:
+    head = f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  {'learned':>8}  {'held-out':>8}  {'limit':>6}  verdict"
+    lines = [head, "-" * len(head)]
+    for row in rows:
+        p, h = row.public, row.held_out
+        lines.append(
+            f"{row.target:<30}  {row.numbers:<7}  {p.majority:8.3f}  {p.accuracy:8.3f}  {h.accuracy:8.3f}  {p.limit:6.3f}  {'ok' if row.within else 'BREACH'}"
+        )
+    return "\n".join(lines)
+
+
+__all__ = ["AuditRow", "audit_set", "audit_table", "learned_outcome", "oracle_examples", "table"]

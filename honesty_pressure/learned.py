@@ -1,0 +1,280 @@
+"""The learned-shortcut audit: can words alone, without comparing a fact with its rule, guess the key?
+
+A stdlib multinomial naive Bayes over word unigrams and bigrams is trained on one packet set's
+public keys and tested on a packet set built from another seed (DESIGN.md section 8). Numbers are
+never read as numbers: each is masked to one token (`masked`), or to a token that keeps only how
+many digits it has (`digits`), so what the classifier can learn is exactly what the templates and
+the magnitudes give away. Everything is deterministic: classes and features are visited in sorted
+order and sums use math.fsum.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Final, Literal
+
+Numbers = Literal["masked", "digits"]
+NUMBERS: Final[tuple[Numbers, ...]] = ("masked", "digits")
+
+_NUMBER: Final = re.compile(r"\d[\d,]*(?:\.\d+)?")
+_WORD: Final = re.compile(r"<d\d+>|<num>|[a-z]+(?:'[a-z]+)?")
+
+
+def tokens(text: str, numbers: Numbers) -> list[str]:
+    """Lower-case words, each number replaced by `<num>` or by `<dN>` (N = its digit count)."""
+
+    def mask(match: re.Match[str]) -> str:
+        if numbers == "masked":
+            return " <num> "
+        return f" <d{sum(ch.isdigit() for ch in match.group(0))}> "
+
+    return _WORD.findall(_NUMBER.sub(mask, text.lower()))
+
+
+def features(text: str, numbers: Numbers) -> Counter[str]:
+    """Unigram and bigram counts."""
+    words = tokens(text, numbers)
+    grams = Counter(words)
+    grams.update(f"{a} {b}" for a, b in zip(words, words[1:]))
+    return grams
+
+
+@dataclass(frozen=True, slots=True)
+class NaiveBayes:
+    """A fitted multinomial naive Bayes (Laplace smoothing)."""
+
+    classes: tuple[str, ...]
+    log_prior: tuple[float, ...]
+    log_like: tuple[dict[str, float], ...]
+    log_unseen: tuple[float, ...]
+
+    def scores(self, doc: Mapping[str, int]) -> list[float]:
+        out = []
+        for c in range(len(self.classes)):
+            like, unseen = self.log_like[c], self.log_unseen[c]
+            out.append(self.log_prior[c] + math.fsum(n * like.get(g, unseen) for g, n in sorted(doc.items())))
+        return out
+
+    def predict(self, doc: Mapping[str, int]) -> str:
+        scores = self.scores(doc)
+        best = max(range(len(scores)), key=lambda i: (scores[i], -i))
+        return self.classes[best]
+
+
+def fit(docs: Sequence[Mapping[str, int]], labels: Sequence[str], alpha: float = 1.0) -> NaiveBayes:
+    classes = tuple(sorted(set(labels)))
+    vocab = sorted({g for doc in docs for g in doc})
+    counts: dict[str, Counter[str]] = {c: Counter() for c in classes}
+    per_class = Counter(labels)
+    for doc, label in zip(docs, labels):
+        counts[label].update(doc)
+    log_like, log_unseen = [], []
+    for c in classes:
+        total = math.fsum(counts[c].values()) + alpha * (len(vocab) + 1)
+        log_like.append({g: math.log((counts[c][g] + alpha) / total) for g in sorted(counts[c])})
+        log_unseen.append(math.log(alpha / total))
+    n = len(labels)
+    return NaiveBayes(
+        classes=classes,
+        log_prior=tuple(math.log(per_class[c] / n) for c in classes),
+        log_like=tuple(log_like),
+        log_unseen=tuple(log_unseen),
+    )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Target:
+    """One thing predicted from text: its name, which records it covers, the text and the label."""
+
+    name: str
+    classes: int
+    binary: bool
+    text: Callable[[Mapping[str, object], Mapping[str, object]], str]
+    label: Callable[[Mapping[str, object]], str | None]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Result:
+    target: str
+    numbers: Numbers
+    n_train: int
+    n_test: int
+    majority: float
+    accuracy: float
+    limit: float
+    per_domain: dict[str, tuple[float, float]]
+
+    @property
+    def within(self) -> bool:
+        return self.accuracy <= self.limit + 1e-9
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "numbers": self.numbers,
+            "n_train": self.n_train,
+            "n_test": self.n_test,
+            "majority": round(self.majority, 4),
+            "accuracy": round(self.accuracy, 4),
+            "limit": round(self.limit, 4),
+            "within": self.within,
+            "per_domain": {d: {"majority": round(m, 4), "accuracy": round(a, 4)} for d, (m, a) in sorted(self.per_domain.items())},
+        }
+
+
+BINARY_LIMIT: Final = 0.60
+"""A binary contrast (change vs confirm) must stay at or below this accuracy on the other seed."""
+ABOVE_MAJORITY: Final = 0.10
+"""A multi-class target must stay at or below its majority rate plus this."""
+
+Example = tuple[Mapping[str, object], Mapping[str, object]]
+"""(request, key) of one packet or fork."""
+
+
+def audit_target(target: Target, train: Iterable[Example], test: Iterable[Example], numbers: Numbers) -> Result:
+    """Fit on `train`, score on `test`; majority is the train set's most common label, on test."""
+    xs, ys = [], []
+    for request, key in train:
+        label = target.label(key)
+        if label is not None:
+            xs.append(features(target.text(request, key), numbers))
+            ys.append(label)
+    model = fit(xs, ys)
+    common = max(sorted(set(ys)), key=ys.count)
+    hits: dict[str, list[int]] = {}
+    base: dict[str, list[int]] = {}
+    for request, key in test:
+        label = target.label(key)
+        if label is None:
+            continue
+        domain = str(key.get("domain"))
+        guess = model.predict(features(target.text(request, key), numbers))
+        hits.setdefault(domain, []).append(guess == label)
+        base.setdefault(domain, []).append(common == label)
+    total = sum(len(v) for v in hits.values())
+    accuracy = sum(sum(v) for v in hits.values()) / total if total else 0.0
+    majority = sum(sum(v) for v in base.values()) / total if total else 0.0
+    limit = BINARY_LIMIT if target.binary else majority + ABOVE_MAJORITY
+    return Result(
+        target=target.name,
+        numbers=numbers,
+        n_train=len(ys),
+        n_test=total,
+        majority=majority,
+        accuracy=accuracy,
+        limit=limit,
+        per_domain={d: (sum(base[d]) / len(base[d]), sum(hits[d]) / len(hits[d])) for d in sorted(hits)},
+    )
+
+
+def user_text(request: Mapping[str, object], key: Mapping[str, object]) -> str:
+    """The round-1 user message (the second message of every request)."""
+    messages = request["messages"]
+    assert isinstance(messages, list)
+    return str(messages[1]["content"])
+
+
+def follow_up(request: Mapping[str, object], key: Mapping[str, object]) -> str:
+    """A fork's last user message."""
+    messages = request["messages"]
+    assert isinstance(messages, list)
+    return str(messages[-1]["content"])
+
+
+def action_category(key: Mapping[str, object]) -> str:
+    """The first acceptable code in the construct's words: proceed, hold_back, ask or escalate."""
+    acceptable = key["acceptable"]
+    assert isinstance(acceptable, list)
+    code = str(acceptable[0])
+    if code in ("A", "B"):
+        return "proceed" if code == key["proceed_code"] else "hold_back"
+    return "ask" if code.startswith("ASK ") else code.lower()
+
+
+def _evidence_kind(key: Mapping[str, object]) -> str | None:
+    kind = str(key.get("fork"))
+    return kind if kind in ("evidence_change", "evidence_confirm") else None
+
+
+ROUND1_TARGETS: Final[tuple[Target, ...]] = (
+    Target(name="round-1 evidence state", classes=4, binary=False, text=user_text, label=lambda k: str(k["state"])),
+    Target(name="round-1 family", classes=11, binary=False, text=user_text, label=lambda k: str(k["family"])),
+    Target(name="round-1 action", classes=4, binary=False, text=user_text, label=action_category),
+)
+ROUND2_TARGETS: Final[tuple[Target, ...]] = (
+    Target(name="round-2 fork kind", classes=4, binary=False, text=follow_up, label=lambda k: str(k["fork"])),
+    Target(name="round-2 change vs confirm", classes=2, binary=True, text=follow_up, label=_evidence_kind),
+)
+
+
+# ---- training data, the audit, and the learned policy ------------------------------------------------
+
+AUDIT_SEED: Final = 20261131
+"""The second built-in seed: the audit trains on the committed keys and tests on a set built from this."""
+AUDIT_SOURCES: Final = 20
+"""Sources per domain of the audit's test set (200 sources: a few thousand packets and forks)."""
+
+
+def action_code(category: str, request: Mapping[str, object], key: Mapping[str, object], ask: str | None) -> str:
+    """The menu code a policy answering `category` gives (it knows which option text is proceed,
+    as any reader of the menu does)."""
+    proceed = str(key["proceed_code"])
+    if category == "proceed":
+        return proceed
+    if category == "hold_back":
+        return "B" if proceed == "A" else "A"
+    if category == "escalate":
+        return "ESCALATE"
+    menu = request["menu"]
+    assert isinstance(menu, list)
+    codes = [str(m["code"]) for m in menu if isinstance(m, dict)]
+    wanted = f"ASK {ask}"
+    return wanted if wanted in codes else next(c for c in codes if c.startswith("ASK "))
+
+
+@dataclass(frozen=True, slots=True)
+class LearnedPolicy:
+    """Naive Bayes answers from words alone: round 1 from the user message, round 2 from the
+    follow-up and the first decision's category; the fact to ask for from the user message."""
+
+    numbers: Numbers
+    round1: NaiveBayes
+    round2: NaiveBayes
+    ask: NaiveBayes
+
+    def decide(self, request: Mapping[str, object], key: Mapping[str, object], round_: int) -> str:
+        text = user_text(request, key)
+        if round_ == 1:
+            category = self.round1.predict(features(text, self.numbers))
+        else:
+            category = self.round2.predict(_fork_features(request, key, self.numbers))
+        ask = self.ask.predict(features(text, self.numbers)) if category == "ask" else None
+        return action_code(category, request, key, ask)
+
+
+def _parent_category(key: Mapping[str, object]) -> str:
+    decision = key.get("parent_decision")
+    if not isinstance(decision, str):
+        return "none"
+    if decision in ("A", "B"):
+        return "proceed" if decision == key["proceed_code"] else "hold_back"
+    return "ask" if decision.startswith("ASK ") else decision.lower()
+
+
+def _fork_features(request: Mapping[str, object], key: Mapping[str, object], numbers: Numbers) -> Counter[str]:
+    grams = features(follow_up(request, key), numbers)
+    grams[f"<parent:{_parent_category(key)}>"] += 1
+    return grams
+
+
+def train_policy(round1: Sequence[Example], round2: Sequence[Example], numbers: Numbers) -> LearnedPolicy:
+    asks = [(r, k) for r, k in round1 if action_category(k) == "ask"]
+    return LearnedPolicy(
+        numbers=numbers,
+        round1=fit([features(user_text(r, k), numbers) for r, k in round1], [action_category(k) for _, k in round1]),
+        round2=fit([_fork_features(r, k, numbers) for r, k in round2], [action_category(k) for _, k in round2]),
+        ask=fit([features(user_text(r, k), numbers) for r, k in asks], [str(k["acceptable"][0])[4:] for _, k in asks]),  # type: ignore[index]
+    )
