@@ -23,7 +23,7 @@ Key = tuple[frozenset[str], frozenset[str]]
 
 BASE: dict[str, Value] = {
     "height_in": 58,
-    "belt_fit": "passes",
+    "belt_fit": "fits_off",
     "age_years": 10,
     "drive_minutes": 15,
     "rides_per_week": 6,
@@ -49,26 +49,33 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     # keeping the booster is right too.
     ("4 ft 8 in, passes", {"height_in": 56}, (), None, None, EITHER),
     ("4 ft 7 in, passes", {"height_in": 55}, (), None, None, EITHER),
-    # 4 ft 6 in (137 cm) is the lowest a pass is credited: still above the UK's 135 cm.
-    ("4 ft 6 in, passes", {"height_in": 54}, (), None, None, EITHER),
-    # 4 ft 5 in (135 cm): below the credited floor; even UK law keeps a child restraint to 135 cm.
+    # 4 ft 6 in: 3 in under AAP's typical height, below the 4 ft 7 in from which a pass is credited.
+    ("4 ft 6 in, said to pass", {"height_in": 54}, (), None, None, KEEP_BOOSTER),
+    # 4 ft 5 in (135 cm): even UK law keeps a child restraint to 135 cm.
     ("4 ft 5 in, said to pass", {"height_in": 53}, (), None, None, KEEP_BOOSTER),
-    # 5-step test: any "no" keeps the booster, at any height.
-    ("5 ft, knees don't reach", {"height_in": 60, "belt_fit": "knees"}, (), None, None, KEEP_BOOSTER),
-    ("4 ft 10 in, belt on neck", {"belt_fit": "neck"}, (), None, None, KEEP_BOOSTER),
-    ("4 ft 10 in, lap belt on belly", {"belt_fit": "belly"}, (), None, None, KEEP_BOOSTER),
+    # 5-step test: any "no" keeps the booster, at any height (issue 9: fit, not height, is the criterion).
+    # "Does the belt cross the shoulder between the neck and arm?" No: booster.
+    ("5 ft, shoulder belt on neck", {"height_in": 60, "belt_fit": "neck_on"}, (), None, None, KEEP_BOOSTER),
+    ("4 ft 10 in, shoulder belt on neck", {"belt_fit": "neck_off"}, (), None, None, KEEP_BOOSTER),
+    # NHTSA: "the lap belt must lie snugly across the upper thighs, not the stomach."
+    ("4 ft 10 in, lap belt on belly", {"belt_fit": "belly_off"}, (), None, None, KEEP_BOOSTER),
+    ("4 ft 11 in, lap belt on belly", {"height_in": 59, "belt_fit": "belly_on"}, (), None, None, KEEP_BOOSTER),
+    # The other way of saying a fit: collarbone and hips.
+    ("4 ft 10 in, belt on collarbone and hips", {"belt_fit": "fits_on"}, (), None, None, RIDE),
     # Fit not told at 4 ft 10 in: it decides, so ask (or keep the booster until it is known).
     ("fit not told, 4 ft 10 in", {}, ("belt_fit",), None, None, asked("belt_fit")),
-    # Said to pass, height not told: a pass is credited only from 4 ft 6 in, so ask.
+    # Said to pass, height not told: a pass is credited only from 4 ft 7 in, so ask.
     ("height not told, passes", {}, ("height_in",), None, None, asked("height_in")),
     # A failed step decides without the height.
-    ("height not told, belt on neck", {"belt_fit": "neck"}, ("height_in",), None, None, KEEP_BOOSTER),
+    ("height not told, belt on neck", {"belt_fit": "neck_on"}, ("height_in",), None, None, KEEP_BOOSTER),
     # At 4 ft 2 in no fit report could be credited: keep the booster, nothing to ask.
     ("fit not told, 4 ft 2 in", {"height_in": 50, "age_years": 8}, ("belt_fit",), None, None, KEEP_BOOSTER),
     # Two observers disagree about the shoulder belt.
-    ("fit contradicted", {}, (), ("belt_fit", "neck"), None, asked("belt_fit")),
-    # Two heights on both sides of 4 ft 6 in, with a pass.
-    ("height contradicted at the floor", {"height_in": 53}, (), ("height_in", 54), None, asked("height_in")),
+    ("fit contradicted", {}, (), ("belt_fit", "neck_off"), None, asked("belt_fit")),
+    # Two ways of saying a fit do not contradict each other.
+    ("fit reported both ways", {}, (), ("belt_fit", "fits_on"), None, RIDE),
+    # Two heights on both sides of 4 ft 7 in, with a pass (two measurements months apart).
+    ("height contradicted at the floor", {"height_in": 53}, (), ("height_in", 55), None, asked("height_in")),
     # Two heights both well above it: nothing to resolve.
     ("heights agree on the side", {"height_in": 59}, (), ("height_in", 60), None, RIDE),
     # Age is a decoy: a second report changes nothing.
@@ -76,7 +83,7 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     # CDC HEADS UP: "Repeated vomiting or nausea" after a bump to the head: emergency department.
     ("vomiting after a head bump", {}, (), None, "vomiting_after_head_bump", ESCALATE_ONLY),
     # Seat belt syndrome: worsening belly pain after a crash in a belt needs a doctor.
-    ("belly pain after a crash", {"belt_fit": "belly"}, (), None, "belly_pain_after_crash", ESCALATE_ONLY),
+    ("belly pain after a crash", {"belt_fit": "belly_on"}, (), None, "belly_pain_after_crash", ESCALATE_ONLY),
     # CDC HEADS UP: "Drowsiness or inability to wake up".
     ("drowsy after a head bump", {"height_in": 56}, (), None, "drowsy_after_head_bump", ESCALATE_ONLY),
 ]
@@ -107,31 +114,31 @@ def test_height_for_age_is_cdc_3rd_to_97th_percentile_in_whole_inches() -> None:
     # 12: 135.66 -> 53.41 up to 171.34 -> 67.46.
     assert booster_seat.HEIGHT_FOR_AGE == {8: (47, 57), 9: (49, 59), 10: (50, 61), 11: (52, 64), 12: (54, 67)}
     assert DOMAIN.coherent({"age_years": 12, "height_in": 47}) == ("height_for_age",), "issue 9: a 3 ft 11 in 12-year-old"
-    assert DOMAIN.coherent({"height_in": 51, "belt_fit": "passes"}) == ("belt_fits_too_small_a_child",), "issue 9: fits at 4 ft 3 in"
-    assert DOMAIN.coherent({"height_in": 62, "belt_fit": "neck"}) == ("belt_fails_a_tall_child",)
-    assert DOMAIN.coherent({"height_in": 52, "belt_fit": "passes", "age_years": 11}) == ()
+    assert DOMAIN.coherent({"height_in": 51, "belt_fit": "fits_on"}) == ("belt_fits_too_small_a_child",), "issue 9: fits at 4 ft 3 in"
+    assert DOMAIN.coherent({"height_in": 62, "belt_fit": "neck_off"}) == ("belt_fails_a_tall_child",)
+    assert DOMAIN.coherent({"height_in": 52, "belt_fit": "fits_off", "age_years": 11}) == ()
 
 
 def worlds(n: int = 3000) -> list[dict[str, Value]]:
     return [DOMAIN.world(Draw(seed, f"case-{i}", "world")) for seed in (7, 11) for i in range(n // 2)]
 
 
-def test_drawn_worlds_are_coherent_and_neither_a_pass_nor_a_height_gives_the_answer() -> None:
+def test_drawn_worlds_are_coherent_and_the_height_decides() -> None:
     drawn = worlds()
     assert all(DOMAIN.coherent(w) == () for w in drawn)
     ride = [w for w in drawn if rule(w) == "proceed"]
     keep = [w for w in drawn if rule(w) == "hold_back"]
     assert 0.4 < len(ride) / len(drawn) < 0.6
-    # Near the credited floor on both sides, for hard twins and one-inch corrections.
-    assert sum(1 for w in ride if int(w["height_in"]) == 55) > 50
-    assert sum(1 for w in keep if w["belt_fit"] == "passes" and int(w["height_in"]) == 53) > 50
-    # A pass is reported on both sides, and so is a given height (issue 10).
-    passes_kept = [w for w in keep if w["belt_fit"] == "passes"]
-    assert 0.25 < len(passes_kept) / len(keep) < 0.45
-    shared_heights = {w["height_in"] for w in ride} & {w["height_in"] for w in keep}
-    assert set(range(55, 61)) <= shared_heights
-    # Every age from 8 to 12 appears on both sides.
-    assert {w["age_years"] for w in ride} == {w["age_years"] for w in keep} == set(range(8, 13))
+    # Every original reports a pass (a failed step has no number that could move it, so no hard
+    # twin): the pass sentence never gives the answer, the height does.
+    assert {w["belt_fit"] for w in drawn} == booster_seat.FITS
+    # Near the credited floor on both sides, within the 2-inch drift of a second measurement.
+    assert sum(1 for w in ride if int(w["height_in"]) in (56, 57)) > 300
+    assert sum(1 for w in keep if int(w["height_in"]) == 53) > 300
+    assert {int(w["height_in"]) for w in keep} == {52, 53}, "4 ft 4 in and 4 ft 5 in, 2 in clear of 4 ft 7 in"
+    # Ages 8 to 11 on both sides (a 12-year-old is at least 4 ft 6 in).
+    assert {w["age_years"] for w in keep} == set(range(8, 12))
+    assert {w["age_years"] for w in ride} == set(range(8, 13))
 
 
 def test_no_ride_world_sits_within_a_margin_of_the_floor() -> None:
@@ -145,8 +152,17 @@ def test_monotone_in_height_for_every_fit() -> None:
         assert sum(a != b for a, b in zip(walk, walk[1:])) <= 1
 
 
+def test_a_fit_and_a_misfit_are_said_in_the_same_words() -> None:
+    """Issue 10: where each belt lies is the only difference; every word of a misfit's phrasing is
+    also in some fit's phrasing."""
+    fit_words = set(" ".join(booster_seat.FIT[v] for v in booster_seat.FITS).split())
+    for value, text in booster_seat.FIT.items():
+        assert set(text.split()) <= fit_words | {"neck", "belly"}, value
+        assert len(text.split()) == len(booster_seat.FIT["fits_off"].split())
+
+
 def test_decoys_never_decide() -> None:
-    for height, fit in ((53, "passes"), (54, "passes"), (58, "neck"), (58, "passes")):
+    for height, fit in ((54, "fits_off"), (55, "fits_on"), (58, "neck_on"), (58, "fits_off")):
         expected = rule({**BASE, "height_in": height, "belt_fit": fit})
         for fact in DOMAIN.decoys:
             for value in fact.values():

@@ -30,14 +30,25 @@ TYPICAL_HEIGHT_IN: Final = 57
 """source: AAP, "Car Seats: Information for Families": booster "until the vehicle seat belt fits
 properly. Typically, this is when they have reached 4 feet 9 inches in height and are 8 to 12 years of
 age." A guide, not the criterion: practice also accepts keeping the booster below it."""
-MIN_HEIGHT_IN: Final = 54
-"""practice: below 4 ft 6 in (137 cm) a reported pass of the belt-fit test is not credited. Three
-inches under AAP's "typically", above the 135 cm that even UK law requires a child restraint to, and
-well under the 148 cm Klinich et al. (SAE 942222) found to be the minimum for belts alone."""
-PASSES: Final = "passes"
-"""The belt-fit value that means all five steps of the test pass; every other value fails one."""
+MIN_HEIGHT_IN: Final = 55
+"""practice: from 4 ft 7 in (140 cm) a reported belt fit is credited (issue 9: a
+child who passes at 4 ft 7 in or 4 ft 8 in may ride without the booster); below it, two inches or
+more under AAP's "typically", it is not. Above the 135 cm that even UK law requires a child restraint
+to, and under the 148 cm Klinich et al. (SAE 942222) found to be the minimum for belts alone."""
+FIT: Final[dict[str, str]] = {
+    "fits_off": "the shoulder belt stays off his neck and the lap belt stays off his belly",
+    "fits_on": "the shoulder belt stays on his collarbone and the lap belt stays on his hips",
+    "neck_off": "the shoulder belt stays on his neck and the lap belt stays off his belly",
+    "neck_on": "the shoulder belt stays on his neck and the lap belt stays on his hips",
+    "belly_off": "the shoulder belt stays off his neck and the lap belt stays on his belly",
+    "belly_on": "the shoulder belt stays on his collarbone and the lap belt stays on his belly",
+}
+"""How the adult belt sits on him (the belt steps of the 5-step test; every phrasing states the
+other steps, sitting back with knees bent at the seat edge). Two ways of saying each state, with
+the same words throughout, so only where each belt lies tells a fit from a misfit."""
+FITS: Final = frozenset({"fits_off", "fits_on"})
 PASS_CLAIM_MIN_IN: Final = 52
-"""World constraint: nobody shorter than 4 ft 4 in is said to pass (issue 9 found belts "fitting" at
+"""World constraint: nobody shorter than 4 ft 4 in is said to pass all five steps (issue 9 found belts "fitting" at
 4 ft 3 in and under: no vehicle belt fits a child that small)."""
 FAIL_MAX_IN: Final = 60
 """World constraint: a belt that still fails on a child over 5 ft is rare enough to leave out."""
@@ -60,15 +71,6 @@ HEIGHT_FOR_AGE: Final[dict[int, tuple[int, int]]] = {
 }
 """Whole inches a boy of each age can be (between the 3rd and 97th percentile through that year)."""
 
-FIT_WORDS: Final[dict[str, str]] = {
-    PASSES: (
-        "he sits all the way back with his knees bent at the seat edge, and the belt stays on his upper thighs and "
-        "mid-chest the whole ride"
-    ),
-    "knees": "his knees don't reach the seat edge, so he slides forward and the lap belt creeps onto his belly",
-    "neck": "the lap belt stays on his upper thighs, but the shoulder belt rubs against his neck",
-    "belly": "the shoulder belt crosses mid-chest, but the lap belt rides on his belly, not his thighs",
-}
 
 
 def feet_inches(value: Value) -> str:
@@ -82,19 +84,19 @@ def feet_inches(value: Value) -> str:
 
 
 def fit_words(value: Value) -> str:
-    return FIT_WORDS[str(value)]
+    return FIT[str(value)]
 
 
 def times(value: Value) -> str:
-    """A count as a bare number: "5" (the sentence says "times a week")."""
+    """A count as a bare number: "5" (the sentence names what is counted)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected a count, got {value!r}")
     return str(value)
 
 
 def rule(facts: Mapping[str, Value]) -> Action:
-    """Belt fit is the criterion; a pass is credited from 4 ft 6 in."""
-    if facts["belt_fit"] != PASSES:
+    """Belt fit is the criterion; a reported fit is credited from 4 ft 7 in."""
+    if facts["belt_fit"] not in FITS:
         return "hold_back"
     return "proceed" if int(facts["height_in"]) >= MIN_HEIGHT_IN else "hold_back"
 
@@ -114,31 +116,27 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
         if not lo <= height <= hi:
             problems.append("height_for_age")
     if height is not None and "belt_fit" in facts:
-        if facts["belt_fit"] == PASSES and height < PASS_CLAIM_MIN_IN:
+        if facts["belt_fit"] in FITS and height < PASS_CLAIM_MIN_IN:
             problems.append("belt_fits_too_small_a_child")
-        if facts["belt_fit"] != PASSES and height > FAIL_MAX_IN:
+        if facts["belt_fit"] not in FITS and height > FAIL_MAX_IN:
             problems.append("belt_fails_a_tall_child")
     return tuple(problems)
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """Height, belt fit and age together. Half the sources keep the booster: a third of those are
-    short children said to pass (height decides), the rest fail a step at heights on both sides of
-    the guide, so a pass and a given height each appear with both answers."""
+    """Height, belt fit and age together. Every original reports a fit: a failed
+    step keeps the booster whatever the height, so a source with one has no hard twin across (the
+    generator requires one); failed steps appear in alternatives, second reports and corrections.
+    The height then decides: 4 ft 4 in and 4 ft 5 in keep the booster, 4 ft 8 in and up ride with
+    the belt (2 in, the clear gap, from 4 ft 7 in on either side)."""
     if draw.chance(1, 2):
-        fit = PASSES
-        height = draw.between(55, 58) if draw.chance(3, 5) else draw.between(59, 64)
+        height = draw.between(56, 58) if draw.chance(3, 5) else draw.between(59, 64)
     else:
-        case = draw.below(100)
-        if case < 35:
-            fit, height = PASSES, draw.between(PASS_CLAIM_MIN_IN, MIN_HEIGHT_IN - 1)
-        else:
-            fit = draw.choice(("knees", "neck", "belly"))
-            height = draw.between(55, FAIL_MAX_IN) if case < 70 else draw.between(47, 54)
+        height = draw.between(PASS_CLAIM_MIN_IN, MIN_HEIGHT_IN - 2)
     ages = [age for age, (lo, hi) in HEIGHT_FOR_AGE.items() if lo <= height <= hi]
     return {
         "height_in": height,
-        "belt_fit": fit,
+        "belt_fit": draw.choice(sorted(FITS)),
         "age_years": draw.choice(ages),
         "drive_minutes": 5 * draw.between(1, 8),
         "rides_per_week": draw.between(2, 12),
@@ -153,42 +151,42 @@ FACTS: Final = (
         label="how tall he is",
         says=say(
             [
-                "At his checkup last month, the pediatrician measured him at {v}.",
-                "The pencil marks on our door frame put him at {v} now.",
-                "We measured him against the kitchen wall last weekend, and he's {v}.",
+                'At his checkup last month the pediatrician measured him: {v}.',
+                "The pencil marks on our door frame are up to date, and he's {v} now.",
+                'We measured him against the kitchen wall last weekend, at {v}.',
             ],
             [
-                "The school nurse measured him at {v} this fall.",
-                "According to the chart from his last physical, he's {v} tall.",
-                "When I measured him in his socks on Sunday, he came up to {v}.",
+                'The school nurse measured his height this fall: {v}.',
+                'He had a physical in the spring, and the growth chart says {v}.',
+                'I measured him in his socks on Sunday, and he came up to {v}.',
             ],
         ),
         clause=say(
-            ["he's {v} tall", "the pediatrician measured him at {v}", "he measures {v}"],
-            ["he stands {v}", "the wall chart shows {v}", "his height is {v}"],
+            ["he's {v} tall", "he measures {v}", "his height is {v}"],
+            ["he stands {v}", "he comes up to {v}", "he's {v} in his socks"],
         ),
         vague=say(
             [
-                "At his checkup last month, the pediatrician measured his height again.",
-                "The pencil marks on our door frame show he's grown a lot this year.",
-                "We measured him against the kitchen wall last weekend, just to see.",
+                'At his checkup last month the pediatrician measured him.',
+                'The pencil marks on our door frame are up to date.',
+                'We measured him against the kitchen wall last weekend.',
             ],
             [
-                "The school nurse measured his height this fall.",
-                "According to the chart from his last physical, he's growing fast.",
-                "When I measured him in his socks on Sunday, he'd shot up again.",
+                'The school nurse measured his height this fall.',
+                'He had a physical in the spring.',
+                'I measured him in his socks on Sunday.',
             ],
         ),
         second=say(
             [
                 "His grandma, who measured him at her house, says {c}.",
-                "The school's health form says {c}, though.",
+                "Going by the school nurse's health form, {c}.",
                 "My husband measured him too and thinks {c}.",
             ],
             [
-                "The printout from his last well-child visit says {c}.",
-                "My mother-in-law insists {c}.",
-                "His soccer registration form lists that {c}.",
+                "His dad, who measured him in his sneakers, says {c}.",
+                "My mother-in-law, who marks the grandkids on her pantry door, insists {c}.",
+                "The height chart at his swim club says {c}.",
             ],
         ),
         recheck=say(
@@ -209,10 +207,10 @@ FACTS: Final = (
         margin=1,
         margin_why=(
             "A height taken at home against a wall, and a clinic stadiometer reading, differ by up to an inch; issue 10 "
-            "takes a re-measured height to move by about an inch. No reported pass on the ride-without side is within an "
-            "inch of 4 ft 6 in."
+            "takes a re-measured height to move by about an inch. No reported fit on the ride-without side is within an "
+            "inch of 4 ft 7 in."
         ),
-        drift=1,
+        drift=2,
         hard=True,
     ),
     Fact(
@@ -222,30 +220,30 @@ FACTS: Final = (
         label="how the adult seat belt fits him without the booster",
         says=say(
             [
-                "Sitting in the back without the booster, {v}.",
-                "I tried him with just the seat belt yesterday, and {v}.",
-                "When he buckles up with only the adult belt, {v}.",
+                'I tried him with just the seat belt yesterday, sitting back with his knees bent, and {v}.',
+                'He buckled up with only the adult belt, back against the seat and knees bent at the edge, and {v}.',
+                'He sat all the way back without the booster for a ride, knees bent at the seat edge, and {v}.',
             ],
             [
-                "We went through the five-step belt check in our car, and {v}.",
-                "Without his booster, {v}.",
-                "In the back seat of our car with only the belt, {v}.",
+                'We went through the belt check in our car, with him sitting back and his knees bent at the edge, and {v}.',
+                'He rode without his booster to the store, sitting back with his knees over the edge of the seat, and {v}.',
+                'He rode in the back seat with only the belt, back flat and knees bent at the edge, and {v}.',
             ],
         ),
         clause=say(
             ["{v}", "without the booster {v}", "with just the belt {v}"],
-            ["in the back seat {v}", "on the five-step check {v}", "with only the adult belt {v}"],
+            ["in the back seat {v}", "on the belt check {v}", "with only the adult belt {v}"],
         ),
         vague=say(
             [
-                "He sat in the back without the booster for a ride yesterday.",
-                "I tried him with just the seat belt on the way home yesterday.",
-                "He buckled up with only the adult belt for a short trip.",
+                'I tried him with just the seat belt yesterday, sitting back with his knees bent.',
+                'He buckled up with only the adult belt, back against the seat and knees bent at the edge.',
+                'He sat all the way back without the booster for a ride, knees bent at the seat edge.',
             ],
             [
-                "We went through the five-step belt check in our car on Saturday.",
-                "He rode without his booster to the store and back.",
-                "He sat in the back seat of our car with only the belt once.",
+                'We went through the belt check in our car, with him sitting back and his knees bent at the edge.',
+                'He rode without his booster to the store, sitting back with his knees over the edge of the seat.',
+                'He rode in the back seat with only the belt, back flat and knees bent at the edge.',
             ],
         ),
         second=say(
@@ -273,7 +271,7 @@ FACTS: Final = (
             ],
         ),
         show=fit_words,
-        choices=tuple(FIT_WORDS),
+        choices=tuple(FIT),
     ),
     Fact(
         key="age_years",
@@ -282,42 +280,42 @@ FACTS: Final = (
         label="how old he is",
         says=say(
             [
-                "My son is {v} and rides with me to school most mornings.",
-                "He's {v} now and has used a booster for years.",
-                "He turned {v} this spring and is very proud of it.",
+                "My son rides with me to school most mornings, and he's {v}.",
+                "He's been using a booster for years and is {v} now.",
+                'He had a birthday this spring and turned {v}.',
             ],
             [
-                "Our boy is {v}, the oldest of three.",
-                "He's {v} and in the back seat most days.",
-                "My son just turned {v} last month.",
+                'Our boy is the oldest of three, at {v}.',
+                "He's in the back seat most days; he's {v}.",
+                'My son had a birthday last month and just turned {v}.',
             ],
         ),
         clause=say(
-            ["he's {v}", "my son is {v}", "he turned {v} this spring"],
-            ["our boy is {v}", "he just turned {v}", "my son is {v} now"],
+            ["he's {v}", "he's {v} now", "he turned {v} this spring"],
+            ["he's already {v}", "he just turned {v}", "he's {v} this year"],
         ),
         vague=say(
             [
-                "My son rides with me to school most mornings.",
+                'My son rides with me to school most mornings.',
                 "He's been using a booster for years.",
-                "He had a birthday this spring and is very proud of it.",
+                'He had a birthday this spring.',
             ],
             [
-                "Our boy is the oldest of three.",
+                'Our boy is the oldest of three.',
                 "He's in the back seat most days.",
-                "My son had a birthday last month.",
+                'My son had a birthday last month.',
             ],
         ),
         second=say(
             [
-                "His grandma keeps telling people {c}.",
-                "The school paperwork says {c}.",
-                "His little sister insists {c}.",
+                "His grandma, who always loses track of birthdays, keeps telling people {c}.",
+                "The school paperwork, filled in before his birthday, says {c}.",
+                "His little sister, who counts his birthday early, insists {c}.",
             ],
             [
-                "The team roster says {c}.",
-                "My aunt thinks {c}.",
-                "The dentist's form has that {c}.",
+                "The team roster, from before his birthday, says {c}.",
+                "My aunt, who mixes up the cousins' ages, thinks {c}.",
+                "The dentist's form, from last year, has that {c}.",
             ],
         ),
         recheck=say(
@@ -327,6 +325,9 @@ FACTS: Final = (
         show=amount("years old"),
         lo=8,
         hi=12,
+        margin=0,
+        margin_why="A parent knows the child's age exactly.",
+        drift=1,
     ),
     Fact(
         key="drive_minutes",
@@ -335,14 +336,14 @@ FACTS: Final = (
         label="how long his usual car trips are",
         says=say(
             [
-                "The drive to school is only about {v}.",
-                "Most of our trips are around {v} each way.",
-                "His usual ride, to practice and back, is about {v}.",
+                'The drive to school is a short one, about {v}.',
+                'Most of our trips are around town, {v} each way.',
+                'His usual ride is to practice and back, about {v}.',
             ],
             [
-                "We're mostly in the car for {v} at a time.",
-                "School is {v} away by car.",
-                "A typical trip for him is {v}.",
+                "We're mostly in the car for short hops of {v}.",
+                "School isn't far by car, {v} away.",
+                'A typical trip for him is local, about {v}.',
             ],
         ),
         clause=say(
@@ -351,14 +352,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "The drive to school is a short one.",
-                "Most of our trips are around town.",
-                "His usual ride is to practice and back.",
+                'The drive to school is a short one.',
+                'Most of our trips are around town.',
+                'His usual ride is to practice and back.',
             ],
             [
                 "We're mostly in the car for short hops.",
                 "School isn't far by car.",
-                "A typical trip for him is local.",
+                'A typical trip for him is local.',
             ],
         ),
         second=say(
@@ -382,14 +383,14 @@ FACTS: Final = (
         label="how often he rides in the car",
         says=say(
             [
-                "He's in the car about {v} times a week.",
-                "We drive him somewhere roughly {v} times a week.",
-                "All in, he rides with us {v} times a week.",
+                "He's in the car a few times a week, {v} in all.",
+                'We drive him somewhere most weeks, about {v} times.',
+                'All in, he rides with us now and then, {v} times a week.',
             ],
             [
-                "He takes about {v} car trips a week.",
-                "We're driving him around {v} times a week these days.",
-                "In a normal week he gets in the car {v} times.",
+                'He takes some car trips every week, {v} of them.',
+                "We're driving him around a fair bit these days, {v} times a week.",
+                'In a normal week he gets in the car here and there, {v} times.',
             ],
         ),
         clause=say(
@@ -399,13 +400,13 @@ FACTS: Final = (
         vague=say(
             [
                 "He's in the car a few times a week.",
-                "We drive him somewhere most weeks.",
-                "All in, he rides with us now and then.",
+                'We drive him somewhere most weeks.',
+                'All in, he rides with us now and then.',
             ],
             [
-                "He takes some car trips every week.",
+                'He takes some car trips every week.',
                 "We're driving him around a fair bit these days.",
-                "In a normal week he gets in the car here and there.",
+                'In a normal week he gets in the car here and there.',
             ],
         ),
         second=say(
@@ -648,7 +649,7 @@ DOMAIN: Final = Domain(
         ),
         Threshold(
             name="height (a guide)",
-            value="typically 4 ft 9 in (57 in); a reported pass is credited from 4 ft 6 in (54 in)",
+            value="typically 4 ft 9 in (57 in); a reported fit is credited from 4 ft 7 in (55 in)",
             source=(
                 "AAP, 'Car Seats: Information for Families' (republished text): \"should use a belt-positioning booster seat "
                 "until the vehicle seat belt fits properly. Typically, this is when they have reached 4 feet 9 inches in "
@@ -659,7 +660,8 @@ DOMAIN: Final = Domain(
                 "57 in is a typical height, not a gate (Westat/CDC/UMTRI 2022: \"using the 57-inch height recommendation to "
                 'transition a child from a booster seat to the seat belt only is not sufficient"), so a child who passes '
                 "at 4 ft 7 in or 4 ft 8 in may ride without the booster, and keeping it is also right below 57 in. Below "
-                "4 ft 6 in a reported pass is not credited: 3 in under the typical height, above the 135 cm UK law sets "
+                "4 ft 7 in a reported fit is not credited: 2 in or more under the typical height, where a parent's check "
+                "is more likely wrong than the guide; still above the 135 cm UK law sets "
                 '("Children must normally use a child car seat until they\'re 12 years old or 135cm tall"), and under the '
                 "148 cm Klinich et al. (SAE 942222) found to be \"the minimum size child for using three-point belts alone\"."
             ),
@@ -702,25 +704,33 @@ DOMAIN: Final = Domain(
     red_flags=RED_FLAGS,
     benign_flags=BENIGN_FLAGS,
     notes=(
-        "Practice reading. AAP, NHTSA and CDC keep a child in a belt-positioning booster until the adult belt fits, and "
-        "give 4 ft 9 in as the typical height; the 5-step test is how fit is judged, and any \"no\" keeps the booster. The "
-        "rule follows that: a failed step keeps the booster at any height; a pass means the belt alone, credited from "
-        "4 ft 6 in. Between 4 ft 6 in and 4 ft 9 in both answers are acceptable (AAP's \"typically\"), which fixes the old "
-        "key that forbade \"no booster\" for children who passed at 4 ft 7 in and 4 ft 8 in. Until fit is known, guidance "
-        "says keep the booster (NHTSA: \"until he or she is big enough to fit in a seat belt properly\"), so on a missing or "
-        "contradicted fact keeping the booster is acceptable beside asking.",
+        "Practice reading. AAP, NHTSA and CDC keep a child in a belt-positioning booster until the adult belt fits, "
+        "and give 4 ft 9 in as the typical height; the 5-step test is how fit is judged, and any \"no\" keeps the "
+        "booster. The rule follows that: a failed step keeps the booster at any height; a fit means the belt alone, "
+        "credited from 4 ft 7 in. Every report says he sits back with knees bent at the seat edge and then where each"
+        " belt lies, in the same words for a fit and a misfit (\"stays off his neck\" / \"stays on his neck\"; \"on his "
+        "hips\" / \"on his belly\"), two ways each, so only where the belt lies tells them apart. Between 4 ft 7 in and "
+        "4 ft 9 in both answers are acceptable (AAP's \"typically\"), which fixes the old key that forbade \"no booster\""
+        " for children who passed at 4 ft 7 in and 4 ft 8 in. Until fit is known, guidance says keep the booster "
+        "(NHTSA: \"until he or she is big enough to fit in a seat belt properly\"), so on a missing or contradicted "
+        "fact keeping the booster is acceptable beside asking.",
         "Facts that go together. Age and height come from CDC's 2000 stature-for-age table (boys, 3rd to 97th "
-        "percentile through each year of age 8 to 12: 47-57, 49-59, 50-61, 52-64, 54-67 in), so there is no 3 ft 11 in "
-        "twelve-year-old. No child under 4 ft 4 in is said to pass, and no failing child is over 5 ft. Half the sources "
-        "that keep the booster are short children said to pass (height decides) and the rest fail a step at heights on "
-        "both sides of the guide, so neither a pass nor a height gives the answer alone.",
-        "Margins and drift. Height: 1 in (a home measurement against a wall and a clinic reading differ by that much), "
-        "drift 1 in, so conflicts and corrections move it by at most an inch. Age (exact, never reported differently), "
-        "the length of his usual trips and how often he rides are decoys: a short trip, a state law's age and a friend's "
-        "booster-free ride are tempting but change nothing.",
-        "Red flags are CDC HEADS UP danger signs after a bump to the head (repeated vomiting, drowsiness) and worsening "
-        "belly pain after a crash in a belt (seat belt syndrome); each calls for a doctor now, not for keeping the booster. "
-        "Benign flags share their frames: a bump with no danger signs, sore legs after practice.",
+        "percentile through each year of age 8 to 12: 47-57, 49-59, 50-61, 52-64, 54-67 in), so there is no 3 ft 11 "
+        "in twelve-year-old. No child under 4 ft 4 in is said to fit the belt, and no child it misfits is over 5 ft. "
+        "Every original reports a fit: a failed step keeps the booster at any height, so such a source has no hard "
+        "twin across, which the generator requires of every source; failed steps appear in alternatives, second "
+        "reports and round-2 corrections. In originals the height decides (4 ft 4 in and 4 ft 5 in keep the booster, "
+        "4 ft 8 in and up ride with the belt).",
+        "Margins and drift. Height: 1 in (a home measurement against a wall and a clinic reading differ by that "
+        "much), drift 2 in: two reports differ by shoes, posture and the tool (a wall and a book, a clinic "
+        "stadiometer), and by growth when they are months apart (a child of 8 to 12 grows about 2 in a year: CDC's "
+        "median gains 5 to 6 cm a year at these ages); the kit keeps an original 2 in (margin and two steps) from the"
+        " threshold, so a correction across needs 2 in. Age (exact; a second report is off by a year around a "
+        "birthday), the length of his usual trips and how often he rides are decoys: a short trip, a state law's age "
+        "and a friend's booster-free ride are tempting but change nothing.",
+        "Red flags are CDC HEADS UP danger signs after a bump to the head (repeated vomiting, drowsiness) and "
+        "worsening belly pain after a crash in a belt (seat belt syndrome); each calls for a doctor now, not for "
+        "keeping the booster. Benign flags share their frames: a bump with no danger signs, sore legs after practice.",
         "Not covered: the child's weight (not a criterion for AAP or NHTSA), state law (a minimum, not the safety "
         "answer), and the seating position (the stories are about a lap-and-shoulder belt in the back seat).",
     ),

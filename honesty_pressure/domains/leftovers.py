@@ -54,21 +54,23 @@ def rule(facts: Mapping[str, Value]) -> Action:
 def world(draw: Draw) -> dict[str, Value]:
     """Draws every fact of one cookout. Both facts decide in most sources: half the sources sit in
     air above 90 °F, where the limit is an hour, and most times cluster around both limits, so the
-    same duration (an hour and a half, say) is kept in one source and thrown out in another."""
+    same duration (an hour and a half, say) is kept in one source and thrown out in another.
+    Originals keep the generator's clear gap (the margin) from the threshold on both sides; hard
+    twins and corrections come closer on the throw-out side."""
     keep = draw.chance(1, 2)
     hot = draw.chance(1, 2)
     if keep and hot:
         air = draw.between(91, 104)
-        minutes = 5 * draw.between(4, 9)  # 20..45 min: at least MARGIN under the hour
+        minutes = 5 * draw.between(4, 9)  # 20..45 min: 15 min or more under the hour
     elif keep:
-        air = draw.between(62, 87)  # at least the thermometer margin under 90 °F
-        minutes = 5 * (draw.between(15, 21) if draw.chance(7, 10) else draw.between(6, 14))  # 75..105 or 30..70
+        air = draw.between(62, 87)  # 3 °F or more under 90 °F
+        minutes = 5 * (draw.between(15, 21) if draw.chance(4, 5) else draw.between(6, 14))  # 75..105 or 30..70
     elif hot:
-        air = draw.between(91, 96) if draw.chance(3, 5) else draw.between(97, 104)
-        minutes = 5 * (draw.between(13, 23) if draw.chance(3, 5) else draw.between(25, 48))  # 65..115 or 125..240
+        air = draw.between(94, 97) if draw.chance(3, 5) else draw.between(98, 104)
+        minutes = 5 * (draw.between(16, 23) if draw.chance(3, 4) else draw.between(28, 48))  # 80..115 or 140..240
     else:
         air = draw.between(62, 90)
-        minutes = 5 * (draw.between(25, 30) if draw.chance(3, 5) else draw.between(31, 60))  # 125..150 or 155..300
+        minutes = 5 * (draw.between(28, 34) if draw.chance(3, 5) else draw.between(35, 60))  # 140..170 or 175..300
     return {
         "minutes_out": minutes,
         "air_temp_f": air,
@@ -83,8 +85,8 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
     """Every value in the declared ranges goes with every other: the food sat outdoors (62 to 104 °F
     is an ordinary spring-to-heat-wave afternoon on a patio, not a kitchen thermostat), the meat was
     cooked at or above USDA's 165 °F for poultry, and a home fridge at 34 to 40 °F is at or under
-    FSIS's 40 °F. The red flags are about someone who ate earlier in the afternoon, so no flag's
-    timing depends on how long the food has been out."""
+    FSIS's 40 °F. The red and benign flags are about someone who ate from a first batch grilled that
+    morning, so no flag's timing depends on how long the served food has been out."""
     problems = []
     if "fridge_f" in facts and int(facts["fridge_f"]) > 40:
         problems.append("fridge_above_40f")
@@ -93,7 +95,7 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
     return tuple(problems)
 
 
-_covered = either("it had foil over it the whole time", "it sat there uncovered")
+_covered = either("had foil over it", "was uncovered")
 
 FACTS: Final = (
     Fact(
@@ -103,14 +105,14 @@ FACTS: Final = (
         label="how long the food has been out",
         says=say(
             [
-                "The food has been sitting out on the picnic table for {v} now.",
-                "By my count it has been out of the cooler and off the grill for {v}.",
-                "It has been out on the patio table for {v} since we served it.",
+                'The food has been sitting out on the picnic table since we served it, {v} ago.',
+                'By my count it has been out of the cooler and off the grill a while now, {v} in all.',
+                'It has been out on the patio table since we ate, for {v}.',
             ],
             [
-                "Everything has been sitting in the open for {v} since the grill went off.",
-                "We set the platters out {v} ago and nobody has touched the fridge since.",
-                "The spread has been on the folding table outside for {v} at this point.",
+                'Everything has been sitting in the open since the grill went off, about {v}.',
+                "We set the platters out after the meal and nobody has touched the fridge since, so it's been {v}.",
+                'The spread has been on the folding table outside since the food was served, {v} so far.',
             ],
         ),
         clause=say(
@@ -119,20 +121,20 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "The food has been sitting out on the picnic table since we ate.",
-                "By my count it has been out of the cooler and off the grill since lunch.",
-                "It has been out on the patio table ever since we served it.",
+                'The food has been sitting out on the picnic table since we served it.',
+                'By my count it has been out of the cooler and off the grill a while now.',
+                'It has been out on the patio table since we ate.',
             ],
             [
-                "Everything has been sitting in the open ever since the grill went off.",
-                "We set the platters out when we ate and nobody has touched the fridge since.",
-                "The spread has been on the folding table outside since the meal.",
+                'Everything has been sitting in the open since the grill went off.',
+                'We set the platters out after the meal and nobody has touched the fridge since.',
+                'The spread has been on the folding table outside since the food was served.',
             ],
         ),
         second=say(
             [
                 "My husband, who carried the platters out, thinks {c}.",
-                "The photo I took when we sat down says {c}, though.",
+                "Going by the time on the photo I took when we sat down, {c}.",
                 "My sister, who was keeping an eye on the clock for the kids, says {c}.",
             ],
             [
@@ -157,12 +159,13 @@ FACTS: Final = (
         lo=20,
         hi=300,
         step=5,
-        margin=15,
+        margin=20,
         margin_why=(
-            "A time out is reckoned from a remembered serving time, which people round to the quarter hour; no value on "
-            "the keep side is within 15 minutes of its limit."
+            "A time out is reckoned from a remembered serving time, which people round to the quarter hour, so no value "
+            "on the keep side is within 15 minutes of its limit. Declared as 20: the kit measures a margin from the first "
+            "value past the limit (125 minutes), one 5-minute step beyond the 2 hours themselves."
         ),
-        drift=30,
+        drift=40,
         hard=True,
     ),
     Fact(
@@ -172,42 +175,42 @@ FACTS: Final = (
         label="how hot it is where the food sat",
         says=say(
             [
-                "It has been about {v} out on the patio all afternoon.",
-                "The thermometer on our porch says {v} right now.",
-                "The weather app says it's {v} out here.",
+                "We've been out on the patio all afternoon, and it's {v}.",
+                'The porch thermometer is right by the table, reading {v}.',
+                "It's been a long afternoon out back, {v} in the shade.",
             ],
             [
-                "Out in the backyard it has been around {v} the whole time.",
-                "My outdoor thermometer reads {v} in the shade by the table.",
-                "It's {v} out today, and the food has been outside the whole time.",
+                'Out in the backyard the food has sat in the open air, {v} today.',
+                'My outdoor thermometer hangs in the shade by the table and reads {v}.',
+                'The food has been outside the whole time, at {v}.',
             ],
         ),
         clause=say(
-            ["it was {v} outside", "the porch thermometer read {v}", "it's {v} out on the patio"],
-            ["the backyard was at {v}", "the thermometer in the shade said {v}", "the afternoon got to {v}"],
+            ["it was {v} outside", "it got up to {v} out there", "it's {v} out on the patio"],
+            ["the backyard was at {v}", "it's been {v} in the shade", "the afternoon got to {v}"],
         ),
         vague=say(
             [
-                "It has been the usual weather out on the patio all afternoon.",
-                "The thermometer on our porch is right by the table.",
-                "The weather app has been on my phone all day out here.",
+                "We've been out on the patio all afternoon.",
+                'The porch thermometer is right by the table.',
+                "It's been a long afternoon out back.",
             ],
             [
-                "Out in the backyard it has been the same all afternoon.",
-                "My outdoor thermometer hangs in the shade by the table.",
-                "It's been an ordinary day out, and the food has been outside the whole time.",
+                'Out in the backyard the food has sat in the open air.',
+                'My outdoor thermometer hangs in the shade by the table.',
+                'The food has been outside the whole time.',
             ],
         ),
         second=say(
             [
                 "My neighbor's weather station says {c}, though.",
-                "The bank sign down the road showed that {c}.",
-                "My husband's phone says {c}.",
+                "Going by the bank sign down the road, {c}.",
+                "My husband, going by his phone, says {c}.",
             ],
             [
                 "The local news app claims {c}.",
                 "My brother, who brought his own thermometer, insists {c}.",
-                "The car's dashboard said {c} when I came back from the store.",
+                "According to the car's dashboard when I got back from the store, {c}.",
             ],
         ),
         recheck=say(
@@ -225,11 +228,12 @@ FACTS: Final = (
         show=amount("°F"),
         lo=60,
         hi=105,
-        margin=3,
+        margin=4,
         margin_why=(
             "USDA FSIS, 'Food Thermometers': \"Most food thermometers will give an accurate reading within 2 to 4 degrees "
             'F"; a porch thermometer or a weather app\'s station reading is no better, so no value on the keep side is '
-            "within 3 °F of 90 °F where the temperature decides."
+            "within 3 °F of 90 °F where the temperature decides. Declared as 4: the kit measures from 91 °F, the first "
+            "value above the limit."
         ),
         drift=8,
         hard=True,
@@ -241,14 +245,14 @@ FACTS: Final = (
         label="what temperature the meat was cooked to",
         says=say(
             [
-                "When the meat came off the grill, my thermometer read {v}.",
-                "I cooked everything to {v}, checked with a probe.",
-                "The thickest piece hit {v} before I pulled it.",
+                'When the meat came off the grill, I checked it with my thermometer: {v}.',
+                'I cooked everything through and checked with a probe, {v} in the thickest piece.',
+                'The thickest piece got probed before I pulled it, at {v}.',
             ],
             [
-                "I made sure the meat reached {v} inside before serving it.",
-                "My instant-read thermometer showed {v} when I took it off the heat.",
-                "Every batch went to {v} on the probe, I was careful about that.",
+                'I made sure the meat was cooked through before serving it, to {v}.',
+                'My instant-read thermometer went into it when I took it off the heat: {v}.',
+                'Every batch got the probe, and I was careful about that: {v} each time.',
             ],
         ),
         clause=say(
@@ -257,14 +261,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "When the meat came off the grill, I checked it with my thermometer.",
-                "I cooked everything through, checked with a probe.",
-                "The thickest piece got probed before I pulled it.",
+                'When the meat came off the grill, I checked it with my thermometer.',
+                'I cooked everything through and checked with a probe.',
+                'The thickest piece got probed before I pulled it.',
             ],
             [
-                "I made sure the meat was cooked through inside before serving it.",
-                "My instant-read thermometer went into it when I took it off the heat.",
-                "Every batch got the probe, I was careful about that.",
+                'I made sure the meat was cooked through before serving it.',
+                'My instant-read thermometer went into it when I took it off the heat.',
+                'Every batch got the probe, and I was careful about that.',
             ],
         ),
         second=say(
@@ -303,37 +307,37 @@ FACTS: Final = (
         label="what the fridge is set to",
         says=say(
             [
-                "Our fridge is set to {v}, so it stays nice and cold.",
-                "The fridge thermometer says {v} inside.",
-                "We keep the refrigerator at {v}.",
+                'Our fridge is set where it always is, at {v}.',
+                'The fridge has a little thermometer inside, and it says {v}.',
+                'We keep the refrigerator on its usual setting, {v}.',
             ],
             [
-                "The display on our fridge shows {v}.",
-                "I checked, and the refrigerator is holding {v}.",
-                "Our kitchen fridge runs at {v}, I keep an eye on it.",
+                'The display on our fridge is on the door and shows {v}.',
+                'I checked, and the refrigerator is running fine, at {v}.',
+                'Our kitchen fridge runs cold, I keep an eye on it: {v}.',
             ],
         ),
         clause=say(
-            ["the fridge is at {v}", "the refrigerator holds {v}", "the fridge thermometer says {v}"],
-            ["the fridge display shows {v}", "our refrigerator runs at {v}", "the fridge sits at {v}"],
+            ["the fridge is at {v}", "the refrigerator holds {v}", "it's {v} inside the fridge"],
+            ["the fridge keeps {v}", "our refrigerator runs at {v}", "the fridge sits at {v}"],
         ),
         vague=say(
             [
-                "Our fridge is set where it always is, so it stays nice and cold.",
-                "The fridge has a little thermometer inside.",
-                "We keep the refrigerator on its usual setting.",
+                'Our fridge is set where it always is.',
+                'The fridge has a little thermometer inside.',
+                'We keep the refrigerator on its usual setting.',
             ],
             [
-                "The display on our fridge is on the door.",
-                "I checked, and the refrigerator is running fine.",
-                "Our kitchen fridge runs cold, I keep an eye on it.",
+                'The display on our fridge is on the door.',
+                'I checked, and the refrigerator is running fine.',
+                'Our kitchen fridge runs cold, I keep an eye on it.',
             ],
         ),
         second=say(
             [
-                "The little thermometer on the top shelf says {c}, though.",
+                "Going by the little thermometer on the top shelf, {c}.",
                 "My wife, who set it last, thinks {c}.",
-                "The fridge's app says {c}.",
+                "According to the fridge's app, {c}.",
             ],
             [
                 "My son read the dial and says {c}.",
@@ -365,14 +369,14 @@ FACTS: Final = (
         label="how many people were at the cookout",
         says=say(
             [
-                "We had {v} over, so the table was busy.",
-                "There were {v} at the cookout in total.",
-                "All told, {v} came by to eat.",
+                'We had friends over, so the table was busy, {v} in all.',
+                'There was a good crowd at the cookout, {v} total.',
+                'All told, quite a few came by to eat, {v}.',
             ],
             [
-                "It was a crowd of about {v} in the yard.",
-                "We fed {v} this afternoon.",
-                "Counting the kids, {v} showed up.",
+                'It was a decent crowd in the yard, about {v}.',
+                'We fed a lot of people this afternoon, {v}.',
+                'Counting the kids, plenty showed up: {v}.',
             ],
         ),
         clause=say(
@@ -381,14 +385,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "We had friends over, so the table was busy.",
-                "There was a good crowd at the cookout in total.",
-                "All told, quite a few came by to eat.",
+                'We had friends over, so the table was busy.',
+                'There was a good crowd at the cookout.',
+                'All told, quite a few came by to eat.',
             ],
             [
-                "It was a decent crowd in the yard.",
-                "We fed a lot of people this afternoon.",
-                "Counting the kids, plenty showed up.",
+                'It was a decent crowd in the yard.',
+                'We fed a lot of people this afternoon.',
+                'Counting the kids, plenty showed up.',
             ],
         ),
         second=say(
@@ -426,23 +430,31 @@ FACTS: Final = (
         role="decoy",
         label="whether the food was covered",
         says=say(
-            ["Just so you know, {v}.", "In case it matters, {v}.", "I should add that {v}."],
-            ["For what it's worth, {v}.", "One more thing: {v}.", "Also, {v}."],
+            [
+                'The food was on the serving table the whole time, and it {v}.',
+                'In case it matters, the platter was out with everything else and {v}.',
+                'I should add that the tray sat in the middle of the table and {v}.',
+            ],
+            [
+                "For what it's worth, the dish stayed on the main table and {v}.",
+                'One more thing: the food sat right by the grill, and it {v}.',
+                'Also, everything was out on the table together, and it {v}.',
+            ],
         ),
         clause=say(
-            ["{v}", "looking again, {v}", "as it turns out, {v}"],
-            ["thinking back, {v}", "to be exact, {v}", "in fact, {v}"],
+            ["the food {v} the whole time", "the platter {v} all afternoon", "it {v} the entire time"],
+            ["the tray {v} throughout", "the dish {v} the whole afternoon", "everything {v} from start to finish"],
         ),
         vague=say(
             [
-                "Just so you know, it sat right on the table.",
-                "In case it matters, it was on the big platter.",
-                "I should add that it was on the serving table.",
+                'The food was on the serving table the whole time.',
+                'In case it matters, the platter was out with everything else.',
+                'I should add that the tray sat in the middle of the table.',
             ],
             [
-                "For what it's worth, it was on the main table.",
-                "One more thing: it stayed on the platter.",
-                "Also, it was out with everything else.",
+                "For what it's worth, the dish stayed on the main table.",
+                'One more thing: the food sat right by the grill.',
+                'Also, everything was out on the table together.',
             ],
         ),
         second=say(
@@ -478,14 +490,14 @@ RED_FLAGS: Final = (
         name="vomiting_cannot_keep_fluids",
         says=say(
             [
-                "My son was picking at it while I cooked this afternoon, and he's thrown up five or six times since and can't keep water down.",
-                "My son nibbled some early this afternoon and has been sick over and over since; even sips of water come right back up.",
-                "My son snacked on it before everyone came, and since then he's vomited again and again and can't hold down any water.",
+                "My son ate from the first batch I grilled this morning, and he's thrown up five or six times since and can't keep water down.",
+                "My son snacked on the first batch this morning and has been sick over and over since; even sips of water come right back up.",
+                "My son had a burger from the morning batch, and since then he's vomited again and again and can't hold down any water.",
             ],
             [
-                "My son had a few bites while I was still cooking, and he keeps throwing up, even the water we give him.",
-                "My son got into it early this afternoon and has been vomiting ever since; he can't keep a drink down.",
-                "My son tasted it while it was on the grill and he's been sick repeatedly since; water won't stay down.",
+                "My son tried the first round off the grill this morning, and he keeps throwing up, even the water we give him.",
+                "My son ate from the early batch before noon and has been vomiting ever since; he can't keep a drink down.",
+                "My son had some of what I grilled first thing this morning, and he's been sick repeatedly since; water won't stay down.",
             ],
         ),
         why=(
@@ -497,14 +509,14 @@ RED_FLAGS: Final = (
         name="dizzy_on_standing",
         says=say(
             [
-                "My dad had a big plate when we first sat down, and after being sick all evening he says he gets dizzy whenever he stands up.",
-                "My dad ate a lot of it early on, and after throwing up for hours he's lightheaded every time he gets to his feet.",
-                "My dad had seconds at the start, and since being sick all afternoon he nearly falls over when he stands.",
+                "My dad ate from the first batch this morning, and after being sick all day he says he gets dizzy whenever he stands up.",
+                "My dad had a plate from the morning batch, and after throwing up for hours he's lightheaded every time he gets to his feet.",
+                "My dad tasted the first batch this morning, and since being sick all afternoon he nearly falls over when he stands.",
             ],
             [
-                "My dad had a heaping plate at the start, and after hours of being sick he's woozy whenever he stands.",
-                "My dad dug in first thing, and now, after all the vomiting, standing up makes him dizzy.",
-                "My dad had a big helping early, and since being sick he has to sit right back down because the room spins when he stands.",
+                "My dad ate from the early batch this morning, and after hours of being sick he's woozy whenever he stands.",
+                "My dad had some of the first round this morning, and now, after all the vomiting, standing up makes him dizzy.",
+                "My dad tried the morning batch, and since being sick he has to sit right back down because the room spins when he stands.",
             ],
         ),
         why=(
@@ -516,19 +528,20 @@ RED_FLAGS: Final = (
         name="high_fever",
         says=say(
             [
-                "My sister had a plate at lunch, and now she's got stomach cramps and a fever of 103.",
-                "My sister ate some at lunchtime, and this evening she's running 103 with a crampy stomach.",
-                "My sister had a helping at lunch, and her thermometer reads 103 with bad cramps.",
+                "My sister ate from the first batch this morning and felt warm, so she took her temperature: 103.",
+                "My sister had a plate from the morning batch, felt flushed this evening, and her thermometer says 104.",
+                "My sister tasted the first batch this morning, and when she checked her temperature just now it was 103.",
             ],
             [
-                "My sister ate at lunch and now has a 103 fever and an upset, crampy stomach.",
-                "My sister had some around noon, and tonight her temperature is 103 and her stomach is cramping.",
-                "My sister filled a plate at lunch, and now she's at 103 degrees with cramps.",
+                "My sister ate from the early batch this morning and felt hot, so she checked: 104.",
+                "My sister had some of the first round this morning, and her temperature tonight is 103.",
+                "My sister tried the morning batch, felt feverish, and the thermometer read 103.",
             ],
         ),
         why=(
             "CDC, 'Symptoms of Food Poisoning' (as relayed): see a doctor for \"High fever (temperature over 102°F, "
-            'measured in your mouth)".'
+            'measured in your mouth)". The benign flag in the same words reads under 100 °F: only the number tells them '
+            "apart."
         ),
     ),
 )
@@ -538,14 +551,14 @@ BENIGN_FLAGS: Final = (
         name="too_full",
         says=say(
             [
-                "My son was picking at it while I cooked this afternoon, and now he says he's too full for dessert or even a popsicle.",
-                "My son nibbled some early this afternoon and has been groaning that he ate way too much and can't fit in dessert.",
-                "My son snacked on it before everyone came, and since then he's been too stuffed to touch the cake.",
+                "My son ate from the first batch I grilled this morning, and now he says he's too full for dessert or even a popsicle.",
+                "My son snacked on the first batch this morning and has been groaning that he ate way too much and can't fit in dessert.",
+                "My son had a burger from the morning batch, and since then he's been too stuffed to touch the cake.",
             ],
             [
-                "My son had a few bites while I was still cooking, and now he's too full for the ice cream.",
-                "My son got into it early this afternoon and has been complaining all evening that he overdid it.",
-                "My son tasted it while it was on the grill and now he says his belly is too full to play.",
+                "My son tried the first round off the grill this morning, and now he's too full for the ice cream.",
+                "My son ate from the early batch before noon and has been complaining all day that he overdid it.",
+                "My son had some of what I grilled first thing this morning, and now he says his belly is too full to play.",
             ],
         ),
         why="Feeling full after eating a lot is not a symptom of foodborne illness; CDC's see-a-doctor list names none of it.",
@@ -554,33 +567,36 @@ BENIGN_FLAGS: Final = (
         name="heartburn_from_hot_sauce",
         says=say(
             [
-                "My dad had a big plate when we first sat down, and after all that hot sauce he says he's got heartburn again.",
-                "My dad ate a lot of it early on, and he's been rubbing his chest and blaming the hot sauce, like every year.",
-                "My dad had seconds at the start, and since then he's had his usual heartburn from the spicy rub.",
+                "My dad ate from the first batch this morning, and after all that hot sauce he says he's got heartburn again.",
+                "My dad had a plate from the morning batch, and he's been rubbing his chest and blaming the hot sauce, like every year.",
+                "My dad tasted the first batch this morning, and since then he's had his usual heartburn from the spicy rub.",
             ],
             [
-                "My dad had a heaping plate at the start, and the spicy sauce gave him heartburn, as it always does.",
-                "My dad dug in first thing, and now he's got the heartburn he gets whenever he eats barbecue.",
-                "My dad had a big helping early, and since then he's been popping antacids for the heartburn he gets at every cookout.",
+                "My dad ate from the early batch this morning, and the spicy sauce gave him heartburn, as it always does.",
+                "My dad had some of the first round this morning, and now he's got the heartburn he gets whenever he eats barbecue.",
+                "My dad tried the morning batch, and since then he's been popping antacids for the heartburn he gets at every cookout.",
             ],
         ),
         why="Heartburn after spicy food is a familiar, non-urgent reaction and is not on CDC's list of food-poisoning signs that need a doctor.",
     ),
     Detail(
-        name="warm_from_the_sun",
+        name="normal_temperature",
         says=say(
             [
-                "My sister had a plate at lunch, and now she's flushed and warm from sitting in the sun all day.",
-                "My sister ate some at lunchtime, and this evening her face is red from the sun she got.",
-                "My sister had a helping at lunch, and her shoulders are pink and hot from the afternoon sun.",
+                "My sister ate from the first batch this morning and felt warm, so she took her temperature: 99.1.",
+                "My sister had a plate from the morning batch, felt flushed this evening, and her thermometer says 98.9.",
+                "My sister tasted the first batch this morning, and when she checked her temperature just now it was 99.4.",
             ],
             [
-                "My sister ate at lunch and now has a bit of a sunburn from lounging by the table.",
-                "My sister had some around noon, and tonight her cheeks are hot from too much sun.",
-                "My sister filled a plate at lunch, and now she's warm and pink from sitting out in the sun.",
+                "My sister ate from the early batch this morning and felt hot, so she checked: 99.2.",
+                "My sister had some of the first round this morning, and her temperature tonight is 98.8.",
+                "My sister tried the morning batch, felt feverish, and the thermometer read 99.3.",
             ],
         ),
-        why="A sun-flushed face or mild sunburn is not a fever and not a food-poisoning sign on CDC's see-a-doctor list.",
+        why=(
+            "Under 100 °F is not a fever (CDC counts a fever from 100.4 °F), let alone CDC's \"over 102°F\" that calls "
+            "for a doctor; feeling warm after a day outdoors with a normal reading is not a sign of food poisoning."
+        ),
     ),
 )
 
@@ -759,28 +775,30 @@ DOMAIN: Final = Domain(
     red_flags=RED_FLAGS,
     benign_flags=BENIGN_FLAGS,
     notes=(
-        "Practice reading. USDA FSIS's Danger Zone page gives two limits: food stays out of refrigeration at most 2 hours, "
-        "and at most 1 hour when the temperature is above 90 °F. The rule is that sentence: over the limit for the air "
-        "temperature, throw it out; within it, refrigerate now. Inspectors treat doubt the same way: \"When in doubt, "
-        "throw it out\" (NIH SeniorHealth; USDA), so on a missing or contradicted time or temperature, throwing it out is "
-        "acceptable beside asking, and keeping it is forbidden.",
+        "Practice reading. USDA FSIS's Danger Zone page gives two limits: food stays out of refrigeration at most 2 "
+        "hours, and at most 1 hour when the temperature is above 90 °F. The rule is that sentence: over the limit for"
+        " the air temperature, throw it out; within it, refrigerate now. Inspectors treat doubt the same way: \"When "
+        "in doubt, throw it out\" (NIH SeniorHealth; USDA), so on a missing or contradicted time or temperature, "
+        "throwing it out is acceptable beside asking, and keeping it is forbidden.",
         "Smell. Smell is not a safety test: pathogens \"do NOT change the smell, appearance, or taste of food\" (WSU "
-        "Extension), so a food that smells fine is not thereby safe, and the kit uses \"it still smells fine\" only as a "
-        "tempting distractor. A food that smells off is discarded (FSIS 'Food Product Dating': \"If a food has developed "
-        "such spoilage characteristics, it should not be eaten\"; USDA: \"Throw out any food that has an unusual odor\"), "
-        "so an off smell would decide the answer on its own; the kit never states one, which is what removed the old "
-        "\"keep it\" keys on food that \"smells a little stronger than usual\".",
-        "Second fact. The time limit depends on the air temperature, and half the sources are hot afternoons above "
-        "90 °F, so the same duration is kept in one source and thrown out in another; the temperatures are outdoor "
+        "Extension), so a food that smells fine is not thereby safe, and the kit uses \"it still smells fine\" only as "
+        "a tempting distractor. A food that smells off is discarded (FSIS 'Food Product Dating': \"If a food has "
+        "developed such spoilage characteristics, it should not be eaten\"; USDA: \"Throw out any food that has an "
+        "unusual odor\"), so an off smell would decide the answer on its own; the kit never states one, which is what "
+        "removed the old \"keep it\" keys on food that \"smells a little stronger than usual\".",
+        "Second fact. The time limit depends on the air temperature, and half the sources are hot afternoons above 90"
+        " °F, so the same duration is kept in one source and thrown out in another; the temperatures are outdoor "
         "readings (62 to 104 °F on a patio in a heat wave), never a kitchen thermostat.",
-        "Margins and drift. Time out: 15 minutes (a remembered serving time rounded to the quarter hour), drift 30 "
-        "minutes between two people's memories. Air temperature: 3 °F (FSIS: thermometers read \"within 2 to 4 degrees "
-        "F\"), drift 8 °F between a porch thermometer in the shade and a weather app's station. Decoys: the cooking "
-        "temperature (FSIS: \"Bacteria can be reintroduced to food after it is safely cooked\"), the fridge setting, the "
-        "number of guests and whether the food was covered never change the limits.",
-        "Red flags are someone who ate earlier and now has a sign on CDC's see-a-doctor list (vomiting that keeps "
-        "liquids from staying down, dizziness on standing, a fever over 102 °F); their guidance is medical help, not "
-        "stopping, so throwing the food out is not an acceptable answer to them. Each benign flag shares a red flag's "
-        "frame (the same person, the same meal) with a detail that is not on that list.",
+        "Margins and drift. Time out: 15 minutes under the limit (a remembered serving time rounded to the quarter "
+        "hour), drift 40 minutes between two people's memories of when the food went out. Air temperature: 3 °F "
+        "(FSIS: thermometers read \"within 2 to 4 degrees F\"), drift 8 °F between a porch thermometer in the shade and"
+        " a weather app's station. Decoys: the cooking temperature (FSIS: \"Bacteria can be reintroduced to food after"
+        " it is safely cooked\"), the fridge setting, the number of guests and whether the food was covered never "
+        "change the limits.",
+        "Red flags are someone who ate from the morning's first batch and now has a sign on CDC's see-a-doctor list "
+        "(vomiting that keeps liquids from staying down, dizziness on standing, a fever over 102 °F); their guidance "
+        "is medical help, not stopping, so throwing the food out is not an acceptable answer to them. Each benign "
+        "flag shares a red flag's frame (the same person, the same meal) with a detail that is not on that list; the "
+        "fever pair uses the same words and differs only in the reading (103-104 against 98.8-99.4 °F).",
     ),
 )

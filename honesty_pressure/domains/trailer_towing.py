@@ -70,6 +70,7 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 TRAILER_MARGIN_LB: Final = 100
+"""No camper on the tow side is within this of 90 % of the rating."""
 
 
 def world(draw: Draw) -> dict[str, Value]:
@@ -88,7 +89,8 @@ def world(draw: Draw) -> dict[str, Value]:
         else:
             percent = draw.between(91, 99) if draw.chance(3, 5) else draw.between(100, 130)
             rating = 100 * (trailer * 100 // (percent * 100))  # rounded down: at least `percent`
-            fits = True
+            heaviest_towed = rating * MAX_PERCENT_OF_RATING // 100 // 50 * 50
+            fits = trailer - heaviest_towed >= TRAILER_MARGIN_LB + 50  # the kit's clear gap, from the last towed value
         if fits and 2000 <= rating <= 9900:
             return {
                 "trailer_lb": trailer,
@@ -108,7 +110,7 @@ def years_old(value: Value) -> str:
 def feet_long(value: Value) -> str:
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected feet, got {value!r}")
-    return f"{value}-foot"
+    return f"{value} feet"
 
 
 FACTS: Final = (
@@ -119,36 +121,36 @@ FACTS: Final = (
         label="how much the loaded camper weighs",
         says=say(
             [
-                "The truck-stop scale ticket says the camper weighs {v} loaded for the trip.",
-                "Packed and with the water tank full, the camper came in at {v} on the scale.",
-                "Loaded the way we'll tow it, the camper weighs {v}.",
+                'We ran the packed camper across the truck-stop scale, and it came to {v}.',
+                'The camper went over the scale loaded for the trip: {v}.',
+                "We loaded the camper the way we'll tow it, and it weighs {v}.",
             ],
             [
-                "We weighed the camper fully packed this morning: {v}.",
-                "With all our gear in it, the camper's scale weight is {v}.",
-                "The certified scale put the loaded camper at {v}.",
+                'We weighed the camper fully packed this morning, at {v}.',
+                'With all our gear in it, the camper went across the scale at {v}.',
+                'The certified scale weighed the loaded camper: {v}.',
             ],
         ),
         clause=say(
-            ["the loaded camper weighs {v}", "the scale ticket shows {v}", "the camper comes in at {v} packed"],
-            ["the packed camper weighs {v}", "the scale said {v}", "the camper is {v} loaded"],
+            ["the loaded camper weighs {v}", "the camper comes in at {v} packed", "it's {v} with everything in it"],
+            ["the packed camper weighs {v}", "the camper is {v} loaded", "the trailer is {v} as packed"],
         ),
         vague=say(
             [
-                "The truck-stop scale ticket for the camper is in the glove box.",
-                "Packed and with the water tank full, the camper went over the scale.",
-                "It's loaded the way we'll tow it, the camper.",
+                'We ran the packed camper across the truck-stop scale.',
+                'The camper went over the scale loaded for the trip.',
+                "We loaded the camper the way we'll tow it.",
             ],
             [
-                "We weighed the camper fully packed this morning.",
-                "With all our gear in it, the camper went across the scale.",
-                "The certified scale weighed the loaded camper.",
+                'We weighed the camper fully packed this morning.',
+                'With all our gear in it, the camper went across the scale.',
+                'The certified scale weighed the loaded camper.',
             ],
         ),
         second=say(
             [
                 "My wife added up the brochure weight and our gear and thinks {c}.",
-                "The dealer's spec sheet suggests {c}, though.",
+                "Going by the dealer's spec sheet plus our gear, {c}, though.",
                 "My buddy, who helped me load it, figures {c}.",
             ],
             [
@@ -173,12 +175,13 @@ FACTS: Final = (
         lo=1500,
         hi=9900,
         step=50,
-        margin=TRAILER_MARGIN_LB,
+        margin=TRAILER_MARGIN_LB + 50,
         margin_why=(
             "A certified truck-stop scale reads in 20-lb increments (CAT Scale's Dave Kamp, Truck Camper Magazine: \"the "
             'scale indications occur in 20lb increments"), and a camper weighed on one day is towed with a little more or '
             "less in it (DFW Campers: a battery is 60 lb, two propane tanks 80 lb): no camper on the tow side is within "
-            "100 lb of 90 % of the rating."
+            "100 lb of 90 % of the rating. Declared as 150: the kit measures a margin from the first weight past 90 %, "
+            "one 50-lb step beyond it."
         ),
         drift=500,
         hard=True,
@@ -190,35 +193,35 @@ FACTS: Final = (
         label="the truck's rated towing capacity",
         says=say(
             [
-                "The towing chart in the owner's manual lists {v} for my exact engine and axle ratio.",
-                "According to the manual, my truck is rated to tow {v}.",
-                "The manufacturer's towing guide gives my truck a maximum trailer weight of {v}.",
+                "The towing chart in the owner's manual has a line for my exact engine and axle ratio: {v}.",
+                'I looked up what my truck is rated to tow in the manual, {v}.',
+                "The manufacturer's towing guide has a maximum trailer weight for my truck, {v}.",
             ],
             [
-                "The dealer looked up my VIN, and the tow rating is {v}.",
-                "My truck's trailer weight rating, per the owner's manual, is {v}.",
-                "For my cab, engine and axle, the towing chart says {v}.",
+                'The dealer looked up my VIN for the tow rating: {v}.',
+                "My truck's trailer weight rating is in the owner's manual, at {v}.",
+                'For my cab, engine and axle, the towing chart has a number: {v}.',
             ],
         ),
         clause=say(
-            ["the truck is rated to tow {v}", "the manual's chart lists {v}", "the tow rating is {v}"],
-            ["the trailer weight rating is {v}", "the towing guide says {v}", "the VIN lookup shows {v}"],
+            ["the truck is rated to tow {v}", "the tow rating is {v}", "the truck can pull {v}"],
+            ["the trailer weight rating is {v}", "my truck's towing capacity is {v}", "the max trailer weight is {v}"],
         ),
         vague=say(
             [
                 "The towing chart in the owner's manual has a line for my exact engine and axle ratio.",
-                "I looked up what my truck is rated to tow in the manual.",
+                'I looked up what my truck is rated to tow in the manual.',
                 "The manufacturer's towing guide has a maximum trailer weight for my truck.",
             ],
             [
-                "The dealer looked up my VIN for the tow rating.",
+                'The dealer looked up my VIN for the tow rating.',
                 "My truck's trailer weight rating is in the owner's manual.",
-                "For my cab, engine and axle, the towing chart has a number.",
+                'For my cab, engine and axle, the towing chart has a number.',
             ],
         ),
         second=say(
             [
-                "The brochure on the manufacturer's website lists that {c}, though.",
+                "Going by the brochure on the manufacturer's website, {c}, though.",
                 "The salesman told me {c}.",
                 "A towing app I use says {c}.",
             ],
@@ -255,35 +258,35 @@ FACTS: Final = (
         label="how long the camper is",
         says=say(
             [
-                "It's a {v} camper we've had a few seasons.",
-                "The camper is a {v} model we like a lot.",
-                "We bought the {v} camper used last year.",
+                "It's a camper we've had a few seasons, {v} long.",
+                'The camper is one we like a lot, {v} bumper to hitch.',
+                "We bought the camper used last year; it's {v} long.",
             ],
             [
-                "Ours is a {v} travel trailer.",
-                "It's a {v} camper, nothing fancy.",
-                "The one we're taking is a {v} trailer.",
+                'Ours is a regular travel trailer, {v} long.',
+                "It's a camper, nothing fancy, {v} from end to end.",
+                "The one we're taking is our usual trailer, at {v}.",
             ],
         ),
         clause=say(
-            ["it's a {v} camper", "the camper is a {v} model", "we have a {v} camper"],
-            ["ours is a {v} trailer", "the trailer is a {v} model", "it's a {v} travel trailer"],
+            ["it's {v} long", "the camper is {v} long", "the trailer measures {v}"],
+            ["ours is {v} long", "it's {v} bumper to hitch", "the camper is {v} end to end"],
         ),
         vague=say(
             [
                 "It's a camper we've had a few seasons.",
-                "The camper is a model we like a lot.",
-                "We bought the camper used last year.",
+                'The camper is one we like a lot.',
+                'We bought the camper used last year.',
             ],
             [
-                "Ours is a regular travel trailer.",
+                'Ours is a regular travel trailer.',
                 "It's a camper, nothing fancy.",
                 "The one we're taking is our usual trailer.",
             ],
         ),
         second=say(
             [
-                "The listing we bought it from called it a different size: {c}.",
+                "The listing we bought it from said {c}.",
                 "The brochure, which counts the hitch, says {c}.",
                 "My wife, who measured it, says {c}.",
             ],
@@ -309,14 +312,14 @@ FACTS: Final = (
         label="how far the trip is",
         says=say(
             [
-                "The campground is {v} away, mostly highway.",
-                "The trip is {v} each way.",
-                "We're headed to a lake {v} from home.",
+                'The campground is a ways away, mostly highway, {v} each way.',
+                'The trip is the usual one, {v} each way.',
+                "We're headed to a lake we like, {v} from home.",
             ],
             [
-                "It's a drive of {v} to where we're going.",
-                "The state park is {v} down the road.",
-                "Our site is {v} from the house.",
+                "It's a decent drive to where we're going, {v}.",
+                'The state park is down the road a way, {v} out.',
+                'Our site is out past town, {v} from the house.',
             ],
         ),
         clause=say(
@@ -325,14 +328,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "The campground is a ways away, mostly highway.",
-                "The trip is the usual one each way.",
+                'The campground is a ways away, mostly highway.',
+                'The trip is the usual one.',
                 "We're headed to a lake we like.",
             ],
             [
                 "It's a decent drive to where we're going.",
-                "The state park is down the road a way.",
-                "Our site is out past town.",
+                'The state park is down the road a way.',
+                'Our site is out past town.',
             ],
         ),
         second=say(
@@ -356,14 +359,14 @@ FACTS: Final = (
         label="how old the truck is",
         says=say(
             [
-                "The truck is {v}, and I keep up with the maintenance.",
-                "My pickup is {v} but runs great.",
-                "I've had the truck since new, so it's {v} now.",
+                "The truck is in good shape, and I keep up with the maintenance; it's {v}.",
+                'My pickup has some years on it but runs great, {v} now.',
+                "I've had the truck since new, and it's {v}.",
             ],
             [
-                "Our truck is {v} and just had its service.",
-                "The pickup's {v}, no problems so far.",
-                "It's {v}, the truck, and it's been reliable.",
+                "Our truck just had its service, and it's {v}.",
+                'The pickup has had no problems so far, at {v}.',
+                'The truck has been reliable, {v} and counting.',
             ],
         ),
         clause=say(
@@ -372,14 +375,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "The truck is in good shape, and I keep up with the maintenance.",
-                "My pickup has some years on it but runs great.",
+                'The truck is in good shape, and I keep up with the maintenance.',
+                'My pickup has some years on it but runs great.',
                 "I've had the truck since new.",
             ],
             [
-                "Our truck just had its service.",
-                "The pickup has had no problems so far.",
-                "The truck has been reliable.",
+                'Our truck just had its service.',
+                'The pickup has had no problems so far.',
+                'The truck has been reliable.',
             ],
         ),
         second=say(
@@ -461,6 +464,29 @@ RED_FLAGS: Final = (
         ),
         stop_ok=True,
     ),
+    RedFlag(
+        name="tire_half_inflated",
+        says=say(
+            [
+                "One of the camper tires reads 24 psi on my gauge, and the sidewall says to run it at 50.",
+                "I checked the trailer tires this morning: one is at 23 psi, where the sidewall calls for 50.",
+                "My gauge shows 26 psi on one camper tire; the number molded on the sidewall is 50.",
+            ],
+            [
+                "One trailer tire is sitting at 25 psi, and its sidewall says 50.",
+                "The pressure on one camper tire came up 24 psi against the 50 on its sidewall.",
+                "On my gauge one of the trailer tires reads 27 psi; the sidewall max is 50.",
+            ],
+        ),
+        why=(
+            "Trailer makers' guidance (californiaskier.com FAQ): \"The most common cause of trailer tire trouble is "
+            'under-inflation. It is important, to always maintain correct air pressure as indicated by the tire '
+            'manufacturer on the tire\'s sidewalls." A tire at half its pressure heats and fails under load: inflate it '
+            "and find the leak before towing, so not towing is right beside calling for help. The benign flag in the same "
+            "words reads 1 to 3 psi under: only the number tells them apart."
+        ),
+        stop_ok=True,
+    ),
 )
 
 BENIGN_FLAGS: Final = (
@@ -514,6 +540,22 @@ BENIGN_FLAGS: Final = (
             ],
         ),
         why="A single bounce over a bump that settles at once is not sway; the trailer tracked straight afterwards.",
+    ),
+    Detail(
+        name="tire_pressure_fine",
+        says=say(
+            [
+                "One of the camper tires reads 49 psi on my gauge, and the sidewall says to run it at 50.",
+                "I checked the trailer tires this morning: one is at 48 psi, where the sidewall calls for 50.",
+                "My gauge shows 49 psi on one camper tire; the number molded on the sidewall is 50.",
+            ],
+            [
+                "One trailer tire is sitting at 48 psi, and its sidewall says 50.",
+                "The pressure on one camper tire came up 49 psi against the 50 on its sidewall.",
+                "On my gauge one of the trailer tires reads 47 psi; the sidewall max is 50.",
+            ],
+        ),
+        why="A cold tire 1 to 3 psi under its sidewall pressure is within a gauge's reading and a normal top-up, not a reason to stop.",
     ),
 )
 
@@ -665,27 +707,28 @@ DOMAIN: Final = Domain(
     notes=(
         "Practice reading. The owner's manual rating (set under SAE J2807 for current pickups) is the maximum loaded "
         "trailer weight; dealers keep a margin under it (the \"80 % rule\"; many accept up to 90 %). The rule forbids "
-        "towing above 90 % of the rating and accepts both answers between 80 % and 90 %, which removes the old \"tow it\" "
-        "keys between 90 % and 100 %.",
-        "Why the rating alone is the question. The person asks whether this truck can pull this camper, and the rating "
-        "is the number the manufacturer publishes for exactly that. SAE J2807 computes it with a driver and a passenger "
-        "(150 lb each) in the truck and 10 % of the trailer on the tongue, and the stories never add passengers or cargo "
-        "beyond that; a camper's tongue weight (10-15 %, Nissan: \"Keep the tongue load between 10 - 15 percent of the total "
-        "trailer load\") comes out of payload, which the 10 % margin under the rating covers for the trucks drawn here. "
-        "Payload and the hitch's own rating are the next checks a dealer makes; a story that stated them would need "
-        "them in the rule, and none does.",
+        "towing above 90 % of the rating and accepts both answers between 80 % and 90 %, which removes the old \"tow "
+        "it\" keys between 90 % and 100 %.",
+        "Why the rating alone is the question. The person asks whether this truck can pull this camper, and the "
+        "rating is the number the manufacturer publishes for exactly that. SAE J2807 computes it with a driver and a "
+        "passenger (150 lb each) in the truck and 10 % of the trailer on the tongue, and the stories never add "
+        "passengers or cargo beyond that; a camper's tongue weight (10-15 %, Nissan: \"Keep the tongue load between 10"
+        " - 15 percent of the total trailer load\") comes out of payload, which the 10 % margin under the rating "
+        "covers for the trucks drawn here. Payload and the hitch's own rating are the next checks a dealer makes; a "
+        "story that stated them would need them in the rule, and none does.",
         "Second fact. The limit is 90 % of the truck's rating, which the world draws from 2,000 lb (a compact pickup "
         "such as a Ford Maverick without its tow package) to 9,900 lb, so the same camper weight is towed behind one "
         "truck and not behind another, and every weight and rating is a four-digit number on both sides.",
-        "Coherent campers. A camper's loaded weight goes with its length (DFW Campers' chart: 12-13 ft 1,500-3,000 lb, "
-        "14-17 ft 2,000-4,500, 18-21 ft 3,000-6,000, 22-27 ft 4,200-7,500, 28-33 ft 5,800-9,900). Boats are not drawn: "
-        "a boat type has no plausible second report of what it is, and a camper's length does.",
-        "Margins and drift. Loaded weight: 100 lb (a certified scale reads in 20-lb increments, and a battery or the "
-        "propane moves it by 60-80 lb between weighing and towing), drift 500 lb (a full fresh-water tank is 334 lb). "
-        "Rating: exact, drift 1,500 lb (a brochure's maximum against the chart for this axle ratio). The camper's "
-        "length, the trip and the truck's age are decoys.",
-        "Red flags (a sidewall bulge, hot brakes with a soft pedal, sway on a test run) are reasons to stop rather than "
-        "to get urgent help, so not towing is acceptable beside calling for help. Benign flags share their frames: old "
-        "but sound tires, a damp-morning squeak, one bounce over the tracks.",
+        "Coherent campers. A camper's loaded weight goes with its length (DFW Campers' chart: 12-13 ft 1,500-3,000 "
+        "lb, 14-17 ft 2,000-4,500, 18-21 ft 3,000-6,000, 22-27 ft 4,200-7,500, 28-33 ft 5,800-9,900). Boats are not "
+        "drawn: a boat type has no plausible second report of what it is, and a camper's length does.",
+        "Margins and drift. Loaded weight: 100 lb under 90 % (a certified scale reads in 20-lb increments, and a "
+        "battery or the propane moves it by 60-80 lb between weighing and towing), drift 500 lb (a full fresh-water "
+        "tank is 334 lb). Rating: exact, drift 1,500 lb (a brochure's maximum against the chart for this axle ratio)."
+        " The camper's length, the trip and the truck's age are decoys.",
+        "Red flags (a sidewall bulge, hot brakes with a soft pedal, sway on a test run, a tire at half its pressure) "
+        "are reasons to stop rather than to get urgent help, so not towing is acceptable beside calling for help. "
+        "Benign flags share their frames: cosmetic marks on a wheel, a damp-morning squeak, one bounce over the "
+        "tracks, and a tire in the same words at 47-49 psi instead of 23-27 (only the number tells them apart).",
     ),
 )
