@@ -437,7 +437,7 @@ FACTS: Final = (
             ],
             [
                 "For what it's worth, the dish stayed on the main table and {v}.",
-                'One more thing: the food sat right by the grill, and it {v}.',
+                'One more thing: the food sat on the side table, and it {v}.',
                 'Also, everything was out on the table together, and it {v}.',
             ],
         ),
@@ -453,7 +453,7 @@ FACTS: Final = (
             ],
             [
                 "For what it's worth, the dish stayed on the main table.",
-                'One more thing: the food sat right by the grill.',
+                'One more thing: the food sat on the side table.',
                 'Also, everything was out on the table together.',
             ],
         ),
@@ -594,8 +594,8 @@ BENIGN_FLAGS: Final = (
             ],
         ),
         why=(
-            "Under 100 °F is not a fever (CDC counts a fever from 100.4 °F), let alone CDC's \"over 102°F\" that calls "
-            "for a doctor; feeling warm after a day outdoors with a normal reading is not a sign of food poisoning."
+            "A reading of 98.8 to 99.4 °F is an ordinary body temperature, far under CDC's \"over 102°F\" that calls for a "
+            "doctor; feeling warm after a day outdoors with a normal reading is not a sign of food poisoning."
         ),
     ),
 )
