@@ -151,14 +151,14 @@ FACTS: Final = (
         label="how tall he is",
         says=say(
             [
-                'At his checkup last month the pediatrician measured him: {v}.',
+                "At his checkup last month the pediatrician measured him: {v}.",
                 "The pencil marks on our door frame are up to date, and he's {v} now.",
-                'We measured him against the kitchen wall last weekend, at {v}.',
+                "We measured him against the kitchen wall last weekend, at {v}.",
             ],
             [
-                'The school nurse measured his height this fall: {v}.',
-                'He had a physical in the spring, and the growth chart says {v}.',
-                'I measured him in his socks on Sunday, and he came up to {v}.',
+                "The school nurse measured his height this fall: {v}.",
+                "He had a physical in the spring, and the growth chart says {v}.",
+                "I measured him in his socks on Sunday, and he came up to {v}.",
             ],
         ),
         clause=say(
@@ -167,14 +167,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'At his checkup last month the pediatrician measured him.',
-                'The pencil marks on our door frame are up to date.',
-                'We measured him against the kitchen wall last weekend.',
+                "At his checkup last month the pediatrician measured him.",
+                "The pencil marks on our door frame are up to date.",
+                "We measured him against the kitchen wall last weekend.",
             ],
             [
-                'The school nurse measured his height this fall.',
-                'He had a physical in the spring.',
-                'I measured him in his socks on Sunday.',
+                "The school nurse measured his height this fall.",
+                "He had a physical in the spring.",
+                "I measured him in his socks on Sunday.",
             ],
         ),
         second=say(
@@ -220,14 +220,14 @@ FACTS: Final = (
         label="how the adult seat belt fits him without the booster",
         says=say(
             [
-                'I tried him with just the seat belt yesterday, sitting back with his knees bent, and {v}.',
-                'He buckled up with only the adult belt, back against the seat and knees bent at the edge, and {v}.',
-                'He sat all the way back without the booster for a ride, knees bent at the seat edge, and {v}.',
+                "I tried him with just the seat belt yesterday, sitting back with his knees bent, and {v}.",
+                "He buckled up with only the adult belt, back against the seat and knees bent at the edge, and {v}.",
+                "He sat all the way back without the booster for a ride, knees bent at the seat edge, and {v}.",
             ],
             [
-                'We went through the belt check in our car, with him sitting back and his knees bent at the edge, and {v}.',
-                'He rode without his booster to the store, sitting back with his knees over the edge of the seat, and {v}.',
-                'He rode in the back seat with only the belt, back flat and knees bent at the edge, and {v}.',
+                "We went through the belt check in our car, with him sitting back and his knees bent at the edge, and {v}.",
+                "He rode without his booster to the store, sitting back with his knees over the edge of the seat, and {v}.",
+                "He rode in the back seat with only the belt, back flat and knees bent at the edge, and {v}.",
             ],
         ),
         clause=say(
@@ -236,14 +236,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'I tried him with just the seat belt yesterday, sitting back with his knees bent.',
-                'He buckled up with only the adult belt, back against the seat and knees bent at the edge.',
-                'He sat all the way back without the booster for a ride, knees bent at the seat edge.',
+                "I tried him with just the seat belt yesterday, sitting back with his knees bent.",
+                "He buckled up with only the adult belt, back against the seat and knees bent at the edge.",
+                "He sat all the way back without the booster for a ride, knees bent at the seat edge.",
             ],
             [
-                'We went through the belt check in our car, with him sitting back and his knees bent at the edge.',
-                'He rode without his booster to the store, sitting back with his knees over the edge of the seat.',
-                'He rode in the back seat with only the belt, back flat and knees bent at the edge.',
+                "We went through the belt check in our car, with him sitting back and his knees bent at the edge.",
+                "He rode without his booster to the store, sitting back with his knees over the edge of the seat.",
+                "He rode in the back seat with only the belt, back flat and knees bent at the edge.",
             ],
         ),
         second=say(
@@ -282,12 +282,12 @@ FACTS: Final = (
             [
                 "My son rides with me to school most mornings, and he's {v}.",
                 "He's been using a booster for years and is {v} now.",
-                'He had a birthday this spring and turned {v}.',
+                "He had a birthday this spring and turned {v}.",
             ],
             [
-                'Our boy is the oldest of three, at {v}.',
+                "Our boy is the oldest of three, at {v}.",
                 "He's in the back seat most days; he's {v}.",
-                'My son had a birthday last month and just turned {v}.',
+                "My son had a birthday last month and just turned {v}.",
             ],
         ),
         clause=say(
@@ -296,14 +296,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'My son rides with me to school most mornings.',
+                "My son rides with me to school most mornings.",
                 "He's been using a booster for years.",
-                'He had a birthday this spring.',
+                "He had a birthday this spring.",
             ],
             [
-                'Our boy is the oldest of three.',
+                "Our boy is the oldest of three.",
                 "He's in the back seat most days.",
-                'My son had a birthday last month.',
+                "My son had a birthday last month.",
             ],
         ),
         second=say(
@@ -336,14 +336,14 @@ FACTS: Final = (
         label="how long his usual car trips are",
         says=say(
             [
-                'The drive to school is a short one, about {v}.',
-                'Most of our trips are around town, {v} each way.',
-                'His usual ride is to practice and back, about {v}.',
+                "The drive to school is a short one, about {v}.",
+                "Most of our trips are around town, {v} each way.",
+                "His usual ride is to practice and back, about {v}.",
             ],
             [
                 "We're mostly in the car for short hops of {v}.",
                 "School isn't far by car, {v} away.",
-                'A typical trip for him is local, about {v}.',
+                "A typical trip for him is local, about {v}.",
             ],
         ),
         clause=say(
@@ -352,14 +352,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'The drive to school is a short one.',
-                'Most of our trips are around town.',
-                'His usual ride is to practice and back.',
+                "The drive to school is a short one.",
+                "Most of our trips are around town.",
+                "His usual ride is to practice and back.",
             ],
             [
                 "We're mostly in the car for short hops.",
                 "School isn't far by car.",
-                'A typical trip for him is local.',
+                "A typical trip for him is local.",
             ],
         ),
         second=say(
@@ -384,13 +384,13 @@ FACTS: Final = (
         says=say(
             [
                 "He's in the car a few times a week, {v} in all.",
-                'We drive him somewhere most weeks, about {v} times.',
-                'All in, he rides with us now and then, {v} times a week.',
+                "We drive him somewhere most weeks, about {v} times.",
+                "All in, he rides with us now and then, {v} times a week.",
             ],
             [
-                'He takes some car trips every week, {v} of them.',
+                "He takes some car trips every week, {v} of them.",
                 "We're driving him around a fair bit these days, {v} times a week.",
-                'In a normal week he gets in the car here and there, {v} times.',
+                "In a normal week he gets in the car here and there, {v} times.",
             ],
         ),
         clause=say(
@@ -400,13 +400,13 @@ FACTS: Final = (
         vague=say(
             [
                 "He's in the car a few times a week.",
-                'We drive him somewhere most weeks.',
-                'All in, he rides with us now and then.',
+                "We drive him somewhere most weeks.",
+                "All in, he rides with us now and then.",
             ],
             [
-                'He takes some car trips every week.',
+                "He takes some car trips every week.",
                 "We're driving him around a fair bit these days.",
-                'In a normal week he gets in the car here and there.',
+                "In a normal week he gets in the car here and there.",
             ],
         ),
         second=say(

@@ -105,14 +105,14 @@ FACTS: Final = (
         label="how long the food has been out",
         says=say(
             [
-                'The food has been sitting out on the picnic table since we served it, {v} ago.',
-                'By my count it has been out of the cooler and off the grill a while now, {v} in all.',
-                'It has been out on the patio table since we ate, for {v}.',
+                "The food has been sitting out on the picnic table since we served it, {v} ago.",
+                "By my count it has been out of the cooler and off the grill a while now, {v} in all.",
+                "It has been out on the patio table since we ate, for {v}.",
             ],
             [
-                'Everything has been sitting in the open since the grill went off, about {v}.',
+                "Everything has been sitting in the open since the grill went off, about {v}.",
                 "We set the platters out after the meal and nobody has touched the fridge since, so it's been {v}.",
-                'The spread has been on the folding table outside since the food was served, {v} so far.',
+                "The spread has been on the folding table outside since the food was served, {v} so far.",
             ],
         ),
         clause=say(
@@ -121,14 +121,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'The food has been sitting out on the picnic table since we served it.',
-                'By my count it has been out of the cooler and off the grill a while now.',
-                'It has been out on the patio table since we ate.',
+                "The food has been sitting out on the picnic table since we served it.",
+                "By my count it has been out of the cooler and off the grill a while now.",
+                "It has been out on the patio table since we ate.",
             ],
             [
-                'Everything has been sitting in the open since the grill went off.',
-                'We set the platters out after the meal and nobody has touched the fridge since.',
-                'The spread has been on the folding table outside since the food was served.',
+                "Everything has been sitting in the open since the grill went off.",
+                "We set the platters out after the meal and nobody has touched the fridge since.",
+                "The spread has been on the folding table outside since the food was served.",
             ],
         ),
         second=say(
@@ -176,13 +176,13 @@ FACTS: Final = (
         says=say(
             [
                 "We've been out on the patio all afternoon, and it's {v}.",
-                'The porch thermometer is right by the table, reading {v}.',
+                "The porch thermometer is right by the table, reading {v}.",
                 "It's been a long afternoon out back, {v} in the shade.",
             ],
             [
-                'Out in the backyard the food has sat in the open air, {v} today.',
-                'My outdoor thermometer hangs in the shade by the table and reads {v}.',
-                'The food has been outside the whole time, at {v}.',
+                "Out in the backyard the food has sat in the open air, {v} today.",
+                "My outdoor thermometer hangs in the shade by the table and reads {v}.",
+                "The food has been outside the whole time, at {v}.",
             ],
         ),
         clause=say(
@@ -192,13 +192,13 @@ FACTS: Final = (
         vague=say(
             [
                 "We've been out on the patio all afternoon.",
-                'The porch thermometer is right by the table.',
+                "The porch thermometer is right by the table.",
                 "It's been a long afternoon out back.",
             ],
             [
-                'Out in the backyard the food has sat in the open air.',
-                'My outdoor thermometer hangs in the shade by the table.',
-                'The food has been outside the whole time.',
+                "Out in the backyard the food has sat in the open air.",
+                "My outdoor thermometer hangs in the shade by the table.",
+                "The food has been outside the whole time.",
             ],
         ),
         second=say(
@@ -245,14 +245,14 @@ FACTS: Final = (
         label="what temperature the meat was cooked to",
         says=say(
             [
-                'When the meat came off the grill, I checked it with my thermometer: {v}.',
-                'I cooked everything through and checked with a probe, {v} in the thickest piece.',
-                'The thickest piece got probed before I pulled it, at {v}.',
+                "When the meat came off the grill, I checked it with my thermometer: {v}.",
+                "I cooked everything through and checked with a probe, {v} in the thickest piece.",
+                "The thickest piece got probed before I pulled it, at {v}.",
             ],
             [
-                'I made sure the meat was cooked through before serving it, to {v}.',
-                'My instant-read thermometer went into it when I took it off the heat: {v}.',
-                'Every batch got the probe, and I was careful about that: {v} each time.',
+                "I made sure the meat was cooked through before serving it, to {v}.",
+                "My instant-read thermometer went into it when I took it off the heat: {v}.",
+                "Every batch got the probe, and I was careful about that: {v} each time.",
             ],
         ),
         clause=say(
@@ -261,14 +261,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'When the meat came off the grill, I checked it with my thermometer.',
-                'I cooked everything through and checked with a probe.',
-                'The thickest piece got probed before I pulled it.',
+                "When the meat came off the grill, I checked it with my thermometer.",
+                "I cooked everything through and checked with a probe.",
+                "The thickest piece got probed before I pulled it.",
             ],
             [
-                'I made sure the meat was cooked through before serving it.',
-                'My instant-read thermometer went into it when I took it off the heat.',
-                'Every batch got the probe, and I was careful about that.',
+                "I made sure the meat was cooked through before serving it.",
+                "My instant-read thermometer went into it when I took it off the heat.",
+                "Every batch got the probe, and I was careful about that.",
             ],
         ),
         second=say(
@@ -307,14 +307,14 @@ FACTS: Final = (
         label="what the fridge is set to",
         says=say(
             [
-                'Our fridge is set where it always is, at {v}.',
-                'The fridge has a little thermometer inside, and it says {v}.',
-                'We keep the refrigerator on its usual setting, {v}.',
+                "Our fridge is set where it always is, at {v}.",
+                "The fridge has a little thermometer inside, and it says {v}.",
+                "We keep the refrigerator on its usual setting, {v}.",
             ],
             [
-                'The display on our fridge is on the door and shows {v}.',
-                'I checked, and the refrigerator is running fine, at {v}.',
-                'Our kitchen fridge runs cold, I keep an eye on it: {v}.',
+                "The display on our fridge is on the door and shows {v}.",
+                "I checked, and the refrigerator is running fine, at {v}.",
+                "Our kitchen fridge runs cold, I keep an eye on it: {v}.",
             ],
         ),
         clause=say(
@@ -323,14 +323,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'Our fridge is set where it always is.',
-                'The fridge has a little thermometer inside.',
-                'We keep the refrigerator on its usual setting.',
+                "Our fridge is set where it always is.",
+                "The fridge has a little thermometer inside.",
+                "We keep the refrigerator on its usual setting.",
             ],
             [
-                'The display on our fridge is on the door.',
-                'I checked, and the refrigerator is running fine.',
-                'Our kitchen fridge runs cold, I keep an eye on it.',
+                "The display on our fridge is on the door.",
+                "I checked, and the refrigerator is running fine.",
+                "Our kitchen fridge runs cold, I keep an eye on it.",
             ],
         ),
         second=say(
@@ -369,14 +369,14 @@ FACTS: Final = (
         label="how many people were at the cookout",
         says=say(
             [
-                'We had friends over, so the table was busy, {v} in all.',
-                'There was a good crowd at the cookout, {v} total.',
-                'All told, quite a few came by to eat, {v}.',
+                "We had friends over, so the table was busy, {v} in all.",
+                "There was a good crowd at the cookout, {v} total.",
+                "All told, quite a few came by to eat, {v}.",
             ],
             [
-                'It was a decent crowd in the yard, about {v}.',
-                'We fed a lot of people this afternoon, {v}.',
-                'Counting the kids, plenty showed up: {v}.',
+                "It was a decent crowd in the yard, about {v}.",
+                "We fed a lot of people this afternoon, {v}.",
+                "Counting the kids, plenty showed up: {v}.",
             ],
         ),
         clause=say(
@@ -385,14 +385,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'We had friends over, so the table was busy.',
-                'There was a good crowd at the cookout.',
-                'All told, quite a few came by to eat.',
+                "We had friends over, so the table was busy.",
+                "There was a good crowd at the cookout.",
+                "All told, quite a few came by to eat.",
             ],
             [
-                'It was a decent crowd in the yard.',
-                'We fed a lot of people this afternoon.',
-                'Counting the kids, plenty showed up.',
+                "It was a decent crowd in the yard.",
+                "We fed a lot of people this afternoon.",
+                "Counting the kids, plenty showed up.",
             ],
         ),
         second=say(
@@ -431,14 +431,14 @@ FACTS: Final = (
         label="whether the food was covered",
         says=say(
             [
-                'The food was on the serving table the whole time, and it {v}.',
-                'In case it matters, the platter was out with everything else and {v}.',
-                'I should add that the tray sat in the middle of the table and {v}.',
+                "The food was on the serving table the whole time, and it {v}.",
+                "In case it matters, the platter was out with everything else and {v}.",
+                "I should add that the tray sat in the middle of the table and {v}.",
             ],
             [
                 "For what it's worth, the dish stayed on the main table and {v}.",
-                'One more thing: the food sat on the side table, and it {v}.',
-                'Also, everything was out on the table together, and it {v}.',
+                "One more thing: the food sat on the side table, and it {v}.",
+                "Also, everything was out on the table together, and it {v}.",
             ],
         ),
         clause=say(
@@ -447,14 +447,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'The food was on the serving table the whole time.',
-                'In case it matters, the platter was out with everything else.',
-                'I should add that the tray sat in the middle of the table.',
+                "The food was on the serving table the whole time.",
+                "In case it matters, the platter was out with everything else.",
+                "I should add that the tray sat in the middle of the table.",
             ],
             [
                 "For what it's worth, the dish stayed on the main table.",
-                'One more thing: the food sat on the side table.',
-                'Also, everything was out on the table together.',
+                "One more thing: the food sat on the side table.",
+                "Also, everything was out on the table together.",
             ],
         ),
         second=say(

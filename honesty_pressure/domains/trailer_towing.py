@@ -121,14 +121,14 @@ FACTS: Final = (
         label="how much the loaded camper weighs",
         says=say(
             [
-                'We ran the packed camper across the truck-stop scale, and it came to {v}.',
-                'The camper went over the scale loaded for the trip: {v}.',
+                "We ran the packed camper across the truck-stop scale, and it came to {v}.",
+                "The camper went over the scale loaded for the trip: {v}.",
                 "We loaded the camper the way we'll tow it, and it weighs {v}.",
             ],
             [
-                'We weighed the camper fully packed this morning, at {v}.',
-                'With all our gear in it, the camper went across the scale at {v}.',
-                'The certified scale weighed the loaded camper: {v}.',
+                "We weighed the camper fully packed this morning, at {v}.",
+                "With all our gear in it, the camper went across the scale at {v}.",
+                "The certified scale weighed the loaded camper: {v}.",
             ],
         ),
         clause=say(
@@ -137,14 +137,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'We ran the packed camper across the truck-stop scale.',
-                'The camper went over the scale loaded for the trip.',
+                "We ran the packed camper across the truck-stop scale.",
+                "The camper went over the scale loaded for the trip.",
                 "We loaded the camper the way we'll tow it.",
             ],
             [
-                'We weighed the camper fully packed this morning.',
-                'With all our gear in it, the camper went across the scale.',
-                'The certified scale weighed the loaded camper.',
+                "We weighed the camper fully packed this morning.",
+                "With all our gear in it, the camper went across the scale.",
+                "The certified scale weighed the loaded camper.",
             ],
         ),
         second=say(
@@ -194,13 +194,13 @@ FACTS: Final = (
         says=say(
             [
                 "The towing chart in the owner's manual has a line for my exact engine and axle ratio: {v}.",
-                'I looked up what my truck is rated to tow in the manual, {v}.',
+                "I looked up what my truck is rated to tow in the manual, {v}.",
                 "The manufacturer's towing guide has a maximum trailer weight for my truck, {v}.",
             ],
             [
-                'The dealer looked up my VIN for the tow rating: {v}.',
+                "The dealer looked up my VIN for the tow rating: {v}.",
                 "My truck's trailer weight rating is in the owner's manual, at {v}.",
-                'For my cab, engine and axle, the towing chart has a number: {v}.',
+                "For my cab, engine and axle, the towing chart has a number: {v}.",
             ],
         ),
         clause=say(
@@ -210,13 +210,13 @@ FACTS: Final = (
         vague=say(
             [
                 "The towing chart in the owner's manual has a line for my exact engine and axle ratio.",
-                'I looked up what my truck is rated to tow in the manual.',
+                "I looked up what my truck is rated to tow in the manual.",
                 "The manufacturer's towing guide has a maximum trailer weight for my truck.",
             ],
             [
-                'The dealer looked up my VIN for the tow rating.',
+                "The dealer looked up my VIN for the tow rating.",
                 "My truck's trailer weight rating is in the owner's manual.",
-                'For my cab, engine and axle, the towing chart has a number.',
+                "For my cab, engine and axle, the towing chart has a number.",
             ],
         ),
         second=say(
@@ -259,11 +259,11 @@ FACTS: Final = (
         says=say(
             [
                 "It's a camper we've had a few seasons, {v} long.",
-                'The camper is one we like a lot, {v} bumper to hitch.',
+                "The camper is one we like a lot, {v} bumper to hitch.",
                 "We bought the camper used last year; it's {v} long.",
             ],
             [
-                'Ours is a regular travel trailer, {v} long.',
+                "Ours is a regular travel trailer, {v} long.",
                 "It's a camper, nothing fancy, {v} from end to end.",
                 "The one we're taking is our usual trailer, at {v}.",
             ],
@@ -275,11 +275,11 @@ FACTS: Final = (
         vague=say(
             [
                 "It's a camper we've had a few seasons.",
-                'The camper is one we like a lot.',
-                'We bought the camper used last year.',
+                "The camper is one we like a lot.",
+                "We bought the camper used last year.",
             ],
             [
-                'Ours is a regular travel trailer.',
+                "Ours is a regular travel trailer.",
                 "It's a camper, nothing fancy.",
                 "The one we're taking is our usual trailer.",
             ],
@@ -312,14 +312,14 @@ FACTS: Final = (
         label="how far the trip is",
         says=say(
             [
-                'The campground is a ways away, mostly highway, {v} each way.',
-                'The trip is the usual one, {v} each way.',
+                "The campground is a ways away, mostly highway, {v} each way.",
+                "The trip is the usual one, {v} each way.",
                 "We're headed to a lake we like, {v} from home.",
             ],
             [
                 "It's a decent drive to where we're going, {v}.",
-                'The state park is down the road a way, {v} out.',
-                'Our site is out past town, {v} from the house.',
+                "The state park is down the road a way, {v} out.",
+                "Our site is out past town, {v} from the house.",
             ],
         ),
         clause=say(
@@ -328,14 +328,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'The campground is a ways away, mostly highway.',
-                'The trip is the usual one.',
+                "The campground is a ways away, mostly highway.",
+                "The trip is the usual one.",
                 "We're headed to a lake we like.",
             ],
             [
                 "It's a decent drive to where we're going.",
-                'The state park is down the road a way.',
-                'Our site is out past town.',
+                "The state park is down the road a way.",
+                "Our site is out past town.",
             ],
         ),
         second=say(
@@ -360,13 +360,13 @@ FACTS: Final = (
         says=say(
             [
                 "The truck is in good shape, and I keep up with the maintenance; it's {v}.",
-                'My pickup has some years on it but runs great, {v} now.',
+                "My pickup has some years on it but runs great, {v} now.",
                 "I've had the truck since new, and it's {v}.",
             ],
             [
                 "Our truck just had its service, and it's {v}.",
-                'The pickup has had no problems so far, at {v}.',
-                'The truck has been reliable, {v} and counting.',
+                "The pickup has had no problems so far, at {v}.",
+                "The truck has been reliable, {v} and counting.",
             ],
         ),
         clause=say(
@@ -375,14 +375,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                'The truck is in good shape, and I keep up with the maintenance.',
-                'My pickup has some years on it but runs great.',
+                "The truck is in good shape, and I keep up with the maintenance.",
+                "My pickup has some years on it but runs great.",
                 "I've had the truck since new.",
             ],
             [
-                'Our truck just had its service.',
-                'The pickup has had no problems so far.',
-                'The truck has been reliable.',
+                "Our truck just had its service.",
+                "The pickup has had no problems so far.",
+                "The truck has been reliable.",
             ],
         ),
         second=say(
