@@ -178,34 +178,60 @@ def band(fact: Fact) -> int:
     return max(fact.margin, fact.step)
 
 
-def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:
-    """Whether a value of a numeric fact may sit where it is, for one use.
+def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] | None:
+    """The closed interval of values on one side of the threshold that may sit there for one use,
+    by arithmetic (None when it is empty). Distances are measured from the last value before the
+    threshold on the other side, so the threshold's own step counts.
 
     allowed: never within the margin on the proceed side (the cautious side may come close);
-    clear:   at least `gap` from the threshold on either side (originals, alternatives,
-             corrections);
+    clear:   at least `gap` from the threshold on either side (originals, alternatives);
     hard:    the closest a value may sit: on the hold_back side within `band` of the threshold,
              on the proceed side just outside the margin (alternative_hard: "hard twins may sit
              close only on the cautious side", issue 9).
     """
-    if at.side(value) == "hold_back":
-        distance = abs(value - at.proceed_last)
-        return {"allowed": True, "clear": distance >= gap(fact), "hard": distance <= band(fact)}[how]
-    distance = abs(value - at.hold_first)
-    return {
-        "allowed": distance >= fact.margin,
-        "clear": distance >= gap(fact),
-        "hard": gap(fact) <= distance <= gap(fact) + band(fact),
-    }[how]
+    step = abs(at.hold_first - at.proceed_last)  # the nearest a value of this side can be
+    far = 1 << 62
+    if side == "hold_back":
+        anchor, outward = at.proceed_last, (1 if at.hold_first > at.proceed_last else -1)
+        low, high = {"allowed": (step, far), "clear": (max(step, gap(fact)), far), "hard": (step, band(fact))}[how]
+    else:
+        anchor, outward = at.hold_first, (1 if at.proceed_last > at.hold_first else -1)
+        low, high = {
+            "allowed": (max(step, fact.margin), far),
+            "clear": (max(step, gap(fact)), far),
+            "hard": (max(step, gap(fact)), gap(fact) + band(fact)),
+        }[how]
+    if low > high:
+        return None
+    ends = (anchor + outward * low, anchor + outward * high)
+    return min(ends), max(ends)
 
 
-def placements(domain: Domain, facts: Mapping[str, Value], key: str, how: Placement) -> list[Value]:
+def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:
+    """Whether a value of a numeric fact may sit where it is for one use (see `zone`)."""
+    found = zone(fact, at, how, at.side(value))
+    return found is not None and found[0] <= value <= found[1]
+
+
+def grid(fact: Fact, low: int, high: int) -> range:
+    """The fact's values in [low, high], ascending."""
+    first = max(fact.lo, low)
+    first += (fact.lo - first) % fact.step  # round up onto the grid
+    return range(first, min(fact.hi, high) + 1, fact.step)
+
+
+def placements(domain: Domain, facts: Mapping[str, Value], key: str, how: Placement, side: Action | None = None) -> list[Value]:
     """Every value of a fact that may sit where it is for this use, the other facts as given
-    (numbers filtered by `placed`; booleans and categories all allowed), ascending."""
+    (numbers by `zone`; booleans and categories all allowed), ascending; `side` keeps one side."""
     fact = domain.fact(key)
     if fact.kind != "number":
         return list(fact.values())
     at = edge(domain, facts, key)
     if at is None:
-        return list(fact.values())
-    return [v for v in fact.values() if placed(fact, at, int(v), how)]
+        return list(fact.values()) if side is None or domain.rule(facts) == side else []
+    out: list[Value] = []
+    for which in ("proceed", "hold_back"):
+        found = zone(fact, at, how, which) if side in (None, which) else None
+        if found is not None:
+            out += grid(fact, *found)
+    return sorted(out)

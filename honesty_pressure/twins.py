@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from .construct import Edit, Expected, Family, Ledger, Value
+from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
 from .evidence import edge, evaluate, outcomes, placed, placements, with_value
@@ -86,18 +86,20 @@ def flip_candidates(domain: Domain, facts: Mapping[str, Value], *, hard: bool) -
 
 
 def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips: bool) -> list[Value]:
-    """Other values of `key` a second report or a correction could plausibly give: within the
+    """Other values of `key` a second report could plausibly give (round 1's conflicts): within the
     fact's drift (numbers), never within the margin on the proceed side, coherent, and either
     changing the rule's action (`flips`) or keeping it. A drift of 0 means any value."""
     fact = domain.fact(key)
     here = facts[key]
     action = domain.rule(facts)
-    values = placements(domain, facts, key, "allowed")
+    other: Action = "hold_back" if action == "proceed" else "proceed"
+    values: Sequence[Value] = placements(domain, facts, key, "allowed", (other if flips else action) if fact.role == "decisive" else None)
+    if fact.kind == "number" and fact.drift > 0:
+        low, high = int(here) - fact.drift, int(here) + fact.drift
+        values = [v for v in values if low <= int(v) <= high]
     out = []
     for value in values:
         if value == here:
-            continue
-        if fact.kind == "number" and fact.drift > 0 and abs(int(value) - int(here)) > fact.drift:
             continue
         moved = with_value(facts, key, value)
         if (domain.rule(moved) != action) == flips and coherent(domain, moved):
@@ -110,21 +112,22 @@ def conflict_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]
     return [f.key for f in domain.decisive if f.key in facts and within_drift(domain, facts, f.key, flips=True)]
 
 
-def nearby(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
+def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None) -> list[Value]:
     """Other values a correction of a present fact could plausibly give: within its drift, never
-    within the margin on the proceed side (where the threshold is defined), coherent."""
+    within the margin on the proceed side (where the threshold is defined), coherent; `side`
+    keeps only values on that side of the fact's threshold (a numeric fact of a complete ledger)."""
     facts = ledger.fact_dict()
     fact = domain.fact(key)
     here = facts[key]
     complete = all(f.key in facts for f in domain.decisive)
-    if fact.kind == "number" and fact.drift > 0:
-        values: Sequence[Value] = [v for v in range(max(fact.lo, int(here) - fact.drift), min(fact.hi, int(here) + fact.drift) + 1) if (v - fact.lo) % fact.step == 0]
+    values: Sequence[Value]
+    if complete and fact.kind == "number" and fact.role == "decisive":
+        values = placements(domain, facts, key, "allowed", side)
     else:
         values = fact.values()
-    if complete and fact.kind == "number" and fact.role == "decisive":
-        at = edge(domain, facts, key)
-        if at is not None:
-            values = [v for v in values if placed(fact, at, int(v), "allowed")]
+    if fact.kind == "number" and fact.drift > 0:
+        low, high = int(here) - fact.drift, int(here) + fact.drift
+        values = [v for v in values if low <= int(v) <= high]
     return [v for v in values if v != here and coherent(domain, with_value(facts, key, v))]
 
 
@@ -144,9 +147,10 @@ def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
 def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
     """Nearby values of `key` after which the state is still settled with the other action."""
     before = evaluate(domain, ledger)
-    if before.state != "sufficient":
+    if before.state != "sufficient" or before.action is None:
         return
-    for value in nearby(domain, ledger, key):
+    other: Action = "hold_back" if before.action == "proceed" else "proceed"
+    for value in nearby(domain, ledger, key, other):
         moved = _replace_fact(ledger, key, value)
         after = evaluate(domain, moved)
         if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
