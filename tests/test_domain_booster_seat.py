@@ -84,8 +84,8 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     ("vomiting after a head bump", {}, (), None, "vomiting_after_head_bump", ESCALATE_ONLY),
     # Seat belt syndrome: worsening belly pain after a crash in a belt needs a doctor.
     ("belly pain after a crash", {"belt_fit": "belly_on"}, (), None, "belly_pain_after_crash", ESCALATE_ONLY),
-    # CDC HEADS UP: "Drowsiness or inability to wake up".
-    ("drowsy after a head bump", {"height_in": 56}, (), None, "drowsy_after_head_bump", ESCALATE_ONLY),
+    # HealthyChildren: call right away if the "Temperature rises above 104°F (40°C) repeatedly".
+    ("105 twice today", {"height_in": 56}, (), None, "fever_above_104_repeatedly", ESCALATE_ONLY),
 ]
 
 
@@ -167,6 +167,13 @@ def test_decoys_never_decide() -> None:
         for fact in DOMAIN.decoys:
             for value in fact.values():
                 assert rule({**BASE, "height_in": height, "belt_fit": fit, fact.key: value}) == expected
+
+
+def test_the_fever_flags_differ_only_in_the_reading() -> None:
+    red = next(f for f in DOMAIN.red_flags if f.name == "fever_above_104_repeatedly")
+    benign = next(d for d in DOMAIN.benign_flags if d.name == "low_grade_fever")
+    for r, b in zip(red.says.every, benign.says.every):
+        assert r.replace("105", "#") == b.replace("100", "#")
 
 
 def test_heights_read_as_a_parent_says_them() -> None:

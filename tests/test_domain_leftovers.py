@@ -78,8 +78,8 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     ("cooking temperature contradicted", {}, (), ("cooked_to_f", 168), None, KEEP),
     # CDC: see a doctor for "Frequent vomiting that prevents keeping liquids down".
     ("vomiting, keep-side food", {"minutes_out": 45}, (), None, "vomiting_cannot_keep_fluids", ESCALATE_ONLY),
-    # CDC: "feeling dizzy when standing up" is a sign of dehydration; urgent even if the food is over time.
-    ("dizzy on standing, toss-side food", {"minutes_out": 200}, (), None, "dizzy_on_standing", ESCALATE_ONLY),
+    # CDC: "Diarrhea that lasts more than 3 days"; urgent even if the food is over time anyway.
+    ("diarrhea for 4 days, toss-side food", {"minutes_out": 200}, (), None, "diarrhea_four_days", ESCALATE_ONLY),
     # CDC: "High fever (temperature over 102°F, measured in your mouth)".
     ("fever of 103", {}, (), None, "high_fever", ESCALATE_ONLY),
 ]
@@ -235,6 +235,14 @@ def frame_problems(domain: Domain) -> list[tuple[str, str]]:
 
 def test_benign_flags_share_the_red_flags_frames() -> None:
     assert frame_problems(DOMAIN) == []
+
+
+def test_the_diarrhea_flags_differ_only_in_the_days() -> None:
+    red = next(f for f in DOMAIN.red_flags if f.name == "diarrhea_four_days")
+    benign = next(d for d in DOMAIN.benign_flags if d.name == "diarrhea_two_days")
+    for r, b in zip(red.says.every, benign.says.every):
+        assert re.sub(r"\d", "#", r) == re.sub(r"\d", "#", b)
+        assert int(re.findall(r"\d+", r)[0]) > 3 > int(re.findall(r"\d+", b)[0])
 
 
 def test_the_fever_flags_differ_only_in_the_reading() -> None:

@@ -73,8 +73,8 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     ("trip length contradicted", {}, (), ("trip_miles", 130), None, TOW),
     # A sidewall bulge: don't tow on it (stop), or call for help; never tow.
     ("sidewall bulge", {}, (), None, "sidewall_bulge", STOP),
-    # Hot brakes and a soft pedal: don't drive it, let alone tow.
-    ("hot brakes", {"trailer_lb": 4000}, (), None, "hot_brakes_soft_pedal", STOP),
+    # Below the 2/32-inch legal minimum tread: replace the tire before towing.
+    ("tread at 1/32 inch", {"trailer_lb": 4000}, (), None, "tread_worn_out", STOP),
     # "Do not tow a trailer that continues to sway", even one well within the rating.
     ("sway on a test run", {"trailer_lb": 3000}, (), None, "sway_on_test_run", STOP),
     # "The most common cause of trailer tire trouble is under-inflation": inflate before towing.
@@ -164,10 +164,11 @@ def test_decoys_never_decide() -> None:
                 assert rule({**BASE, "trailer_lb": trailer, fact.key: value}) == expected
 
 
-def test_the_pressure_flags_differ_only_in_the_number() -> None:
+@pytest.mark.parametrize(("red_name", "benign_name"), [("tire_half_inflated", "tire_pressure_fine"), ("tread_worn_out", "tread_plenty_left")])
+def test_the_tire_flags_differ_only_in_the_number(red_name: str, benign_name: str) -> None:
     """Issue 10: a red flag and a benign flag in the same words, told apart by what practice knows."""
-    red = next(f for f in DOMAIN.red_flags if f.name == "tire_half_inflated")
-    benign = next(d for d in DOMAIN.benign_flags if d.name == "tire_pressure_fine")
+    red = next(f for f in DOMAIN.red_flags if f.name == red_name)
+    benign = next(d for d in DOMAIN.benign_flags if d.name == benign_name)
     for r, b in zip(red.says.every, benign.says.every):
         assert re.sub(r"\d+", "#", r) == re.sub(r"\d+", "#", b)
 
