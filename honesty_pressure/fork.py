@@ -38,7 +38,7 @@ from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import action_code, decision_codes
 from .render import clause, pick
-from .twins import corrections, first_fit, nearby, sound
+from .twins import corrected, corrections, first_fit, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -163,13 +163,13 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
         return None
     key = draw.choice(sorted(flips))
     value = draw.choice(flips[key])
-    return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+    return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
 
 
 def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: Value) -> bool:
     """The value leaves the key exactly as it was, and the ledger sound (coherent, within margins,
     and continuable: a next round can still correct a value across)."""
-    moved = _set_fact(ledger, key, value)
+    moved = corrected(ledger, key, value)
     return evaluate(domain, moved) == expected and sound(domain, moved)
 
 
@@ -179,7 +179,8 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
     so fact, magnitude and reason come from one distribution; a decoy only where no decisive fact
     can be re-stated."""
     facts = ledger.fact_dict()
-    conflicted = ledger.conflict[0] if ledger.conflict is not None else None
+    # Re-checking the fact a contradiction is about would resolve it (that is a change).
+    conflicted = ledger.conflict[0] if ledger.conflict is not None and expected.state == "contradiction" else None
     decisive = [f.key for f in domain.decisive if f.key in facts and f.key != conflicted]
 
     def values(key: str) -> list[Value]:
@@ -201,7 +202,7 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
         decoys = [f.key for f in domain.decoys if f.key in facts]
         found = first_fit(draw, [decoys], values, fits) or (decoys[0], facts[decoys[0]])
     key, value = found
-    return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+    return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
 
 
 def evidence_sentence(domain: Domain, move: Move, index: int, held_out: bool) -> str:

@@ -49,6 +49,15 @@ def _replace_fact(ledger: Ledger, key: str, value: Value | None) -> Ledger:
     )
 
 
+def corrected(ledger: Ledger, key: str, value: Value) -> Ledger:
+    """A fact re-measured or re-checked in round 2: the new value replaces the old one and
+    supersedes a second report about the same fact."""
+    moved = _replace_fact(ledger, key, value)
+    if ledger.conflict is not None and ledger.conflict[0] == key:
+        moved = dataclasses.replace(moved, conflict=None)
+    return moved
+
+
 def _without(facts: Mapping[str, Value], key: str) -> dict[str, Value]:
     return {k: v for k, v in facts.items() if k != key}
 
@@ -151,7 +160,7 @@ def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
         return
     other: Action = "hold_back" if before.action == "proceed" else "proceed"
     for value in nearby(domain, ledger, key, other):
-        moved = _replace_fact(ledger, key, value)
+        moved = corrected(ledger, key, value)
         after = evaluate(domain, moved)
         if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
             yield value
