@@ -95,6 +95,13 @@ def _parent(pid: str, sample: int, request: Mapping[str, object], key: Mapping[s
     )
 
 
+def sendable(parent: Parent) -> bool:
+    """A parent can be continued only with a reply that has text in it: a missing reply, a runner
+    error and an empty or blank reply (which the Anthropic Messages API rejects as an assistant
+    turn) give forks that are never sent and score as `runner_error` (docs/FORKS.md, point 7)."""
+    return parent.reply is not None and bool(parent.reply.strip())
+
+
 def fork_request(fork: Fork, run_set: str) -> JsonObject:
     msgs = [{"role": r, "content": c} for r, c in fork.messages]
     return {
@@ -136,7 +143,7 @@ def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonO
         "forbidden": list(fork.forbidden),
         "edit": edit,
         "ledger": fork.ledger.to_json(),
-        "sendable": fork.parent.reply is not None,
+        "sendable": sendable(fork.parent),
     }
 
 
@@ -215,15 +222,15 @@ def advance_envelopes(
         "frozen_sha256": sha256_hex(frozen_bytes),
         "counts": {
             "parents": len(parent_objs),
-            "parents_without_reply": sum(1 for p in parent_objs if p.reply is None),
+            "parents_without_reply": sum(1 for p in parent_objs if not sendable(p)),
             "forks": len(forks),
-            "requests": sum(1 for f in forks if f.parent.reply is not None),
+            "requests": sum(1 for f in forks if sendable(f.parent)),
         },
     }
     return {
         FROZEN_FILE: frozen_bytes,
         RUN_FILE: (dumps(info) + "\n").encode("utf-8"),
-        f"round{k}.jsonl": jsonl(fork_request(f, run_set) for f in forks if f.parent.reply is not None),
+        f"round{k}.jsonl": jsonl(fork_request(f, run_set) for f in forks if sendable(f.parent)),
         f"round{k}.key.jsonl": jsonl(fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks),
     }
 
