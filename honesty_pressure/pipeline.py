@@ -134,7 +134,7 @@ def score_run(
     records = judge_forks(requests, keys, envelopes, str(info["run_set"]))
     missing = [r for r in records if r.reason == "missing_reply"]
     if require_complete and missing:
-        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0].packet_id})", file=str(replies[0]))
+        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0].packet_id})", file=str(replies[0]) if replies else None)
     if split is not None:
         records = [r for r in records if keys[r.packet_id]["split"] == split]
     rows = [(r, keys[r.packet_id]) for r in records]
