@@ -175,11 +175,32 @@ def cmd_advance(args: argparse.Namespace) -> int:
         write_tree(run, files)
     else:
         write_outputs(run, files)
-    info = files["run.json"].decode("utf-8")
-    frozen_count = files[FROZEN_FILE].count(b"\n")
-    print(f"froze {frozen_count} replies; wrote {', '.join(files)} to {run}")
-    print(info.strip())
+    for line in advance_summary(files, run):
+        print(line)
     return 0
+
+
+def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
+    """What `advance` did, for a person: replies frozen, parents without one, forks to send."""
+    import json
+
+    from .advance import FROZEN_FILE, RUN_FILE
+
+    info = json.loads(files[RUN_FILE])
+    frozen = [json.loads(line) for line in files[FROZEN_FILE].decode("utf-8").split("\n") if line]
+    missing = sum(1 for f in frozen if f["error"] == "missing reply")
+    failed = sum(1 for f in frozen if f["reply"] is None) - missing
+    counts = info["counts"]
+    k = info["round"]
+    blank = counts["parents_without_reply"] - missing - failed
+    return [
+        f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; "
+        f"{counts['parents_without_reply']} have none to continue ({missing} missing, {failed} runner errors, {blank} empty)",
+        f"round {k}: {counts['forks']} forks, {counts['requests']} to send, "
+        f"{counts['forks'] - counts['requests']} never sent (scored as runner errors)",
+        f"wrote {', '.join(files)} to {run}",
+        f"next: export --run {run} --format FORMAT --model MODEL --out round{k}.requests.jsonl",
+    ]
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
@@ -305,14 +326,19 @@ def build_parser() -> argparse.ArgumentParser:
     verify.set_defaults(handler=cmd_verify)
 
     show = sub.add_parser("show", help="one source: ledger, every family's message, and its key")
-    show.add_argument("source_id")
-    show.add_argument("--layer", choices=list(LAYERS), default="full")
+    show.add_argument("source_id", metavar="ID", help="a source id, or the id of one of its packets")
+    show.add_argument("--layer", choices=list(LAYERS), default="quick")
     show.add_argument("--packets", help=PACKETS_HELP)
     show.add_argument("--run", help="also show each packet's frozen first reply from this run folder")
     show.set_defaults(handler=cmd_show)
 
-    selfcheck = sub.add_parser("selfcheck", help="fixed policies must fail, the oracle must pass, shortcuts stay far")
-    selfcheck.add_argument("--layer", choices=list(LAYERS), default="quick")
+    selfcheck_text = "fixed policies must fail, the oracle must pass, surface shortcuts stay far below the bar"
+    selfcheck = sub.add_parser(
+        "selfcheck",
+        help=selfcheck_text,
+        description=f"{selfcheck_text[0].upper()}{selfcheck_text[1:]}; exit 1 naming every breach (docs/SELFCHECK.md).",
+    )
+    selfcheck.add_argument("--layer", choices=list(LAYERS), default="quick", help="the committed layer to check (default quick)")
     selfcheck.add_argument("--seed", help="check a fresh packet set built from this seed instead of the committed one")
     selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
     selfcheck.add_argument("--root", help=ROOT_HELP)

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from . import __version__
 from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
+from .binding import unbind
 from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes
@@ -45,7 +46,17 @@ def score_round1(
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
 ) -> dict[str, bytes]:
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
-    matched = match(envelopes, folder.round1, folder.packet_set)
+    try:
+        matched = match(envelopes, folder.round1, folder.packet_set)
+    except InputError as exc:
+        fork = next((env for env in envelopes if _answers_a_fork(env, folder)), None)
+        if fork is None:
+            raise
+        raise InputError(
+            "a reply to a fork of a run (round 2 or later), not to a round-1 packet: score it with `score --run RUN --replies ...`",
+            file=fork.file,
+            line=fork.line,
+        ) from exc
     records = judge(folder.round1, folder.key, matched)
     missing = [r for r in records if r.reason == "missing_reply"]
     if require_complete and missing:
@@ -87,6 +98,15 @@ def score_round1(
         more = f" and {len(missing) - MISSING_LISTED} more (all in summary.json)" if len(missing) > MISSING_LISTED else ""
         preamble.append(f"Missing replies: {shown}{more}.")
     return outputs(jsonl(r.as_json(folder.key[r.packet_id]) for r in records), summary, title, preamble, round1_tables(summary))
+
+
+def _answers_a_fork(env: Envelope, folder: PacketFolder) -> bool:
+    """A round-k reply given to `score --layer`: its echoed request holds an earlier assistant
+    turn, or its id is a fork id (`<parent packet id>-<suffix>`, docs/FORKS.md) of this layer."""
+    if env.request_messages is not None and any(role == "assistant" for role, _ in env.request_messages):
+        return True
+    packet_id = unbind(env.ref).packet_id
+    return packet_id not in folder.round1 and packet_id.rsplit("-", 1)[0] in folder.round1
 
 
 def outputs(records: bytes, summary: JsonObject, title: str, preamble: list[str], tables: list[Table]) -> dict[str, bytes]:
