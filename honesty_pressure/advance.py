@@ -19,6 +19,7 @@ from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
 from .menu import action_code
 from .parse import parse_decision
+from .progress import SILENT, Meter
 from .score import match, menu_codes, request_digest, samples_of
 from .store import JsonObject, PacketFolder, keyed, load_layer, read_json, read_jsonl
 
@@ -154,11 +155,12 @@ def advance(
     fmt: Format | None = None,
     protocol: Protocol = "default",
     require_complete: bool = False,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
     return advance_envelopes(
-        parents, envelopes, protocol=protocol, require_complete=require_complete, where=str(replies[0]) if replies else None
+        parents, envelopes, protocol=protocol, require_complete=require_complete, where=str(replies[0]) if replies else None, meter=meter
     )
 
 
@@ -169,6 +171,7 @@ def advance_envelopes(
     protocol: Protocol = "default",
     require_complete: bool = False,
     where: str | None = None,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """The same from envelopes already read (a run's integrity check rebuilds it from frozen.jsonl)."""
     matched = match(envelopes, parents.requests, parents.parent_set)
@@ -200,7 +203,9 @@ def advance_envelopes(
     run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol)
     forks = []
+    meter.expect(len(parent_objs))
     for parent in parent_objs:
+        meter.tick(1)
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
         try:
             forks += make_forks(domain, parent, kinds[(parent.packet_id, parent.sample)], parents.seed)

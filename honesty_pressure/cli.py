@@ -18,6 +18,7 @@ from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer
 from .errors import InputError, KitError, UsageError
 from .export import EXPORT_FORMATS
 from .kitroot import default_root, packets_folder
+from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
@@ -136,14 +137,24 @@ def cmd_score(args: argparse.Namespace) -> int:
     fmt: Format | None = None if args.format == "auto" else args.format
     replies = [Path(p) for p in args.replies]
     if args.run_dir is not None:
-        files = score_run(
-            Path(args.run_dir), replies, packets_folder(args.packets), fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed
-        )
+        with progress("score: reply files read") as meter:
+            files = score_run(
+                Path(args.run_dir),
+                replies,
+                packets_folder(args.packets),
+                fmt=fmt,
+                require_complete=args.require_complete,
+                bootstrap_seed=args.bootstrap_seed,
+                meter=meter,
+            )
         out = Path(args.out or args.run_dir)
         cut = "## Per fork kind"
     else:
         folder = load_layer(packets_folder(args.packets), args.layer)
-        files = score_round1(folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed)
+        with progress("score: reply files read") as meter:
+            files = score_round1(
+                folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed, meter=meter
+            )
         if args.out is None:
             raise UsageError("--out is required when scoring a layer (or give --run)")
         out = Path(args.out)
@@ -159,7 +170,10 @@ def cmd_advance(args: argparse.Namespace) -> int:
 
     parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(packets_folder(args.packets), args.layer))
     fmt: Format | None = None if args.format == "auto" else args.format
-    files = advance(parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete)
+    with progress("advance: parents continued") as meter:
+        files = advance(
+            parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter
+        )
     run = Path(args.run)
     frozen = run / FROZEN_FILE
     # The run's identity is its frozen replies and its run.json (protocol, parents): if either
@@ -225,7 +239,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             else:
                 folder = load_layer(root / "packets", layer)
                 seed = int(str(folder.build["seed"]))
-            check = run_checks(folder, policies, seed=seed, jobs=args.jobs)
+            with progress(f"selfcheck {layer}") as meter:
+                check = run_checks(folder, policies, seed=seed, jobs=args.jobs, meter=meter)
             checks[layer] = check
             print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
             print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")

@@ -15,6 +15,7 @@ from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes
 from .errors import InputError
+from .progress import SILENT, Meter
 from .report import Table, fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
 from .stats import BOOTSTRAP_RESAMPLES
@@ -37,6 +38,16 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
     return out
 
 
+def read_all(replies: Sequence[Path], fmt: Format | None, meter: Meter = SILENT) -> list[Envelope]:
+    """Every reply file's envelopes, in the order given (a tick per file read)."""
+    meter.expect(len(replies))
+    envelopes = []
+    for path in replies:
+        envelopes += read_envelopes(path, fmt)
+        meter.tick(1)
+    return envelopes
+
+
 def score_round1(
     folder: PacketFolder,
     replies: Sequence[Path],
@@ -44,8 +55,9 @@ def score_round1(
     fmt: Format | None = None,
     require_complete: bool = False,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
-    envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
+    envelopes = read_all(replies, fmt, meter)
     try:
         matched = match(envelopes, folder.round1, folder.packet_set)
     except InputError as exc:
@@ -144,13 +156,14 @@ def score_run(
     require_complete: bool = False,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
     info, folder = check_run(run, packets)
     k = int(str(info["round"]))
     requests, keys = keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl")
-    envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
+    envelopes = read_all(replies, fmt, meter)
     records = judge_forks(requests, keys, envelopes, str(info["run_set"]))
     missing = [r for r in records if r.reason == "missing_reply"]
     if require_complete and missing:

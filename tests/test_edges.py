@@ -86,7 +86,7 @@ def test_round2_replies_given_to_score_layer_point_to_score_run(tmp_path: Path, 
 def test_replies_to_another_seed_keep_their_own_message(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     line = export_lines([QUICK.round1[sorted(QUICK.round1)[0]]], "chat-jsonl", "m")[0]
     line["id"] = str(line["id"]).replace(QUICK.packet_set, "0123456789ab")
-    line["messages"] = [*line["messages"], {"role": "assistant", "content": "DECISION: A"}]  # type: ignore[list-item, misc]
+    line["messages"] = [*line["messages"], {"role": "assistant", "content": "DECISION: A"}]  # type: ignore[misc]
     path = tmp_path / "r.jsonl"
     path.write_text(json.dumps(line) + "\n")
     assert main(["score", "--replies", str(path), "--out", str(tmp_path / "s"), "--packets", str(PACKETS)]) == 2

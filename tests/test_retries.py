@@ -174,7 +174,7 @@ def test_settled_replies_do_not_depend_on_order(envs: list[Envelope], rng) -> No
     settled = match(envs, QUICK.round1, QUICK.packet_set)
     assert match(shuffled, QUICK.round1, QUICK.packet_set) == settled
     for (pid, _), env in settled.items():
-        real = [e for e in envs if unbound(e) == pid and e.error is None]
+        real = [e for e in envs if e.ref == pid and e.error is None]
         assert (env.reply is not None) == bool(real), "a real reply always wins over a failure"
 
 
@@ -193,7 +193,3 @@ def test_a_conflict_is_reported_the_same_in_any_order(envs: list[Envelope], rng)
             match(order, QUICK.round1, QUICK.packet_set)
         messages.append(err.value.one_line())
     assert messages[0] == messages[1]
-
-
-def unbound(env: Envelope) -> str:
-    return env.ref
