@@ -16,7 +16,7 @@ from . import __version__
 from .canonical import jsonl, write_atomic, write_tree
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer
 from .errors import InputError, KitError, UsageError
-from .export import EXPORT_FORMATS
+from .export import EXPORT_FORMATS, RequestOptions, parse_body
 from .kitroot import default_root, packets_folder
 from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
@@ -112,7 +112,7 @@ def write_outputs(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_lines
+    from .export import export_lines, shard_names, shards
 
     if args.run is not None:
         from .advance import check_run
@@ -125,10 +125,36 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         folder = load_layer(packets_folder(args.packets), args.layer)
         records, packet_set = list(folder.round1.values()), folder.packet_set
-    lines = export_lines(records, args.format, args.model, samples=args.samples, max_tokens=args.max_tokens)
-    write_atomic(Path(args.out), jsonl(lines))
-    print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {args.out}")
+    options = request_options(args)
+    try:
+        lines = export_lines(records, args.format, args.model, samples=args.samples, options=options)
+        files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    out = Path(args.out)
+    paths = [out.with_name(name) for name in shard_names(out.name, len(files))]
+    for path, chunk in zip(paths, files):  # every shard was built before the first is written
+        write_atomic(path, b"".join(chunk))
+    where = str(out) if len(paths) == 1 else f"{len(paths)} files {paths[0].name} ... {paths[-1].name} in {out.parent}"
+    print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {where}")
+    if options.given():
+        from .canonical import dumps
+
+        print(f"request options in every request: {dumps(options.params(args.format))}")
     return 0
+
+
+def add_request_options(parser: argparse.ArgumentParser) -> None:
+    """--temperature, --max-tokens, --body: for export now, and for run (issue 11) with these lines."""
+    parser.add_argument("--temperature", type=_temperature, help="sampling temperature in every request (default: the API's)")
+    parser.add_argument(
+        "--max-tokens", type=_positive, help="reply length cap (OpenAI: max_completion_tokens; anthropic-batch default 1024)"
+    )
+    parser.add_argument("--body", type=_body, default={}, help='a JSON object merged into every request, e.g. \'{"top_p": 0.9, "seed": 7}\'')
+
+
+def request_options(args: argparse.Namespace) -> RequestOptions:
+    return RequestOptions(temperature=args.temperature, max_tokens=args.max_tokens, body=args.body)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
@@ -400,7 +426,8 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--model", required=True, help="model name written into each request")
     export.add_argument("--out", required=True, help="the JSONL file to write")
     export.add_argument("--samples", type=_positive, default=1, help="requests per packet (several samples)")
-    export.add_argument("--max-tokens", type=_positive, default=1024, help="anthropic-batch needs one (default 1024)")
+    add_request_options(export)
+    export.add_argument("--shard-size", type=_positive, help="at most N requests per file: numbered files, each within the batch API's limits")
     export.add_argument("--packets", help=PACKETS_HELP)
     export.set_defaults(handler=cmd_export)
 
@@ -433,6 +460,23 @@ def _per_mille(text: str) -> int:
     if not text.isdigit() or int(text) > 1000:
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 1000 (per mille), got {text!r}")
     return int(text)
+
+
+def _temperature(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 2.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 2, got {text!r}")
+    return value
+
+
+def _body(text: str) -> dict[str, object]:
+    try:
+        return parse_body(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _natural(text: str) -> int:
