@@ -50,6 +50,7 @@ from .construct import FORMATS, Envelope, Format
 from .errors import InputError
 from .parse import answer_text
 from .store import JsonObject, read_jsonl
+from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
 _SAMPLE_ENTRY: Final = re.compile(r"^samples/[^/]+\.json$")
@@ -417,18 +418,33 @@ def _zip_json(archive: zipfile.ZipFile, name: str, file: str, line: int | None) 
     where = f"{file}:{name}"
     try:
         data = archive.read(name)
-    except NotImplementedError:
-        raise InputError(
-            "compressed with a method this Python cannot read (zstd?); run `inspect log convert --to json` first",
-            file=where,
-            line=line,
-        ) from None
+    except NotImplementedError:  # a method this Python's zipfile lacks: zstd before 3.14
+        data = _zstd_member(archive, name, file, line)
     except (zipfile.BadZipFile, zlib.error, RuntimeError, OSError, EOFError) as exc:
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not valid JSON ({exc})", file=where, line=line) from None
+
+
+def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | None) -> bytes:
+    """A zstd member (Inspect's default) through the `zstd` extra; one clear line without it."""
+    where = f"{file}:{name}"
+    convert = f"convert the log first: inspect log convert --to json --output-dir DIR {file}"
+    info = archive.getinfo(name)
+    if info.compress_type != ZSTD_METHOD:
+        raise InputError(f"compressed with zip method {info.compress_type}, which this kit cannot read; {convert}", file=where, line=line)
+    try:
+        return read_member(Path(file), info)
+    except ZstdUnavailable:
+        raise InputError(
+            f"compressed with zstd (Inspect's default), which Python before 3.14 reads only with the zstd extra: {EXTRA}; or {convert}",
+            file=where,
+            line=line,
+        ) from None
+    except (ValueError, OSError) as exc:
+        raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
 
 
 def _inspect_zip(path: Path) -> list[Envelope]:
