@@ -1,4 +1,4 @@
-"""Inspect AI logs written by inspect-ai itself (tests/fixtures/inspect/make_inspect_logs.py): the
+"""Inspect AI logs written by inspect-ai itself (tests/fixtures/inspect_logs/make_inspect_logs.py): the
 default zstd `.eval`, the same log as `.json`, and an `eval-retry` log beside the original.
 
 No test here needs inspect-ai. The `.eval` members are zstd: with the `zstd` extra (`zstandard`,
@@ -20,7 +20,7 @@ from honesty_pressure.errors import InputError
 from honesty_pressure.score import judge, match
 from honesty_pressure.store import keyed
 
-LOGS = Path(__file__).parent / "fixtures" / "inspect"
+LOGS = Path(__file__).parent / "fixtures" / "inspect_logs"
 REQUESTS = keyed(LOGS / "requests.jsonl")
 KEYS = keyed(LOGS / "key.jsonl")
 PACKET_SET = str(next(iter(REQUESTS.values()))["packet_set"])
