@@ -113,18 +113,9 @@ def write_outputs(folder: Path, files: dict[str, bytes]) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export_lines, shard_names, shards
+    from .pipeline import request_records
 
-    if args.run is not None:
-        from .advance import check_run
-        from .store import read_jsonl
-
-        run = Path(args.run)
-        info, _ = check_run(run, packets_folder(args.packets))
-        records = [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")]
-        packet_set = str(info.get("run_set"))
-    else:
-        folder = load_layer(packets_folder(args.packets), args.layer)
-        records, packet_set = list(folder.round1.values()), folder.packet_set
+    records, packet_set = request_records(packets_folder(args.packets), args.layer, Path(args.run) if args.run else None)
     options = request_options(args)
     try:
         lines = export_lines(records, args.format, args.model, samples=args.samples, options=options)

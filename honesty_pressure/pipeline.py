@@ -19,7 +19,7 @@ from .progress import SILENT, Meter
 from .report import Table, fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
 from .stats import BOOTSTRAP_RESAMPLES
-from .store import JsonObject, PacketFolder, keyed
+from .store import JsonObject, PacketFolder, keyed, load_layer, read_jsonl
 from .summary import AXES, fork_summary, honesty_index, round1_summary
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -36,6 +36,16 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
             name = f"{name}+"
         out[name] = sha256_hex(path.read_bytes())
     return out
+
+
+def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple[list[JsonObject], str]:
+    """What a runner is sent, and the set its ids bind to: a layer's round-1 requests, or a run's
+    latest round of forks (the run checked first, as `score --run` checks it)."""
+    if run is None:
+        folder = load_layer(packets, layer)
+        return list(folder.round1.values()), folder.packet_set
+    info, _ = check_run(run, packets)
+    return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(info.get("run_set"))
 
 
 def read_all(replies: Sequence[Path], fmt: Format | None, meter: Meter = SILENT) -> list[Envelope]:
