@@ -4,7 +4,7 @@ A kit root is a folder holding `MANIFEST.sha256`, `packets/` and `controls/`. Th
 first of: the current folder (a checkout, as before), the checkout this package was imported
 from (`pip install -e`, or `python -m` with the checkout on the path), and the copy a wheel
 installs as package data (`honesty_pressure/data/`, see pyproject.toml). Every command that reads
-the committed set takes `--root DIR` (or `--packets DIR`) to choose another (docs/INSTALL.md).
+the committed set takes `--packets DIR` (or `--root DIR`) to choose another (docs/RUNNERS.md).
 """
 
 from __future__ import annotations
