@@ -224,9 +224,10 @@ def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
     counts = info["counts"]
     k = info["round"]
     blank = counts["parents_without_reply"] - missing - failed
+    none = counts["parents_without_reply"]
     return [
         f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; "
-        f"{counts['parents_without_reply']} have none to continue ({missing} missing, {failed} runner errors, {blank} empty)",
+        + (f"{none} have none to continue ({missing} missing, {failed} runner errors, {blank} empty)" if none else "every one can be continued"),
         f"round {k}: {counts['forks']} forks, {counts['requests']} to send, "
         f"{counts['forks'] - counts['requests']} never sent (scored as runner errors)",
         f"wrote {', '.join(files)} to {run}",
