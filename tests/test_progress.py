@@ -118,3 +118,4 @@ def test_advance_draws_progress_on_a_real_terminal_and_keeps_stdout_clean(tmp_pa
     n = len(quick.round1)
     assert f"advance: parents continued: {n}/{n} in " in text
     assert "\r" not in done.stdout and "parents continued" not in done.stdout
+    assert done.stdout.splitlines()[0] == f"froze {n} round-1 replies for {n} packet-samples; every one can be continued"
