@@ -7,13 +7,14 @@ shortcut is a pure function of the packets and the seed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
 from .policies import Policy, load_policies
+from .progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .store import PacketFolder, load_layer
@@ -50,14 +51,24 @@ def _task(args: tuple[str, PacketFolder, object, int]) -> object:
     return shortcut_outcome(folder, str(item), seed=seed)
 
 
-def run_checks(folder: PacketFolder, policies: Sequence[Policy], *, seed: int, jobs: int = 2) -> Check:
+def _counted(results: Iterable[object], meter: Meter) -> list[object]:
+    """The results as they arrive (pool.map yields them in order), a tick for each."""
+    out = []
+    for result in results:
+        out.append(result)
+        meter.tick(1)
+    return out
+
+
+def run_checks(folder: PacketFolder, policies: Sequence[Policy], *, seed: int, jobs: int = 2, meter: Meter = SILENT) -> Check:
     tasks: list[tuple[str, PacketFolder, object, int]] = [("policy", folder, p, seed) for p in policies]
     tasks += [("shortcut", folder, f, seed) for f in FEATURES]
+    meter.expect(len(tasks))
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_task, tasks))
+            results = _counted(pool.map(_task, tasks), meter)
     else:
-        results = [_task(t) for t in tasks]
+        results = _counted(map(_task, tasks), meter)
     outcomes = [r for r in results if isinstance(r, Outcome)]
     shortcuts = [r for r in results if isinstance(r, tuple)]
     return Check(

@@ -10,14 +10,16 @@ from pathlib import Path
 
 from . import __version__
 from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
+from .binding import unbind
 from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes
 from .errors import InputError
+from .progress import SILENT, Meter
 from .report import Table, fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
 from .stats import BOOTSTRAP_RESAMPLES
-from .store import JsonObject, PacketFolder, keyed
+from .store import JsonObject, PacketFolder, keyed, load_layer, read_jsonl
 from .summary import AXES, fork_summary, honesty_index, round1_summary
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -36,6 +38,26 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
     return out
 
 
+def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple[list[JsonObject], str]:
+    """What a runner is sent, and the set its ids bind to: a layer's round-1 requests, or a run's
+    latest round of forks (the run checked first, as `score --run` checks it)."""
+    if run is None:
+        folder = load_layer(packets, layer)
+        return list(folder.round1.values()), folder.packet_set
+    info, _ = check_run(run, packets)
+    return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(info.get("run_set"))
+
+
+def read_all(replies: Sequence[Path], fmt: Format | None, meter: Meter = SILENT) -> list[Envelope]:
+    """Every reply file's envelopes, in the order given (a tick per file read)."""
+    meter.expect(len(replies))
+    envelopes = []
+    for path in replies:
+        envelopes += read_envelopes(path, fmt)
+        meter.tick(1)
+    return envelopes
+
+
 def score_round1(
     folder: PacketFolder,
     replies: Sequence[Path],
@@ -43,9 +65,20 @@ def score_round1(
     fmt: Format | None = None,
     require_complete: bool = False,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
-    envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
-    matched = match(envelopes, folder.round1, folder.packet_set)
+    envelopes = read_all(replies, fmt, meter)
+    try:
+        matched = match(envelopes, folder.round1, folder.packet_set)
+    except InputError as exc:
+        fork = next((env for env in envelopes if _answers_a_fork(env, folder)), None)
+        if fork is None:
+            raise
+        raise InputError(
+            "a reply to a fork of a run (round 2 or later), not to a round-1 packet: score it with `score --run RUN --replies ...`",
+            file=fork.file,
+            line=fork.line,
+        ) from exc
     records = judge(folder.round1, folder.key, matched)
     missing = [r for r in records if r.reason == "missing_reply"]
     if require_complete and missing:
@@ -89,6 +122,15 @@ def score_round1(
     return outputs(jsonl(r.as_json(folder.key[r.packet_id]) for r in records), summary, title, preamble, round1_tables(summary))
 
 
+def _answers_a_fork(env: Envelope, folder: PacketFolder) -> bool:
+    """A round-k reply given to `score --layer`: its echoed request holds an earlier assistant
+    turn, or its id is a fork id (`<parent packet id>-<suffix>`, docs/FORKS.md) of this layer."""
+    if env.request_messages is not None and any(role == "assistant" for role, _ in env.request_messages):
+        return True
+    packet_id = unbind(env.ref).packet_id
+    return packet_id not in folder.round1 and packet_id.rsplit("-", 1)[0] in folder.round1
+
+
 def outputs(records: bytes, summary: JsonObject, title: str, preamble: list[str], tables: list[Table]) -> dict[str, bytes]:
     """The four files every score writes: records, summary, and the same tables for people."""
     return {
@@ -124,17 +166,18 @@ def score_run(
     require_complete: bool = False,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
     info, folder = check_run(run, packets)
     k = int(str(info["round"]))
     requests, keys = keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl")
-    envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
+    envelopes = read_all(replies, fmt, meter)
     records = judge_forks(requests, keys, envelopes, str(info["run_set"]))
     missing = [r for r in records if r.reason == "missing_reply"]
     if require_complete and missing:
-        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0].packet_id})", file=str(replies[0]))
+        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0].packet_id})", file=str(replies[0]) if replies else None)
     if split is not None:
         records = [r for r in records if keys[r.packet_id]["split"] == split]
     rows = [(r, keys[r.packet_id]) for r in records]

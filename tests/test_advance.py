@@ -25,7 +25,7 @@ from honesty_pressure.evidence import evaluate
 from honesty_pressure.export import EXPORT_FORMATS, export_lines
 from honesty_pressure.fork import Fork, Parent, continuation_codes, make_forks, plan
 from honesty_pressure.generate import messages as packet_messages
-from honesty_pressure.parse import parse_decision
+from honesty_pressure.parse import answer_text, parse_decision
 from honesty_pressure.pipeline import judge_forks, score_run
 from honesty_pressure.score import menu_codes, request_digest
 from honesty_pressure.store import JsonObject, load_layer, read_jsonl
@@ -177,13 +177,15 @@ def test_any_reply_is_frozen_verbatim_into_only_its_own_forks(replies: dict[str,
     files = advance_subset(replies)
     requests = [r for _, r in _lines(files["round2.jsonl"])]
     keys = {str(k["packet_id"]): k for _, k in _lines(files["round2.key.jsonl"])}
-    assert len(requests) == len(keys) == 4 * len(replies)
+    # A blank reply cannot be continued: its forks are in the key but never sent.
+    assert len(keys) == 4 * len(replies)
+    assert len(requests) == 4 * sum(1 for r in replies.values() if answer_text(r).strip())
     for request in requests:
         parent = str(keys[str(request["packet_id"])]["parent"])
         msgs = request["messages"]
         assert isinstance(msgs, list)
         assert msgs[:-2] == QUICK.round1[parent]["messages"]
-        assert msgs[-2] == {"role": "assistant", "content": replies[parent]}
+        assert msgs[-2] == {"role": "assistant", "content": answer_text(replies[parent])}
         assert msgs[-1]["role"] == "user"
         # Another parent's reply never leaks in (unless it happens to be the same text).
         others = {r for p, r in replies.items() if p != parent and r != replies[parent]}
