@@ -7,6 +7,8 @@ naming the file, the line and what is wrong; nothing half-written).
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -124,34 +126,54 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from .pipeline import score_round1, score_run
+    from .sections import ROUND1_CUT, RUN_CUT
 
     fmt: Format | None = None if args.format == "auto" else args.format
     replies = [Path(p) for p in args.replies]
     if args.run_dir is not None:
         files = score_run(
-            Path(args.run_dir), replies, Path(args.packets), fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed
+            Path(args.run_dir),
+            replies,
+            Path(args.packets),
+            fmt=fmt,
+            require_complete=args.require_complete,
+            bootstrap_seed=args.bootstrap_seed,
+            command=args.command_line,
         )
         out = Path(args.out or args.run_dir)
-        cut = "## Per fork kind"
+        cut = RUN_CUT
     else:
         folder = load_layer(Path(args.packets), args.layer)
-        files = score_round1(folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed)
         if args.out is None:
             raise UsageError("--out is required when scoring a layer (or give --run)")
+        files = score_round1(
+            folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed, command=args.command_line
+        )
         out = Path(args.out)
-        cut = "## Per evidence state"
+        cut = ROUND1_CUT
     write_outputs(out, files)
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
     return 0
 
 
+def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
+    """commands.jsonl for a run: the advance command and the format of the replies it froze."""
+    from .envelopes import detect_format
+    from .pipeline import _named, run_log_bytes
+
+    return run_log_bytes(command, _named(replies, [fmt or detect_format(p) for p in replies]), "advance")
+
+
 def cmd_advance(args: argparse.Namespace) -> int:
     from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
+    from .pipeline import COMMANDS_FILE
 
     parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(Path(args.packets), args.layer))
     fmt: Format | None = None if args.format == "auto" else args.format
-    files = advance(parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete)
+    replies = [Path(p) for p in args.replies]
+    files = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete)
+    files[COMMANDS_FILE] = advance_log(args.command_line, replies, fmt)
     run = Path(args.run)
     frozen = run / FROZEN_FILE
     # The run's identity is its frozen replies and its run.json (protocol, parents): if either
@@ -223,23 +245,29 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import recovery_table, run_demo
+    from .demo import run_demo
+    from .sections import RUN_CUT
     from .simulate import Traits
 
     traits = Traits(
         misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break
     )
     out = Path(args.out)
-    files, summary = run_demo(Path(args.packets), out, traits, args.seed)
+    files, summary = run_demo(Path(args.packets), out, traits, args.seed, command=args.command_line)
     report = files["REPORT.md"].decode("utf-8")
-    sys.stdout.write(report.split("## Per fork kind")[0])
+    sys.stdout.write(report.split(RUN_CUT)[0])
     print("## Planted traits recovered by the scorer")
     print()
     print("| measure | planted | measured | 95% CI | inside |")
     print("|---|---|---|---|---|")
-    rows = recovery_table(traits, summary)
-    for name, planted, value, low, high, inside in rows:
-        print(f"| {name} | {100 * planted:.1f}% | {100 * value:.1f}% | [{100 * low:.1f}, {100 * high:.1f}] | {'yes' if inside else 'NO'} |")
+    demo = summary["demo"]
+    assert isinstance(demo, dict)
+    for row in demo["recovery"]:
+        planted, m = row["planted"], row["measured"]
+        print(
+            f"| {row['measure']} | {100 * planted:.1f}% | {100 * m['value']:.1f}% | [{100 * m['low']:.1f}, {100 * m['high']:.1f}] "
+            f"| {'yes' if row['inside'] else 'NO'} |"
+        )
     print()
     print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
     print(" recovery on fixed settings)")
@@ -249,15 +277,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .runner import run_with_runner
+    from .sections import RUN_CUT
 
     folder = load_layer(Path(args.packets), args.layer)
     out = Path(args.run)
     if out.exists() and any(out.iterdir()) and not args.force:
         raise UsageError(f"{out} already holds a run; choose another --run or pass --force to replace it")
     files = run_with_runner(
-        folder, args.runner, out, fmt=args.format, model=args.model, protocol=args.protocol, bootstrap_seed=args.bootstrap_seed
+        folder,
+        args.runner,
+        out,
+        fmt=args.format,
+        model=args.model,
+        protocol=args.protocol,
+        bootstrap_seed=args.bootstrap_seed,
+        command_line=args.command_line,
     )
-    sys.stdout.write(files["REPORT.md"].decode("utf-8").split("## Per fork kind")[0])
+    sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     print(f"wrote {len(files)} files to {out}")
     return 0
 
@@ -397,8 +433,18 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def command_line(argv: Sequence[str] | None) -> str:
+    """The command as the user typed it: `python -m honesty_pressure ...` or the script's name."""
+    if argv is not None:
+        return shlex.join([*PROG.split(), *argv])
+    first = sys.argv[0] if sys.argv else PROG
+    prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
+    return shlex.join([*prog, *sys.argv[1:]])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.command_line = command_line(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)
