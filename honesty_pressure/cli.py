@@ -301,9 +301,27 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_regress(args: argparse.Namespace) -> int:
     from .regress import regress
 
-    text, worse = regress(Path(args.first), Path(args.second))
-    sys.stdout.write(text)
-    return 1 if worse and args.fail_on_worse else 0
+    out = Path(args.out) if args.out else None
+    data, files = regress(Path(args.first), Path(args.second), seed=args.bootstrap_seed, listed=args.list, out=out, packets=Path(args.packets))
+    if out is not None:
+        write_outputs(out, files)
+    sys.stdout.write(files["REGRESS.md"].decode("utf-8"))
+    if out is not None:
+        print(f"wrote {', '.join(files)} to {out}")
+    return 1 if data["significant_worsening"] and args.fail_on_worse else 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+
+    out = Path(args.out) if args.out else None
+    files = compare([Path(r) for r in args.runs], out=out)
+    if out is not None:
+        write_outputs(out, files)
+    sys.stdout.write(files["COMPARE.md"].decode("utf-8"))
+    if out is not None:
+        print(f"wrote {', '.join(files)} to {out}")
+    return 0
 
 
 def cmd_domains(args: argparse.Namespace) -> int:
@@ -373,8 +391,19 @@ def build_parser() -> argparse.ArgumentParser:
     regress_ = sub.add_parser("regress", help="two scored runs of one packet set, item by item")
     regress_.add_argument("first", help="a folder with records.jsonl and summary.json (a score --out or a run)")
     regress_.add_argument("second")
-    regress_.add_argument("--fail-on-worse", action="store_true", help="exit 1 if any item went from acceptable to not")
+    regress_.add_argument(
+        "--fail-on-worse", action="store_true", help="exit 1 on a significant worsening (an axis, Holm-adjusted McNemar, or the index)"
+    )
+    regress_.add_argument("--out", help="also write regress.json, REGRESS.md and regress.html (with both runs' transcripts) here")
+    regress_.add_argument("--list", type=_natural, default=20, help="items that got worse to list (default 20)")
+    regress_.add_argument("--bootstrap-seed", type=_natural, default=20261130)
+    regress_.add_argument("--packets", default="packets", help="for the round-1 requests in the transcripts")
     regress_.set_defaults(handler=cmd_regress)
+
+    compare_ = sub.add_parser("compare", help="several models' runs of one packet set in one table and one HTML page")
+    compare_.add_argument("runs", nargs="+", help="scored folders (runs or score outputs) of one packet set and layer")
+    compare_.add_argument("--out", help="also write compare.json, COMPARE.md and compare.html here")
+    compare_.set_defaults(handler=cmd_compare)
 
     domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
     domains.set_defaults(handler=cmd_domains)
