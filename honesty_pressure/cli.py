@@ -253,7 +253,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break
     )
     out = Path(args.out)
-    files, summary = run_demo(Path(args.packets), out, traits, args.seed, command=args.command_line)
+    files, summary = run_demo(Path(args.packets), out, traits, args.seed, command=args.command_line, layer=args.layer)
     report = files["REPORT.md"].decode("utf-8")
     sys.stdout.write(report.split(RUN_CUT)[0])
     print("## Planted traits recovered by the scorer")
@@ -367,6 +367,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="the whole job offline: quick packets, a simulated assistant, both rounds, score")
     demo.add_argument("--out", default="runs/demo")
+    demo.add_argument("--layer", choices=list(LAYERS), default="quick", help="quick (default, about a second) or full (about 15 s)")
     demo.add_argument("--packets", default="packets")
     demo.add_argument("--seed", type=_natural, default=DEFAULT_SEED, help="the simulated assistant's seed")
     demo.add_argument("--misread", type=_per_mille, default=80, help="per mille: misreads a decisive fact (default 80)")

@@ -124,8 +124,10 @@ def recovery_json(traits: Traits, summary: Mapping[str, object]) -> JsonObject:
     }
 
 
-def run_demo(packets: Path, out: Path, traits: Traits, seed: int, command: str | None = None) -> tuple[dict[str, bytes], JsonObject]:
-    folder = load_layer(packets, "quick")
+def run_demo(
+    packets: Path, out: Path, traits: Traits, seed: int, command: str | None = None, layer: str = "quick"
+) -> tuple[dict[str, bytes], JsonObject]:
+    folder = load_layer(packets, layer)
     files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="hp-demo-") as tmp:
         work = Path(tmp)

@@ -301,7 +301,7 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
         base = pointer("worse_items", i)
         listed.append(
             (
-                Label(str(entry["item"]), "#" + anchor(str(entry["item"]))),
+                Label(str(entry["item"]), "#" + anchor(str(entry["item"])), verbatim=True),
                 f" ({entry['group']}): A ",
                 Num(base + "/a/decision", "text"),
                 " (",
@@ -323,7 +323,7 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
         " (an axis whose Holm-adjusted exact McNemar p is below ",
         Num("/statistics/alpha", "pct0"),
         " with more items worse than better, or an index change whose whole interval is below zero)",
-        *(("; ", Label("; ".join(str(w) for w in data["why"]))) if data["why"] else ()),  # type: ignore[attr-defined]
+        *(("; ", Label("; ".join(str(w) for w in data["why"]), verbatim=True)) if data["why"] else ()),  # type: ignore[attr-defined]
         ".",
     )
     sections = (

@@ -39,6 +39,8 @@ class Label:
 
     text: str
     link: str | None = None
+    verbatim: bool = False
+    """Text copied from the inputs (ids, paths): shown as is, not a number of the report."""
 
 
 Inline = Union[str, Num, Est, Label]
@@ -228,7 +230,10 @@ def inline_html(data: object, item: Inline) -> str:
         return html.escape(item)
     if isinstance(item, Label):
         text = html.escape(item.text)
-        return f'<a href="{_attr(item.link)}">{text}</a>' if item.link else text
+        cls = ' class="verbatim"' if item.verbatim else ""
+        if item.link:
+            return f'<a href="{_attr(item.link)}"{cls}>{text}</a>'
+        return f"<span{cls}>{text}</span>" if cls else text
     if isinstance(item, Num):
         return num_html(item.pointer, item.fmt, show(resolve(data, item.pointer), item.fmt))
     value, low, high = _estimate_parts(data, item)

@@ -518,7 +518,7 @@ def counts_paragraphs(summary: Mapping[str, object]) -> tuple[tuple[Inline, ...]
     out = [first]
     if shown:
         more = len(missing) - len(shown) if isinstance(missing, list) else 0
-        out.append(("Missing replies: ", Label(", ".join(str(m) for m in shown)), *((" and ", Num("/missing_replies", "len"), " in all (every one in summary.json)") if more > 0 else ()), "."))
+        out.append(("Missing replies: ", Label(", ".join(str(m) for m in shown), verbatim=True), *((" and ", Num("/missing_replies", "len"), " in all (every one in summary.json)") if more > 0 else ()), "."))
     return tuple(out)
 
 
