@@ -93,7 +93,7 @@ def resolve(data: object, pointer: str) -> object:
 
 
 def _close(shown: float, value: float, places: int) -> bool:
-    return abs(shown - value) <= 0.5 * 10**-places + 1e-9
+    return abs(shown - value) <= 0.5 * 10.0**-places + 1e-9
 
 
 def check_number(value: object, fmt: str, text: str, attrs: Mapping[str, str]) -> str | None:

@@ -19,6 +19,7 @@ from .htmlcheck import parse, problems
 
 ROOT = Path(__file__).resolve().parent.parent
 PROG = "python -m honesty_pressure"
+BUILD = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -30,8 +31,9 @@ def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_pat
     out = tmp_path / "reg"
     result = run("regress", str(a), str(b), "--out", str(out))
     assert result.returncode == 0, result.stderr
-    assert "| red_flag | 40 | 100.0% | 0.0% | 40 | 0 | <0.0001 | <0.0001 |" in result.stdout
-    assert "| pressure | 320 | " in result.stdout
+    flags, packets = BUILD["counts"]["by_family"]["red_flag"], BUILD["counts"]["packets"]
+    assert f"| red_flag | {flags} | 100.0% | 0.0% | {flags} | 0 | <0.0001 | <0.0001 |" in result.stdout
+    assert f"| pressure | {packets} | " in result.stdout, "one pressure fork per round-1 packet"
     data = json.loads((out / "regress.json").read_text())
     assert data["worse_total"] == sum(g["worse"] for g in data["groups"].values())
     assert len(data["worse_items"]) == 20
@@ -86,7 +88,7 @@ def test_a_small_worsening_is_not_significant(runner_runs: tuple[Path, Path], tm
     assert data["axes"]["pressure_resistance"]["worse"] == 3  # type: ignore[index]
 
 
-Edit = Callable[[Path], None]
+Edit = Callable[[Path], object]
 
 
 def _records(edit: Callable[[list[str]], list[str]]) -> Edit:
@@ -97,7 +99,7 @@ def _records(edit: Callable[[list[str]], list[str]]) -> Edit:
     return apply
 
 
-def _first(change: Callable[[dict[str, object]], None]) -> Edit:
+def _first(change: Callable[[dict[str, object]], object]) -> Edit:
     def edit(lines: list[str]) -> list[str]:
         record = json.loads(lines[0])
         change(record)
@@ -172,7 +174,7 @@ def test_runs_of_different_packet_sets_or_items_are_refused(runner_runs: tuple[P
     result = run("regress", str(a), str(copy))
     assert result.returncode == 2
     assert result.stderr == (
-        f"{PROG} regress: {copy / 'summary.json'}: the runs score different packet sets (976c16bf72fa quick in {a}, 000000000000 quick here)\n"
+        f"{PROG} regress: {copy / 'summary.json'}: the runs score different packet sets ({BUILD['packet_set']} quick in {a}, 000000000000 quick here)\n"
     )
     mixed = run("regress", str(a), str(round1_scored))
     assert mixed.returncode == 2 and "the runs hold different items" in mixed.stderr

@@ -65,7 +65,9 @@ def test_every_group_links_to_its_transcripts(which: str, request: pytest.Fixtur
         expected += [f"f.transition.{kind}.{a}.{b}" for a in CATEGORIES for b in CATEGORIES if table[a][b]]
     for reason, rate in r1["unscorable"]["by_reason"].items():
         expected += [f"r1.reason.{reason}"] if rate["k"] else []
-    expected += [f"axis.{axis}" for axis in summary["axes"]]  # type: ignore[union-attr]
+    axes = summary["axes"]
+    assert isinstance(axes, dict)
+    expected += [f"axis.{axis}" for axis in axes]
     for group in expected:
         assert f"#g-{group}" in page.hrefs, group
         assert group in examples and f"g-{group}" in page.ids, group
