@@ -160,9 +160,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
     """commands.jsonl for a run: the advance command and the format of the replies it froze."""
     from .envelopes import detect_format
-    from .pipeline import _named, run_log_bytes
+    from .pipeline import by_file_name, run_log_bytes
 
-    return run_log_bytes(command, _named(replies, [fmt or detect_format(p) for p in replies]), "advance")
+    return run_log_bytes(command, by_file_name(replies, [fmt or detect_format(p) for p in replies]), "advance")
 
 
 def cmd_advance(args: argparse.Namespace) -> int:

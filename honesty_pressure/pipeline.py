@@ -38,7 +38,7 @@ Amend = Callable[[dict[str, object]], None]
 """Adds to a summary before it is rendered (demo adds its planted-versus-recovered table)."""
 
 
-def _named(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]:
+def by_file_name(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]:
     """Values by file name (the folder a file sat in is not part of the evidence, and leaving it
     out keeps the summary's bytes the same wherever the files are); a repeated name gets a "+"."""
     out: dict[str, str] = {}
@@ -52,7 +52,7 @@ def _named(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]:
 
 def file_digests(paths: Sequence[Path]) -> dict[str, str]:
     unique = sorted(set(paths), key=str)
-    return _named(unique, [sha256_hex(p.read_bytes()) for p in unique])
+    return by_file_name(unique, [sha256_hex(p.read_bytes()) for p in unique])
 
 
 def read_replies(paths: Sequence[Path], fmt: Format | None) -> tuple[list[Envelope], dict[str, str]]:
@@ -60,7 +60,7 @@ def read_replies(paths: Sequence[Path], fmt: Format | None) -> tuple[list[Envelo
     formats: list[Format] = [fmt or detect_format(p) for p in paths]
     envelopes = [env for path, f in zip(paths, formats) for env in read_envelopes(path, f)]
     unique = sorted(set(zip(paths, formats)), key=lambda pf: str(pf[0]))
-    return envelopes, _named([p for p, _ in unique], [f for _, f in unique])
+    return envelopes, by_file_name([p for p, _ in unique], [f for _, f in unique])
 
 
 def models_of(envelopes: Sequence[Envelope]) -> list[str]:
@@ -124,10 +124,11 @@ def outputs(items: Sequence[Scored], summary: dict[str, object], *, seed: int, a
     sampler = Sampler(seed)
     for item in items:
         sampler.offer(item_id(item.record.packet_id, item.record.sample), groups_of(item.record, item.key))
-    summary["examples"] = sampler.chosen()
+    examples = sampler.chosen()
+    summary["examples"] = examples
     if amend is not None:
         amend(summary)
-    wanted = {i for chosen in summary["examples"].values() for i in chosen}  # type: ignore[attr-defined]
+    wanted = {i for chosen in examples.values() for i in chosen}
     shown: dict[str, Item] = {}
     for line, item in enumerate(items, start=1):
         name = item_id(item.record.packet_id, item.record.sample)
@@ -145,7 +146,7 @@ def outputs(items: Sequence[Scored], summary: dict[str, object], *, seed: int, a
             )
     doc, linked_groups = document(summary, shown)
     # The summary lists exactly the groups and items the page shows.
-    linked = {group: summary["examples"][group] for group in sorted(linked_groups)}  # type: ignore[index]
+    linked = {group: examples[group] for group in sorted(linked_groups)}
     summary["examples"] = linked
     summary["examples_shown"] = len({i for chosen in linked.values() for i in chosen})
     replies = reply_lines(

@@ -130,7 +130,7 @@ def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
     bars = []
     for axis in present:
         ptr = pointer("axes", axis)
-        link = groups.link(f"axis.{axis}", axis.replace("_", " "), None)
+        link = groups.link(f"axis.{axis}", axis.replace("_", " "), ptr + "/n")
         rows.append(
             (
                 Label(axis.replace("_", " "), link),
@@ -367,7 +367,7 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
             (a, b): link
             for a in CATEGORIES
             for b in CATEGORIES
-            if (link := groups.link(f"f.transition.{kind}.{a}.{b}", f"{kind}: {a} then {b}", None)) is not None
+            if (link := groups.link(f"f.transition.{kind}.{a}.{b}", f"{kind}: {a} then {b}", base + pointer(a, b))) is not None
         }
         svg = charts.heatmap(summary, f"tr-{kind}", f"{kind}: first decision (rows) to second", base, CATEGORIES, links)
         rows: tuple[tuple[Cell, ...], ...] = tuple(

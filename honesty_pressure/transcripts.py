@@ -180,6 +180,6 @@ def item_html(item: Item, groups: Sequence[tuple[str, str]]) -> str:
         what.insert(0, f"fork: {esc(kind)}; first decision {esc(str(key.get('parent_decision')))}")
     parts.append('<p class="meta">' + " · ".join(what) + "</p>")
     where = f"{REPLIES_FILE} line {item.line}"
-    links = " ".join(f'<a href="#{group_anchor(g)}">{esc(title)}</a>' for g, title in groups)
+    links = ", ".join(f'<a href="#{group_anchor(g)}">{esc(title)}</a>' for g, title in groups)
     parts.append(f'<p class="meta">full reply: {esc(where)} · shown under: {links}</p></div>')
     return "".join(parts)
