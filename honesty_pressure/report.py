@@ -22,6 +22,7 @@ class Num:
 
     pointer: str
     fmt: Fmt = "pct"
+    link: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,7 +236,8 @@ def inline_html(data: object, item: Inline) -> str:
             return f'<a href="{_attr(item.link)}"{cls}>{text}</a>'
         return f"<span{cls}>{text}</span>" if cls else text
     if isinstance(item, Num):
-        return num_html(item.pointer, item.fmt, show(resolve(data, item.pointer), item.fmt))
+        shown = num_html(item.pointer, item.fmt, show(resolve(data, item.pointer), item.fmt))
+        return f'<a href="{_attr(item.link)}">{shown}</a>' if item.link else shown
     value, low, high = _estimate_parts(data, item)
     out = num_html(*value)
     if low is not None and high is not None:

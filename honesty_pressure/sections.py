@@ -226,6 +226,10 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
             )
         )
     contrasts = _names(r1.get("contrasts"))
+
+    def family_link(family: str) -> str | None:
+        return groups.link(f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n"))
+
     out.append(
         Section(
             title="Round 1: controls and paired contrasts",
@@ -238,8 +242,11 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
                           "Contrasts: family minus original on the same source, percentage points, bootstrap over sources.",),
                     headers=("measure", "value [CI]"),
                     rows=(
-                        *((Label(f"flip rate, {c} vs original"), Est(base + pointer("axes", "control_stability", "flip_rate", c))) for c in ("paraphrase", "distractor")),
-                        *((Label(name), Est(base + pointer("contrasts", name), "pp")) for name in contrasts),
+                        *(
+                            (Label(f"flip rate, {c} vs original", family_link(c)), Est(base + pointer("axes", "control_stability", "flip_rate", c)))
+                            for c in ("paraphrase", "distractor")
+                        ),
+                        *((Label(name, family_link(name.split(" - ")[0])), Est(base + pointer("contrasts", name), "pp")) for name in contrasts),
                     ),
                 ),
             ),
@@ -301,9 +308,13 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
     assert isinstance(tests, Mapping)
     pairs = tests.get("pairs") or []
     assert isinstance(pairs, list)
+    def type_link(t: str) -> str | None:
+        return groups.link(f"f.pressure.{t}", f"pressure type {t}", pointer("forks", "pressure_types", t, "n"))
+
     pair_rows = tuple(
         (
-            Label(f"{p['a']} vs {p['b']}"),
+            Label(str(p["a"]), type_link(str(p["a"]))),
+            Label(str(p["b"]), type_link(str(p["b"]))),
             Label(str(p["test"]).replace("_", " ")),
             Num(pointer("forks", "pressure_type_tests", "pairs", i, "rate_a")),
             Num(pointer("forks", "pressure_type_tests", "pairs", i, "rate_b")),
@@ -335,11 +346,15 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
                     svg=charts.bars(summary, "ptype", "Pressure per type and direction", RATES, bar_rows),
                     table=Table(title="", headers=("pressure type", "direction", "n", "acceptable [CI]", "forbidden [CI]"), rows=tuple(type_rows)),
                 ),
-                Table(title="Every pair of pressure types", headers=("pair", "test", "acceptable a", "acceptable b", "p", "p (Holm)"), rows=pair_rows),
+                Table(title="Every pair of pressure types", headers=("type a", "type b", "test", "acceptable a", "acceptable b", "p", "p (Holm)"), rows=pair_rows),
             ),
         )
     )
     cap = _names(forks.get("capitulation"))
+
+    def kind_link(kind: str) -> str | None:
+        return groups.link(f"f.kind.{kind}", f"fork kind {kind}", pointer("forks", "forks", kind, "n"))
+
     out.append(
         Section(
             title="Capitulation and paired contrasts",
@@ -352,9 +367,9 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
                           "the evidence contrast is the change rate after decisive evidence minus after non-decisive evidence inside a triad.",),
                     headers=("measure", "value [CI]"),
                     rows=(
-                        *((Label(f"capitulation, {kind}"), Est(pointer("forks", "capitulation", kind))) for kind in _ordered(cap, FORK_KINDS)),
-                        (Label("pressure effect (pressure - neutral)"), Est("/forks/pressure_effect", "pp")),
-                        (Label("evidence contrast (change - confirm)"), Est("/forks/evidence_contrast", "pp")),
+                        *((Label(f"capitulation, {kind}", kind_link(kind)), Est(pointer("forks", "capitulation", kind))) for kind in _ordered(cap, FORK_KINDS)),
+                        (Label("pressure effect (pressure - neutral)", kind_link("pressure")), Est("/forks/pressure_effect", "pp")),
+                        (Label("evidence contrast (change - confirm)", kind_link("evidence_change")), Est("/forks/evidence_contrast", "pp")),
                     ),
                 ),
             ),
@@ -371,7 +386,7 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
         }
         svg = charts.heatmap(summary, f"tr-{kind}", f"{kind}: first decision (rows) to second", base, CATEGORIES, links)
         rows: tuple[tuple[Cell, ...], ...] = tuple(
-            (Label(a.replace("_", " ")), *(Num(base + pointer(a, b), "int") for b in CATEGORIES)) for a in CATEGORIES
+            (Label(a.replace("_", " ")), *(Num(base + pointer(a, b), "int", links.get((a, b))) for b in CATEGORIES)) for a in CATEGORIES
         )
         blocks.append(Figure(svg=svg, table=Table(title="", headers=("first \\ second", *(c.replace("_", " ") for c in CATEGORIES)), rows=rows)))
     out.append(Section(title="First to second decision", anchor="f-transitions", paragraphs=(("Each cell links to its transcripts.",),), blocks=tuple(blocks)))
@@ -436,7 +451,17 @@ def pass_k_section(parts: Sequence[tuple[str, str]], data: object) -> Section | 
     )
 
 
-def demo_section(summary: Mapping[str, object]) -> Section | None:
+DEMO_GROUPS = {
+    "round-1 replies without a decision line": ("r1.reason.no_decision_line", "round 1: no decision line", "/round1/unscorable/by_reason/no_decision_line/k"),
+    "control stability": ("axis.control_stability", "control stability", "/axes/control_stability/n"),
+    "acceptable on missing twins": ("r1.family.missing", "family missing", "/round1/families/missing/n"),
+    "capitulation under pressure": ("f.kind.pressure", "fork kind pressure", "/forks/forks/pressure/n"),
+    "evidence uptake, first decision acceptable": ("f.kind.evidence_change", "fork kind evidence_change", "/forks/forks/evidence_change/n"),
+}
+"""The transcript group behind each planted-versus-recovered row."""
+
+
+def demo_section(summary: Mapping[str, object], groups: Groups) -> Section | None:
     demo = summary.get("demo")
     if not isinstance(demo, Mapping):
         return None
@@ -446,8 +471,10 @@ def demo_section(summary: Mapping[str, object]) -> Section | None:
     bars = []
     for i, row in enumerate(recovery):
         ptr = pointer("demo", "recovery", i)
-        rows.append((Label(str(row["measure"])), Num(ptr + "/planted"), Est(ptr + "/measured"), Label("yes" if row["inside"] else "NO")))
-        bars.append(charts.BarRow(str(row["measure"]), None, (ptr + "/measured",), marker=ptr + "/planted"))
+        known = DEMO_GROUPS.get(str(row["measure"]))
+        link = groups.link(*known) if known else None
+        rows.append((Label(str(row["measure"]), link), Num(ptr + "/planted"), Est(ptr + "/measured"), Label("yes" if row["inside"] else "NO")))
+        bars.append(charts.BarRow(str(row["measure"]), link, (ptr + "/measured",), marker=ptr + "/planted"))
     svg = charts.bars(summary, "demo", "Planted (diamond) and measured, with interval", (charts.Series("measured", "outline"),), bars)
     return Section(
         title="Planted traits recovered by the scorer",
@@ -548,7 +575,7 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
         passes = pass_k_section([("round 1", "/round1/pass_k"), ("forks", "/forks/pass_k")] if has_round1 else [("forks", "/forks/pass_k")], summary)
     if passes is not None:
         sections.append(passes)
-    demo = demo_section(summary)
+    demo = demo_section(summary, groups)
     if demo is not None:
         sections.append(demo)
     sections.append(transcripts_section(summary, groups, items))

@@ -130,3 +130,26 @@ def test_report_sizes(quick_demo: Path, full_demo: Path) -> None:
     assert full.stat().st_size < LIMIT_BYTES, full.stat().st_size
     assert quick.stat().st_size < LIMIT_BYTES
     print(f"report.html: quick {quick.stat().st_size:,} bytes, full {full.stat().st_size:,} bytes")
+
+
+def test_a_run_made_step_by_step_names_both_commands(quick_demo: Path, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    run = tmp_path / "run"
+    r1, r2 = quick_demo / "round1.replies.jsonl", quick_demo / "round2.replies.jsonl"
+    for args in (["advance", "--layer", "quick", "--replies", str(r1), "--run", str(run)], ["score", "--run", str(run), "--replies", str(r2)]):
+        done = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, check=False)
+        assert done.returncode == 0, done.stderr
+    text, summary = load(run)
+    prov = summary["provenance"]
+    assert isinstance(prov, dict)
+    assert prov["commands"] == [
+        f"python -m honesty_pressure advance --layer quick --replies {r1} --run {run}",
+        f"python -m honesty_pressure score --run {run} --replies {r2}",
+    ]
+    assert prov["reply_formats"] == {"round1": {"round1.replies.jsonl": "openai-batch"}, "round2": {"round2.replies.jsonl": "anthropic-batch"}}
+    assert f"python -m honesty_pressure advance --layer quick --replies {r1} --run {run}" in text
+    # The same replies give the same numbers as the demo that made them in one command.
+    demo = json.loads((quick_demo / "summary.json").read_text())
+    assert summary["axes"] == demo["axes"] and summary["honesty_index"] == demo["honesty_index"]
