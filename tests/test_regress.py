@@ -22,6 +22,13 @@ PROG = "python -m honesty_pressure"
 BUILD = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())
 
 
+def scored_copy(folder: Path, copy: Path) -> None:
+    """The files regress reads (summary, records, replies): a cheap copy of a scored folder."""
+    copy.mkdir()
+    for name in ("summary.json", "records.jsonl", "replies.jsonl"):
+        shutil.copyfile(folder / name, copy / name)
+
+
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
 
@@ -71,7 +78,7 @@ def test_fail_on_worse_fires_only_on_significant_worsening(runner_runs: tuple[Pa
 def test_a_small_worsening_is_not_significant(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
-    shutil.copytree(a, copy)
+    scored_copy(a, copy)
     lines = (copy / "records.jsonl").read_text().splitlines()
     flipped = 0
     for i, line in enumerate(lines):
@@ -136,7 +143,7 @@ def _write(name: str, text: str) -> Edit:
 def test_bad_input_is_one_line_naming_the_file(runner_runs: tuple[Path, Path], tmp_path: Path, edit: Edit, where: str, message: str) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
-    shutil.copytree(a, copy)
+    scored_copy(a, copy)
     edit(copy)
     result = run("regress", str(a), str(copy))
     assert result.returncode == 2, result.stdout[-500:] + result.stderr
@@ -149,7 +156,7 @@ def test_bad_input_is_one_line_naming_the_file(runner_runs: tuple[Path, Path], t
 def test_a_conflicting_duplicate_slot_names_both_lines(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
-    shutil.copytree(a, copy)
+    scored_copy(a, copy)
     lines = (copy / "records.jsonl").read_text().splitlines()
     record = json.loads(lines[0])
     record["verdict"] = "other" if record["verdict"] != "other" else "forbidden"
@@ -167,7 +174,7 @@ def test_a_conflicting_duplicate_slot_names_both_lines(runner_runs: tuple[Path, 
 def test_runs_of_different_packet_sets_or_items_are_refused(runner_runs: tuple[Path, Path], round1_scored: Path, tmp_path: Path) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
-    shutil.copytree(a, copy)
+    scored_copy(a, copy)
     summary = json.loads((copy / "summary.json").read_text())
     summary["provenance"]["packet_set"] = "000000000000"
     (copy / "summary.json").write_text(json.dumps(summary))
