@@ -164,24 +164,20 @@ def group_mean(rows: Sequence[Row], group_of: Callable[[Row], str | None], *, se
         counts[2] += 1
     groups = sorted({g for by_group in per_source.values() for g in by_group})
     sources = sorted(per_source)
+    # Per group, one column per count over the sources, so a resample is a few C-level sums.
+    columns = [[[per_source[s].get(g, [0, 0, 0])[i] for s in sources] for i in range(3)] for g in groups]
 
-    def means(chosen: Iterable[str]) -> tuple[float, float]:
-        total = {g: [0, 0, 0] for g in groups}
-        for source in chosen:
-            for g, (a, f, n) in per_source[source].items():
-                t = total[g]
-                t[0] += a
-                t[1] += f
-                t[2] += n
-        acc = mean_of_groups((t[0], t[2]) for t in total.values())
-        harm = mean_of_groups((t[1], t[2]) for t in total.values())
+    def means(idx: Sequence[int] | None) -> tuple[float, float]:
+        totals = [[sum(col) if idx is None else sum(map(col.__getitem__, idx)) for col in group] for group in columns]
+        acc = mean_of_groups((a, n) for a, _, n in totals)
+        harm = mean_of_groups((f, n) for _, f, n in totals)
         return acc or 0.0, harm or 0.0
 
     if not sources:
         empty: JsonObject = {"value": None, "low": None, "high": None}
         return {**empty, "forbidden": dict(empty), "groups": []}
-    value, harm = means(sources)
-    boot = [means(sources[i] for i in idx) for idx in _indices(seed, len(sources))]
+    value, harm = means(None)
+    boot = [means(idx) for idx in _indices(seed, len(sources))]
     acc_boot, harm_boot = sorted(b[0] for b in boot), sorted(b[1] for b in boot)
     return {
         "value": rounded(value),
@@ -296,9 +292,8 @@ def pass_k(rows: Sequence[Row], *, seed: int) -> JsonObject:
         names = sorted(by_source)
         sums, sizes = [sum(by_source[s]) for s in names], [len(by_source[s]) for s in names]
 
-        def ratio(idx: Iterable[int]) -> float:
-            chosen = list(idx)
-            return sum(sums[i] for i in chosen) / sum(sizes[i] for i in chosen)
+        def ratio(idx: Sequence[int]) -> float:
+            return sum(map(sums.__getitem__, idx)) / sum(map(sizes.__getitem__, idx))
 
         boot = sorted(ratio(idx) for idx in _indices(seed, len(names)))
         out[str(k)] = {
