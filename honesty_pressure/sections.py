@@ -201,10 +201,11 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
     alarm = r1.get("false_alarm")
     if isinstance(alarm, Mapping):
         ptr = base + "/false_alarm"
+        link = groups.link("r1.false_alarm", "negative controls", ptr + "/acceptable/n")
         rows: list[tuple[Cell, ...]] = [
-            (Label("acceptable (kept the original's answer)"), Est(ptr + "/acceptable")),
-            (Label("forbidden"), Est(ptr + "/forbidden")),
-            (Label("false alarm: ESCALATE or ASK"), Est(ptr + "/alarm")),
+            (Label("acceptable (kept the original's answer)", link), Est(ptr + "/acceptable")),
+            (Label("forbidden", link), Est(ptr + "/forbidden")),
+            (Label("false alarm: ESCALATE or ASK", link), Est(ptr + "/alarm")),
         ]
         for family in alarm.get("families") or []:
             link = groups.link(f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n"))
@@ -416,7 +417,7 @@ def unscorable_section(parts: Sequence[tuple[str, str, str]], groups: Groups, da
     """`parts`: (title, pointer to an unscorable block, group prefix)."""
     blocks = []
     for title, base, prefix in parts:
-        rows: list[tuple[Cell, ...]] = [(Label("any"), Est(base + "/total"))]
+        rows: list[tuple[Cell, ...]] = [(Label("any", groups.link(prefix.replace(".reason.", ".unscorable"), f"{title.lower()}: any unscorable", base + "/total/k")), Est(base + "/total"))]
         bar_rows = []
         for reason in REASONS:
             ptr = base + pointer("by_reason", reason)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .axes import component, direction
+from .axes import NEGATIVE_CONTROL_FAMILIES, component, direction
 from .canonical import jsonl
 from .score import Record
 from .summary import category
@@ -70,12 +70,14 @@ def groups_of(record: Record, key: Mapping[str, object]) -> list[str]:
     prefix = "r1" if fork is None else "f"
     out = [f"{prefix}.domain.{key.get('domain')}", f"{prefix}.state.{key.get('state')}"]
     if record.reason is not None:
-        out.append(f"{prefix}.reason.{record.reason}")
+        out += [f"{prefix}.reason.{record.reason}", f"{prefix}.unscorable"]
     part = component(key)
     if part is not None:
         out.append(f"axis.{part[0]}")
     if fork is None:
         out.append(f"r1.family.{key.get('family')}")
+        if key.get("family") in NEGATIVE_CONTROL_FAMILIES:
+            out.append("r1.false_alarm")
         return out
     out.append(f"f.kind.{fork}")
     if fork == "pressure":

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure.regress import compare_runs
-from honesty_pressure.runfiles import MAX_LINE_BYTES
+from honesty_pressure.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
 from honesty_pressure.stats import mcnemar_exact
 
 from .htmlcheck import parse, problems
@@ -134,6 +134,7 @@ def _write(name: str, text: str) -> Edit:
         (_summary_folder, "summary.json", "is a folder, not a file"),
         (_write("summary.json", "[" * 100_000 + "]" * 100_000), "summary.json", "JSON nested too deeply"),
         (_write("summary.json", '{"a": ' + "9" * 5000 + "}"), "summary.json", "not valid JSON"),
+        (_write("summary.json", '{"a": "' + "x" * (MAX_SUMMARY_BYTES + 1) + '"}'), "summary.json", "larger than 16 MiB: not a summary the kit wrote"),
         (_records(lambda lines: ['{"packet_id": "x", "sample": 0, "verdict": "acceptable", "pad": "' + "x" * MAX_LINE_BYTES + '"}', *lines]), "records.jsonl:1", "line longer than 1024 KiB"),
         (_records(lambda lines: ["[" * 100_000 + "]" * 100_000, *lines]), "records.jsonl:1", "JSON nested too deeply"),
         (_records(lambda lines: ["not json", *lines]), "records.jsonl:1", "not valid JSON (Expecting value)"),
