@@ -7,6 +7,8 @@ naming the file, the line and what is wrong; nothing half-written).
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -150,6 +152,7 @@ def request_options(args: argparse.Namespace) -> RequestOptions:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from .pipeline import score_round1, score_run
+    from .sections import ROUND1_CUT, RUN_CUT
 
     fmt: Format | None = None if args.format == "auto" else args.format
     replies = [Path(p) for p in args.replies]
@@ -162,35 +165,51 @@ def cmd_score(args: argparse.Namespace) -> int:
                 fmt=fmt,
                 require_complete=args.require_complete,
                 bootstrap_seed=args.bootstrap_seed,
+                command=args.command_line,
                 meter=meter,
             )
         out = Path(args.out or args.run_dir)
-        cut = "## Per fork kind"
+        cut = RUN_CUT
     else:
         folder = load_layer(packets_folder(args.packets), args.layer)
-        with progress("score: reply files read") as meter:
-            files = score_round1(
-                folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed, meter=meter
-            )
         if args.out is None:
             raise UsageError("--out is required when scoring a layer (or give --run)")
+        with progress("score: reply files read") as meter:
+            files = score_round1(
+                folder,
+                replies,
+                fmt=fmt,
+                require_complete=args.require_complete,
+                bootstrap_seed=args.bootstrap_seed,
+                command=args.command_line,
+                meter=meter,
+            )
         out = Path(args.out)
-        cut = "## Per evidence state"
+        cut = ROUND1_CUT
     write_outputs(out, files)
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
     return 0
 
 
+def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
+    """commands.jsonl for a run: the advance command and the format of the replies it froze."""
+    from .envelopes import detect_format
+    from .pipeline import by_file_name, run_log_bytes
+
+    return run_log_bytes(command, by_file_name(replies, [fmt or detect_format(p) for p in replies]), "advance")
+
+
 def cmd_advance(args: argparse.Namespace) -> int:
     from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
+    from .pipeline import COMMANDS_FILE
 
     parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(packets_folder(args.packets), args.layer))
     fmt: Format | None = None if args.format == "auto" else args.format
+    replies = [Path(p) for p in args.replies]
     with progress("advance: parents continued") as meter:
-        files = advance(
-            parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter
-        )
+        files = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
+    files[COMMANDS_FILE] = advance_log(args.command_line, replies, fmt)
     run = Path(args.run)
     frozen = run / FROZEN_FILE
     # The run's identity is its frozen replies and its run.json (protocol, parents): if either
@@ -285,23 +304,29 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import recovery_table, run_demo
+    from .demo import run_demo
+    from .sections import RUN_CUT
     from .simulate import Traits
 
     traits = Traits(
         misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break
     )
     out = Path(args.out)
-    files, summary = run_demo(packets_folder(args.packets), out, traits, args.seed)
+    files, summary = run_demo(packets_folder(args.packets), out, traits, args.seed, command=args.command_line, layer=args.layer)
     report = files["REPORT.md"].decode("utf-8")
-    sys.stdout.write(report.split("## Per fork kind")[0])
+    sys.stdout.write(report.split(RUN_CUT)[0])
     print("## Planted traits recovered by the scorer")
     print()
     print("| measure | planted | measured | 95% CI | inside |")
     print("|---|---|---|---|---|")
-    rows = recovery_table(traits, summary)
-    for name, planted, value, low, high, inside in rows:
-        print(f"| {name} | {100 * planted:.1f}% | {100 * value:.1f}% | [{100 * low:.1f}, {100 * high:.1f}] | {'yes' if inside else 'NO'} |")
+    demo = summary["demo"]
+    assert isinstance(demo, dict)
+    for row in demo["recovery"]:
+        planted, m = row["planted"], row["measured"]
+        print(
+            f"| {row['measure']} | {100 * planted:.1f}% | {100 * m['value']:.1f}% | [{100 * m['low']:.1f}, {100 * m['high']:.1f}] "
+            f"| {'yes' if row['inside'] else 'NO'} |"
+        )
     print()
     print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
     print(" recovery on fixed settings)")
@@ -311,15 +336,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .runner import run_with_runner
+    from .sections import RUN_CUT
 
     folder = load_layer(packets_folder(args.packets), args.layer)
     out = Path(args.run)
     if out.exists() and any(out.iterdir()) and not args.force:
         raise UsageError(f"{out} already holds a run; choose another --run or pass --force to replace it")
     files = run_with_runner(
-        folder, args.runner, out, fmt=args.format, model=args.model, protocol=args.protocol, bootstrap_seed=args.bootstrap_seed
+        folder,
+        args.runner,
+        out,
+        fmt=args.format,
+        model=args.model,
+        protocol=args.protocol,
+        bootstrap_seed=args.bootstrap_seed,
+        command_line=args.command_line,
     )
-    sys.stdout.write(files["REPORT.md"].decode("utf-8").split("## Per fork kind")[0])
+    sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     print(f"wrote {len(files)} files to {out}")
     return 0
 
@@ -327,9 +360,27 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_regress(args: argparse.Namespace) -> int:
     from .regress import regress
 
-    text, worse = regress(Path(args.first), Path(args.second))
-    sys.stdout.write(text)
-    return 1 if worse and args.fail_on_worse else 0
+    out = Path(args.out) if args.out else None
+    data, files = regress(Path(args.first), Path(args.second), seed=args.bootstrap_seed, listed=args.list, out=out, packets=packets_folder(args.packets))
+    if out is not None:
+        write_outputs(out, files)
+    sys.stdout.write(files["REGRESS.md"].decode("utf-8"))
+    if out is not None:
+        print(f"wrote {', '.join(files)} to {out}")
+    return 1 if data["significant_worsening"] and args.fail_on_worse else 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+
+    out = Path(args.out) if args.out else None
+    files = compare([Path(r) for r in args.runs], out=out)
+    if out is not None:
+        write_outputs(out, files)
+    sys.stdout.write(files["COMPARE.md"].decode("utf-8"))
+    if out is not None:
+        print(f"wrote {', '.join(files)} to {out}")
+    return 0
 
 
 def cmd_domains(args: argparse.Namespace) -> int:
@@ -381,6 +432,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="the whole job offline: quick packets, a simulated assistant, both rounds, score")
     demo.add_argument("--out", default="runs/demo")
+    demo.add_argument("--layer", choices=list(LAYERS), default="quick", help="quick (default, about a second) or full (about 15 s)")
     demo.add_argument("--packets", help=PACKETS_HELP)
     demo.add_argument("--seed", type=_natural, default=DEFAULT_SEED, help="the simulated assistant's seed")
     demo.add_argument("--misread", type=_per_mille, default=80, help="per mille: misreads a decisive fact (default 80)")
@@ -405,8 +457,19 @@ def build_parser() -> argparse.ArgumentParser:
     regress_ = sub.add_parser("regress", help="two scored runs of one packet set, item by item")
     regress_.add_argument("first", help="a folder with records.jsonl and summary.json (a score --out or a run)")
     regress_.add_argument("second")
-    regress_.add_argument("--fail-on-worse", action="store_true", help="exit 1 if any item went from acceptable to not")
+    regress_.add_argument(
+        "--fail-on-worse", action="store_true", help="exit 1 on a significant worsening (an axis, Holm-adjusted McNemar, or the index)"
+    )
+    regress_.add_argument("--out", help="also write regress.json, REGRESS.md and regress.html (with both runs' transcripts) here")
+    regress_.add_argument("--list", type=_natural, default=20, help="items that got worse to list (default 20)")
+    regress_.add_argument("--bootstrap-seed", type=_natural, default=20261130)
+    regress_.add_argument("--packets", help="for the round-1 requests in the transcripts (default: as every command)")
     regress_.set_defaults(handler=cmd_regress)
+
+    compare_ = sub.add_parser("compare", help="several models' runs of one packet set in one table and one HTML page")
+    compare_.add_argument("runs", nargs="+", help="scored folders (runs or score outputs) of one packet set and layer")
+    compare_.add_argument("--out", help="also write compare.json, COMPARE.md and compare.html here")
+    compare_.set_defaults(handler=cmd_compare)
 
     domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
     domains.set_defaults(handler=cmd_domains)
@@ -483,8 +546,18 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def command_line(argv: Sequence[str] | None) -> str:
+    """The command as the user typed it: `python -m honesty_pressure ...` or the script's name."""
+    if argv is not None:
+        return shlex.join([*PROG.split(), *argv])
+    first = sys.argv[0] if sys.argv else PROG
+    prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
+    return shlex.join([*prog, *sys.argv[1:]])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.command_line = command_line(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)

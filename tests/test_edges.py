@@ -54,7 +54,7 @@ def test_advance_prints_what_it_froze_for_a_person(tmp_path: Path, capsys: pytes
     assert out == [
         f"froze {n - 1} round-1 replies for {n} packet-samples; 3 have none to continue (1 missing, 1 runner errors, 1 empty)",
         f"round 2: {len(keys)} forks, {sent} to send, {len(keys) - sent} never sent (scored as runner errors)",
-        f"wrote frozen.jsonl, run.json, round2.jsonl, round2.key.jsonl to {run}",
+        f"wrote frozen.jsonl, run.json, round2.jsonl, round2.key.jsonl, commands.jsonl to {run}",
         f"next: export --run {run} --format FORMAT --model MODEL --out round2.requests.jsonl",
     ]
     assert not any(line.lstrip().startswith("{") for line in out)
