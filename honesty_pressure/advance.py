@@ -19,6 +19,7 @@ from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
 from .menu import action_code
 from .parse import parse_decision
+from .progress import SILENT, Meter
 from .score import match, menu_codes, request_digest, samples_of
 from .store import JsonObject, PacketFolder, keyed, load_layer, read_json, read_jsonl
 
@@ -106,6 +107,13 @@ def _parent(pid: str, sample: int, request: Mapping[str, object], key: Mapping[s
     )
 
 
+def sendable(parent: Parent) -> bool:
+    """A parent can be continued only with a reply that has text in it: a missing reply, a runner
+    error and an empty or blank reply (which the Anthropic Messages API rejects as an assistant
+    turn) give forks that are never sent and score as `runner_error` (docs/FORKS.md, point 7)."""
+    return parent.reply is not None and bool(parent.reply.strip())
+
+
 def fork_request(fork: Fork, run_set: str) -> JsonObject:
     msgs = [{"role": r, "content": c} for r, c in fork.messages]
     return {
@@ -148,7 +156,7 @@ def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonO
         "forbidden": list(fork.forbidden),
         "edit": edit,
         "ledger": fork.ledger.to_json(),
-        "sendable": fork.parent.reply is not None,
+        "sendable": sendable(fork.parent),
     }
 
 
@@ -159,11 +167,12 @@ def advance(
     fmt: Format | None = None,
     protocol: Protocol = "default",
     require_complete: bool = False,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
     return advance_envelopes(
-        parents, envelopes, protocol=protocol, require_complete=require_complete, where=str(replies[0]) if replies else None
+        parents, envelopes, protocol=protocol, require_complete=require_complete, where=str(replies[0]) if replies else None, meter=meter
     )
 
 
@@ -174,6 +183,7 @@ def advance_envelopes(
     protocol: Protocol = "default",
     require_complete: bool = False,
     where: str | None = None,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """The same from envelopes already read (a run's integrity check rebuilds it from frozen.jsonl)."""
     matched = match(envelopes, parents.requests, parents.parent_set)
@@ -206,7 +216,9 @@ def advance_envelopes(
     escalation = {(p.packet_id, p.sample) for p in parent_objs if parents.keys[p.packet_id]["state"] == "escalation"}
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol, escalation)
     forks = []
+    meter.expect(len(parent_objs))
     for parent in parent_objs:
+        meter.tick(1)
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
         try:
             forks += make_forks(domain, parent, kinds[(parent.packet_id, parent.sample)], parents.seed, held_out=parents.surface == "held_out")
@@ -229,15 +241,15 @@ def advance_envelopes(
         "frozen_sha256": sha256_hex(frozen_bytes),
         "counts": {
             "parents": len(parent_objs),
-            "parents_without_reply": sum(1 for p in parent_objs if p.reply is None),
+            "parents_without_reply": sum(1 for p in parent_objs if not sendable(p)),
             "forks": len(forks),
-            "requests": sum(1 for f in forks if f.parent.reply is not None),
+            "requests": sum(1 for f in forks if sendable(f.parent)),
         },
     }
     return {
         FROZEN_FILE: frozen_bytes,
         RUN_FILE: (dumps(info) + "\n").encode("utf-8"),
-        f"round{k}.jsonl": jsonl(fork_request(f, run_set) for f in forks if f.parent.reply is not None),
+        f"round{k}.jsonl": jsonl(fork_request(f, run_set) for f in forks if sendable(f.parent)),
         f"round{k}.key.jsonl": jsonl(fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks),
     }
 

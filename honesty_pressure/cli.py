@@ -7,15 +7,20 @@ naming the file, the line and what is wrong; nothing half-written).
 from __future__ import annotations
 
 import argparse
+import os
+import shlex
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
+from . import __version__
 from .canonical import jsonl, write_atomic, write_tree
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
 from .errors import InputError, KitError, UsageError
-from .export import EXPORT_FORMATS
+from .export import EXPORT_FORMATS, RequestOptions, parse_body
+from .kitroot import default_root, packets_folder
+from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
@@ -23,6 +28,8 @@ from .store import load_layer
 from .verify import parse_seed, verify_tree
 
 PROG = "python -m honesty_pressure"
+ROOT_HELP = "the folder holding MANIFEST.sha256, packets/ and controls/ (default: here if it holds them, else the kit's own copy)"
+PACKETS_HELP = "the packet folder (default: packets/ here if it is a kit root, else the kit's own copy)"
 
 
 class _Parser(argparse.ArgumentParser):
@@ -31,6 +38,10 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         sys.stderr.write(f"{self.prog}: {message}\n")
         raise SystemExit(2)
+
+
+def _root(args: argparse.Namespace) -> Path:
+    return Path(args.root) if args.root is not None else default_root()
 
 
 def _layers(choice: str) -> list[Layer]:
@@ -77,7 +88,7 @@ def write_layers(packets: Path, tree: dict[str, bytes]) -> None:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     layers: tuple[Layer, ...] = LAYERS if args.full else ("quick",)
-    passed, problems = verify_tree(Path(args.root), layers, jobs=args.jobs)
+    passed, problems = verify_tree(_root(args), layers, jobs=args.jobs)
     for line in passed:
         print(f"ok: {line}")
     for line in problems:
@@ -86,7 +97,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_show(args: argparse.Namespace) -> int:
-    folder = load_layer(Path(args.packets), args.layer)
+    folder = load_layer(packets_folder(args.packets), args.layer)
     frozen = None
     if args.run is not None:
         from .advance import FROZEN_FILE
@@ -104,55 +115,102 @@ def write_outputs(folder: Path, files: dict[str, bytes]) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_lines
+    from .export import export_lines, shard_names, shards
+    from .pipeline import request_records
 
-    if args.run is not None:
-        from .advance import check_run
-        from .store import read_jsonl
+    records, packet_set = request_records(packets_folder(args.packets), args.layer, Path(args.run) if args.run else None)
+    options = request_options(args)
+    try:
+        lines = export_lines(records, args.format, args.model, samples=args.samples, options=options)
+        files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    out = Path(args.out)
+    paths = [out.with_name(name) for name in shard_names(out.name, len(files))]
+    for path, chunk in zip(paths, files):  # every shard was built before the first is written
+        write_atomic(path, b"".join(chunk))
+    where = str(out) if len(paths) == 1 else f"{len(paths)} files {paths[0].name} ... {paths[-1].name} in {out.parent}"
+    print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {where}")
+    if options.given():
+        from .canonical import dumps
 
-        run = Path(args.run)
-        info, _ = check_run(run, Path(args.packets))
-        records = [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")]
-        packet_set = str(info.get("run_set"))
-    else:
-        folder = load_layer(Path(args.packets), args.layer)
-        records, packet_set = list(folder.round1.values()), folder.packet_set
-    lines = export_lines(records, args.format, args.model, samples=args.samples, max_tokens=args.max_tokens)
-    write_atomic(Path(args.out), jsonl(lines))
-    print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {args.out}")
+        print(f"request options in every request: {dumps(options.params(args.format))}")
     return 0
+
+
+def add_request_options(parser: argparse.ArgumentParser) -> None:
+    """--temperature, --max-tokens, --body: for export now, and for run (issue 11) with these lines."""
+    parser.add_argument("--temperature", type=_temperature, help="sampling temperature in every request (default: the API's)")
+    parser.add_argument(
+        "--max-tokens", type=_positive, help="reply length cap (OpenAI: max_completion_tokens; anthropic-batch default 1024)"
+    )
+    parser.add_argument("--body", type=_body, default={}, help='a JSON object merged into every request, e.g. \'{"top_p": 0.9, "seed": 7}\'')
+
+
+def request_options(args: argparse.Namespace) -> RequestOptions:
+    return RequestOptions(temperature=args.temperature, max_tokens=args.max_tokens, body=args.body)
 
 
 def cmd_score(args: argparse.Namespace) -> int:
     from .pipeline import score_round1, score_run
+    from .sections import ROUND1_CUT, RUN_CUT
 
     fmt: Format | None = None if args.format == "auto" else args.format
     replies = [Path(p) for p in args.replies]
     if args.run_dir is not None:
-        files = score_run(
-            Path(args.run_dir), replies, Path(args.packets), fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed
-        )
+        with progress("score: reply files read") as meter:
+            files = score_run(
+                Path(args.run_dir),
+                replies,
+                packets_folder(args.packets),
+                fmt=fmt,
+                require_complete=args.require_complete,
+                bootstrap_seed=args.bootstrap_seed,
+                command=args.command_line,
+                meter=meter,
+            )
         out = Path(args.out or args.run_dir)
-        cut = "## Per fork kind"
+        cut = RUN_CUT
     else:
-        folder = load_layer(Path(args.packets), args.layer)
-        files = score_round1(folder, replies, fmt=fmt, require_complete=args.require_complete, bootstrap_seed=args.bootstrap_seed)
+        folder = load_layer(packets_folder(args.packets), args.layer)
         if args.out is None:
             raise UsageError("--out is required when scoring a layer (or give --run)")
+        with progress("score: reply files read") as meter:
+            files = score_round1(
+                folder,
+                replies,
+                fmt=fmt,
+                require_complete=args.require_complete,
+                bootstrap_seed=args.bootstrap_seed,
+                command=args.command_line,
+                meter=meter,
+            )
         out = Path(args.out)
-        cut = "## Per evidence state"
+        cut = ROUND1_CUT
     write_outputs(out, files)
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
     return 0
 
 
+def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
+    """commands.jsonl for a run: the advance command and the format of the replies it froze."""
+    from .envelopes import detect_format
+    from .pipeline import by_file_name, run_log_bytes
+
+    return run_log_bytes(command, by_file_name(replies, [fmt or detect_format(p) for p in replies]), "advance")
+
+
 def cmd_advance(args: argparse.Namespace) -> int:
     from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
+    from .pipeline import COMMANDS_FILE
 
-    parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(Path(args.packets), args.layer))
+    parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(packets_folder(args.packets), args.layer))
     fmt: Format | None = None if args.format == "auto" else args.format
-    files = advance(parents, [Path(p) for p in args.replies], fmt=fmt, protocol=args.protocol, require_complete=args.require_complete)
+    replies = [Path(p) for p in args.replies]
+    with progress("advance: parents continued") as meter:
+        files = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
+    files[COMMANDS_FILE] = advance_log(args.command_line, replies, fmt)
     run = Path(args.run)
     frozen = run / FROZEN_FILE
     # The run's identity is its frozen replies and its run.json (protocol, parents): if either
@@ -168,11 +226,33 @@ def cmd_advance(args: argparse.Namespace) -> int:
         write_tree(run, files)
     else:
         write_outputs(run, files)
-    info = files["run.json"].decode("utf-8")
-    frozen_count = files[FROZEN_FILE].count(b"\n")
-    print(f"froze {frozen_count} replies; wrote {', '.join(files)} to {run}")
-    print(info.strip())
+    for line in advance_summary(files, run):
+        print(line)
     return 0
+
+
+def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
+    """What `advance` did, for a person: replies frozen, parents without one, forks to send."""
+    import json
+
+    from .advance import FROZEN_FILE, RUN_FILE
+
+    info = json.loads(files[RUN_FILE])
+    frozen = [json.loads(line) for line in files[FROZEN_FILE].decode("utf-8").split("\n") if line]
+    missing = sum(1 for f in frozen if f["error"] == "missing reply")
+    failed = sum(1 for f in frozen if f["reply"] is None) - missing
+    counts = info["counts"]
+    k = info["round"]
+    blank = counts["parents_without_reply"] - missing - failed
+    none = counts["parents_without_reply"]
+    return [
+        f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; "
+        + (f"{none} have none to continue ({missing} missing, {failed} runner errors, {blank} empty)" if none else "every one can be continued"),
+        f"round {k}: {counts['forks']} forks, {counts['requests']} to send, "
+        f"{counts['forks'] - counts['requests']} never sent (scored as runner errors)",
+        f"wrote {', '.join(files)} to {run}",
+        f"next: export --run {run} --format FORMAT --model MODEL --out round{k}.requests.jsonl",
+    ]
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
@@ -182,7 +262,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .selfcheck import INDEX_CEILING, PASS_BAR, table
     from .shortcuts import MARGIN
 
-    root = Path(args.root)
+    root = _root(args)
     policies = default_policies(root)
     layers: list[Layer] = list(LAYERS) if args.write_expected else [args.layer]
     checks: dict[str, Check] = {}
@@ -198,7 +278,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 folder = load_layer(root / "packets", layer)
                 seed = int(str(folder.build["seed"]))
             train = load_layer(root / "packets", "full") if not args.no_learned else None
-            check = run_checks(folder, policies, seed=seed, jobs=args.jobs, train=train, fresh=args.seed is not None)
+            with progress(f"selfcheck {layer}") as meter:
+                check = run_checks(folder, policies, seed=seed, jobs=args.jobs, meter=meter, train=train, fresh=args.seed is not None)
             checks[layer] = check
             print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
             print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
@@ -236,23 +317,29 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import recovery_table, run_demo
+    from .demo import run_demo
+    from .sections import RUN_CUT
     from .simulate import Traits
 
     traits = Traits(
         misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break
     )
     out = Path(args.out)
-    files, summary = run_demo(Path(args.packets), out, traits, args.seed)
+    files, summary = run_demo(packets_folder(args.packets), out, traits, args.seed, command=args.command_line, layer=args.layer)
     report = files["REPORT.md"].decode("utf-8")
-    sys.stdout.write(report.split("## Per fork kind")[0])
+    sys.stdout.write(report.split(RUN_CUT)[0])
     print("## Planted traits recovered by the scorer")
     print()
     print("| measure | planted | measured | 95% CI | inside |")
     print("|---|---|---|---|---|")
-    rows = recovery_table(traits, summary)
-    for name, planted, value, low, high, inside in rows:
-        print(f"| {name} | {100 * planted:.1f}% | {100 * value:.1f}% | [{100 * low:.1f}, {100 * high:.1f}] | {'yes' if inside else 'NO'} |")
+    demo = summary["demo"]
+    assert isinstance(demo, dict)
+    for row in demo["recovery"]:
+        planted, m = row["planted"], row["measured"]
+        print(
+            f"| {row['measure']} | {100 * planted:.1f}% | {100 * m['value']:.1f}% | [{100 * m['low']:.1f}, {100 * m['high']:.1f}] "
+            f"| {'yes' if row['inside'] else 'NO'} |"
+        )
     print()
     print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
     print(" recovery on fixed settings)")
@@ -262,15 +349,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from .runner import run_with_runner
+    from .sections import RUN_CUT
 
-    folder = load_layer(Path(args.packets), args.layer)
+    folder = load_layer(packets_folder(args.packets), args.layer)
     out = Path(args.run)
     if out.exists() and any(out.iterdir()) and not args.force:
         raise UsageError(f"{out} already holds a run; choose another --run or pass --force to replace it")
     files = run_with_runner(
-        folder, args.runner, out, fmt=args.format, model=args.model, protocol=args.protocol, bootstrap_seed=args.bootstrap_seed
+        folder,
+        args.runner,
+        out,
+        fmt=args.format,
+        model=args.model,
+        protocol=args.protocol,
+        bootstrap_seed=args.bootstrap_seed,
+        command_line=args.command_line,
     )
-    sys.stdout.write(files["REPORT.md"].decode("utf-8").split("## Per fork kind")[0])
+    sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     print(f"wrote {len(files)} files to {out}")
     return 0
 
@@ -278,9 +373,27 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_regress(args: argparse.Namespace) -> int:
     from .regress import regress
 
-    text, worse = regress(Path(args.first), Path(args.second))
-    sys.stdout.write(text)
-    return 1 if worse and args.fail_on_worse else 0
+    out = Path(args.out) if args.out else None
+    data, files = regress(Path(args.first), Path(args.second), seed=args.bootstrap_seed, listed=args.list, out=out, packets=packets_folder(args.packets))
+    if out is not None:
+        write_outputs(out, files)
+    sys.stdout.write(files["REGRESS.md"].decode("utf-8"))
+    if out is not None:
+        print(f"wrote {', '.join(files)} to {out}")
+    return 1 if data["significant_worsening"] and args.fail_on_worse else 0
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .compare import compare
+
+    out = Path(args.out) if args.out else None
+    files = compare([Path(r) for r in args.runs], out=out)
+    if out is not None:
+        write_outputs(out, files)
+    sys.stdout.write(files["COMPARE.md"].decode("utf-8"))
+    if out is not None:
+        print(f"wrote {', '.join(files)} to {out}")
+    return 0
 
 
 def cmd_domains(args: argparse.Namespace) -> int:
@@ -292,6 +405,7 @@ def cmd_domains(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Honesty under pressure: does the decision move with the evidence?")
+    parser.add_argument("--version", action="version", version=f"honesty_pressure {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     prepare = sub.add_parser("prepare", help="generate the packet set from a seed (default: the committed one)")
@@ -306,23 +420,28 @@ def build_parser() -> argparse.ArgumentParser:
     prepare.set_defaults(handler=cmd_prepare)
 
     verify = sub.add_parser("verify", help="check MANIFEST.sha256 and rebuild the packets byte for byte")
-    verify.add_argument("--root", default=".", help="the checkout to verify (default: here)")
+    verify.add_argument("--root", help=ROOT_HELP)
     verify.add_argument("--full", action="store_true", help="also reproduce the full layer's selfcheck (about a minute or two)")
     verify.add_argument("--jobs", type=_positive, default=2, help="processes for the selfcheck (default 2)")
     verify.set_defaults(handler=cmd_verify)
 
     show = sub.add_parser("show", help="one source: ledger, every family's message, and its key")
-    show.add_argument("source_id")
-    show.add_argument("--layer", choices=list(LAYERS), default="full")
-    show.add_argument("--packets", default="packets")
+    show.add_argument("source_id", metavar="ID", help="a source id, or the id of one of its packets")
+    show.add_argument("--layer", choices=list(LAYERS), default="quick")
+    show.add_argument("--packets", help=PACKETS_HELP)
     show.add_argument("--run", help="also show each packet's frozen first reply from this run folder")
     show.set_defaults(handler=cmd_show)
 
-    selfcheck = sub.add_parser("selfcheck", help="fixed policies must fail, the oracle must pass, shortcuts stay far")
-    selfcheck.add_argument("--layer", choices=list(LAYERS), default="quick")
+    selfcheck_text = "fixed policies must fail, the oracle must pass, surface shortcuts stay far below the bar"
+    selfcheck = sub.add_parser(
+        "selfcheck",
+        help=selfcheck_text,
+        description=f"{selfcheck_text[0].upper()}{selfcheck_text[1:]}; exit 1 naming every breach (docs/SELFCHECK.md).",
+    )
+    selfcheck.add_argument("--layer", choices=list(LAYERS), default="quick", help="the committed layer to check (default quick)")
     selfcheck.add_argument("--seed", help="check a fresh packet set built from this seed instead of the committed one")
     selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
-    selfcheck.add_argument("--root", default=".", help="the checkout holding packets/ and controls/")
+    selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
     selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit (faster; not with --write-expected)")
     selfcheck.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
@@ -330,7 +449,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="the whole job offline: quick packets, a simulated assistant, both rounds, score")
     demo.add_argument("--out", default="runs/demo")
-    demo.add_argument("--packets", default="packets")
+    demo.add_argument("--layer", choices=list(LAYERS), default="quick", help="quick (default, about a second) or full (about 15 s)")
+    demo.add_argument("--packets", help=PACKETS_HELP)
     demo.add_argument("--seed", type=_natural, default=DEFAULT_SEED, help="the simulated assistant's seed")
     demo.add_argument("--misread", type=_per_mille, default=80, help="per mille: misreads a decisive fact (default 80)")
     demo.add_argument("--ask", type=_per_mille, default=50, help="per mille: asks although the evidence settles it (default 50)")
@@ -348,14 +468,25 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
     run.add_argument("--force", action="store_true", help="replace an existing run folder")
     run.add_argument("--bootstrap-seed", type=_natural, default=20261130)
-    run.add_argument("--packets", default="packets")
+    run.add_argument("--packets", help=PACKETS_HELP)
     run.set_defaults(handler=cmd_run)
 
     regress_ = sub.add_parser("regress", help="two scored runs of one packet set, item by item")
     regress_.add_argument("first", help="a folder with records.jsonl and summary.json (a score --out or a run)")
     regress_.add_argument("second")
-    regress_.add_argument("--fail-on-worse", action="store_true", help="exit 1 if any item went from acceptable to not")
+    regress_.add_argument(
+        "--fail-on-worse", action="store_true", help="exit 1 on a significant worsening (an axis, Holm-adjusted McNemar, or the index)"
+    )
+    regress_.add_argument("--out", help="also write regress.json, REGRESS.md and regress.html (with both runs' transcripts) here")
+    regress_.add_argument("--list", type=_natural, default=20, help="items that got worse to list (default 20)")
+    regress_.add_argument("--bootstrap-seed", type=_natural, default=20261130)
+    regress_.add_argument("--packets", help="for the round-1 requests in the transcripts (default: as every command)")
     regress_.set_defaults(handler=cmd_regress)
+
+    compare_ = sub.add_parser("compare", help="several models' runs of one packet set in one table and one HTML page")
+    compare_.add_argument("runs", nargs="+", help="scored folders (runs or score outputs) of one packet set and layer")
+    compare_.add_argument("--out", help="also write compare.json, COMPARE.md and compare.html here")
+    compare_.set_defaults(handler=cmd_compare)
 
     domains = sub.add_parser("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
     domains.set_defaults(handler=cmd_domains)
@@ -367,8 +498,9 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--model", required=True, help="model name written into each request")
     export.add_argument("--out", required=True, help="the JSONL file to write")
     export.add_argument("--samples", type=_positive, default=1, help="requests per packet (several samples)")
-    export.add_argument("--max-tokens", type=_positive, default=1024, help="anthropic-batch needs one (default 1024)")
-    export.add_argument("--packets", default="packets")
+    add_request_options(export)
+    export.add_argument("--shard-size", type=_positive, help="at most N requests per file: numbered files, each within the batch API's limits")
+    export.add_argument("--packets", help=PACKETS_HELP)
     export.set_defaults(handler=cmd_export)
 
     advance = sub.add_parser("advance", help="freeze replies and write the next round's independent forks")
@@ -380,7 +512,7 @@ def build_parser() -> argparse.ArgumentParser:
     advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type")
     advance.add_argument("--force", action="store_true", help="replace a run that froze different replies")
     advance.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
-    advance.add_argument("--packets", default="packets")
+    advance.add_argument("--packets", help=PACKETS_HELP)
     advance.set_defaults(handler=cmd_advance)
 
     score = sub.add_parser("score", help="score reply files from any runner (round 1, or a run's forks)")
@@ -391,7 +523,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)")
     score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
     score.add_argument("--bootstrap-seed", type=_natural, default=20261130)
-    score.add_argument("--packets", default="packets")
+    score.add_argument("--packets", help=PACKETS_HELP)
     score.set_defaults(handler=cmd_score)
     return parser
 
@@ -400,6 +532,23 @@ def _per_mille(text: str) -> int:
     if not text.isdigit() or int(text) > 1000:
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 1000 (per mille), got {text!r}")
     return int(text)
+
+
+def _temperature(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 2.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 2, got {text!r}")
+    return value
+
+
+def _body(text: str) -> dict[str, object]:
+    try:
+        return parse_body(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _natural(text: str) -> int:
@@ -414,8 +563,18 @@ def _positive(text: str) -> int:
     return int(text)
 
 
+def command_line(argv: Sequence[str] | None) -> str:
+    """The command as the user typed it: `python -m honesty_pressure ...` or the script's name."""
+    if argv is not None:
+        return shlex.join([*PROG.split(), *argv])
+    first = sys.argv[0] if sys.argv else PROG
+    prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
+    return shlex.join([*prog, *sys.argv[1:]])
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    args.command_line = command_line(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     try:
         return handler(args)

@@ -7,7 +7,7 @@ shortcut is a pure function of the packets and the seed.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +16,7 @@ from typing import Final
 from .audit import AuditRow, audit_set, audit_table, learned_outcome, oracle_examples
 from .learned import AUDIT_SEED, AUDIT_SOURCES, NUMBERS
 from .policies import Policy, load_policies
+from .progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .store import PacketFolder, load_layer
@@ -101,8 +102,24 @@ def _task(args: tuple[str, PacketFolder, object, int]) -> object:
     return shortcut_outcome(folder, str(item), seed=seed)
 
 
+def _counted(results: Iterable[object], meter: Meter) -> list[object]:
+    """The results as they arrive (pool.map yields them in order), a tick for each."""
+    out = []
+    for result in results:
+        out.append(result)
+        meter.tick(1)
+    return out
+
+
 def run_checks(
-    folder: PacketFolder, policies: Sequence[Policy], *, seed: int, jobs: int = 2, train: PacketFolder | None = None, fresh: bool = False
+    folder: PacketFolder,
+    policies: Sequence[Policy],
+    *,
+    seed: int,
+    jobs: int = 2,
+    meter: Meter = SILENT,
+    train: PacketFolder | None = None,
+    fresh: bool = False,
 ) -> Check:
     """Every policy and surface shortcut on `folder`; with `train` (the committed full layer),
     also the learned-shortcut audit, whose policies answer `folder` when it is a `fresh` set from
@@ -112,11 +129,12 @@ def run_checks(
         tasks.append(("learned", folder, (train, fresh), seed))  # the longest task goes first
     tasks += [("policy", folder, p, seed) for p in policies]
     tasks += [("shortcut", folder, f, seed) for f in FEATURES]
+    meter.expect(len(tasks))
     if jobs > 1:
         with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = list(pool.map(_task, tasks))
+            results = _counted(pool.map(_task, tasks), meter)
     else:
-        results = [_task(t) for t in tasks]
+        results = _counted(map(_task, tasks), meter)
     outcomes = [r for r in results if isinstance(r, Outcome)]
     shortcuts = [r for r in results if isinstance(r, tuple)]
     learned = next((r for r in results if isinstance(r, LearnedCheck)), None)

@@ -16,7 +16,7 @@ from .advance import advance, from_layer
 from .binding import unbind
 from .canonical import jsonl, write_tree
 from .export import export_lines
-from .pipeline import score_run
+from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
 from .simulate import Traits, reply
 from .stats import wilson
 from .store import JsonObject, keyed, load_layer, read_jsonl
@@ -107,8 +107,27 @@ def recovery_table(traits: Traits, summary: Mapping[str, object]) -> list[tuple[
     return rows
 
 
-def run_demo(packets: Path, out: Path, traits: Traits, seed: int) -> tuple[dict[str, bytes], JsonObject]:
-    folder = load_layer(packets, "quick")
+def recovery_json(traits: Traits, summary: Mapping[str, object]) -> JsonObject:
+    """The planted-versus-recovered table as summary.json holds it (the report shows it too)."""
+    return {
+        "traits_per_mille": {
+            "misread": traits.misread,
+            "ask_when_unsure": traits.ask_when_unsure,
+            "cave": traits.cave,
+            "ignore_evidence": traits.ignore_evidence,
+            "format_break": traits.format_break,
+        },
+        "recovery": [
+            {"measure": name, "planted": round(planted, 6), "measured": {"value": round(value, 6), "low": round(low, 6), "high": round(high, 6)}, "inside": inside}
+            for name, planted, value, low, high, inside in recovery_table(traits, summary)
+        ],
+    }
+
+
+def run_demo(
+    packets: Path, out: Path, traits: Traits, seed: int, command: str | None = None, layer: str = "quick"
+) -> tuple[dict[str, bytes], JsonObject]:
+    folder = load_layer(packets, layer)
     files: dict[str, bytes] = {}
     with tempfile.TemporaryDirectory(prefix="hp-demo-") as tmp:
         work = Path(tmp)
@@ -117,13 +136,20 @@ def run_demo(packets: Path, out: Path, traits: Traits, seed: int) -> tuple[dict[
         )
         (work / "round1.replies.jsonl").write_bytes(files["round1.replies.jsonl"])
         files.update(advance(from_layer(folder), [work / "round1.replies.jsonl"]))
+        if command is not None:
+            files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
         for name, data in files.items():
             (work / name).write_bytes(data)
         requests = [r for _, r in read_jsonl(work / "round2.jsonl")]
         keys = keyed(work / "round2.key.jsonl")
         files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)
         (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
-        files.update(score_run(work, [work / "round2.replies.jsonl"], packets, bootstrap_seed=seed))
+
+
+        def amend(summary: dict[str, object]) -> None:
+            summary["demo"] = recovery_json(traits, summary)
+
+        files.update(score_run(work, [work / "round2.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend))
     write_tree(out, files)
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)

@@ -28,6 +28,11 @@ Shapes were written from each format's public documentation, not from our export
   `error`}, `error` (EvalError {`message`, `traceback`}) and `attachments` referenced as
   `attachment://<hash>`. Text content parts are {`type`: "text", `text`, `refusal`?}.
 - chat-jsonl: {`id`, `messages`: [..., {`role`: "assistant", `content`}]}.
+
+Reasoning is never part of a reply: only `content` text is read (the `reasoning_content` and
+`reasoning` fields that vLLM, DeepSeek, Ollama or OpenRouter put beside it, Anthropic `thinking` and
+`redacted_thinking` blocks and Inspect `reasoning` parts are skipped), and a leading `<think>`
+block is cut off (`parse.answer_text`) before the reply is frozen or scored.
 """
 
 from __future__ import annotations
@@ -43,7 +48,9 @@ from typing import Final
 
 from .construct import FORMATS, Envelope, Format
 from .errors import InputError
+from .parse import answer_text
 from .store import JsonObject, read_jsonl
+from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
 _SAMPLE_ENTRY: Final = re.compile(r"^samples/[^/]+\.json$")
@@ -51,6 +58,8 @@ _HEADER_ENTRIES: Final = ("header.json", "_journal/start.json", "start.json")
 _ZIP_MAGIC: Final = b"PK\x03\x04"
 _ATTACHMENT: Final = "attachment://"
 _MAX_TEXT: Final = 300
+_REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
+_REFUSAL: Final = "refusal"
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,7 +162,7 @@ def _envelope(
 ) -> Envelope:
     return Envelope(
         ref=ref,
-        reply=reply,
+        reply=None if reply is None else answer_text(reply),
         error=error,
         request_sha256=request_sha256,
         request_messages=request_messages,
@@ -162,6 +171,13 @@ def _envelope(
         file=at.file,
         line=at.line,
     )
+
+
+def runner_failed(envelope: Envelope) -> bool:
+    """True when the runner got no answer from the model (an error, expiry, null content), so a
+    retry's reply may take its place; a refusal is the model's answer and is never replaced."""
+    error = envelope.error
+    return error is not None and error != _REFUSAL and not error.startswith(f"{_REFUSAL}:")
 
 
 # --- one function per format -----------------------------------------------------------------
@@ -222,11 +238,14 @@ def _chat_completion(ref: str, body: JsonObject, at: _At) -> Envelope:
     message = _obj(_need(choice, "message", at, "response.body.choices[0]"), at, where)
     refusal = _opt_str(message, "refusal", at, where)
     if refusal:
-        return _envelope(ref, at, error=_short(f"refusal: {refusal}"), model=model)
+        return _envelope(ref, at, error=_short(f"{_REFUSAL}: {refusal}"), model=model)
     content = message.get("content")
     if content is None:
         finish = choice.get("finish_reason")
-        detail = f" (finish_reason: {finish})" if isinstance(finish, str) else ""
+        notes = [f"finish_reason: {finish}"] if isinstance(finish, str) else []
+        # A reasoning model that ran out of tokens while thinking leaves only its reasoning.
+        notes += ["reasoning only"] if any(message.get(k) for k in _REASONING_FIELDS) else []
+        detail = f" ({', '.join(notes)})" if notes else ""
         return _envelope(ref, at, error=_short(f"null content{detail}"), model=model)
     return _envelope(ref, at, reply=_content_text(content, at, f"{where}.content"), model=model)
 
@@ -246,7 +265,7 @@ def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
     message = _obj(_need(result, "message", at, "result"), at, "result.message")
     model = _opt_str(message, "model", at, "result.message")
     if message.get("stop_reason") == "refusal":
-        return _envelope(ref, at, error="refusal", model=model)
+        return _envelope(ref, at, error=_REFUSAL, model=model)
     text = _content_text(_need(message, "content", at, "result.message"), at, "result.message.content")
     return _envelope(ref, at, reply=text, model=model)
 
@@ -332,7 +351,7 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
     """(reply, error) from a ModelOutput: a moderation `error` or refused text part is a refusal."""
     refused = _opt_str(output, "error", at, "output")
     if refused:
-        return None, _short(f"refusal: {refused}")
+        return None, _short(f"{_REFUSAL}: {refused}")
     choices = output.get("choices", [])
     if not isinstance(choices, list):
         raise at.bad("output.choices", "must be a list")
@@ -343,7 +362,7 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
         content = _need(message, "content", at, "output.choices[0].message")
         for part in content if isinstance(content, list) else []:
             if isinstance(part, dict) and part.get("refusal") is True:
-                return None, _short(f"refusal: {_lenient_text([part]) or ''}")
+                return None, _short(f"{_REFUSAL}: {_lenient_text([part]) or ''}")
     completion = output.get("completion")
     if isinstance(completion, str) and completion:
         return completion, None
@@ -399,18 +418,33 @@ def _zip_json(archive: zipfile.ZipFile, name: str, file: str, line: int | None) 
     where = f"{file}:{name}"
     try:
         data = archive.read(name)
-    except NotImplementedError:
-        raise InputError(
-            "compressed with a method this Python cannot read (zstd?); run `inspect log convert --to json` first",
-            file=where,
-            line=line,
-        ) from None
+    except NotImplementedError:  # a method this Python's zipfile lacks: zstd before 3.14
+        data = _zstd_member(archive, name, file, line)
     except (zipfile.BadZipFile, zlib.error, RuntimeError, OSError, EOFError) as exc:
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
     try:
         return json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"not valid JSON ({exc})", file=where, line=line) from None
+
+
+def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | None) -> bytes:
+    """A zstd member (Inspect's default) through the `zstd` extra; one clear line without it."""
+    where = f"{file}:{name}"
+    convert = f"convert the log first: inspect log convert --to json --output-dir DIR {file}"
+    info = archive.getinfo(name)
+    if info.compress_type != ZSTD_METHOD:
+        raise InputError(f"compressed with zip method {info.compress_type}, which this kit cannot read; {convert}", file=where, line=line)
+    try:
+        return read_member(Path(file), info)
+    except ZstdUnavailable:
+        raise InputError(
+            f"compressed with zstd (Inspect's default), which Python before 3.14 reads only with the zstd extra: {EXTRA}; or {convert}",
+            file=where,
+            line=line,
+        ) from None
+    except (ValueError, OSError) as exc:
+        raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
 
 
 def _inspect_zip(path: Path) -> list[Envelope]:

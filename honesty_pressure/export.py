@@ -18,12 +18,21 @@ Formats, from each one's public documentation:
 - inspect: an Inspect AI dataset sample (inspect.aisi.org.uk/datasets.html, Sample): `id`,
   `input` as a list of chat messages (system included), `metadata`; no `target`, so no label.
 - chat-jsonl: `{"id", "messages"}`, the common chat-JSONL shape.
+
+Request options (`RequestOptions`: temperature, max tokens, a JSON body merged into every
+request) go where each API reads them: the OpenAI `body` (`max_completion_tokens`, the current
+name; a server that wants `max_tokens` gets it through `--body`), the Anthropic `params`, and the
+top level of a chat-JSONL line (where `examples/openai_compatible_runner.py` reads them). Inspect
+takes them on its own command line (`inspect eval --temperature ...`), so an inspect export
+refuses them. `shards` cuts a long export into files within each batch API's per-file limits
+(`FILE_LIMITS`, from the OpenAI Batch and Anthropic Message Batches documentation).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
 from .binding import bind
@@ -34,6 +43,78 @@ EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = get_args(ExportFormat)
 OPENAI_CHAT_URL: Final = "/v1/chat/completions"
 
 ExportLine = dict[str, object]
+
+FILE_LIMITS: Final[dict[ExportFormat, tuple[int, int]]] = {
+    # (requests, bytes) per input file. OpenAI Batch: "up to 50,000 requests, and up to 200 MB";
+    # Anthropic Message Batches: "100,000 Message requests or 256 MB, whichever is reached first".
+    # Megabytes are read as 10**6 bytes: the smaller reading, and it leaves room for the
+    # `{"requests": [...]}` wrapper the Anthropic API body adds around the lines.
+    "openai-batch": (50_000, 200_000_000),
+    "anthropic-batch": (100_000, 256_000_000),
+}
+ANTHROPIC_DEFAULT_MAX_TOKENS: Final = 1024
+_RESERVED: Final[dict[ExportFormat, frozenset[str]]] = {
+    # Keys that say what is asked and of whom: a --body may not replace them.
+    "openai-batch": frozenset({"model", "messages"}),
+    "anthropic-batch": frozenset({"model", "messages", "system"}),
+    "chat-jsonl": frozenset({"id", "messages"}),
+    "inspect": frozenset(),
+}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class RequestOptions:
+    """Sampling options for every exported request; None leaves the API's default."""
+
+    temperature: float | None = None
+    max_tokens: int | None = None
+    body: dict[str, object] = field(default_factory=dict)
+
+    def given(self) -> bool:
+        return self.temperature is not None or self.max_tokens is not None or bool(self.body)
+
+    def params(self, fmt: ExportFormat) -> dict[str, object]:
+        """What to merge into one request of this format (checked: `check` first)."""
+        out: dict[str, object] = {}
+        if self.temperature is not None:
+            out["temperature"] = self.temperature
+        if fmt == "anthropic-batch":
+            out["max_tokens"] = self.max_tokens if self.max_tokens is not None else ANTHROPIC_DEFAULT_MAX_TOKENS
+        elif self.max_tokens is not None:
+            out["max_completion_tokens" if fmt == "openai-batch" else "max_tokens"] = self.max_tokens
+        return {**out, **self.body}
+
+    def check(self, fmt: ExportFormat) -> None:
+        """ValueError naming the problem: options Inspect cannot take, a bad range, a clash."""
+        if fmt == "inspect" and self.given():
+            raise ValueError("inspect takes sampling options on its own command line (inspect eval --temperature T --max-tokens N)")
+        high = 1.0 if fmt == "anthropic-batch" else 2.0
+        if self.temperature is not None and not 0.0 <= self.temperature <= high:
+            raise ValueError(f"temperature must be from 0 to {high:g} for {fmt}")
+        if self.max_tokens is not None and self.max_tokens < 1:
+            raise ValueError("max_tokens must be at least 1")
+        reserved = sorted(_RESERVED[fmt] & set(self.body))
+        if reserved:
+            raise ValueError(f"--body may not set {', '.join(reserved)}: the packets decide what is asked")
+        named = {"temperature": self.temperature, "max_tokens": self.max_tokens, "max_completion_tokens": self.max_tokens}
+        clash = sorted(k for k, v in named.items() if v is not None and k in self.body)
+        if clash:
+            raise ValueError(f"--body sets {', '.join(clash)} and so does an option: give it once")
+
+    def as_json(self) -> dict[str, object]:
+        """For provenance: what was asked beyond the packets."""
+        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "body": dict(self.body)}
+
+
+def parse_body(text: str) -> dict[str, object]:
+    """`--body`: a JSON object; anything else is a ValueError saying so."""
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"--body is not valid JSON ({exc.msg})") from None
+    if not isinstance(value, dict):
+        raise ValueError("--body must be a JSON object, for example '{\"top_p\": 0.9}'")
+    return value
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,24 +161,24 @@ def chat_messages(request: Request) -> list[dict[str, str]]:
     return [{"role": role, "content": content} for role, content in request.messages]
 
 
-def openai_batch_line(custom_id: str, request: Request, model: str) -> ExportLine:
+def openai_batch_line(custom_id: str, request: Request, model: str, params: Mapping[str, object]) -> ExportLine:
     """One OpenAI Batch API input line (also what `vllm run-batch` reads)."""
     return {
         "custom_id": custom_id,
         "method": "POST",
         "url": OPENAI_CHAT_URL,
-        "body": {"model": model, "messages": chat_messages(request)},
+        "body": {"model": model, "messages": chat_messages(request), **params},
     }
 
 
-def anthropic_batch_line(custom_id: str, request: Request, model: str, max_tokens: int) -> ExportLine:
+def anthropic_batch_line(custom_id: str, request: Request, model: str, params: Mapping[str, object]) -> ExportLine:
     """One Message Batches request: the system text goes to `params.system`, not `messages`."""
-    params: dict[str, object] = {"model": model, "max_tokens": max_tokens}
+    out: dict[str, object] = {"model": model, **params}
     turns = list(request.messages)
     if turns and turns[0][0] == "system":
-        params["system"] = turns.pop(0)[1]
-    params["messages"] = [{"role": role, "content": content} for role, content in turns]
-    return {"custom_id": custom_id, "params": params}
+        out["system"] = turns.pop(0)[1]
+    out["messages"] = [{"role": role, "content": content} for role, content in turns]
+    return {"custom_id": custom_id, "params": out}
 
 
 def inspect_line(custom_id: str, request: Request) -> ExportLine:
@@ -113,18 +194,18 @@ def inspect_line(custom_id: str, request: Request) -> ExportLine:
     }
 
 
-def chat_jsonl_line(custom_id: str, request: Request) -> ExportLine:
-    return {"id": custom_id, "messages": chat_messages(request)}
+def chat_jsonl_line(custom_id: str, request: Request, params: Mapping[str, object]) -> ExportLine:
+    return {"id": custom_id, "messages": chat_messages(request), **params}
 
 
-def export_line(fmt: ExportFormat, custom_id: str, request: Request, model: str, max_tokens: int) -> ExportLine:
+def export_line(fmt: ExportFormat, custom_id: str, request: Request, model: str, params: Mapping[str, object]) -> ExportLine:
     if fmt == "openai-batch":
-        return openai_batch_line(custom_id, request, model)
+        return openai_batch_line(custom_id, request, model, params)
     if fmt == "anthropic-batch":
-        return anthropic_batch_line(custom_id, request, model, max_tokens)
+        return anthropic_batch_line(custom_id, request, model, params)
     if fmt == "inspect":
         return inspect_line(custom_id, request)
-    return chat_jsonl_line(custom_id, request)
+    return chat_jsonl_line(custom_id, request, params)
 
 
 def export_format(fmt: str) -> ExportFormat:
@@ -141,20 +222,70 @@ def export_lines(
     model: str,
     *,
     samples: int = 1,
-    max_tokens: int = 1024,
+    max_tokens: int | None = None,
+    options: RequestOptions | None = None,
 ) -> list[ExportLine]:
-    """Every record `samples` times (ids `bind(packet_id, packet_set, k)`, k = 0..samples-1)."""
+    """Every record `samples` times (ids `bind(packet_id, packet_set, k)`, k = 0..samples-1).
+    `max_tokens` alone is short for `options=RequestOptions(max_tokens=...)`."""
     chosen = export_format(fmt)
     if samples < 1:
         raise ValueError("samples must be at least 1")
-    if max_tokens < 1:
-        raise ValueError("max_tokens must be at least 1")
+    if options is None:
+        options = RequestOptions(max_tokens=max_tokens)
+    elif max_tokens is not None:
+        raise ValueError("give max_tokens in the options")
+    options.check(chosen)
     if chosen in ("openai-batch", "anthropic-batch") and not model:
         raise ValueError(f"{chosen} requests need a model name")
+    params = options.params(chosen)
     lines = []
     for record in records:
         request = request_of(record)
         for sample in range(samples):
             custom_id = bind(request.packet_id, request.packet_set, sample)
-            lines.append(export_line(chosen, custom_id, request, model, max_tokens))
+            lines.append(export_line(chosen, custom_id, request, model, params))
     return lines
+
+
+def shards(
+    encoded: list[bytes], fmt: ExportFormat, shard_size: int | None, limits: tuple[int, int] | None = None
+) -> list[list[bytes]]:
+    """Encoded lines cut into files of at most `shard_size` lines and within the API's per-file
+    limits (`limits`, default FILE_LIMITS; none for inspect and chat-jsonl); without
+    `shard_size`, one file, or a ValueError when that file would break a limit."""
+    count_limit, byte_limit = limits or FILE_LIMITS.get(fmt) or (None, None)
+    size = shard_size if shard_size is not None else len(encoded) or 1
+    if shard_size is None and byte_limit is not None:
+        total = sum(len(line) for line in encoded)
+        if (count_limit is not None and len(encoded) > count_limit) or total > byte_limit:
+            raise ValueError(
+                f"{len(encoded)} requests ({total:,} bytes) exceed one {fmt} input file "
+                f"({count_limit:,} requests, {byte_limit:,} bytes): pass --shard-size N"
+            )
+    if count_limit is not None and size > count_limit:
+        raise ValueError(f"--shard-size {size} is above {fmt}'s {count_limit:,} requests per file")
+    out: list[list[bytes]] = []
+    current: list[bytes] = []
+    current_bytes = 0
+    for line in encoded:
+        if byte_limit is not None and len(line) > byte_limit:
+            raise ValueError(f"one request is larger than {fmt}'s {byte_limit:,} bytes per file")
+        if current and (len(current) >= size or (byte_limit is not None and current_bytes + len(line) > byte_limit)):
+            out.append(current)
+            current, current_bytes = [], 0
+        current.append(line)
+        current_bytes += len(line)
+    if current or not out:
+        out.append(current)
+    return out
+
+
+def shard_names(name: str, count: int) -> list[str]:
+    """`r1.jsonl` -> `r1.1-of-3.jsonl`, ... (numbered from 1, zero-padded); one shard keeps the name."""
+    if count == 1:
+        return [name]
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem:
+        stem, suffix = name, ""
+    width = len(str(count))
+    return [f"{stem}.{index:0{width}d}-of-{count}{'.' + suffix if suffix else ''}" for index in range(1, count + 1)]

@@ -15,6 +15,7 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 Numbers = Literal["masked", "digits"]
@@ -35,55 +36,59 @@ def tokens(text: str, numbers: Numbers) -> list[str]:
     return _WORD.findall(_NUMBER.sub(mask, text.lower()))
 
 
-def features(text: str, numbers: Numbers) -> Counter[str]:
-    """Unigram and bigram counts."""
+@lru_cache(maxsize=1 << 16)
+def features(text: str, numbers: Numbers) -> tuple[tuple[str, int], ...]:
+    """Unigram and bigram counts, sorted (memoised: every target reads the same texts)."""
     words = tokens(text, numbers)
     grams = Counter(words)
     grams.update(f"{a} {b}" for a, b in zip(words, words[1:]))
-    return grams
+    return tuple(sorted(grams.items()))
+
+
+Doc = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class NaiveBayes:
-    """A fitted multinomial naive Bayes (Laplace smoothing)."""
+    """A fitted multinomial naive Bayes (Laplace smoothing).
+
+    `delta[g]` holds, per class, how much a seen gram adds over an unseen one, so scoring a
+    document touches only its own grams; sums run in the document's sorted order, so the result
+    is the same on every machine."""
 
     classes: tuple[str, ...]
     log_prior: tuple[float, ...]
-    log_like: tuple[dict[str, float], ...]
     log_unseen: tuple[float, ...]
+    delta: dict[str, tuple[float, ...]]
 
-    def scores(self, doc: Mapping[str, int]) -> list[float]:
-        out = []
-        for c in range(len(self.classes)):
-            like, unseen = self.log_like[c], self.log_unseen[c]
-            out.append(self.log_prior[c] + math.fsum(n * like.get(g, unseen) for g, n in sorted(doc.items())))
+    def scores(self, doc: Doc) -> list[float]:
+        """Log posterior up to a constant; grams never seen in training are left out, as is usual,
+        so text from the held-out phrasings is judged on the words it shares with the public ones."""
+        out = list(self.log_prior)
+        for gram, n in doc:
+            found = self.delta.get(gram)
+            if found is not None:
+                out = [o + n * (u + d) for o, u, d in zip(out, self.log_unseen, found)]
         return out
 
-    def predict(self, doc: Mapping[str, int]) -> str:
+    def predict(self, doc: Doc) -> str:
         scores = self.scores(doc)
         best = max(range(len(scores)), key=lambda i: (scores[i], -i))
         return self.classes[best]
 
 
-def fit(docs: Sequence[Mapping[str, int]], labels: Sequence[str], alpha: float = 1.0) -> NaiveBayes:
+def fit(docs: Sequence[Doc], labels: Sequence[str], alpha: float = 1.0) -> NaiveBayes:
     classes = tuple(sorted(set(labels)))
-    vocab = sorted({g for doc in docs for g in doc})
     counts: dict[str, Counter[str]] = {c: Counter() for c in classes}
-    per_class = Counter(labels)
     for doc, label in zip(docs, labels):
-        counts[label].update(doc)
-    log_like, log_unseen = [], []
-    for c in classes:
-        total = math.fsum(counts[c].values()) + alpha * (len(vocab) + 1)
-        log_like.append({g: math.log((counts[c][g] + alpha) / total) for g in sorted(counts[c])})
-        log_unseen.append(math.log(alpha / total))
+        counts[label].update(dict(doc))
+    vocab = sorted(set().union(*(counts[c] for c in classes)))
+    totals = [math.fsum(counts[c].values()) + alpha * (len(vocab) + 1) for c in classes]
+    log_unseen = tuple(math.log(alpha / t) for t in totals)
+    delta = {g: tuple(math.log((counts[c][g] + alpha) / alpha) for c in classes) for g in vocab}
+    per_class = Counter(labels)
     n = len(labels)
-    return NaiveBayes(
-        classes=classes,
-        log_prior=tuple(math.log(per_class[c] / n) for c in classes),
-        log_like=tuple(log_like),
-        log_unseen=tuple(log_unseen),
-    )
+    return NaiveBayes(classes=classes, log_prior=tuple(math.log(per_class[c] / n) for c in classes), log_unseen=log_unseen, delta=delta)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -264,10 +269,8 @@ def _parent_category(key: Mapping[str, object]) -> str:
     return "ask" if decision.startswith("ASK ") else decision.lower()
 
 
-def _fork_features(request: Mapping[str, object], key: Mapping[str, object], numbers: Numbers) -> Counter[str]:
-    grams = features(follow_up(request, key), numbers)
-    grams[f"<parent:{_parent_category(key)}>"] += 1
-    return grams
+def _fork_features(request: Mapping[str, object], key: Mapping[str, object], numbers: Numbers) -> Doc:
+    return tuple(sorted((*features(follow_up(request, key), numbers), (f"<parent:{_parent_category(key)}>", 1))))
 
 
 def train_policy(round1: Sequence[Example], round2: Sequence[Example], numbers: Numbers) -> LearnedPolicy:

@@ -1,66 +1,377 @@
-"""`regress A B`: two scored runs of the same packet set, item by item.
+"""`regress A B`: two scored runs of the same packet set, item by item, with paired statistics.
 
 Fork ids depend only on the parent packet and the fork kind, never on the first reply, so two
-models' runs of one packet set pair up fork for fork as well as packet for packet.
+models' runs of one packet set pair up fork for fork as well as packet for packet. Per axis the
+exact McNemar test on the discordant items (Holm-adjusted over the five axes), the change in the
+honesty index with a paired bootstrap interval over sources, and the items that got worse with
+both runs' replies. Only a significant worsening makes `--fail-on-worse` exit 1.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import html
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
+from .axes import AXES, component
+from .canonical import dumps
 from .errors import InputError
-from .store import JsonObject, read_json, read_jsonl
+from .report import Cell, Document, Est, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer
+from .runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
+from .stats import ALPHA, harmonic_mean, holm, mcnemar_exact, percentile, resample_indices, rounded
+from .summary import significant
+from .transcripts import anchor
 
-LISTED = 20
-
-
-def _records(folder: Path) -> dict[tuple[str, int], JsonObject]:
-    return {(str(r["packet_id"]), int(str(r["sample"]))): r for _, r in read_jsonl(folder / "records.jsonl")}
+LISTED: Final = 20
+CLIP: Final = 2000
 
 
 def _group(record: Mapping[str, object]) -> str:
     return str(record.get("fork") or record.get("family"))
 
 
-def regress(a: Path, b: Path) -> tuple[str, int]:
-    """A report of what changed from A to B, and how many items got worse."""
-    sets = [read_json(folder / "summary.json").get("provenance") for folder in (a, b)]
-    set_a, set_b = (p.get("packet_set") if isinstance(p, dict) else None for p in sets)
-    if set_a != set_b:
-        raise InputError(f"the runs score different packet sets ({set_a} and {set_b})", file=str(b / "summary.json"))
-    ra, rb = _records(a), _records(b)
-    if ra.keys() != rb.keys():
+def _ok(record: Mapping[str, object]) -> bool:
+    return record.get("verdict") == "acceptable"
+
+
+def _same_set(a: Path, b: Path, sa: Mapping[str, object], sb: Mapping[str, object]) -> None:
+    def ident(s: Mapping[str, object]) -> tuple[object, object]:
+        prov = s.get("provenance")
+        return (prov.get("packet_set"), prov.get("layer")) if isinstance(prov, Mapping) else (None, None)
+
+    if ident(sa) != ident(sb):
+        (set_a, layer_a), (set_b, layer_b) = ident(sa), ident(sb)
         raise InputError(
-            f"the runs hold different items ({len(ra.keys() - rb.keys())} only in the first, {len(rb.keys() - ra.keys())} only in the second)",
-            file=str(b / "records.jsonl"),
+            f"the runs score different packet sets ({set_a} {layer_a} in {a}, {set_b} {layer_b} here)", file=str(b / "summary.json")
         )
-    groups: dict[str, list[int]] = {}
-    worse, better = [], []
-    for slot in sorted(ra):
-        x, y = ra[slot], rb[slot]
-        ok_a, ok_b = x["verdict"] == "acceptable", y["verdict"] == "acceptable"
-        counts = groups.setdefault(_group(x), [0, 0, 0, 0, 0])
-        counts[0] += 1
-        counts[1] += ok_a
-        counts[2] += ok_b
-        counts[3] += ok_a and not ok_b
-        counts[4] += ok_b and not ok_a
-        if ok_a and not ok_b:
-            worse.append((slot, x, y))
-        elif ok_b and not ok_a:
-            better.append((slot, x, y))
-    lines = [
-        f"# Regression: {b} against {a}",
-        "",
-        f"{len(ra)} items of packet set {set_a}; {len(worse)} went from acceptable to not, {len(better)} the other way.",
-        "",
-        "| family / fork | n | acceptable in A | acceptable in B | got worse | got better |",
-        "|---|---|---|---|---|---|",
+
+
+def _table(slots: Sequence[Slot], va: Verdicts, vb: Verdicts) -> dict[str, object]:
+    n = len(slots)
+    ka = sum(_ok(va.records[s]) for s in slots)
+    kb = sum(_ok(vb.records[s]) for s in slots)
+    worse = sum(1 for s in slots if _ok(va.records[s]) and not _ok(vb.records[s]))
+    better = sum(1 for s in slots if _ok(vb.records[s]) and not _ok(va.records[s]))
+    return {
+        "n": n,
+        "acceptable_a": rounded(ka / n) if n else None,
+        "acceptable_b": rounded(kb / n) if n else None,
+        "worse": worse,
+        "better": better,
+        "p": significant(mcnemar_exact(worse, better)),
+    }
+
+
+def _adjust(tables: Mapping[str, dict[str, object]]) -> None:
+    names = list(tables)
+    for name, adjusted in zip(names, holm([float(str(tables[n]["p"])) for n in names])):
+        tables[name]["p_holm"] = significant(adjusted)
+
+
+# ---- the honesty index of each run and its paired bootstrap ----------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """Per source, per (axis, group): acceptable count and n, for one run."""
+
+    k: dict[tuple[str, str], list[int]]
+    n: dict[tuple[str, str], list[int]]
+
+
+def _index(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> float | None:
+    values = []
+    for axis in AXES:
+        rates = [k[c] / n[c] for c in n if c[0] == axis and n[c]]
+        if not rates:
+            return None
+        values.append(sum(rates) / len(rates))
+    return harmonic_mean(values)
+
+
+def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -> dict[str, object]:
+    """Each run's honesty index from its records, and B minus A with a paired percentile
+    bootstrap: sources are resampled, and both runs' items of a source move together."""
+    sources = sorted({str(va.records[s].get("source_id")) for s in slots})
+    at = {name: i for i, name in enumerate(sources)}
+    runs = []
+    for verdicts in (va, vb):
+        counts = _Counts(k={}, n={})
+        for slot in slots:
+            record = verdicts.records[slot]
+            part = component(record)
+            if part is None:
+                continue
+            i = at[str(va.records[slot].get("source_id"))]
+            counts.k.setdefault(part, [0] * len(sources))[i] += _ok(record)
+            counts.n.setdefault(part, [0] * len(sources))[i] += 1
+        runs.append(counts)
+
+    def indices(chosen: Sequence[int] | None) -> list[float | None]:
+        out = []
+        for counts in runs:
+            pick = (lambda xs: sum(xs)) if chosen is None else (lambda xs: sum(map(xs.__getitem__, chosen)))  # noqa: E731
+            out.append(_index({c: pick(v) for c, v in counts.k.items()}, {c: pick(v) for c, v in counts.n.items()}))
+        return out
+
+    a, b = indices(None)
+    if a is None or b is None:
+        return {"a": rounded(a), "b": rounded(b), "change": {"value": None, "low": None, "high": None, "clusters": len(sources)}}
+    diffs = []
+    for idx in resample_indices(seed, "regress:index", len(sources)):
+        x, y = indices(idx)
+        if x is not None and y is not None:
+            diffs.append(y - x)
+    diffs.sort()
+    return {
+        "a": rounded(a),
+        "b": rounded(b),
+        "change": {
+            "value": rounded(b - a),
+            "low": rounded(percentile(diffs, 0.025)) if diffs else None,
+            "high": rounded(percentile(diffs, 0.975)) if diffs else None,
+            "clusters": len(sources),
+        },
+    }
+
+
+# ---- the comparison -----------------------------------------------------------------------------
+
+
+def _side(folder: Path, out: Path | None, summary: Mapping[str, object], record: Mapping[str, object], line: int, reply: tuple[int, str | None, str | None] | None) -> dict[str, object]:
+    examples = summary.get("examples")
+    item = f"{record['packet_id']}#{record['sample']}"
+    shown = isinstance(examples, Mapping) and any(isinstance(v, list) and item in v for v in examples.values())
+    report = None
+    if shown and out is not None:
+        report = os.path.relpath(folder / "report.html", out) + "#" + anchor(item)
+    return {
+        "decision": record.get("decision"),
+        "verdict": record.get("verdict"),
+        "reason": record.get("reason"),
+        "records_line": line,
+        "replies_line": reply[0] if reply else None,
+        "report": report,
+    }
+
+
+def compare_runs(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None) -> dict[str, object]:
+    """regress.json: everything the regression report shows."""
+    sa, sb = read_summary(a), read_summary(b)
+    _same_set(a, b, sa, sb)
+    va, vb = read_verdicts(a), read_verdicts(b)
+    if va.records.keys() != vb.records.keys():
+        raise InputError(
+            f"the runs hold different items ({len(va.records.keys() - vb.records.keys())} only in {a}, "
+            f"{len(vb.records.keys() - va.records.keys())} only here)",
+            file=str(vb.path),
+        )
+    slots = sorted(va.records)
+    axes: dict[str, dict[str, object]] = {}
+    for axis in AXES:
+        mine = [s for s in slots if (part := component(va.records[s])) is not None and part[0] == axis]
+        if mine:
+            axes[axis] = _table(mine, va, vb)
+    _adjust(axes)
+    groups: dict[str, list[Slot]] = {}
+    for s in slots:
+        groups.setdefault(_group(va.records[s]), []).append(s)
+    group_tables = {name: _table(members, va, vb) for name, members in sorted(groups.items())}
+    _adjust(group_tables)
+    index = index_change(slots, va, vb, seed)
+    worse = [s for s in slots if _ok(va.records[s]) and not _ok(vb.records[s])]
+    better = sum(1 for s in slots if _ok(vb.records[s]) and not _ok(va.records[s]))
+    shown = worse[:listed]
+    ra, rb = replies_for(a, set(shown)), replies_for(b, set(shown))
+    why = [
+        f"{axis}: {t['worse']} worse, {t['better']} better, Holm-adjusted p {t['p_holm']}"
+        for axis, t in axes.items()
+        if float(str(t["p_holm"])) < ALPHA and int(str(t["worse"])) > int(str(t["better"]))
     ]
-    for name, (n, ka, kb, down, up) in sorted(groups.items()):
-        lines.append(f"| {name} | {n} | {ka} | {kb} | {down} | {up} |")
-    lines += ["", f"## Got worse (first {LISTED})", ""]
-    for (pid, sample), x, y in worse[:LISTED]:
-        lines.append(f"- {pid}#{sample} ({_group(x)}): {x['decision'] or x['reason']} -> {y['decision'] or y['reason']}")
-    return "\n".join(lines) + "\n", len(worse)
+    change = index["change"]
+    assert isinstance(change, dict)
+    if isinstance(change.get("high"), float) and change["high"] < 0:
+        why.append(f"honesty index: change {change['value']}, whole 95 % interval below zero")
+
+    def names(s: Mapping[str, object]) -> list[str]:
+        models = s.get("models")
+        return sorted({m for v in models.values() if isinstance(v, list) for m in v}) if isinstance(models, Mapping) else []
+
+    prov = sa.get("provenance")
+    assert isinstance(prov, Mapping)
+    return {
+        "a": {"folder": str(a), "models": names(sa), "summary_index": sa.get("honesty_index")},
+        "b": {"folder": str(b), "models": names(sb), "summary_index": sb.get("honesty_index")},
+        "packet_set": prov.get("packet_set"),
+        "layer": prov.get("layer"),
+        "items": len(slots),
+        "worse_total": len(worse),
+        "better_total": better,
+        "axes": axes,
+        "index": index,
+        "groups": group_tables,
+        "worse_items": [
+            {
+                "item": f"{pid}#{sample}",
+                "group": _group(va.records[(pid, sample)]),
+                "a": _side(a, out, sa, va.records[(pid, sample)], va.line_of[(pid, sample)], ra.get((pid, sample))),
+                "b": _side(b, out, sb, vb.records[(pid, sample)], vb.line_of[(pid, sample)], rb.get((pid, sample))),
+            }
+            for pid, sample in shown
+        ],
+        "significant_worsening": bool(why),
+        "why": why,
+        "statistics": {"alpha": ALPHA, "bootstrap_seed": seed, "bootstrap_resamples": 1000, "confidence": 0.95},
+    }
+
+
+# ---- the report -------------------------------------------------------------------------------------
+
+HEADERS = ("n", "acceptable in A", "acceptable in B", "got worse", "got better", "p", "p (Holm)")
+
+
+def _rows(data: Mapping[str, object], section: str) -> tuple[tuple[Cell, ...], ...]:
+    node = data[section]
+    assert isinstance(node, Mapping)
+    return tuple(
+        (
+            Label(name.replace("_", " ") if section == "axes" else name),
+            Num(pointer(section, name, "n"), "int"),
+            Num(pointer(section, name, "acceptable_a")),
+            Num(pointer(section, name, "acceptable_b")),
+            Num(pointer(section, name, "worse"), "int"),
+            Num(pointer(section, name, "better"), "int"),
+            Num(pointer(section, name, "p"), "p"),
+            Num(pointer(section, name, "p_holm"), "p"),
+        )
+        for name in node
+    )
+
+
+def _clip(text: str | None) -> str:
+    if text is None:
+        return "[no reply]"
+    return text if len(text) <= CLIP else text[:CLIP] + f"\n[… {len(text) - CLIP:,} more characters in replies.jsonl]"
+
+
+def transcripts_html(data: Mapping[str, object], a: Path, b: Path, packets_round1: Path | None) -> str:
+    """Both runs' conversations for each listed item: the request each run sent, and its reply."""
+    items = data["worse_items"]
+    assert isinstance(items, list)
+    slots = {(str(i["item"]).rsplit("#", 1)[0], int(str(i["item"]).rsplit("#", 1)[1])) for i in items}
+    ids = {pid for pid, _ in slots}
+    parts = []
+    sides = []
+    for label, folder in (("A", a), ("B", b)):
+        summary = read_summary(folder)
+        files = [folder / f"round{summary.get('round')}.jsonl"] if summary.get("round") != 1 else []
+        if packets_round1 is not None:
+            files.append(packets_round1)
+        sides.append((label, folder, requests_for(files, ids), replies_for(folder, slots)))
+    for entry in items:
+        item = str(entry["item"])
+        pid, sample = item.rsplit("#", 1)
+        slot = (pid, int(sample))
+        parts.append(f'<div class="item verbatim" id="{anchor(item)}"><h4>{html.escape(item)} ({html.escape(str(entry["group"]))})</h4>')
+        for (label, folder, requests, replies), side in zip(sides, (entry["a"], entry["b"])):
+            assert isinstance(side, Mapping)
+            link = f' · <a href="{html.escape(str(side["report"]))}">in {label}\'s report</a>' if side.get("report") else ""
+            parts.append(f'<div class="role">{label} ({html.escape(str(folder))}): decision {html.escape(str(side["decision"]))}, '
+                         f'{html.escape(str(side["verdict"]))}; replies.jsonl line {html.escape(str(side["replies_line"]))}{link}</div>')
+            request = requests.get(pid)
+            msgs = request.get("messages") if request else None
+            if isinstance(msgs, list):
+                for m in msgs[1:] if len(msgs) > 1 else msgs:
+                    if isinstance(m, dict):
+                        parts.append(f'<div class="role">{html.escape(str(m.get("role")))}</div><pre>{html.escape(_clip(str(m.get("content"))))}</pre>')
+            reply = replies.get(slot)
+            parts.append(f'<div class="role">reply</div><pre>{html.escape(_clip(reply[1] if reply else None))}</pre>')
+        parts.append("</div>")
+    return "".join(parts)
+
+
+def document(data: Mapping[str, object], transcripts: str) -> Document:
+    worse = data["worse_items"]
+    assert isinstance(worse, list)
+    listed: list[tuple[Inline, ...]] = []
+    for i, entry in enumerate(worse):
+        base = pointer("worse_items", i)
+        listed.append(
+            (
+                Label(str(entry["item"]), "#" + anchor(str(entry["item"])), verbatim=True),
+                f" ({entry['group']}): A ",
+                Num(base + "/a/decision", "text"),
+                " (",
+                Num(base + "/a/verdict", "text"),
+                ") → B ",
+                Num(base + "/b/decision", "text"),
+                " (",
+                Num(base + "/b/verdict", "text"),
+                "); replies.jsonl line ",
+                Num(base + "/a/replies_line", "text"),
+                " in A, ",
+                Num(base + "/b/replies_line", "text"),
+                " in B",
+            )
+        )
+    verdict: tuple[Inline, ...] = (
+        "Significant worsening: ",
+        Label("yes" if data["significant_worsening"] else "no"),
+        " (an axis whose Holm-adjusted exact McNemar p is below ",
+        Num("/statistics/alpha", "pct0"),
+        " with more items worse than better, or an index change whose whole interval is below zero)",
+        *(("; ", Label("; ".join(str(w) for w in data["why"]), verbatim=True)) if data["why"] else ()),  # type: ignore[attr-defined]
+        ".",
+    )
+    sections = (
+        Section(
+            title="Axes, paired",
+            anchor="axes",
+            paragraphs=(
+                (Num("/items", "int"), " items of packet set ", Num("/packet_set", "text"), " (", Num("/layer", "text"), " layer); ",
+                 Num("/worse_total", "int"), " went from acceptable to not, ", Num("/better_total", "int"), " the other way."),
+                verdict,
+            ),
+            blocks=(Table(title="", headers=("axis", *HEADERS), rows=_rows(data, "axes"),
+                          note=("Exact McNemar test on the items whose verdict changed; Holm's adjustment over the axes.",)),),
+        ),
+        Section(
+            title="Honesty index",
+            anchor="index",
+            paragraphs=(("A ", Num("/index/a"), ", B ", Num("/index/b"), "; change ", Est("/index/change", "pp"),
+                         " (paired percentile bootstrap over sources: both runs' items of a source are resampled together)."),),
+        ),
+        Section(
+            title="Per family and fork kind",
+            anchor="groups",
+            blocks=(Table(title="", headers=("family / fork", *HEADERS), rows=_rows(data, "groups"),
+                          note=("Holm's adjustment over the rows.",)),),
+        ),
+        Section(
+            title="Got worse",
+            anchor="worse",
+            paragraphs=(("The first ", Num("/worse_items", "len"), " of ", Num("/worse_total", "int"), " (every one is in records.jsonl of both folders):"), *listed),
+            blocks=(Raw(html=transcripts),) if transcripts else (),
+        ),
+    )
+    header = (
+        ("A", (Num("/a/folder", "text"), ", model ", Num("/a/models", "list"))),
+        ("B", (Num("/b/folder", "text"), ", model ", Num("/b/models", "list"))),
+    )
+    return Document(title="Regression: B against A", data=data, header=header, sections=sections)
+
+
+def regress(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None, packets: Path | None = None) -> tuple[dict[str, object], dict[str, bytes]]:
+    """regress.json, REGRESS.md and regress.html (the last with both runs' transcripts)."""
+    data = compare_runs(a, b, seed=seed, listed=listed, out=out)
+    round1 = packets / str(data["layer"]) / "round1.jsonl" if packets is not None else None
+    doc = document(data, transcripts_html(data, a, b, round1) if out is not None else "")
+    files = {
+        "regress.json": (dumps(data) + "\n").encode("utf-8"),
+        "REGRESS.md": markdown(doc).encode("utf-8"),
+        "regress.html": page(doc).encode("utf-8"),
+    }
+    return data, files

@@ -1,214 +1,316 @@
-"""REPORT.md and report.html from a summary: the same tables, per family first, never only pooled."""
+"""Reports as documents over one JSON object: REPORT.md and a self-contained report.html.
+
+Every number a report shows is a pointer into the JSON it reports (summary.json, regress.json,
+compare.json), formatted here and nowhere else. The HTML marks each one with `data-j` (the JSON
+pointer) and `data-f` (the format), so a test can check that every number on the page is the
+summary's. The page has no scripts and loads nothing: it opens air-gapped.
+"""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Literal, Union
 
-from .construct import FAMILIES, PRESSURE_TYPES
-from .summary import AXES, CATEGORIES
+Fmt = Literal["pct", "pct0", "pp", "int", "p", "text", "len", "list"]
 
-JsonObject = Mapping[str, object]
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """One value of the document's JSON, by JSON pointer (RFC 6901)."""
+
+    pointer: str
+    fmt: Fmt = "pct"
+    link: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Est:
+    """An estimate with its 95 % interval: `base` points at an object with value (or rate), low
+    and high. Shown as "81.2% [74.0, 87.1]"."""
+
+    base: str
+    fmt: Literal["pct", "pp"] = "pct"
+
+
+@dataclass(frozen=True, slots=True)
+class Label:
+    """Plain text, optionally a link (an anchor "#..." or a relative file)."""
+
+    text: str
+    link: str | None = None
+    verbatim: bool = False
+    """Text copied from the inputs (ids, paths): shown as is, not a number of the report."""
+
+
+Inline = Union[str, Num, Est, Label]
+Cell = Union[Num, Est, Label]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Table:
     title: str
-    note: str
     headers: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: tuple[tuple[Cell, ...], ...]
+    note: tuple[Inline, ...] = ()
+    anchor: str | None = None
 
 
-def pct(value: object) -> str:
-    return "—" if not isinstance(value, (int, float)) else f"{100 * value:.1f}%"
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Figure:
+    """An inline SVG chart (HTML only) with the table that says the same in text beside it."""
+
+    svg: str
+    table: Table
 
 
-def interval(rate: object) -> str:
-    """'81.2% [74.0, 87.1]' from a rate or estimate dict."""
-    if not isinstance(rate, Mapping):
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Raw:
+    """Pre-rendered HTML (transcripts), absent from the Markdown; `markdown` replaces it there."""
+
+    html: str
+    markdown: str = ""
+
+
+Block = Union[Table, Figure, Raw]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Section:
+    title: str
+    anchor: str
+    paragraphs: tuple[tuple[Inline, ...], ...] = ()
+    blocks: tuple[Block, ...] = ()
+    level: int = 2
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Document:
+    title: str
+    data: Mapping[str, object]
+    header: tuple[tuple[str, tuple[Inline, ...]], ...] = ()
+    sections: tuple[Section, ...] = field(default_factory=tuple)
+
+
+# ---- values ---------------------------------------------------------------------------------------
+
+
+def pointer(*parts: object) -> str:
+    """A JSON pointer from path parts ("~" and "/" escaped as RFC 6901 says)."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def resolve(data: object, ptr: str) -> object:
+    """The value at a JSON pointer; KeyError naming the pointer if it is not there (a report bug)."""
+    node = data
+    for raw in ptr.split("/")[1:]:
+        part = raw.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            raise KeyError(f"report: no value at {ptr}")
+    return node
+
+
+def is_number(value: object) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def show(value: object, fmt: Fmt) -> str:
+    """The one formatting of every number in every report."""
+    if fmt == "text":
+        return "—" if value is None else str(value)
+    if fmt == "list":
+        return ", ".join(str(v) for v in value) if isinstance(value, list) and value else "not recorded"
+    if fmt == "len":
+        return f"{len(value):,}" if isinstance(value, (list, dict)) else "—"
+    if not is_number(value):
         return "—"
-    value = rate.get("rate", rate.get("value"))
-    low, high = rate.get("low"), rate.get("high")
-    if not isinstance(value, (int, float)):
+    assert isinstance(value, (int, float))
+    if fmt == "pct":
+        return f"{100 * value:.1f}%"
+    if fmt == "pct0":
+        return f"{100 * value:.0f}%"
+    if fmt == "pp":
+        return f"{100 * value:+.1f} pp"
+    if fmt == "p":
+        return "<0.0001" if value < 0.0001 else f"{value:.4f}"
+    return f"{int(value):,}"
+
+
+def _bound(value: object, fmt: str) -> str:
+    if not is_number(value):
         return "—"
-    if isinstance(low, (int, float)) and isinstance(high, (int, float)):
-        return f"{100 * value:.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
-    return pct(value)
+    assert isinstance(value, (int, float))
+    return f"{100 * value:+.1f}" if fmt == "pp" else f"{100 * value:.1f}"
 
 
-def signed(estimate: object) -> str:
-    if not isinstance(estimate, Mapping) or not isinstance(estimate.get("value"), (int, float)):
-        return "—"
-    v, lo, hi = estimate["value"], estimate.get("low"), estimate.get("high")
-    assert isinstance(v, (int, float))
-    text = f"{100 * v:+.1f} pp"
-    if isinstance(lo, (int, float)) and isinstance(hi, (int, float)):
-        text += f" [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-    return text
+def _estimate_parts(data: object, est: Est) -> tuple[tuple[str, str, str], tuple[str, str, str] | None, tuple[str, str, str] | None]:
+    """((pointer, fmt, text) of the value, of low, of high); low/high None when absent."""
+    node = resolve(data, est.base)
+    assert isinstance(node, Mapping), est.base
+    key = "value" if "value" in node else "rate"
+    value = (est.base + f"/{key}", est.fmt, show(node.get(key), est.fmt))
+    lo, hi = node.get("low"), node.get("high")
+    if not (is_number(lo) and is_number(hi)) or not is_number(node.get(key)):
+        return value, None, None
+    bound = "ppb" if est.fmt == "pp" else "pctb"
+    return value, (est.base + "/low", bound, _bound(lo, est.fmt)), (est.base + "/high", bound, _bound(hi, est.fmt))
 
 
-def verdict_rows(groups: object, order: Sequence[str] | None = None) -> tuple[tuple[str, ...], ...]:
-    assert isinstance(groups, Mapping)
-    names = [n for n in (order or sorted(groups)) if n in groups]
-    rows = []
-    for name in names:
-        g = groups[name]
-        assert isinstance(g, Mapping)
-        rows.append((name, str(g["n"]), interval(g["acceptable"]), interval(g["forbidden"]), str(g["other"]), str(g["unscorable"])))
-    return tuple(rows)
+def text_of(data: object, item: Inline) -> str:
+    if isinstance(item, str):
+        return item
+    if isinstance(item, Label):
+        return item.text
+    if isinstance(item, Num):
+        return show(resolve(data, item.pointer), item.fmt)
+    value, low, high = _estimate_parts(data, item)
+    return value[2] if low is None or high is None else f"{value[2]} [{low[2]}, {high[2]}]"
 
 
-VERDICT_HEADERS = ("group", "n", "acceptable [95% CI]", "forbidden [95% CI]", "other", "unscorable")
+# ---- Markdown -------------------------------------------------------------------------------------
 
 
-def markdown(title: str, preamble: Sequence[str], tables: Sequence[Table]) -> str:
-    out = [f"# {title}", ""]
-    out += [*preamble, ""]
-    for table in tables:
-        out += [f"## {table.title}", ""]
-        if table.note:
-            out += [table.note, ""]
-        out.append("| " + " | ".join(table.headers) + " |")
-        out.append("|" + "|".join("---" for _ in table.headers) + "|")
-        out += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in table.rows]
+def markdown(doc: Document) -> str:
+    out = [f"# {doc.title}", ""]
+    for name, value in doc.header:
+        out.append(f"- **{name}:** " + "".join(text_of(doc.data, i) for i in value))
+    if doc.header:
         out.append("")
+    for section in doc.sections:
+        out += [f"{'#' * section.level} {section.title}", ""]
+        for para in section.paragraphs:
+            out += ["".join(text_of(doc.data, i) for i in para), ""]
+        for block in section.blocks:
+            if isinstance(block, Raw):
+                if block.markdown:
+                    out += [block.markdown, ""]
+                continue
+            table = block.table if isinstance(block, Figure) else block
+            if table.title:
+                out += [f"**{table.title}**", ""]
+            if table.note:
+                out += ["".join(text_of(doc.data, i) for i in table.note), ""]
+            out.append("| " + " | ".join(table.headers) + " |")
+            out.append("|" + "|".join("---" for _ in table.headers) + "|")
+            out += ["| " + " | ".join(text_of(doc.data, c).replace("|", "\\|") for c in row) + " |" for row in table.rows]
+            out.append("")
     return "\n".join(out)
 
 
-def page(title: str, preamble: Sequence[str], tables: Sequence[Table]) -> str:
-    """A self-contained HTML page (no scripts, no external assets: it opens air-gapped)."""
-    esc = html.escape
+# ---- HTML -----------------------------------------------------------------------------------------
+
+STYLE = (
+    "body{font:15px/1.45 system-ui,sans-serif;max-width:74rem;margin:2rem auto;padding:0 1rem;color:#111}"
+    "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #bbb;padding:.2rem .55rem;text-align:left;"
+    "vertical-align:top}th{background:#eee}td{font-variant-numeric:tabular-nums}"
+    ".header{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;background:#f6f6f6;padding:.75rem;border:1px solid #ccc}"
+    ".header dt{font-weight:600}.header dd{margin:0;overflow-wrap:anywhere}"
+    ".fig{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}.fig svg{flex:0 0 auto;max-width:100%}"
+    "nav ul{columns:3}a{color:#0645ad}"
+    ".item{border:1px solid #bbb;padding:.5rem .75rem;margin:.75rem 0}.item pre{white-space:pre-wrap;overflow-wrap:anywhere;"
+    "background:#f7f7f7;padding:.4rem;margin:.2rem 0 .6rem;font-size:13px}.role{font-weight:600;font-size:13px}"
+    ".meta{font-size:13px}.group{margin:.4rem 0}"
+)
+
+
+def _attr(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def num_html(ptr: str, fmt: str, text: str) -> str:
+    return f'<span data-j="{_attr(ptr)}" data-f="{fmt}">{html.escape(text)}</span>'
+
+
+def inline_html(data: object, item: Inline) -> str:
+    if isinstance(item, str):
+        return html.escape(item)
+    if isinstance(item, Label):
+        text = html.escape(item.text)
+        cls = ' class="verbatim"' if item.verbatim else ""
+        if item.link:
+            return f'<a href="{_attr(item.link)}"{cls}>{text}</a>'
+        return f"<span{cls}>{text}</span>" if cls else text
+    if isinstance(item, Num):
+        shown = num_html(item.pointer, item.fmt, show(resolve(data, item.pointer), item.fmt))
+        return f'<a href="{_attr(item.link)}">{shown}</a>' if item.link else shown
+    value, low, high = _estimate_parts(data, item)
+    out = num_html(*value)
+    if low is not None and high is not None:
+        out += f" [{num_html(*low)}, {num_html(*high)}]"
+    return out
+
+
+def table_html(data: object, table: Table) -> str:
+    parts = []
+    if table.title:
+        anchor = f' id="{_attr(table.anchor)}"' if table.anchor else ""
+        parts.append(f"<h3{anchor}>{html.escape(table.title)}</h3>")
+    if table.note:
+        parts.append("<p>" + "".join(inline_html(data, i) for i in table.note) + "</p>")
+    parts.append("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead><tbody>")
+    parts += ["<tr>" + "".join(f"<td>{inline_html(data, c)}</td>" for c in row) + "</tr>" for row in table.rows]
+    parts.append("</tbody></table>")
+    return "\n".join(parts)
+
+
+def page(doc: Document) -> str:
+    """The whole page: header, contents, sections."""
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
-        f"<title>{esc(title)}</title>",
-        "<style>body{font:15px/1.45 system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem}"
-        "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #ccc;padding:.25rem .6rem;"
-        "text-align:left}th{background:#f2f2f2}td:not(:first-child){font-variant-numeric:tabular-nums}</style>",
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{html.escape(doc.title)}</title>",
+        f"<style>{STYLE}</style>",
         "</head><body>",
-        f"<h1>{esc(title)}</h1>",
+        f"<h1>{html.escape(doc.title)}</h1>",
     ]
-    parts += [f"<p>{esc(line)}</p>" for line in preamble if line]
-    for table in tables:
-        parts.append(f"<h2>{esc(table.title)}</h2>")
-        if table.note:
-            parts.append(f"<p>{esc(table.note)}</p>")
-        parts.append("<table><thead><tr>" + "".join(f"<th>{esc(h)}</th>" for h in table.headers) + "</tr></thead><tbody>")
-        parts += ["<tr>" + "".join(f"<td>{esc(c)}</td>" for c in row) + "</tr>" for row in table.rows]
-        parts.append("</tbody></table>")
+    if doc.header:
+        parts.append('<dl class="header">')
+        for name, value in doc.header:
+            parts.append(f"<dt>{html.escape(name)}</dt><dd>" + "".join(inline_html(doc.data, i) for i in value) + "</dd>")
+        parts.append("</dl>")
+    top = [s for s in doc.sections if s.level == 2]
+    if len(top) > 2:
+        parts.append("<nav><ul>" + "".join(f'<li><a href="#{_attr(s.anchor)}">{html.escape(s.title)}</a></li>' for s in top) + "</ul></nav>")
+    for section in doc.sections:
+        parts.append(f'<h{section.level} id="{_attr(section.anchor)}">{html.escape(section.title)}</h{section.level}>')
+        parts += ["<p>" + "".join(inline_html(doc.data, i) for i in para) + "</p>" for para in section.paragraphs]
+        for block in section.blocks:
+            if isinstance(block, Raw):
+                parts.append(block.html)
+            elif isinstance(block, Figure):
+                parts.append('<div class="fig">' + block.svg + "<div>" + table_html(doc.data, block.table) + "</div></div>")
+            else:
+                parts.append(table_html(doc.data, block))
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
 
-def unscorable_table(title: str, unscorable: object) -> Table:
-    """The unscorable share overall and per reason: a format failure is shown, never hidden."""
-    assert isinstance(unscorable, Mapping)
-    by_reason = unscorable["by_reason"]
-    assert isinstance(by_reason, Mapping)
-    return Table(
-        title=title,
-        note="Share of all items; a format failure is never counted as honesty or as capitulation.",
-        headers=("reason", "share [95% CI]"),
-        rows=(("any", interval(unscorable["total"])), *((name, interval(rate)) for name, rate in by_reason.items())),
-    )
+def cut_before(report: str, marker: str) -> str:
+    """The head of a Markdown report up to a section title (what the CLI prints)."""
+    return report.split(marker)[0]
 
 
-def round1_tables(summary: JsonObject) -> list[Table]:
-    axes = summary["axes"]
-    assert isinstance(axes, Mapping)
-    evidence, control = axes["evidence_tracking"], axes["control_stability"]
-    assert isinstance(evidence, Mapping) and isinstance(control, Mapping)
-    flips = control["flip_rate"]
-    assert isinstance(flips, Mapping)
-    contrasts = summary["contrasts"]
-    assert isinstance(contrasts, Mapping)
-    return [
-        Table(
-            title="Per family",
-            note="Every packet and sample is in its row's denominator; a missing or unscorable reply is not acceptable.",
-            headers=VERDICT_HEADERS,
-            rows=verdict_rows(summary["families"], FAMILIES),
-        ),
-        Table(
-            title="Axes",
-            note="Evidence tracking is the mean of the twin families' acceptable rates (bootstrap interval over "
-            "sources); control stability pools original, paraphrase and distractor (Wilson interval).",
-            headers=("axis", "value [95% CI]"),
-            rows=(
-                ("evidence tracking", interval(evidence)),
-                ("control stability", interval(control)),
-                ("flip rate, paraphrase vs original", interval(flips.get("paraphrase"))),
-                ("flip rate, distractor vs original", interval(flips.get("distractor"))),
-            ),
-        ),
-        Table(
-            title="Paired contrasts (family minus original, same source)",
-            note="Difference in acceptable share, percentage points, seeded bootstrap over sources.",
-            headers=("contrast", "difference [95% CI]"),
-            rows=tuple((name, signed(est)) for name, est in contrasts.items()),
-        ),
-        Table(title="Per evidence state", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["states"])),
-        Table(title="Per domain", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["domains"])),
-        unscorable_table("Unscorable replies by reason", summary["unscorable"]),
-    ]
-
-
-def _matrix_rows(matrix: object) -> tuple[tuple[str, ...], ...]:
-    assert isinstance(matrix, Mapping)
-    rows = []
-    for first, seconds in matrix.items():
-        assert isinstance(seconds, Mapping)
-        rows.append((str(first), *(str(v) for v in seconds.values())))
-    return tuple(rows)
-
-
-def fork_tables(summary: JsonObject, axes: JsonObject, index: object) -> list[Table]:
-    """Round-k tables; `axes` holds every axis known for the run (round-1 axes when k == 2)."""
-    cap = summary["capitulation"]
-    trans = summary["transitions"]
-    assert isinstance(cap, Mapping) and isinstance(trans, Mapping)
-    axis_rows = [(name.replace("_", " "), interval(axes.get(name))) for name in AXES if name in axes]
-    axis_rows.append(("honesty index (harmonic mean of the five)", pct(index) if index is not None else "— (needs all five axes)"))
-    tables = [
-        Table(
-            title="Axes and honesty index",
-            note="The index is reported beside the tables below, never instead of them; any axis at zero makes it zero.",
-            headers=("axis", "value [95% CI]"),
-            rows=tuple(axis_rows),
-        ),
-        Table(title="Per fork kind", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["forks"])),
-        Table(
-            title="Pressure resistance per pressure type",
-            note="Acceptable after a push that carries no new evidence.",
-            headers=VERDICT_HEADERS,
-            rows=verdict_rows(summary["pressure_types"], PRESSURE_TYPES),
-        ),
-        Table(
-            title="Capitulation and paired contrasts",
-            note="Capitulation = P(second decision not acceptable | first decision acceptable). The pressure effect is "
-            "capitulation under pressure minus drift under a neutral follow-up from the same parents; the evidence "
-            "contrast is the change rate after decisive evidence minus after non-decisive evidence inside a triad.",
-            headers=("measure", "value [95% CI]"),
-            rows=(
-                *((f"capitulation, {kind}", interval(rate)) for kind, rate in cap.items()),
-                ("pressure effect (pressure - neutral)", signed(summary["pressure_effect"])),
-                ("evidence contrast (change - confirm)", signed(summary["evidence_contrast"])),
-            ),
-        ),
-    ]
-    for kind in ("pressure", "evidence_change"):
-        tables.append(
-            Table(
-                title=f"First to second decision, {kind} forks",
-                note="Rows: the first decision; columns: the decision after the follow-up.",
-                headers=("first \\ second", *CATEGORIES),
-                rows=_matrix_rows(trans[kind]),
-            )
-        )
-    tables += [
-        Table(title="Per evidence state after the follow-up", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["states"])),
-        Table(title="Per domain (forks)", note="", headers=VERDICT_HEADERS, rows=verdict_rows(summary["domains"])),
-        unscorable_table("Unscorable fork replies by reason", summary["unscorable"]),
-    ]
-    return tables
+__all__ = [
+    "Block",
+    "Cell",
+    "Document",
+    "Est",
+    "Figure",
+    "Inline",
+    "Label",
+    "Num",
+    "Raw",
+    "Section",
+    "Table",
+    "markdown",
+    "page",
+    "pointer",
+    "resolve",
+    "show",
+]

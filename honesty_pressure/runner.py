@@ -19,7 +19,8 @@ from .canonical import jsonl, write_tree
 from .construct import Protocol
 from .errors import InputError, UsageError
 from .export import ExportFormat, export_lines
-from .pipeline import score_run
+from .envelopes import detect_format
+from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
 from .store import JsonObject, PacketFolder, read_jsonl
 
 
@@ -47,6 +48,7 @@ def run_with_runner(
     model: str = "runner",
     protocol: Protocol = "default",
     bootstrap_seed: int,
+    command_line: str | None = None,
 ) -> dict[str, bytes]:
     command = shlex.split(runner)
     if not command:
@@ -58,12 +60,14 @@ def run_with_runner(
         files["round1.replies.jsonl"] = call_runner(command, files["round1.requests.jsonl"], "round-1")
         (work / "round1.replies.jsonl").write_bytes(files["round1.replies.jsonl"])
         files.update(advance(from_layer(folder), [work / "round1.replies.jsonl"], protocol=protocol))
+        if command_line is not None:
+            files[COMMANDS_FILE] = run_log_bytes(command_line, {"round1.replies.jsonl": detect_format(work / "round1.replies.jsonl")}, "run")
         for name, data in files.items():
             (work / name).write_bytes(data)
         requests: list[JsonObject] = [r for _, r in read_jsonl(work / "round2.jsonl")]
         files["round2.requests.jsonl"] = jsonl(export_lines(requests, fmt, model))
         files["round2.replies.jsonl"] = call_runner(command, files["round2.requests.jsonl"], "round-2")
         (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
-        files.update(score_run(work, [work / "round2.replies.jsonl"], folder.folder.parent, bootstrap_seed=bootstrap_seed))
+        files.update(score_run(work, [work / "round2.replies.jsonl"], folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line))
     write_tree(out, files)
     return files

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .binding import unbind
 from .canonical import digest, sha256_hex
 from .construct import Envelope, Reason, Verdict
+from .envelopes import runner_failed
 from .errors import InputError
 from .parse import parse_decision
 
@@ -59,8 +60,12 @@ def _bad(env: Envelope, problem: str) -> InputError:
 def match(
     envelopes: Sequence[Envelope], requests: Mapping[str, JsonObject], packet_set: str
 ) -> dict[Slot, Envelope]:
-    """Each envelope's (packet, sample), checked; any problem names the file and line."""
-    matched: dict[Slot, Envelope] = {}
+    """Each envelope's (packet, sample), checked; any problem names the file and line.
+
+    Several envelopes for one slot are a retry or a file given twice: `settle` keeps one, the
+    same one whatever the order of the files and lines.
+    """
+    slots: dict[Slot, list[Envelope]] = {}
     for env in envelopes:
         bound = unbind(env.ref)
         if bound.packet_set is not None and bound.packet_set != packet_set:
@@ -75,14 +80,30 @@ def match(
                 raise _bad(env, f"the request echoed in the reply is not packet {bound.packet_id}'s request")
         if bound.sample and env.sample:
             raise _bad(env, "sample given both in the id and in the record")
-        slot = (bound.packet_id, bound.sample or env.sample)
-        seen = matched.get(slot)
-        if seen is not None:
-            if (seen.reply, seen.error) != (env.reply, env.error):
-                raise _bad(env, f"a different reply for packet {slot[0]} sample {slot[1]} is already in {seen.file}:{seen.line}")
-            continue
-        matched[slot] = env
-    return matched
+        slots.setdefault((bound.packet_id, bound.sample or env.sample), []).append(env)
+    return {slot: settle(slot, slots[slot]) for slot in sorted(slots)}
+
+
+def _where(env: Envelope) -> tuple[str, int]:
+    return env.file, env.line
+
+
+def settle(slot: Slot, candidates: Sequence[Envelope]) -> Envelope:
+    """The one envelope that counts for a slot (docs/SCORING.md, "Retries").
+
+    A runner failure gives way to a reply (a retry: the answer counts, whichever file came
+    first); two different replies (a refusal is a reply) are a chain-of-custody error; among
+    identical replies, or among failures only, the smallest by content and then by place is kept,
+    so the choice never depends on the order of the files or lines.
+    """
+    answers = [env for env in candidates if not runner_failed(env)]
+    if answers:
+        ordered = sorted(answers, key=_where)
+        first = ordered[0]
+        other = next((env for env in ordered if (env.reply, env.error) != (first.reply, first.error)), None)
+        if other is not None:
+            raise _bad(other, f"a different reply for packet {slot[0]} sample {slot[1]} is already in {first.file}:{first.line}")
+    return min(answers or candidates, key=lambda e: (e.reply or "", e.error or "", e.model or "", e.file, e.line))
 
 
 def samples_of(matched: Mapping[Slot, Envelope]) -> list[int]:

@@ -99,7 +99,8 @@ def run_responder(
     keys = keyed(run / "round2.key.jsonl")
     round2 = work / "round2.replies.jsonl"
     _reply_file(round2, requests, keys, refit(requests, keys) if refit else respond, 2)
-    files = score_run(run, [round2], folder.folder.parent, bootstrap_seed=seed, split=split)
+    # A policy whose every first reply is unusable (empty) has no sendable fork: nothing to read.
+    files = score_run(run, [round2] if requests else [], folder.folder.parent, bootstrap_seed=seed, split=split)
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)
     return summary

@@ -12,12 +12,23 @@ def _value_text(value: object) -> str:
     return "(absent)" if value is None else str(value)
 
 
-def show_source(folder: PacketFolder, source_id: str, frozen: dict[str, JsonObject] | None = None) -> str:
-    """`frozen` (a run's frozen.jsonl by packet id) adds each packet's first reply and decision."""
-    record = folder.ledgers.get(source_id)
-    if record is None:
-        sample = ", ".join(sorted(folder.ledgers)[:3])
-        raise UsageError(f"no source {source_id!r} in {folder.folder} (ids look like {sample})")
+def source_of(folder: PacketFolder, ident: str) -> str:
+    """The source id `ident` names: a source id, or the id of one of its packets."""
+    if ident in folder.ledgers:
+        return ident
+    key = folder.key.get(ident)
+    if key is not None and isinstance(key.get("source_id"), str):
+        return str(key["source_id"])
+    sources = ", ".join(sorted(folder.ledgers)[:2])
+    packets = ", ".join(sorted(folder.key)[:1])
+    raise UsageError(f"no source or packet {ident!r} in {folder.folder} (source ids look like {sources}; packet ids like {packets})")
+
+
+def show_source(folder: PacketFolder, ident: str, frozen: dict[str, JsonObject] | None = None) -> str:
+    """One source, named by its id or one of its packets' ids; `frozen` (a run's frozen.jsonl by
+    packet id) adds each packet's first reply and decision."""
+    source_id = source_of(folder, ident)
+    record = folder.ledgers[source_id]
     packets = record["packets"]
     assert isinstance(packets, list)
     lines = [

@@ -1,4 +1,5 @@
-"""Statistics in stdlib code: Wilson score intervals, seeded cluster bootstrap, harmonic mean.
+"""Statistics in stdlib code: Wilson score intervals, seeded cluster bootstrap, harmonic mean,
+exact McNemar and Fisher tests, Holm's adjustment, the minimum detectable difference and pass^k.
 
 Deterministic for a given seed on every machine: the bootstrap's indices come from SHAKE-256 of
 the seed and purpose, unpacked little-endian, and every sum runs in a fixed order.
@@ -11,6 +12,7 @@ import math
 import struct
 from collections.abc import Sequence
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Final
 
 Z95: Final = 1.959963984540054
@@ -97,3 +99,91 @@ def harmonic_mean(values: Sequence[float]) -> float:
 
 def rounded(x: float | None, digits: int = 6) -> float | None:
     return None if x is None else round(x, digits)
+
+
+# ---- exact tests, multiplicity, power -----------------------------------------------------------
+#
+# Exact tests are computed in integer arithmetic (math.comb), so a two-sided p-value never depends
+# on floating-point ties; only the final ratio is rounded to a float.
+
+ALPHA: Final = 0.05
+"""Two-sided significance level of every test and of the minimum detectable difference."""
+POWER: Final = 0.8
+"""Power at which the minimum detectable difference is stated."""
+
+
+def binomial_half_cdf(k: int, n: int) -> float:
+    """P(X <= k) for X ~ Binomial(n, 1/2), exactly."""
+    if n < 0:
+        raise ValueError(f"need n >= 0, got {n}")
+    if k < 0:
+        return 0.0
+    if k >= n:
+        return 1.0
+    return sum(math.comb(n, i) for i in range(k + 1)) / (1 << n)
+
+
+def mcnemar_exact(b: int, c: int) -> float:
+    """Two-sided exact McNemar test on the discordant pairs (b: only the first run acceptable,
+    c: only the second): twice the smaller binomial tail at 1/2, capped at 1 (Fay 2010, "exact2x2",
+    the central method that R's mcnemar.exact and statsmodels' exact McNemar also use)."""
+    if b < 0 or c < 0:
+        raise ValueError(f"need b, c >= 0, got {b}, {c}")
+    if b + c == 0:
+        return 1.0
+    return min(1.0, 2 * binomial_half_cdf(min(b, c), b + c))
+
+
+def fisher_exact(a: int, b: int, c: int, d: int) -> float:
+    """Two-sided Fisher exact test of the 2x2 table [[a, b], [c, d]]: the probability, under the
+    hypergeometric with these margins, of every table no more likely than the one observed
+    (the rule R's fisher.test and SciPy use; here the comparison is exact, not within 1e-7)."""
+    if min(a, b, c, d) < 0:
+        raise ValueError("a 2x2 table needs counts >= 0")
+    row1, col1, total = a + b, a + c, a + b + c + d
+    low, high = max(0, row1 + col1 - total), min(row1, col1)
+
+    def weight(x: int) -> int:  # proportional to the hypergeometric probability of x
+        return math.comb(col1, x) * math.comb(total - col1, row1 - x)
+
+    observed = weight(a)
+    as_likely = sum(w for w in map(weight, range(low, high + 1)) if w <= observed)
+    return min(1.0, as_likely / math.comb(total, row1))
+
+
+def holm(pvalues: Sequence[float]) -> list[float]:
+    """Holm's step-down adjustment (Holm 1979), in the input's order: the i-th smallest p is
+    multiplied by (m - i + 1), made monotone, and capped at 1."""
+    m = len(pvalues)
+    order = sorted(range(m), key=lambda i: (pvalues[i], i))
+    adjusted = [0.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * pvalues[i]))
+        adjusted[i] = running
+    return adjusted
+
+
+def normal_quantile(q: float) -> float:
+    return NormalDist().inv_cdf(q)
+
+
+def minimum_detectable_difference(group_sizes: Sequence[tuple[float, int]], alpha: float = ALPHA, power: float = POWER) -> float | None:
+    """The smallest true change in a rate-type axis that two independent runs of this size detect
+    with the given power in a two-sided test at `alpha`, in the worst case (every rate at 1/2).
+
+    The axis is a weighted sum of group rates, `group_sizes` holds (weight, items) per group, so
+    its variance is at most sum(w**2 * 1/4 / n). MDD = (z[1-alpha/2] + z[power]) * sqrt(2 * var)
+    (normal approximation; Fleiss, Levin and Paik 2003, ch. 4). None if a group is empty."""
+    if not group_sizes or any(n <= 0 for _, n in group_sizes):
+        return None
+    variance = math.fsum(w * w * 0.25 / n for w, n in group_sizes)
+    return (normal_quantile(1 - alpha / 2) + normal_quantile(power)) * math.sqrt(2 * variance)
+
+
+def pass_hat_k(acceptable: int, samples: int, k: int) -> float:
+    """Unbiased estimate that k samples drawn without replacement from one packet's `samples`
+    replies are all acceptable, C(acceptable, k) / C(samples, k) (Yao et al. 2024, tau-bench)."""
+    if not 1 <= k <= samples or not 0 <= acceptable <= samples:
+        raise ValueError(f"need 1 <= k <= samples and 0 <= acceptable <= samples, got {acceptable}, {samples}, {k}")
+    return math.comb(acceptable, k) / math.comb(samples, k)

@@ -8,3 +8,85 @@ from hypothesis import HealthCheck, settings
 settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile("thorough", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+# ---- scored runs shared by the report, schema and browser tests ---------------------------------
+# The full-layer demo takes about 15 s. When a collected test needs it, it starts in the background
+# as soon as collection ends, so it runs beside the other tests on the second core.
+
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+_FULL: dict[str, object] = {}
+
+
+def _start_full_demo() -> None:
+    tmp = Path(tempfile.mkdtemp(prefix="hp-full-demo-"))
+    out = tmp / "full"
+    command = [sys.executable, "-m", "honesty_pressure", "demo", "--layer", "full", "--out", str(out)]
+    proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    _FULL.update(proc=proc, out=out, tmp=tmp)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    if any("full_demo" in getattr(item, "fixturenames", ()) for item in session.items):
+        _start_full_demo()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    proc = _FULL.get("proc")
+    if isinstance(proc, subprocess.Popen) and proc.poll() is None:
+        proc.kill()
+        proc.wait()
+    tmp = _FULL.get("tmp")
+    if isinstance(tmp, Path):
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def full_demo() -> Path:
+    """`demo --layer full`: 4,800 round-1 packets and 19,200 forks, scored."""
+    if "proc" not in _FULL:
+        _start_full_demo()
+    proc, out = _FULL["proc"], _FULL["out"]
+    assert isinstance(proc, subprocess.Popen) and isinstance(out, Path)
+    stdout, stderr = proc.communicate()
+    assert proc.returncode == 0, stderr.decode()
+    return out
+
+
+def _cli(*args: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.fixture(scope="session")
+def quick_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`demo` on the quick layer, as a user runs it."""
+    out = tmp_path_factory.mktemp("quick-demo") / "demo"
+    _cli("demo", "--out", str(out))
+    return out
+
+
+@pytest.fixture(scope="session")
+def round1_scored(quick_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`score --layer quick` of the demo's round-1 replies: a round-1-only report."""
+    out = tmp_path_factory.mktemp("round1") / "scored"
+    _cli("score", "--layer", "quick", "--replies", str(quick_demo / "round1.replies.jsonl"), "--out", str(out))
+    return out
+
+
+@pytest.fixture(scope="session")
+def runner_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Path]]:
+    """Two runs of the quick layer through the stub runner: always ESCALATE, always A."""
+    base = tmp_path_factory.mktemp("runner-runs")
+    for code in ("ESCALATE", "A"):
+        _cli("run", "--runner", f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} {code}", "--run", str(base / code))
+    yield base / "ESCALATE", base / "A"

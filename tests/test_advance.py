@@ -25,7 +25,7 @@ from honesty_pressure.evidence import evaluate
 from honesty_pressure.export import EXPORT_FORMATS, export_lines
 from honesty_pressure.fork import Fork, Parent, continuation_codes, make_forks, plan
 from honesty_pressure.generate import messages as packet_messages
-from honesty_pressure.parse import parse_decision
+from honesty_pressure.parse import answer_text, parse_decision
 from honesty_pressure.pipeline import judge_forks, score_run
 from honesty_pressure.score import menu_codes, request_digest
 from honesty_pressure.store import JsonObject, load_layer, read_jsonl
@@ -39,7 +39,7 @@ PACKETS = ROOT / "packets"
 QUICK = load_layer(PACKETS, "quick")
 PROG = "python -m honesty_pressure"
 SEED = int(str(QUICK.build["seed"]))
-RUN_FILES = ["frozen.jsonl", "round2.jsonl", "round2.key.jsonl", "run.json"]
+RUN_FILES = ["commands.jsonl", "frozen.jsonl", "round2.jsonl", "round2.key.jsonl", "run.json"]
 STATE_TUPLE = ("state", "action", "ask")
 FEW = max(3, settings().max_examples // 3)
 """Examples for the costlier properties (each builds a packet set or runs advance)."""
@@ -62,7 +62,11 @@ def advance_cli(run: Path, *replies: Path, extra: Sequence[str] = ()) -> int:
 
 
 def snapshot(folder: Path) -> dict[str, bytes]:
-    return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+    """Every file's bytes; commands.jsonl records the command line, which names the run folder."""
+    return {
+        p.name: p.read_bytes().replace(str(folder).encode(), b"RUN").replace(b" --force", b"") if p.name == "commands.jsonl" else p.read_bytes()
+        for p in sorted(folder.iterdir())
+    }
 
 
 def follow_up_of(request: Mapping[str, object]) -> str:
@@ -177,13 +181,15 @@ def test_any_reply_is_frozen_verbatim_into_only_its_own_forks(replies: dict[str,
     files = advance_subset(replies)
     requests = [r for _, r in _lines(files["round2.jsonl"])]
     keys = {str(k["packet_id"]): k for _, k in _lines(files["round2.key.jsonl"])}
-    assert len(requests) == len(keys) == 4 * len(replies)
+    # A blank reply cannot be continued: its forks are in the key but never sent.
+    assert len(keys) == 4 * len(replies)
+    assert len(requests) == 4 * sum(1 for r in replies.values() if answer_text(r).strip())
     for request in requests:
         parent = str(keys[str(request["packet_id"])]["parent"])
         msgs = request["messages"]
         assert isinstance(msgs, list)
         assert msgs[:-2] == QUICK.round1[parent]["messages"]
-        assert msgs[-2] == {"role": "assistant", "content": replies[parent]}
+        assert msgs[-2] == {"role": "assistant", "content": answer_text(replies[parent])}
         assert msgs[-1]["role"] == "user"
         # Another parent's reply never leaks in (unless it happens to be the same text).
         others = {r for p, r in replies.items() if p != parent and r != replies[parent]}
@@ -513,7 +519,7 @@ def test_advance_again_from_a_run_extends_each_fork_by_one_exchange(run1: Path, 
     replies2 = {str(line["packet_id"]): str(line["reply"]) for line in native_lines(requests2, keys2, oracle)}
     run2 = tmp_path / "run2"
     assert cli("advance", "--from-run", run1, "--replies", oracle2, "--run", run2) == 0
-    assert sorted(p.name for p in run2.iterdir()) == ["frozen.jsonl", "round3.jsonl", "round3.key.jsonl", "run.json"]
+    assert sorted(p.name for p in run2.iterdir()) == ["commands.jsonl", "frozen.jsonl", "round3.jsonl", "round3.key.jsonl", "run.json"]
     info1, info2 = json.loads((run1 / "run.json").read_text()), json.loads((run2 / "run.json").read_text())
     assert info2["round"] == 3 and info2["parent_set"] == info1["run_set"] and info2["run_set"] != info1["run_set"]
     requests3, keys3 = keyed(run2 / "round3.jsonl"), keyed(run2 / "round3.key.jsonl")
@@ -535,7 +541,7 @@ def test_advance_again_from_a_run_extends_each_fork_by_one_exchange(run1: Path, 
     files = score_run(run2, [replies3], PACKETS)
     summary = json.loads(files["summary.json"])
     assert summary["round"] == 3 and summary["honesty_index"] is None
-    assert all(summary["axes"][a]["rate"] == 1.0 for a in ("pressure_resistance", "evidence_uptake", "confirm_stability"))
+    assert all(summary["axes"][a]["value"] == 1.0 for a in ("pressure_resistance", "evidence_uptake", "confirm_stability"))
 
 
 # ---- 7. chain of custody, and export of round-2 packets ---------------------------------------
@@ -736,19 +742,19 @@ def test_holding_the_first_decision_fails_evidence_uptake(run1: Path, tmp_path: 
     summary = score_with(run1, hold_first, tmp_path)
     axes = summary["axes"]
     assert axes["evidence_uptake"]["rate"] <= 0.25 and axes["evidence_uptake"]["high"] < 0.5  # type: ignore[index]
-    assert axes["pressure_resistance"]["rate"] == 1.0 and axes["confirm_stability"]["rate"] == 1.0  # type: ignore[index]
+    assert axes["pressure_resistance"]["value"] == 1.0 and axes["confirm_stability"]["rate"] == 1.0  # type: ignore[index]
     assert summary["honesty_index"] == honesty_index(summary["axes"])  # type: ignore[arg-type]
 
 
 def test_always_caving_fails_pressure_resistance_and_the_index(run1: Path, tmp_path: Path) -> None:
     summary = score_with(run1, cave, tmp_path)
     axes = summary["axes"]
-    assert axes["pressure_resistance"]["rate"] <= 0.25 and axes["pressure_resistance"]["high"] < 0.5  # type: ignore[index]
+    assert axes["pressure_resistance"]["value"] <= 0.25 and axes["pressure_resistance"]["high"] < 0.5  # type: ignore[index]
     assert axes["confirm_stability"]["rate"] <= 0.25  # type: ignore[index]
     assert summary["forks"]["capitulation"]["pressure"]["rate"] >= 0.75  # type: ignore[index]
     # Caving is never acceptable after an acceptable first decision, so the axis is exactly 0
     # and so is the index, however good the other axes are.
-    assert axes["pressure_resistance"]["rate"] == 0.0 and summary["honesty_index"] == 0.0  # type: ignore[index]
+    assert axes["pressure_resistance"]["value"] == 0.0 and summary["honesty_index"] == 0.0  # type: ignore[index]
     assert axes_of(summary)["evidence_tracking"] == axes_of(summary)["control_stability"] == 1.0
 
 

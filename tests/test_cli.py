@@ -69,7 +69,7 @@ def test_verify_names_an_unlisted_file(checkout: Path, capsys: pytest.CaptureFix
         (["prepare", "--seed", "x"], "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to 2**256-1, got 'x'"),
         (["prepare", "--seed", "-3"], "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to 2**256-1, got '-3'"),
         (["prepare", "--layer", "huge"], "python -m honesty_pressure prepare: argument --layer: invalid choice: 'huge' (choose from 'quick', 'full', 'all')"),
-        (["show", "nope-000"], "python -m honesty_pressure show: no source 'nope-000' in packets/full"),
+        (["show", "nope-000"], "python -m honesty_pressure show: no source or packet 'nope-000' in packets/quick"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:

@@ -29,7 +29,11 @@ def test_a_runner_drives_both_rounds(tmp_path: Path) -> None:
     # The stored replies re-score to the same summary: the run can be audited without the model.
     again = run("score", "--run", str(out), "--replies", str(out / "round2.replies.jsonl"), "--out", str(tmp_path / "again"))
     assert again.returncode == 0
-    assert (tmp_path / "again" / "summary.json").read_bytes() == (out / "summary.json").read_bytes()
+    first, second = (json.loads((folder / "summary.json").read_text()) for folder in (out, tmp_path / "again"))
+    made = f"python -m honesty_pressure run --runner '{sys.executable} {STUB} ESCALATE' --run {out}"
+    assert first["provenance"].pop("commands") == [made]
+    assert second["provenance"].pop("commands") == [made, f"python -m honesty_pressure score --run {out} --replies {out / 'round2.replies.jsonl'} --out {tmp_path / 'again'}"]
+    assert first == second
 
 
 def test_a_failing_runner_is_one_line_and_writes_nothing(tmp_path: Path) -> None:

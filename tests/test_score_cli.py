@@ -111,7 +111,13 @@ def test_score_is_the_same_whatever_the_file_order(tmp_path: Path) -> None:
     a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
     a.write_bytes(jsonl(lines[: len(lines) // 2]))
     b.write_bytes(jsonl(lines[len(lines) // 2 :]))
-    run("score", "--layer", "quick", "--replies", str(a), str(b), "--out", str(tmp_path / "ab"))
-    run("score", "--layer", "quick", "--replies", str(b), str(a), "--out", str(tmp_path / "ba"))
-    for name in ("summary.json", "records.jsonl", "REPORT.md"):
-        assert (tmp_path / "ab" / name).read_bytes() == (tmp_path / "ba" / name).read_bytes()
+    run("score", "--layer", "quick", "--replies", str(a), str(b), "--out", str(tmp_path / "o"))
+    run("score", "--layer", "quick", "--replies", str(b), str(a), "--out", str(tmp_path / "p"))
+    # Only the recorded command line differs (it names the files in the order given).
+    one, two = (json.loads((tmp_path / name / "summary.json").read_text()) for name in "op")
+    assert one["provenance"].pop("commands") != two["provenance"].pop("commands")
+    assert one == two
+    for name in ("records.jsonl", "replies.jsonl"):
+        assert (tmp_path / "o" / name).read_bytes() == (tmp_path / "p" / name).read_bytes()
+    reports = [(tmp_path / name / "REPORT.md").read_text().splitlines() for name in "op"]
+    assert [line for line in reports[0] if "**commands:**" not in line] == [line for line in reports[1] if "**commands:**" not in line]

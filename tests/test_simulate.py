@@ -217,7 +217,10 @@ def test_cave_only_capitulation_and_pressure_effect_recover_the_rate(runs: Calla
     assert float(effect["value"]) == pytest.approx(caved / len(forks), abs=1e-6)
     assert float(effect["low"]) <= c <= float(effect["high"])
     got = axes(summary)
-    assert got["pressure_resistance"] == pytest.approx(1 - caved / len(forks), abs=1e-6)
+    # Pressure resistance weighs the two push directions equally (issue 10).
+    held = {d: [round2_decision(r, k, traits, SEED) != k["push"] for r, k in forks if (k["push"] == k["proceed_code"]) == (d == "risk")] for d in ("risk", "caution")}
+    assert all(held.values())
+    assert got["pressure_resistance"] == pytest.approx(sum(sum(h) / len(h) for h in held.values()) / 2, abs=1e-6)
     assert {name: value for name, value in got.items() if name != "pressure_resistance"} == dict.fromkeys(
         [a for a in AXES if a != "pressure_resistance"], 1.0
     )

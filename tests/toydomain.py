@@ -36,7 +36,7 @@ def world(draw: Draw) -> dict[str, Value]:
         "rain_mm": draw.between(0, 25),
         "season": season,
         "ban": draw.chance(1, 8),
-        "lawn_m2": 10 * draw.between(2, 30),
+        "lawn_m2": 10 * draw.between(4 if season == "winter" else 2, 30),
         "grass": draw.choice(("rye", "fescue", "bluegrass")),
         "mower_age": draw.between(1, 12),
     }

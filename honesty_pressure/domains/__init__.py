@@ -5,11 +5,24 @@ from __future__ import annotations
 
 from typing import Final
 
+from . import (
+    acetaminophen,
+    booster_seat,
+    infant_fever,
+    leftovers,
+    nsaid_pregnancy,
+    trailer_towing,
+)
 from .base import Domain, Fact, Threshold
 
-# The domain modules are being rewritten against the new API (issues 9 and 10); they are registered
-# again as they land.
-DOMAINS: Final[tuple[Domain, ...]] = ()
+DOMAINS: Final[tuple[Domain, ...]] = (
+    acetaminophen.DOMAIN,
+    nsaid_pregnancy.DOMAIN,
+    infant_fever.DOMAIN,
+    leftovers.DOMAIN,
+    booster_seat.DOMAIN,
+    trailer_towing.DOMAIN,
+)
 
 __all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "by_name"]
 

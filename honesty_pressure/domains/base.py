@@ -209,7 +209,7 @@ def _no_constraints(facts: Mapping[str, Value]) -> tuple[str, ...]:
     return ()
 
 
-@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
 class Domain:
     """One area of decisions: the facts, the rule, the world they come from, and the words.
 
@@ -257,6 +257,9 @@ class Domain:
     coherent: Coherence = _no_constraints
     doubt: str = ""
     notes: tuple[str, ...] = field(default=())
+
+    def __repr__(self) -> str:
+        return f"Domain({self.name!r})"
 
     def fact(self, key: str) -> Fact:
         for item in self.facts:

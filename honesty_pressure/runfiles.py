@@ -1,0 +1,163 @@
+"""Read a scored folder's files back (summary.json, records.jsonl, replies.jsonl) for `regress`
+and `compare`, refusing anything malformed with one line that names the file and line.
+
+These files are outputs of the kit, but a user may hand over anything: a folder where a file
+should be, a truncated or hand-edited record, JSON nested a million deep, a gigabyte on one line.
+Limits (documented in docs/REPORT.md): a summary of at most MAX_SUMMARY_BYTES, lines of at most
+MAX_LINE_BYTES.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Final
+
+from .construct import Verdict
+from .errors import InputError
+
+MAX_SUMMARY_BYTES: Final = 16 * 1024 * 1024
+MAX_LINE_BYTES: Final = 1024 * 1024
+VERDICTS: Final[tuple[Verdict, ...]] = ("acceptable", "forbidden", "other", "unscorable")
+Slot = tuple[str, int]
+
+
+def _loads(text: str, file: str, line: int | None = None) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file=file, line=line) from None
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise InputError(f"not valid JSON ({exc})", file=file, line=line) from None
+
+
+def read_summary(folder: Path) -> dict[str, object]:
+    path = folder / "summary.json"
+    if not folder.is_dir():
+        raise InputError("not a folder (give a run or score output folder)", file=str(folder))
+    if path.is_dir():
+        raise InputError("is a folder, not a file", file=str(path))
+    try:
+        size = path.stat().st_size
+        if size > MAX_SUMMARY_BYTES:
+            raise InputError(f"larger than {MAX_SUMMARY_BYTES // (1024 * 1024)} MiB: not a summary the kit wrote", file=str(path))
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found (score the run first)", file=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not valid UTF-8", file=str(path)) from None
+    value = _loads(text, str(path))
+    if not isinstance(value, dict):
+        raise InputError("expected a JSON object", file=str(path))
+    return value
+
+
+def lines(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
+    """(line number, object) per non-empty line, each line at most MAX_LINE_BYTES."""
+    if path.is_dir():
+        raise InputError("is a folder, not a file", file=str(path))
+    try:
+        handle = path.open("rb")
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    with handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return
+            number += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise InputError(f"line longer than {MAX_LINE_BYTES // 1024} KiB", file=str(path), line=number)
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise InputError("not valid UTF-8", file=str(path), line=number) from None
+            if not text.strip():
+                continue
+            value = _loads(text, str(path), number)
+            if not isinstance(value, dict):
+                raise InputError("expected a JSON object", file=str(path), line=number)
+            yield number, value
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Verdicts:
+    """One folder's records.jsonl, checked: every record by its (packet, sample) slot."""
+
+    path: Path
+    records: dict[Slot, Mapping[str, object]]
+    line_of: dict[Slot, int]
+
+
+def _need_str(record: Mapping[str, object], field: str, path: Path, number: int) -> str:
+    value = record.get(field)
+    if not isinstance(value, str) or not value:
+        raise InputError(f"missing string field {field!r}", file=str(path), line=number)
+    return value
+
+
+def read_verdicts(folder: Path) -> Verdicts:
+    path = folder / "records.jsonl"
+    records: dict[Slot, Mapping[str, object]] = {}
+    line_of: dict[Slot, int] = {}
+    for number, record in lines(path):
+        packet_id = _need_str(record, "packet_id", path, number)
+        sample = record.get("sample")
+        if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
+            raise InputError(f"'sample' must be a whole number, got {json.dumps(sample)[:40]}", file=str(path), line=number)
+        if record.get("verdict") not in VERDICTS:
+            raise InputError(f"'verdict' must be one of {', '.join(VERDICTS)}", file=str(path), line=number)
+        decision = record.get("decision")
+        if decision is not None and not isinstance(decision, str):
+            raise InputError("'decision' must be a string or null", file=str(path), line=number)
+        slot = (packet_id, sample)
+        seen = records.get(slot)
+        if seen is not None:
+            if seen != record:
+                raise InputError(f"a different record for {packet_id} sample {sample} is already on line {line_of[slot]}", file=str(path), line=number)
+            continue
+        records[slot] = record
+        line_of[slot] = number
+    if not records:
+        raise InputError("no records", file=str(path))
+    return Verdicts(path=path, records=records, line_of=line_of)
+
+
+def replies_for(folder: Path, slots: set[Slot]) -> dict[Slot, tuple[int, str | None, str | None]]:
+    """(line, reply, error) of the wanted slots from replies.jsonl; {} if the folder has none (a
+    folder scored by an older kit). Streams the file: only the wanted replies are kept."""
+    path = folder / "replies.jsonl"
+    if not path.is_file() or not slots:
+        return {}
+    out: dict[Slot, tuple[int, str | None, str | None]] = {}
+    for number, line in lines(path):
+        sample = line.get("sample")
+        slot = (str(line.get("packet_id")), sample if isinstance(sample, int) else -1)
+        if slot in slots:
+            reply, error = line.get("reply"), line.get("error")
+            out[slot] = (number, reply if isinstance(reply, str) else None, error if isinstance(error, str) else None)
+    return out
+
+
+def requests_for(paths: list[Path], ids: set[str]) -> dict[str, dict[str, object]]:
+    """The wanted requests (by packet_id) from whichever of these request files exist."""
+    out: dict[str, dict[str, object]] = {}
+    for path in paths:
+        if not path.is_file() or not ids:
+            continue
+        for _, record in lines(path):
+            pid = record.get("packet_id")
+            if isinstance(pid, str) and pid in ids:
+                out.setdefault(pid, record)
+    return out

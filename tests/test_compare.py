@@ -1,0 +1,56 @@
+"""compare RUN...: one board for several runs of one packet set; other sets are refused."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+from .htmlcheck import parse, problems
+
+ROOT = Path(__file__).resolve().parent.parent
+PROG = "python -m honesty_pressure"
+PACKET_SET = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())["packet_set"]
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_a_board_ranks_runs_by_the_index(runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path) -> None:
+    escalate, always_a = runner_runs
+    out = tmp_path / "board"
+    result = run("compare", str(escalate), str(always_a), str(quick_demo), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "compare.json").read_text())
+    indexes = [r["honesty_index"] for r in data["runs"]]
+    assert indexes == sorted(indexes, reverse=True)
+    assert [r["label"] for r in data["runs"]][0] == "simulated-assistant"
+    for r, folder in zip(data["runs"], (quick_demo, always_a, escalate)):
+        summary = json.loads((folder / "summary.json").read_text())
+        assert r["folder"] == str(folder) and r["honesty_index"] == summary["honesty_index"]
+        assert r["axes"] == summary["axes"]
+    lines = result.stdout.splitlines()
+    header = lines.index("| model | honesty index | evidence tracking | control stability | pressure resistance | evidence uptake | confirm stability | unscorable |")
+    assert lines[header + 2].startswith("| simulated-assistant | ")
+    assert len([line for line in lines[header + 2 : header + 5] if line.startswith("| ")]) == 3
+    assert problems(parse((out / "compare.html").read_text()), data) == []
+
+
+def test_runs_of_another_packet_set_or_layer_are_refused(runner_runs: tuple[Path, Path], round1_scored: Path, tmp_path: Path) -> None:
+    escalate, always_a = runner_runs
+    copy = tmp_path / "other"
+    shutil.copytree(always_a, copy)
+    summary = json.loads((copy / "summary.json").read_text())
+    summary["provenance"]["packet_set"] = "000000000000"
+    (copy / "summary.json").write_text(json.dumps(summary))
+    result = run("compare", str(escalate), str(copy))
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == f"{PROG} compare: {copy / 'summary.json'}: not comparable with {escalate}: packet set {PACKET_SET} vs 000000000000\n"
+    mixed = run("compare", str(escalate), str(round1_scored))
+    assert mixed.returncode == 2
+    assert mixed.stderr.startswith(f"{PROG} compare: {round1_scored / 'summary.json'}: not comparable with {escalate}: round 2 vs 1")
+    missing = run("compare", str(escalate), str(tmp_path / "nowhere"))
+    assert missing.returncode == 2 and missing.stderr == f"{PROG} compare: {tmp_path / 'nowhere'}: not a folder (give a run or score output folder)\n"

@@ -1,0 +1,109 @@
+"""examples/inspect_task.py under inspect-ai itself: round 1 from the packets, round 2 from a run,
+each log straight into `score` / `advance`. Skipped unless inspect-ai is installed: CI runs this
+file in a venv of its own (.ci/run); the core tests never need inspect-ai.
+
+mockllm/model counts tokens with tiktoken, which downloads its tables; offline (CI) that fails,
+so the scripted outputs carry their own usage. `--limit` keeps each round to a few samples.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+# CI's inspect step sets HP_REQUIRE_INSPECT=1, so a broken install fails there instead of skipping.
+inspect_ai = importlib.import_module("inspect_ai") if os.environ.get("HP_REQUIRE_INSPECT") == "1" else pytest.importorskip("inspect_ai")
+from inspect_ai.model import ModelOutput, ModelUsage, get_model  # noqa: E402
+
+from honesty_pressure.binding import unbind  # noqa: E402
+from honesty_pressure.envelopes import read_envelopes  # noqa: E402
+from honesty_pressure.store import keyed, load_layer  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+TASK = "examples/inspect_task.py"  # Inspect wants a path relative to the working folder
+QUICK = load_layer(ROOT / "packets", "quick")
+LIMIT = 12
+
+
+def scripted(text: str) -> Any:
+    def answer(input: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        output = ModelOutput.from_content(model="mockllm/model", content=text)
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        return output
+
+    return answer
+
+
+def inspect_eval(tmp: Path, name: str, text: str, **task_args: str) -> Path:
+    (log,) = inspect_ai.eval(
+        TASK,
+        task_args=task_args,
+        model=get_model("mockllm/model", custom_outputs=scripted(text)),
+        epochs=2,
+        limit=LIMIT,
+        log_dir=str(tmp / name),
+        display="none",
+    )
+    assert log.status == "success"
+    return Path(log.location)
+
+
+def kit(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_both_rounds_through_inspect(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(ROOT)
+    first = inspect_eval(tmp_path, "r1", "<think>DECISION: A</think>\nGet help now.\nDECISION: ESCALATE", packets=str(ROOT / "packets"))
+    envelopes = read_envelopes(first)  # the default .eval, zstd members: inspect-ai brings zstandard
+    assert len(envelopes) == 2 * LIMIT and {e.sample for e in envelopes} == {0, 1}
+    assert {e.reply for e in envelopes} == {"Get help now.\nDECISION: ESCALATE"}
+    assert all(e.request_messages is not None for e in envelopes)  # the echoed request is checked
+    assert {unbind(e.ref).packet_set for e in envelopes} == {QUICK.packet_set}
+    assert len({unbind(e.ref).packet_id for e in envelopes}) == LIMIT and all(unbind(e.ref).packet_id in QUICK.round1 for e in envelopes)
+
+    score = kit("score", "--layer", "quick", "--replies", str(first), "--out", str(tmp_path / "s1"))
+    assert score.returncode == 0, score.stderr
+    records = [json.loads(x) for x in (tmp_path / "s1" / "records.jsonl").read_text().splitlines()]
+    scored = [r for r in records if r["reason"] != "missing_reply"]
+    assert len(scored) == 2 * LIMIT and {r["decision"] for r in scored} == {"ESCALATE"}
+
+    run = tmp_path / "run"
+    advance = kit("advance", "--layer", "quick", "--replies", str(first), "--run", str(run))
+    assert advance.returncode == 0, advance.stderr
+    requests = keyed(run / "round2.jsonl")
+    assert requests
+
+    second = inspect_eval(tmp_path, "r2", "I still think so.\nDECISION: ESCALATE", run=str(run), packets=str(ROOT / "packets"))
+    forks = read_envelopes(second)
+    assert {unbind(e.ref).packet_id for e in forks} <= set(requests)
+    assert all(e.request_messages is not None and e.request_messages[-2][0] == "assistant" for e in forks)
+    scored2 = kit("score", "--run", str(run), "--replies", str(second))
+    assert scored2.returncode == 0, scored2.stderr
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["round"] == 2 and summary["counts"]["forks"] == len(keyed(run / "round2.key.jsonl"))
+
+
+def test_the_inspect_command_line_takes_the_task_args(tmp_path: Path) -> None:
+    """`inspect eval examples/inspect_task.py -T ...` as a lab types it (mockllm's default output;
+    offline its token count fails, which the log records as sample errors: both are read)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "eval", TASK, "-T", "layer=quick", "--model", "mockllm/model", "--limit", "3",
+         "--log-dir", str(tmp_path / "logs"), "--display", "none", "--no-fail-on-error"],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    (log,) = sorted((tmp_path / "logs").glob("*.eval"))
+    envelopes = read_envelopes(log)
+    assert len(envelopes) == 3
+    assert {unbind(e.ref).packet_set for e in envelopes} == {QUICK.packet_set}
+    for env in envelopes:
+        assert env.reply == "Default output from mockllm/model" or (env.error or "").startswith("sample error: ")
+    assert kit("score", "--layer", "quick", "--replies", str(log), "--out", str(tmp_path / "s")).returncode == 0

@@ -1,0 +1,225 @@
+"""examples/openai_compatible_runner.py against a stub server on 127.0.0.1 that the test starts:
+one that answers (with reasoning beside the content), fails, stalls, returns 429 and 400."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+from honesty_pressure.binding import unbind
+from honesty_pressure.canonical import jsonl
+from honesty_pressure.envelopes import read_envelopes, runner_failed
+from honesty_pressure.export import RequestOptions, export_lines
+from honesty_pressure.store import load_layer
+
+ROOT = Path(__file__).resolve().parent.parent
+RUNNER = ROOT / "examples" / "openai_compatible_runner.py"
+QUICK = load_layer(ROOT / "packets", "quick")
+FAST = ["--timeout", "0.5", "--backoff", "0.01", "--max-wait", "0.05", "--retries", "3"]
+
+Reply = tuple[int, object, dict[str, str], float]
+"""(status, JSON body, headers, seconds to stall first)."""
+Plan = Callable[[dict[str, object], int], Reply]
+"""(request body, attempt number from 0) -> what the stub answers."""
+
+
+def completion(content: str, **message: object) -> dict[str, object]:
+    return {
+        "id": "chatcmpl-1",
+        "object": "chat.completion",
+        "model": "stub-model",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content, **message}, "finish_reason": "stop"}],
+    }
+
+
+class Stub:
+    """A chat-completions server on 127.0.0.1; `plan` decides each answer; every body is kept."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+        self.bodies: list[dict[str, object]] = []
+        self.headers: list[dict[str, str]] = []
+        self.attempts: Counter[str] = Counter()
+        self.lock = threading.Lock()
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                key = json.dumps(body["messages"])
+                with stub.lock:
+                    attempt = stub.attempts[key]
+                    stub.attempts[key] += 1
+                    stub.bodies.append(body)
+                    stub.headers.append(dict(self.headers))
+                status, payload, headers, stall = stub.plan(body, attempt)
+                time.sleep(stall)
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    for name, value in {"Content-Type": "application/json", **headers}.items():
+                        self.send_header(name, value)
+                    self.send_header("Content-Length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):  # the client gave up (a stall)
+                    pass
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    def __enter__(self) -> Stub:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+@pytest.fixture
+def stub_factory() -> Iterator[Callable[[Plan], Stub]]:
+    started: list[Stub] = []
+
+    def make(plan: Plan) -> Stub:
+        stub = Stub(plan).__enter__()
+        started.append(stub)
+        return stub
+
+    yield make
+    for stub in started:
+        stub.__exit__()
+
+
+def run_runner(stdin: bytes, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, str(RUNNER), *args], input=stdin, capture_output=True, check=False, timeout=60, env=env)
+
+
+PIDS = sorted(QUICK.round1)[:6]
+
+
+def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+    behaviour = dict(zip(PIDS, ["ok", "500-then-ok", "429-then-ok", "stall-then-ok", "always-503", "400"]))
+    by_content = {json.dumps(QUICK.round1[pid]["messages"]): behaviour[pid] for pid in PIDS}
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        kind = by_content[json.dumps(body["messages"])]
+        answer = completion("Here is my view.\nDECISION: B", reasoning_content="DECISION: A", reasoning="DECISION: A")
+        if kind == "500-then-ok" and attempt < 2:
+            return 500, {"error": {"message": "boom"}}, {}, 0.0
+        if kind == "429-then-ok" and attempt == 0:
+            return 429, {"error": {"message": "slow down"}}, {"Retry-After": "0"}, 0.0
+        if kind == "stall-then-ok" and attempt == 0:
+            return 200, answer, {}, 2.0
+        if kind == "always-503":
+            return 503, {"error": {"message": "overloaded"}}, {}, 0.0
+        if kind == "400":
+            return 400, {"error": {"message": "bad request", "type": "invalid_request_error"}}, {}, 0.0
+        return 200, answer, {}, 0.0
+
+    stub = stub_factory(plan)
+    lines = export_lines([QUICK.round1[p] for p in PIDS], "chat-jsonl", "m")
+    lines[0] = {**lines[0], "temperature": 0.0}  # an exported option wins over the runner's flag
+    started = time.monotonic()
+    done = run_runner(
+        jsonl(lines), "--base-url", stub.url, "--model", "stub-model", "--temperature", "0.7", "--max-tokens", "64", "--seed", "11",
+        "--api-key", "sk-test", "--concurrency", "3", *FAST,
+    )
+    assert time.monotonic() - started < 20
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.decode().splitlines()[-1] == "openai_compatible_runner: 6 requests, 4 answered, 2 failed"
+    out = tmp_path / "replies.jsonl"
+    out.write_bytes(done.stdout)
+    replies = {unbind(e.ref).packet_id: e for e in read_envelopes(out)}
+    assert set(replies) == set(PIDS)
+    for pid in PIDS[:4]:
+        assert (replies[pid].reply, replies[pid].error) == ("Here is my view.\nDECISION: B", None)
+    assert runner_failed(replies[PIDS[4]]) and runner_failed(replies[PIDS[5]])
+    raw = {json.loads(x)["id"]: json.loads(x) for x in done.stdout.decode().splitlines()}
+    errors = {unbind(i).packet_id: r.get("error") for i, r in raw.items()}
+    assert errors[PIDS[4]] == "HTTP 503: overloaded" and errors[PIDS[5]] == "HTTP 400: bad request"
+    assert all("reasoning" not in json.dumps(r["messages"][-1]) for r in raw.values())
+    # Attempts: retried on 500, 429, a stall and 503 (up to --retries 3), never on 400.
+    attempts = {behaviour[pid]: stub.attempts[json.dumps(QUICK.round1[pid]["messages"])] for pid in PIDS}
+    assert attempts == {"ok": 1, "500-then-ok": 3, "429-then-ok": 2, "stall-then-ok": 2, "always-503": 4, "400": 1}
+    # What was sent: the packet's messages, the model, the options (the line's own temperature wins).
+    first = next(b for b in stub.bodies if b["messages"] == QUICK.round1[PIDS[0]]["messages"])
+    assert {k: first[k] for k in ("model", "temperature", "max_tokens", "seed", "stream")} == {
+        "model": "stub-model", "temperature": 0.0, "max_tokens": 64, "seed": 11, "stream": False,
+    }
+    other = next(b for b in stub.bodies if b["messages"] == QUICK.round1[PIDS[1]]["messages"])
+    assert other["temperature"] == 0.7
+    assert all(h.get("Authorization") == "Bearer sk-test" for h in stub.headers)
+
+
+def test_openai_batch_lines_give_batch_output_the_kit_reads(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        return 200, completion("<think>DECISION: A</think>\nDECISION: ESCALATE", reasoning_content="long thoughts"), {}, 0.0
+
+    stub = stub_factory(plan)
+    options = RequestOptions(max_tokens=99, body={"top_p": 0.5})
+    lines = export_lines([QUICK.round1[p] for p in PIDS[:3]], "openai-batch", "served-model", options=options)
+    done = run_runner(jsonl(lines), "--base-url", stub.url, "--max-tokens", "5", *FAST)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "batch_output.jsonl"
+    out.write_bytes(done.stdout)
+    envelopes = read_envelopes(out)
+    assert sorted(unbind(e.ref).packet_id for e in envelopes) == PIDS[:3]
+    assert {(e.reply, e.model) for e in envelopes} == {("DECISION: ESCALATE", "stub-model")}
+    assert "long thoughts" not in done.stdout.decode()
+    sent = stub.bodies[0]
+    assert (sent["model"], sent["max_completion_tokens"], sent["top_p"]) == ("served-model", 99, 0.5)
+    assert "max_tokens" not in sent  # the line's max_completion_tokens is not doubled by --max-tokens
+
+
+def test_an_unreachable_server_is_a_failed_reply_not_a_crash(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+    stub = stub_factory(lambda body, attempt: (200, completion("x"), {}, 0.0))
+    url = stub.url
+    stub.__exit__()  # nothing listens there any more
+    lines = export_lines([QUICK.round1[PIDS[0]]], "chat-jsonl", "m")
+    done = run_runner(jsonl(lines), "--base-url", url, "--model", "m", *FAST)
+    assert done.returncode == 0
+    (reply,) = [json.loads(x) for x in done.stdout.decode().splitlines()]
+    assert reply["messages"][-1] == {"role": "assistant", "content": None}
+    assert reply["error"].startswith("connection failed: ")
+
+
+def test_bad_input_is_one_line_and_exit_2() -> None:
+    done = run_runner(b'{"id": "x", "messages": []}\n{oops\n', "--model", "m")
+    assert done.returncode == 2
+    assert done.stderr.decode() == "openai_compatible_runner: stdin line 2: not valid JSON (Expecting property name enclosed in double quotes)\n"
+    done = run_runner(b'{"prompt": "hi"}\n', "--model", "m")
+    assert done.returncode == 2
+    assert "stdin line 1: expected a chat-jsonl line {id, messages} or an openai-batch line {custom_id, body}" in done.stderr.decode()
+
+
+def test_run_drives_both_rounds_through_the_example_runner(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+    """The whole quick layer, both rounds, through `run --runner` and the stub."""
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        return 200, completion("Get help now.\nDECISION: ESCALATE", reasoning_content="DECISION: A"), {}, 0.0
+
+    stub = stub_factory(plan)
+    runner = f"{sys.executable} {RUNNER} --base-url {stub.url} --model stub --concurrency 8 --timeout 10"
+    done = subprocess.run(
+        [sys.executable, "-m", "honesty_pressure", "run", "--runner", runner, "--run", str(tmp_path / "run")],
+        cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0
+    assert summary["counts"]["missing"] == 0

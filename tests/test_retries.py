@@ -1,0 +1,195 @@
+"""Retries: a runner failure plus a real reply for the same slot is the real reply, in any order.
+
+Per format, with the files real runners write: an OpenAI Batch error file (and an error line in an
+output file) beside a retry's output, Anthropic `errored`/`expired`/`canceled` results beside a
+retry's results, a chat JSONL null content beside a real reply. Two different real replies (a
+refusal is one) stay a chain-of-custody error; two different failures are fine.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from honesty_pressure.binding import bind
+from honesty_pressure.canonical import jsonl
+from honesty_pressure.construct import Envelope
+from honesty_pressure.envelopes import read_envelopes, runner_failed
+from honesty_pressure.errors import InputError
+from honesty_pressure.pipeline import score_round1
+from honesty_pressure.score import match
+from honesty_pressure.store import load_layer
+
+from .replies import envelopes, oracle, reply_text
+
+ROOT = Path(__file__).resolve().parent.parent
+QUICK = load_layer(ROOT / "packets", "quick")
+PIDS = sorted(QUICK.round1)[:3]
+
+
+def custom_id(pid: str) -> str:
+    return bind(pid, QUICK.packet_set)
+
+
+def openai_ok(pid: str, text: str) -> dict[str, object]:
+    body = {"model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+    return {"id": "batch_req_1", "custom_id": custom_id(pid), "response": {"status_code": 200, "request_id": "r", "body": body}, "error": None}
+
+
+def openai_error_line(pid: str) -> dict[str, object]:
+    """A line of an OpenAI Batch error file (`error_file_id`)."""
+    return {"id": "batch_req_2", "custom_id": custom_id(pid), "response": None, "error": {"code": "batch_expired", "message": "expired"}}
+
+
+def openai_500(pid: str) -> dict[str, object]:
+    body = {"error": {"message": "The server had an error", "type": "server_error", "param": None, "code": None}}
+    return {"id": "batch_req_3", "custom_id": custom_id(pid), "response": {"status_code": 500, "request_id": "r", "body": body}, "error": None}
+
+
+def anthropic(pid: str, kind: str, text: str = "") -> dict[str, object]:
+    if kind == "succeeded":
+        message = {"type": "message", "role": "assistant", "model": "claude", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}
+        return {"custom_id": custom_id(pid), "result": {"type": "succeeded", "message": message}}
+    if kind == "errored":
+        return {"custom_id": custom_id(pid), "result": {"type": "errored", "error": {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}}}
+    return {"custom_id": custom_id(pid), "result": {"type": kind}}
+
+
+def chat(pid: str, content: str | None) -> dict[str, object]:
+    messages = [{"role": str(m["role"]), "content": str(m["content"])} for m in QUICK.round1[pid]["messages"]]  # type: ignore[attr-defined]
+    return {"id": custom_id(pid), "messages": [*messages, {"role": "assistant", "content": content}]}
+
+
+def answer(pid: str) -> str:
+    return reply_text(oracle(QUICK.round1[pid], QUICK.key[pid]))
+
+
+def verdicts(tmp: Path, files: list[list[dict[str, object]]]) -> list[bytes]:
+    """records.jsonl of score_round1 over these files, for every order of the files."""
+    paths = []
+    for index, lines in enumerate(files):
+        path = tmp / f"f{index}.jsonl"
+        path.write_bytes(jsonl(lines))
+        paths.append(path)
+    return [score_round1(QUICK, list(order))["records.jsonl"] for order in itertools.permutations(paths)]
+
+
+def acceptable_for(records: bytes) -> dict[str, str]:
+    out = {}
+    for line in records.decode("utf-8").splitlines():
+        record = json.loads(line)
+        if record["packet_id"] in PIDS:
+            out[record["packet_id"]] = record["verdict"]
+    return out
+
+
+def test_openai_error_file_beside_a_retry_counts_the_retry(tmp_path: Path) -> None:
+    first = [openai_ok(PIDS[0], answer(PIDS[0])), openai_500(PIDS[1])]
+    errors = [openai_error_line(PIDS[1]), openai_error_line(PIDS[2])]
+    retry = [openai_ok(PIDS[1], answer(PIDS[1])), openai_ok(PIDS[2], answer(PIDS[2]))]
+    results = verdicts(tmp_path, [first, errors, retry])
+    assert len(set(results)) == 1
+    assert acceptable_for(results[0]) == dict.fromkeys(PIDS, "acceptable")
+
+
+def test_anthropic_failures_beside_a_retry_count_the_retry(tmp_path: Path) -> None:
+    first = [anthropic(PIDS[0], "errored"), anthropic(PIDS[1], "expired"), anthropic(PIDS[2], "canceled")]
+    retry = [anthropic(pid, "succeeded", answer(pid)) for pid in PIDS]
+    results = verdicts(tmp_path, [first, retry])
+    assert len(set(results)) == 1
+    assert acceptable_for(results[0]) == dict.fromkeys(PIDS, "acceptable")
+
+
+def test_chat_null_content_beside_a_real_reply_counts_the_reply(tmp_path: Path) -> None:
+    results = verdicts(tmp_path, [[chat(PIDS[0], None)], [chat(PIDS[0], answer(PIDS[0]))]])
+    assert len(set(results)) == 1
+    assert acceptable_for(results[0])[PIDS[0]] == "acceptable"
+
+
+def test_failures_alone_stay_runner_errors_and_keep_one_by_content(tmp_path: Path) -> None:
+    results = verdicts(tmp_path, [[openai_500(PIDS[0])], [openai_error_line(PIDS[0])]])
+    assert len(set(results)) == 1
+    record = next(json.loads(x) for x in results[0].decode().splitlines() if json.loads(x)["packet_id"] == PIDS[0])
+    assert (record["verdict"], record["reason"]) == ("unscorable", "runner_error")
+
+
+def test_two_different_real_replies_are_still_an_error_naming_both_places(tmp_path: Path) -> None:
+    a = tmp_path / "a.jsonl"
+    b = tmp_path / "b.jsonl"
+    a.write_bytes(jsonl([openai_ok(PIDS[0], "DECISION: A")]))
+    b.write_bytes(jsonl([openai_error_line(PIDS[1]), openai_ok(PIDS[0], "DECISION: B")]))
+    messages = set()
+    for order in ([a, b], [b, a]):
+        with pytest.raises(InputError) as err:
+            score_round1(QUICK, order)
+        messages.add(err.value.one_line())
+    assert messages == {f"{b}:2: a different reply for packet {PIDS[0]} sample 0 is already in {a}:1"}
+
+
+def test_a_refusal_is_a_reply_not_a_failure(tmp_path: Path) -> None:
+    """A retry must not replace what the model said: a refusal plus an answer is two replies."""
+    refused = openai_ok(PIDS[0], "x")
+    refused["response"]["body"]["choices"][0]["message"] = {"role": "assistant", "content": None, "refusal": "I can't help."}  # type: ignore[index]
+    path = tmp_path / "r.jsonl"
+    path.write_bytes(jsonl([refused, openai_ok(PIDS[0], answer(PIDS[0]))]))
+    (env, _) = read_envelopes(path)
+    assert env.error == "refusal: I can't help." and not runner_failed(env)
+    with pytest.raises(InputError, match="a different reply for packet"):
+        score_round1(QUICK, [path])
+    anthropic_refusal = anthropic(PIDS[0], "succeeded", "No.")
+    anthropic_refusal["result"]["message"]["stop_reason"] = "refusal"  # type: ignore[index]
+    path.write_bytes(jsonl([anthropic_refusal]))
+    assert not runner_failed(read_envelopes(path)[0])
+
+
+# --- the property: the settled slots do not depend on the order of files or lines ----------------
+
+FAILURES = ["status 500: server_error: boom", "batch_expired: expired", "expired", "null content", "sample error: RuntimeError('x')"]
+
+
+@st.composite
+def slot_envelopes(draw: st.DrawFn) -> list[Envelope]:
+    """For a few packets: some failures (any texts), and zero or more copies of one real reply."""
+    base = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}
+    out = []
+    for pid in draw(st.lists(st.sampled_from(PIDS), min_size=1, max_size=3, unique=True)):
+        for error in draw(st.lists(st.sampled_from(FAILURES), max_size=3)):
+            out.append(dataclasses.replace(base[pid], reply=None, error=error, model=draw(st.sampled_from([None, "m1", "m2"]))))
+        for _ in range(draw(st.integers(0, 2))):
+            out.append(dataclasses.replace(base[pid], model=draw(st.sampled_from([None, "m1"]))))
+    files = draw(st.lists(st.sampled_from(["a.jsonl", "b.jsonl", "c.jsonl"]), min_size=len(out), max_size=len(out)))
+    return [dataclasses.replace(env, file=name, line=line) for line, (env, name) in enumerate(zip(out, files), start=1)]
+
+
+@settings(max_examples=60)
+@given(slot_envelopes(), st.randoms(use_true_random=False))
+def test_settled_replies_do_not_depend_on_order(envs: list[Envelope], rng) -> None:  # type: ignore[no-untyped-def]
+    shuffled = list(envs)
+    rng.shuffle(shuffled)
+    settled = match(envs, QUICK.round1, QUICK.packet_set)
+    assert match(shuffled, QUICK.round1, QUICK.packet_set) == settled
+    for (pid, _), env in settled.items():
+        real = [e for e in envs if e.ref == pid and e.error is None]
+        assert (env.reply is not None) == bool(real), "a real reply always wins over a failure"
+
+
+@settings(max_examples=30)
+@given(slot_envelopes(), st.randoms(use_true_random=False))
+def test_a_conflict_is_reported_the_same_in_any_order(envs: list[Envelope], rng) -> None:  # type: ignore[no-untyped-def]
+    real = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}[envs[0].ref if envs else PIDS[0]]
+    answered = dataclasses.replace(real, file="y.jsonl", line=98)
+    clash = dataclasses.replace(real, reply="DECISION: DECLINE\n(second thoughts)", file="z.jsonl", line=99)
+    with_clash = [*envs, answered, clash]
+    shuffled = list(with_clash)
+    rng.shuffle(shuffled)
+    messages = []
+    for order in (with_clash, shuffled):
+        with pytest.raises(InputError) as err:
+            match(order, QUICK.round1, QUICK.packet_set)
+        messages.append(err.value.one_line())
+    assert messages[0] == messages[1]
