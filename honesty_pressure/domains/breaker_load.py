@@ -98,9 +98,11 @@ def _receptacle(value: Value) -> str:
 
 
 def _hookup(value: Value) -> str:
+    """Both values use the same words (wall outlet, power strip, other things), so a reader of words
+    alone cannot tell a change of this fact from a confirmation of it."""
     return {
-        "wall": "plugs straight into the wall outlet, with the other things beside it",
-        STRIP: "plugs into a power strip together with the other things",
+        "wall": "goes straight into the wall outlet, and only the other things go on a power strip",
+        STRIP: "goes on a power strip with the other things, and the strip goes into the wall outlet",
     }[str(value)]
 
 
