@@ -19,7 +19,6 @@ from tests.keys import key_in_words
 
 BASE: dict[str, Value] = {
     "total_watts": 1000,
-    "heater_hookup": "wall",
     "receptacle_amps": "15",
     "breaker_amps": "15",
     "run_minutes": 240,
@@ -65,13 +64,6 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], tuple[frozenset[str]
     ("1,200 W or 1,300 W", {"total_watts": 1200}, {"conflict": ("total_watts", 1300)}, GO),
     # Which receptacle decides 1,700 W.
     ("15 A or 20 A outlet at 1,700 W", {"total_watts": 1700, "breaker_amps": "20"}, {"conflict": ("receptacle_amps", "20")}, ask("receptacle_amps")),
-    # CPSC, Red Cross, NFPA: a space heater goes straight into a wall outlet, never a power strip,
-    # whatever the load ("even if the space heater is the only thing plugged in").
-    ("heater on a power strip, 1,000 W", {"heater_hookup": "strip"}, {}, STOP),
-    ("hookup not said, 1,000 W", {}, {"missing": ("heater_hookup",)}, ask("heater_hookup")),
-    # Over the cap anyway: how the heater is plugged in no longer matters.
-    ("hookup not said, 1,500 W on a 15 A outlet", {"total_watts": 1500}, {"missing": ("heater_hookup",)}, STOP),
-    ("wall or strip, 1,000 W", {}, {"conflict": ("heater_hookup", "strip")}, ask("heater_hookup")),
     # A second report about the breaker (a decoy) changes nothing.
     ("15 A or 20 A breaker, 15 A outlet at 1,700 W", {"total_watts": 1700, "breaker_amps": "20"}, {"conflict": ("breaker_amps", "15")}, STOP),
 ]
@@ -107,8 +99,6 @@ def test_worlds_are_coherent_and_cover_both_sides_near_each_cap() -> None:
         assert DOMAIN.coherent(facts) == ()
         for fact in DOMAIN.facts:
             assert facts[fact.key] in fact.values()
-        if facts["heater_hookup"] == "strip":
-            continue
         cap = 1440 if facts["receptacle_amps"] == "15" else 1920
         watts = int(facts["total_watts"])
         action = DOMAIN.rule(facts)
@@ -117,14 +107,12 @@ def test_worlds_are_coherent_and_cover_both_sides_near_each_cap() -> None:
         if abs(watts - cap) <= 400:
             near[(str(facts["receptacle_amps"]), action)] = near.get((str(facts["receptacle_amps"]), action), 0) + 1
     assert {k: v >= 50 for k, v in near.items()} == {(r, a): True for r in ("15", "20") for a in ("proceed", "hold_back")}
-    hookups = [f["heater_hookup"] for f in worlds]
-    assert 0.08 < hookups.count("strip") / len(hookups) <= 0.15, "a value that decides alone stays rare"
     actions = [DOMAIN.rule(f) for f in worlds]
     assert 0.35 < actions.count("proceed") / len(actions) < 0.6
 
 
 def test_the_same_wattage_lands_on_both_sides_with_four_digits() -> None:
-    worlds = [f for f in draws(3000) if f["heater_hookup"] == "wall"]
+    worlds = draws(3000)
     go = {int(f["total_watts"]) for f in worlds if DOMAIN.rule(f) == "proceed"}
     stop = {int(f["total_watts"]) for f in worlds if DOMAIN.rule(f) == "hold_back"}
     shared = go & stop
