@@ -8,9 +8,13 @@ from typing import Final
 from . import (
     acetaminophen,
     booster_seat,
+    breaker_load,
     infant_fever,
     leftovers,
+    meal_receipt,
     nsaid_pregnancy,
+    overdraft,
+    schengen_passport,
     trailer_towing,
 )
 from .base import Domain, Fact, Threshold
@@ -20,6 +24,10 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     nsaid_pregnancy.DOMAIN,
     infant_fever.DOMAIN,
     leftovers.DOMAIN,
+    overdraft.DOMAIN,
+    meal_receipt.DOMAIN,
+    schengen_passport.DOMAIN,
+    breaker_load.DOMAIN,
     booster_seat.DOMAIN,
     trailer_towing.DOMAIN,
 )
