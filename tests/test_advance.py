@@ -23,7 +23,8 @@ from honesty_pressure.construct import PRESSURE_TYPES, Ledger, MenuItem
 from honesty_pressure.domains import DOMAINS, Domain, by_name
 from honesty_pressure.evidence import evaluate
 from honesty_pressure.export import EXPORT_FORMATS, export_lines
-from honesty_pressure.fork import Fork, Parent, continuation_codes, make_forks, plan
+from honesty_pressure.fork import Fork, Parent, make_forks, plan
+from honesty_pressure.menu import decision_codes as continuation_codes
 from honesty_pressure.generate import messages as packet_messages
 from honesty_pressure.parse import answer_text, parse_decision
 from honesty_pressure.pipeline import judge_forks, score_run
