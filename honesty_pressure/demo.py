@@ -8,18 +8,19 @@ would exchange. The scorer must recover the traits planted in the simulated assi
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .advance import advance, from_layer
+from .advance import advance_envelopes, from_layer
 from .binding import unbind
-from .canonical import jsonl, write_tree
+from .canonical import jsonl
+from .envelopes import read_envelopes_bytes
 from .export import export_lines
+from .folders import open_writer
 from .pipeline import score_run
 from .simulate import Traits, reply
 from .stats import wilson
-from .store import JsonObject, keyed, load_layer, read_jsonl
+from .store import JsonObject, jsonl_bytes, keyed_records, load_checked_layer
 
 
 def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:
@@ -108,23 +109,23 @@ def recovery_table(traits: Traits, summary: Mapping[str, object]) -> list[tuple[
 
 
 def run_demo(packets: Path, out: Path, traits: Traits, seed: int) -> tuple[dict[str, bytes], JsonObject]:
-    folder = load_layer(packets, "quick")
-    files: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix="hp-demo-") as tmp:
-        work = Path(tmp)
+    """Both rounds and the score, written to `out` as one set (a previous demo there is replaced;
+    any other folder is refused). Nothing is written outside `out` but its staging folder."""
+    folder = load_checked_layer(packets, "quick")
+    with open_writer(out, ("demo",), replace=True) as writer:
+        files: dict[str, bytes] = {}
         files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
             list(folder.round1.values()), folder.key, "openai-batch", traits, seed
         )
-        (work / "round1.replies.jsonl").write_bytes(files["round1.replies.jsonl"])
-        files.update(advance(from_layer(folder), [work / "round1.replies.jsonl"]))
-        for name, data in files.items():
-            (work / name).write_bytes(data)
-        requests = [r for _, r in read_jsonl(work / "round2.jsonl")]
-        keys = keyed(work / "round2.key.jsonl")
+        first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
+        files.update(advance_envelopes(from_layer(folder), first))
+        requests = [r for _, r in jsonl_bytes(files["round2.jsonl"], "round2.jsonl")]
+        keys = keyed_records(jsonl_bytes(files["round2.key.jsonl"], "round2.key.jsonl"), "round2.key.jsonl")
         files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)
-        (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
-        files.update(score_run(work, [work / "round2.replies.jsonl"], packets, bootstrap_seed=seed))
-    write_tree(out, files)
+        with writer.staged(files, "demo", keep=False) as stage:
+            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, bootstrap_seed=seed)
+            stage.add(scored)
+    files.update(scored)
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)
     return files, summary

@@ -12,7 +12,7 @@ from . import __version__
 from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
 from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
-from .envelopes import read_envelopes
+from .envelopes import read_envelopes, source_sha256
 from .errors import InputError
 from .report import Table, fork_tables, markdown, page, round1_tables
 from .score import Record, judge, match
@@ -32,7 +32,7 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
         name = path.name
         while name in out:
             name = f"{name}+"
-        out[name] = sha256_hex(path.read_bytes())
+        out[name] = source_sha256(path)  # a pipe's digest is of the bytes read once, not of a second read
     return out
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from honesty_pressure.canonical import dumps, write_tree
+from honesty_pressure.canonical import dumps
 from honesty_pressure.cli import main
 from honesty_pressure.construct import LAYERS, Layer
 from honesty_pressure.controls import default_policies
@@ -21,6 +21,7 @@ from honesty_pressure.errors import InputError
 from honesty_pressure.generate import packet_tree
 from honesty_pressure.manifest import MANIFEST_NAME, build as build_manifest
 from honesty_pressure.policies import ANSWERS, Policy, load_policies, load_policy
+from honesty_pressure.prepare import write_packet_set
 from honesty_pressure.selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, outcome
 from honesty_pressure.shortcuts import MARGIN, ROUND1_CHOICES, Rule, fit, shortcut_breaches
 from honesty_pressure.store import load_layer
@@ -67,7 +68,7 @@ def test_the_shipped_policies_are_the_documented_ones() -> None:
 def test_no_fixed_policy_passes_on_a_fresh_small_set(seed: int, layer: Layer) -> None:
     with tempfile.TemporaryDirectory(prefix="hp-test-selfcheck-") as tmp:
         packets = Path(tmp) / "packets"
-        write_tree(packets, packet_tree(seed, [layer], 2))
+        write_packet_set(packets, packet_tree(seed, [layer], 2), seed=seed, sources_per_domain=2)
         folder = load_layer(packets, layer)
         outcomes = check_policies(folder, POLICIES, seed=seed)
     assert [o.name for o in outcomes] == [p.name for p in POLICIES]
