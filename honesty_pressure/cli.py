@@ -350,7 +350,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split("## Per fork kind")[0])
-    print(f"wrote {len(files)} files to {out}")
+    held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
+    print(f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)")
     return 0
 
 

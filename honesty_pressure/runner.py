@@ -307,7 +307,8 @@ def _send(command: Sequence[str], out: Path, round_: Round, *, idle_timeout: flo
     if call.wrote == 0:
         raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
     # Any bad line is named here, in the file that keeps it.
-    still = [line for line in pending if _slot(line) not in _answered(out, round_)]
+    now = _answered(out, round_)
+    still = [line for line in pending if _slot(line) not in now]
     if still:
         print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
 
