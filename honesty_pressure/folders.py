@@ -431,10 +431,14 @@ class FolderWriter:
         """The new set, built in a staging folder beside the target; the caller may add files
         computed from it (a score of the staged run), and leaving the block swaps it in. If the
         block or the swap fails, the staging folder is removed and nothing has changed."""
+        made = _missing_parents(self.parent)
         try:
             _step("stage")
+            if made:
+                os.makedirs(self.parent, exist_ok=True)
             staging = Path(tempfile.mkdtemp(prefix=f"{self.prefix}stage-", dir=self.parent))
         except OSError as exc:
+            _unmake(made)
             raise self._oserror(exc) from None
         stage = Stage(staging, -1, self.shown)
         leftover: Path | None = staging  # what to remove at the end: the unfinished or the old set
@@ -502,9 +506,27 @@ class FolderWriter:
                 _remove(leftover)
             if stage.fd >= 0:
                 os.close(stage.fd)
+            if not swapped:
+                _unmake(made)
         if old_fd is not None:
             os.close(old_fd)
         _fsync_dir(self.parent)
+
+
+def _missing_parents(folder: Path) -> list[Path]:
+    """The folders that must be made for `folder` to exist, outermost first."""
+    missing = []
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
+
+
+def _unmake(made: list[Path]) -> None:
+    """Remove the (still empty) parent folders a failed write made, innermost first."""
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
 
 
 class Stage:
