@@ -23,7 +23,7 @@ from .parse import parse_decision
 from .score import match, menu_codes, request_digest, samples_of
 from .binding import unbind
 from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from .store import JsonObject, PacketFolder, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
+from .store import JsonObject, PacketFolder, files_digest, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -40,6 +40,9 @@ class ParentSet:
     seed: int
     requests: dict[str, JsonObject]
     keys: dict[str, JsonObject]
+    source: str = ""
+    """SHA-256 of the files these parents were read from ("" if none): lets check_run know a
+    round this process has just built from the very same inputs (see `_BUILT`)."""
 
 
 def from_layer(folder: PacketFolder) -> ParentSet:
@@ -61,6 +64,7 @@ def from_layer(folder: PacketFolder) -> ParentSet:
         seed=int(str(seed)),
         requests=dict(folder.round1),
         keys=keys,
+        source=folder.digest,
     )
 
 
@@ -76,6 +80,7 @@ def _parents_of_level(level: _Level) -> ParentSet:
         seed=int(str(level.info.get("seed"))),
         requests=keyed_records(jsonl_bytes(level.files[requests_name], str(level.folder / requests_name)), str(level.folder / requests_name)),
         keys=keyed_records(jsonl_bytes(level.files[keys_name], str(level.folder / keys_name)), str(level.folder / keys_name)),
+        source=files_digest(level.files, run_files(k)),
     )
 
 
@@ -161,7 +166,36 @@ def advance(
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
     where = str(replies[0]) if replies else None
     check_id_room(parents, envelopes, where)
-    return advance_envelopes(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    return build_round(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+
+
+_BUILT: dict[tuple[object, ...], dict[str, str]] = {}
+"""Rounds this process built: (parents' identity, protocol, frozen SHA-256) -> each file's SHA-256.
+advance is a pure function of those inputs, so check_run may take a recorded result for a rebuild
+(selfcheck and `run` advance and then score in one process). Digests only: a few bytes each."""
+
+
+def _built_key(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[object, ...] | None:
+    if not parents.source:
+        return None
+    ids = sha256_hex("\n".join(sorted(parents.requests)) + "\0" + "\n".join(sorted(parents.keys)))
+    return (parents.source, parents.round, parents.layer, parents.packet_set, parents.parent_set, parents.seed, ids, protocol, frozen_sha256)
+
+
+def build_round(
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol = "default",
+    require_complete: bool = False,
+    where: str | None = None,
+) -> dict[str, bytes]:
+    """advance_envelopes, remembered for check_run."""
+    files = advance_envelopes(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    key = _built_key(parents, protocol, sha256_hex(files[FROZEN_FILE]))
+    if key is not None:
+        _BUILT[key] = {name: sha256_hex(data) for name, data in files.items()}
+    return files
 
 
 FORK_SUFFIX: Final = len("-00000")
@@ -356,10 +390,18 @@ def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder]:
         protocol = next((p for p in ("default", "full") if p == level.info.get("protocol")), None)
         if protocol is None:
             raise InputError("'protocol' must be default or full", file=str(level.folder / RUN_FILE))
-        rebuilt = advance_envelopes(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
+        key = _built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE]))
+        known = _BUILT.get(key) if key is not None else None
+        if known is not None:
+            rebuilt = {name: known.get(name, "") for name in run_files(level.round)}
+            mine = {name: sha256_hex(level.files[name]) for name in run_files(level.round)}
+        else:
+            built = build_round(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
+            rebuilt = {name: sha256_hex(built.get(name, b"")) for name in run_files(level.round)}
+            mine = {name: sha256_hex(level.files[name]) for name in run_files(level.round)}
         before = "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
         for name in run_files(level.round):
-            if level.files[name] != rebuilt.get(name):
+            if mine[name] != rebuilt[name]:
                 raise InputError(f"differs from what advance makes from the frozen replies and {before} (edited?)", file=str(level.folder / name))
         if level is not top:
             parents = _parents_of_level(level)

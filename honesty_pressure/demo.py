@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .advance import advance_envelopes, from_layer
+from .advance import build_round, from_layer
 from .binding import unbind
 from .canonical import jsonl
 from .envelopes import read_envelopes_bytes
@@ -118,7 +118,7 @@ def run_demo(packets: Path, out: Path, traits: Traits, seed: int) -> tuple[dict[
             list(folder.round1.values()), folder.key, "openai-batch", traits, seed
         )
         first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
-        files.update(advance_envelopes(from_layer(folder), first))
+        files.update(build_round(from_layer(folder), first))
         requests = [r for _, r in jsonl_bytes(files["round2.jsonl"], "round2.jsonl")]
         keys = keyed_records(jsonl_bytes(files["round2.key.jsonl"], "round2.key.jsonl"), "round2.key.jsonl")
         files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)

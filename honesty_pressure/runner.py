@@ -37,7 +37,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
-from .advance import FROZEN_FILE, RUN_FILE, advance_envelopes, from_layer
+from .advance import FROZEN_FILE, RUN_FILE, build_round, from_layer
 from .binding import unbind
 from .canonical import jsonl
 from .construct import Envelope, Protocol
@@ -363,7 +363,7 @@ def run_with_runner(
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
             _send(command, out, first, idle_timeout=idle_timeout, timeout=timeout)
-            files = advance_envelopes(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
+            files = build_round(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
             requests = keyed_records(jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")), str(out / "round2.jsonl"))
             files["round2.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model))
             writer.commit(files, "run", keep=True)

@@ -10,10 +10,11 @@ checked loader also holds the layer's files against the MANIFEST.sha256 that lis
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -199,6 +200,8 @@ class PacketFolder:
     round1: dict[str, JsonObject]
     key: dict[str, JsonObject]
     ledgers: dict[str, JsonObject]
+    digest: str = ""
+    """SHA-256 over the four files' SHA-256s, in LAYER_FILES order ("" when not read from files)."""
 
     @property
     def packet_set(self) -> str:
@@ -223,6 +226,11 @@ def keyed(path: Path, field: str = "packet_id") -> dict[str, JsonObject]:
     return keyed_records(read_jsonl(path), str(path), field)
 
 
+def files_digest(files: dict[str, bytes], names: Sequence[str]) -> str:
+    """One SHA-256 naming a set of files' contents (in the given order)."""
+    return hashlib.sha256("".join(hashlib.sha256(files[name]).hexdigest() for name in names).encode("ascii")).hexdigest()
+
+
 def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
     """A layer from its four files' bytes (`folder` names them in messages)."""
     build = json_object(files["build.json"], str(folder / "build.json"))
@@ -234,6 +242,7 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
         round1=keyed_records(jsonl_bytes(files["round1.jsonl"], str(folder / "round1.jsonl")), str(folder / "round1.jsonl")),
         key=keyed_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), str(folder / "key.jsonl")),
         ledgers=keyed_records(jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), str(folder / "ledgers.jsonl"), "source_id"),
+        digest=files_digest(files, LAYER_FILES),
     )
     if loaded.round1.keys() != loaded.key.keys():
         raise InputError("round1.jsonl and key.jsonl list different packets", file=str(folder / "key.jsonl"))
