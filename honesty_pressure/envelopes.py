@@ -159,7 +159,7 @@ def _envelope(
 ) -> Envelope:
     highest = max(sample, unbind(ref).sample or 0)
     if highest >= MAX_SAMPLES:
-        raise at.bad("sample", f"sample {highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to {MAX_SAMPLES - 1})")
+        raise at.bad("sample", f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to {MAX_SAMPLES - 1})")
     return Envelope(
         ref=ref,
         reply=reply,
