@@ -23,6 +23,7 @@ run that the next `run` resumes.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import selectors
 import shlex
@@ -44,7 +45,8 @@ from .construct import Envelope, Protocol
 from .envelopes import read_envelopes
 from .errors import InputError, KitError, OutputError, UsageError, printable
 from .export import ExportFormat, export_lines
-from .folders import FolderWriter, _step, open_writer
+from . import folders
+from .folders import FolderWriter, open_writer
 from .pipeline import score_run
 from .score import match
 from .store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
@@ -52,7 +54,10 @@ from .store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
 STOP_GRACE: Final = 2.0
-"""Seconds between SIGTERM and SIGKILL, and how long output may trail the runner's exit."""
+"""Seconds between SIGTERM and SIGKILL."""
+TRAIL: Final = 1.0
+"""Seconds output may trail the runner's exit (a child of it holding stdout gets no longer)."""
+_TICK: Final = 0.2
 _STDERR_KEPT: Final = 1 << 16
 
 
@@ -189,7 +194,7 @@ def call_runner(command: Sequence[str], requests: bytes, replies: Path, *, idle_
         exited_at: float | None = None
         while selector.get_map():
             now = time.monotonic()
-            waits = [STOP_GRACE]
+            waits = [_TICK if exited_at is None else exited_at + TRAIL - now]
             if idle_timeout > 0:
                 waits.append(last + idle_timeout - now)
             if timeout > 0:
@@ -201,10 +206,17 @@ def call_runner(command: Sequence[str], requests: bytes, replies: Path, *, idle_
                     continue
                 last = time.monotonic()
                 if key.data == "out":
-                    _step("append")
-                    view = memoryview(chunk)
-                    while view:
-                        view = view[os.write(out, view) :]
+                    try:
+                        folders._step("append")
+                        view = memoryview(chunk)
+                        while view:
+                            view = view[os.write(out, view) :]
+                    except OSError as exc:
+                        raise OutputError(
+                            f"cannot keep the runner's replies: {exc.strerror or exc}; the runner was stopped, and the "
+                            "replies kept so far stay there: run again to resume",
+                            file=str(replies),
+                        ) from None
                     wrote += len(chunk)
                 elif len(kept_err) < _STDERR_KEPT:
                     kept_err += chunk[: _STDERR_KEPT - len(kept_err)]
@@ -213,7 +225,7 @@ def call_runner(command: Sequence[str], requests: bytes, replies: Path, *, idle_
                 # Output may trail the exit a little; a child that keeps the pipes open may not
                 # keep `run` waiting.
                 exited_at = exited_at or now
-                if now - exited_at > STOP_GRACE:
+                if now - exited_at >= TRAIL:
                     break
             elif idle_timeout > 0 and now - last >= idle_timeout:
                 stopped = f"it wrote nothing for {idle_timeout:g} s (--idle-timeout)"
@@ -245,7 +257,8 @@ def _first_line(text: str) -> str:
 
 
 def _repair_tail(path: Path) -> None:
-    """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again)."""
+    """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again).
+    A last line that is whole but lacks its newline (a runner that forgot it) gets one."""
     try:
         with open(path, "rb") as handle:
             data = handle.read()
@@ -254,9 +267,17 @@ def _repair_tail(path: Path) -> None:
     if not data or data.endswith(b"\n"):
         return
     cut = data.rfind(b"\n") + 1
-    _step("repair")
-    with open(path, "r+b") as handle:
-        handle.truncate(cut)
+    try:
+        whole = isinstance(json.loads(data[cut:]), dict)
+    except (ValueError, RecursionError):
+        whole = False
+    folders._step("repair")
+    if whole:
+        with open(path, "ab") as handle:
+            handle.write(b"\n")
+    else:
+        with open(path, "r+b") as handle:
+            handle.truncate(cut)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -8,7 +8,9 @@ it misbehave the way real runners do:
 - `--grandchild`: answer everything, but leave a child process holding stdout open;
 - `--error`: answer every request with a null content (a runner error for each);
 - `--log FILE`: append the id of every request it receives to FILE (to see what was re-sent);
-- `--pid FILE`: write its process id to FILE first.
+- `--slow S`: wait S seconds before each reply (never idle for long, never done);
+- `--garbage`: write a line that is not JSON first;
+- `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line.
 """
 
 from __future__ import annotations
@@ -32,7 +34,13 @@ def main(argv: list[str]) -> int:
             handle.write(str(os.getpid()))
     log = open(log_file, "a", encoding="utf-8") if log_file else None
     if "--grandchild" in argv:
-        subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdout=sys.stdout)
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdout=sys.stdout)
+        if pid_file:
+            with open(pid_file, "a", encoding="utf-8") as handle:
+                handle.write(f"\n{child.pid}")
+    if "--garbage" in argv:
+        sys.stdout.write("Loading model...\n")
+    slow = float(_option(argv, "--slow") or 0)
     for number, line in enumerate(sys.stdin):
         if "--fail" in argv and number == 5:
             print("runner crashed: out of memory", file=sys.stderr)
@@ -40,6 +48,7 @@ def main(argv: list[str]) -> int:
         if hang is not None and number == int(hang):
             sys.stdout.flush()
             time.sleep(600)
+        time.sleep(slow)
         request = json.loads(line)
         if log:
             log.write(request["id"] + "\n")
