@@ -100,15 +100,14 @@ def protected_reason(path: Path, *, committed_packets_ok: bool = False) -> str |
     real = Path(os.path.realpath(path))
     for folder in (real, *real.parents):
         inside = folder != real
-        where = f"inside {folder}" if inside else "the folder"
         if _is_checkout_part(folder, "packets") and not (committed_packets_ok and not inside):
             return f"is {'inside ' if inside else ''}the committed packets of a checkout ({folder}); write elsewhere"
         if _is_checkout_part(folder, "controls"):
             return f"is {'inside ' if inside else ''}the committed controls of a checkout ({folder}); write elsewhere"
         if folder == _PACKAGE:
-            return f"is {where} of the kit's own code; write elsewhere"
+            return f"is {'inside ' if inside else ''}the kit's own code ({folder}); write elsewhere"
         if folder.name == ".git":
-            return f"is {where} of a git repository's own data; write elsewhere"
+            return f"is {'inside ' if inside else ''}a git repository's own data ({folder}); write elsewhere"
         if inside and all((folder / name).is_file() for name in ("build.json", "round1.jsonl", "key.jsonl")):
             return f"is inside the packet layer {folder}; write elsewhere"
         if inside and (folder / MARKER).is_file():
