@@ -185,6 +185,22 @@ def _regress(s: Scratch, name: str, data: bytes, file: str) -> tuple[Args, str]:
     return ["regress", str(first), str(second)], str(second / file)
 
 
+def _replace_run_file(s: Scratch, name: str, *, folder: bool) -> tuple[Args, str]:
+    """Delete a run file, or put a folder where it was."""
+    (s.run / name).unlink()
+    if folder:
+        (s.run / name).mkdir()
+    return s.score_run(), str(s.run / name)
+
+
+def _summary_folder(s: Scratch) -> tuple[Args, str]:
+    first = s.files / "a"
+    first.mkdir()
+    (first / "records.jsonl").write_bytes(b"")
+    (first / "summary.json").mkdir()
+    return ["regress", str(first), str(first)], str(first / "summary.json")
+
+
 def _deep(levels: int = 100_000) -> str:
     return "[" * levels + "]" * levels
 
@@ -240,8 +256,8 @@ CASES: list[Case] = [
     Case("run: layer that walks out of the packets", "run", lambda s: _edit_run(s, "run.json", lambda t: t.replace('"layer":"quick"', '"layer":"../../etc"'))),
     Case("run: run.json a list", "run", lambda s: _edit_run(s, "run.json", lambda t: "[]")),
     Case("run: run.json with a duplicate key", "run", lambda s: _edit_run(s, "run.json", lambda t: t[:-2] + ',"round":3}\n')),
-    Case("run: round2.jsonl deleted", "run", lambda s: ((s.run / "round2.jsonl").unlink(), (s.score_run(), str(s.run / "round2.jsonl")))[1]),
-    Case("run: run.json is a folder", "run", lambda s: ((s.run / "run.json").unlink(), (s.run / "run.json").mkdir(), (s.score_run(), str(s.run / "run.json")))[2]),
+    Case("run: round2.jsonl deleted", "run", lambda s: _replace_run_file(s, "round2.jsonl", folder=False)),
+    Case("run: run.json is a folder", "run", lambda s: _replace_run_file(s, "run.json", folder=True)),
     # --- the packets: MANIFEST.sha256, build.json, key.jsonl (score --layer checks them first) ---
     Case("manifest: not UTF-8 (finding 16)", "manifest", lambda s: _manifest(s, b"\xff\xfe\n")),
     Case("manifest: a malformed line", "manifest", lambda s: _manifest(s, b"not a manifest line\n")),
@@ -251,7 +267,7 @@ CASES: list[Case] = [
     Case("build.json with a duplicate key, manifest recomputed", "build.json", lambda s: _packet_file(s, "build.json", lambda t: t[:-2] + ',"packet_set":"x"}\n', rehash=True)),
     Case("build.json not an object, manifest recomputed", "build.json", lambda s: _packet_file(s, "build.json", lambda t: "[1]\n", rehash=True)),
     # --- regress inputs (the JSON layer under them) ---
-    Case("regress: summary.json is a folder (finding 16)", "regress", lambda s: ((s.files / "a").mkdir(), (s.files / "a" / "records.jsonl").write_bytes(b""), (s.files / "a" / "summary.json").mkdir(), (["regress", str(s.files / "a"), str(s.files / "a")], str(s.files / "a" / "summary.json")))[3]),
+    Case("regress: summary.json is a folder (finding 16)", "regress", lambda s: _summary_folder(s)),
     Case("regress: records nested deep (finding 16)", "regress", lambda s: _regress(s, "deep", ('{"packet_id": ' + _deep() + "}\n").encode(), "records.jsonl")),
     Case("regress: records with a duplicate key", "regress", lambda s: _regress(s, "dup", b'{"packet_id": "a", "packet_id": "b"}\n', "records.jsonl")),
     Case("regress: a huge summary.json (finding 16)", "regress", lambda s: _regress(s, "huge", b'{"x": "' + b"y" * (17 << 20) + b'"}', "summary.json")),

@@ -90,7 +90,7 @@ def steps_of(argv: list[str]) -> list[str]:
     try:
         assert cli(*argv).code == 0
     finally:
-        folders._step = original  # type: ignore[assignment]
+        folders._step = original
     return recorded
 
 
@@ -294,22 +294,6 @@ def test_no_space_for_a_reply_stops_the_runner_and_keeps_the_rest(packets: Path,
 
 
 # ---- two writers at once: one succeeds, the other fails with one clear line -------------------
-
-
-def _paused_writer(argv: list[str], at: str, ready: Path, go: Path) -> int:
-    """A child that runs the command and waits at its first `at` step until `go` exists."""
-
-    def hook(name: str) -> None:
-        if name == at and not ready.exists():
-            ready.write_text("ready")
-            while not go.exists():
-                time.sleep(0.01)
-
-    pid = os.fork()
-    if pid == 0:
-        signal.alarm(60)
-        _child(argv, hook)
-    return pid
 
 
 @pytest.mark.parametrize("at", ["stage", "swap"])

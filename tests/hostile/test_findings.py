@@ -181,10 +181,11 @@ def test_a_lone_surrogate_in_a_reply_is_one_line_in_every_reader(command: str, p
     lines[2] = json.dumps(record)
     bad = tmp_path / "bad.jsonl"
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = str(tmp_path / "out")
     args = {
-        "score": ["score", "--layer", "quick", "--packets", packets, "--replies", bad, "--out", tmp_path / "out"],
-        "advance": ["advance", "--layer", "quick", "--packets", packets, "--replies", bad, "--run", tmp_path / "out"],
-        "score --run": ["score", "--run", run, "--packets", packets, "--replies", bad, "--out", tmp_path / "out"],
+        "score": ["score", "--layer", "quick", "--packets", str(packets), "--replies", str(bad), "--out", out],
+        "advance": ["advance", "--layer", "quick", "--packets", str(packets), "--replies", str(bad), "--run", out],
+        "score --run": ["score", "--run", str(run), "--packets", str(packets), "--replies", str(bad), "--out", out],
     }[command]
     before = snapshot(tmp_path)
     assert "lone surrogate" in one_line_naming(cli(*args), args[0], f"{bad}:3:")
