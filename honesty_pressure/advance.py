@@ -23,7 +23,7 @@ from .parse import parse_decision
 from .score import match, menu_codes, request_digest, samples_of
 from .binding import unbind
 from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from .store import JsonObject, PacketFolder, files_digest, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
+from .store import JsonObject, PacketFolder, files_digest, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -365,7 +365,7 @@ def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder]:
     """Every round of the run's chain, each rebuilt byte for byte from its frozen replies and
     the rebuilt round before it (round 1: the packets, checked against their manifest)."""
     top = _read_level(run, None)
-    if top.round > 2 and not (run / CHAIN_FOLDER).is_dir():
+    if top.round > 2 and not is_dir(run / CHAIN_FOLDER):
         raise InputError(
             f"a round-{top.round} run carries its earlier rounds in {CHAIN_FOLDER}/, and this one has none "
             "(made by an older version? advance its parent run again)",

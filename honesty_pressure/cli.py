@@ -23,10 +23,10 @@ from .errors import InputError, KitError, OutputError, UsageError, printable
 from .export import EXPORT_FORMATS
 from .folders import open_writer, protected_reason, reading, target_path
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
-from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN
+from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
-from .store import load_checked_layer, load_layer, read_bounded
+from .store import is_file, load_checked_layer, load_layer, read_bounded
 from .runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, Stopped
 from .verify import parse_seed, verify_tree
 
@@ -60,7 +60,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         problems = []
         for rel, data in sorted(tree.items()):
             path = out / rel
-            if not path.is_file():
+            if not is_file(path):
                 problems.append(f"{printable(str(path))}: missing")
                 continue
             try:
@@ -176,11 +176,17 @@ def check_export_target(out: Path) -> None:
         raise OutputError("exists and is not a request file the kit exported; choose another --out", file=str(out))
 
 
+def _reply_paths(given: Sequence[str]) -> list[Path]:
+    if len(given) > MAX_REPLY_FILES:
+        raise UsageError(f"--replies: {len(given)} files, at most {MAX_REPLY_FILES} (concatenate them)")
+    return [Path(p) for p in given]
+
+
 def cmd_score(args: argparse.Namespace) -> int:
     from .pipeline import score_round1, score_run
 
     fmt: Format | None = None if args.format == "auto" else args.format
-    replies = [Path(p) for p in args.replies]
+    replies = _reply_paths(args.replies)
     if args.run_dir is not None:
         run = Path(args.run_dir)
         out = Path(args.out or args.run_dir)
@@ -218,7 +224,7 @@ def cmd_advance(args: argparse.Namespace) -> int:
 
     fmt: Format | None = None if args.format == "auto" else args.format
     run = Path(args.run)
-    replies = [Path(p) for p in args.replies]
+    replies = _reply_paths(args.replies)
     with contextlib.ExitStack() as stack:
         if args.from_run:
             if _same_folder(Path(args.from_run), run):
@@ -236,7 +242,7 @@ def cmd_advance(args: argparse.Namespace) -> int:
         if writer.existing.state == "kit":
             for name in (FROZEN_FILE, RUN_FILE):
                 path = run / name
-                if not path.is_file() or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
+                if not is_file(path) or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
                     differs.append(name)
         if differs and not args.force:
             what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"

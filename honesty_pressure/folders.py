@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import Final, Literal
 
 from .canonical import dumps
-from .errors import BusyError, OutputError, UsageError
+from .errors import BusyError, InputError, OutputError, UsageError
 from .manifest import MANIFEST_NAME
+from .store import is_dir, is_file, open_regular
 
 Kind = Literal["run", "score", "demo", "packets"]
 State = Literal["absent", "empty", "kit"]
@@ -86,7 +87,7 @@ def _is_checkout_part(folder: Path, name: str) -> bool:
     if folder.name != name:
         return False
     root = folder.parent
-    return (root / MANIFEST_NAME).is_file() or ((root / "packets").is_dir() and (root / "controls").is_dir())
+    return is_file(root / MANIFEST_NAME) or (is_dir(root / "packets") and is_dir(root / "controls"))
 
 
 def is_committed_packets(path: Path) -> bool:
@@ -108,9 +109,9 @@ def protected_reason(path: Path, *, committed_packets_ok: bool = False) -> str |
             return f"is {'inside ' if inside else ''}the kit's own code ({folder}); write elsewhere"
         if folder.name == ".git":
             return f"is {'inside ' if inside else ''}a git repository's own data ({folder}); write elsewhere"
-        if inside and all((folder / name).is_file() for name in ("build.json", "round1.jsonl", "key.jsonl")):
+        if inside and all(is_file(folder / name) for name in ("build.json", "round1.jsonl", "key.jsonl")):
             return f"is inside the packet layer {folder}; write elsewhere"
-        if inside and (folder / MARKER).is_file():
+        if inside and is_file(folder / MARKER):
             return f"is inside the kit folder {folder}; choose a folder of its own"
     return None
 
@@ -134,9 +135,9 @@ def _listing(names: Collection[str]) -> str:
 
 def _marker_kind(path: Path) -> Kind | None:
     try:
-        with open(path / MARKER, "rb") as handle:
+        with open_regular(path / MARKER) as handle:
             data = handle.read(4096)
-    except OSError:
+    except (OSError, InputError):
         return None
     kinds: tuple[Kind, ...] = ("run", "score", "demo", "packets")
     return next((kind for kind in kinds if data == marker_bytes(kind)), None)
@@ -153,13 +154,44 @@ def _legacy_kind(path: Path, names: list[str]) -> Kind | None:
     try:
         if "run.json" in visible:
             info = read_json(path / "run.json")
-            return "run" if isinstance(info.get("run_set"), str) and "kit_version" in info else None
+            if not (isinstance(info.get("run_set"), str) and "kit_version" in info):
+                return None
+            return "demo" if _simulated(path / "round1.replies.jsonl") else "run"
         if "summary.json" in visible:
             provenance = read_json(path / "summary.json").get("provenance")
             return "score" if isinstance(provenance, dict) and "kit_version" in provenance else None
     except Exception:  # noqa: BLE001 - any unreadable file means "not recognisably ours"
         return None
     return None
+
+
+def _simulated(replies: Path) -> bool:
+    """A demo's round-1 replies come from the simulated assistant (how an older demo is known)."""
+    try:
+        with open_regular(replies) as handle:
+            return b'"model":"simulated-assistant"' in handle.readline(1 << 20)
+    except (OSError, InputError):
+        return False
+
+
+_CHAIN_ENTRY: Final = re.compile(r"^round[0-9]{1,3}(/(run\.json|frozen\.jsonl|round[0-9]{1,3}\.(jsonl|key\.jsonl)))?$")
+
+
+def _unknown_entries(path: Path, names: list[str]) -> tuple[str, ...]:
+    """Entries of a kit run or score folder the kit does not write (parents/ looked into too)."""
+    unknown = [n for n in names if n != MARKER and not _KIT_NAMES.match(n)]
+    chain = path / "parents"
+    if "parents" in names:
+        if chain.is_symlink() or not is_dir(chain):
+            unknown.append("parents")
+        else:
+            for folder, dirs, files in os.walk(chain, followlinks=False):
+                base = Path(folder).relative_to(chain)
+                for name in dirs + files:
+                    rel = (base / name).as_posix()
+                    if not _CHAIN_ENTRY.match(rel) or (name in files and not is_file(Path(folder) / name)):
+                        unknown.append(f"parents/{rel}")
+    return tuple(sorted(unknown))
 
 
 def _packets_kind(path: Path, names: list[str]) -> bool:
@@ -170,7 +202,7 @@ def _packets_kind(path: Path, names: list[str]) -> bool:
         return False
     for layer in layers:
         folder = path / layer
-        if folder.is_symlink() or not folder.is_dir():
+        if folder.is_symlink() or not is_dir(folder):
             return False
         inner = {n for n in os.listdir(folder) if not n.startswith(".")}
         if not inner or not inner <= _LAYER_FILES:
@@ -206,7 +238,7 @@ def inspect_target(path: Path) -> Existing:
             "choose a new or empty folder",
             file=where,
         )
-    unknown = tuple(sorted(n for n in names if n != MARKER and not _KIT_NAMES.match(n))) if kind != "packets" else ()
+    unknown = _unknown_entries(path, names) if kind != "packets" else ()
     return Existing(path, "kit", kind, unknown)
 
 

@@ -16,6 +16,7 @@ from typing import Final
 from .canonical import sha256_hex
 from .errors import InputError
 from .limits import MAX_SMALL_JSON_BYTES, MIB
+from .store import is_dir, is_file, open_regular
 
 MANIFEST_NAME: Final = "MANIFEST.sha256"
 COVERED: Final = ("packets", "controls")
@@ -28,7 +29,7 @@ def _walk(base: Path) -> list[Path]:
     for folder, dirs, files in os.walk(base, followlinks=False):
         dirs[:] = [d for d in dirs if not d.startswith(".")]
         out += [Path(folder) / name for name in files if not name.startswith(".")]
-    return [p for p in out if p.is_file()]
+    return [p for p in out if is_file(p)]
 
 
 def covered_files(root: Path, folders: tuple[str, ...] = COVERED) -> list[str]:
@@ -36,7 +37,7 @@ def covered_files(root: Path, folders: tuple[str, ...] = COVERED) -> list[str]:
     paths = []
     for folder in folders:
         base = root / folder
-        if base.is_dir() and not base.is_symlink():
+        if is_dir(base) and not base.is_symlink():
             paths += [p.relative_to(root).as_posix() for p in _walk(base)]
     return sorted(paths)
 
@@ -44,7 +45,7 @@ def covered_files(root: Path, folders: tuple[str, ...] = COVERED) -> list[str]:
 def file_sha256(path: Path) -> str:
     """SHA-256 of a file, read in chunks (a big file never sits in memory whole)."""
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for chunk in iter(lambda: handle.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -87,7 +88,7 @@ def parse(text: str, name: str = MANIFEST_NAME) -> dict[str, str]:
 def read(path: Path) -> dict[str, str]:
     """A manifest file's entries; unreadable, too big, not UTF-8 or malformed is an InputError."""
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:
             data = handle.read(MAX_SMALL_JSON_BYTES + 1)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
@@ -103,7 +104,7 @@ def read(path: Path) -> dict[str, str]:
 def check(root: Path) -> list[str]:
     """Problems, one per file: a changed hash, a listed file that is gone, a file not listed."""
     path = root / MANIFEST_NAME
-    if not path.is_file():
+    if not is_file(path):
         return [f"{MANIFEST_NAME}: missing"]
     try:
         entries = read(path)
@@ -112,13 +113,13 @@ def check(root: Path) -> list[str]:
     problems = []
     for rel, expected in sorted(entries.items()):
         target = root / rel
-        if not target.is_file():
+        if not is_file(target):
             problems.append(f"{rel}: listed in {MANIFEST_NAME} but missing")
             continue
         try:
             actual = file_sha256(target)
-        except OSError as exc:
-            problems.append(f"{rel}: cannot read ({exc.strerror or exc})")
+        except (OSError, InputError) as exc:
+            problems.append(f"{rel}: cannot read ({exc})")
             continue
         if actual != expected:
             problems.append(f"{rel}: SHA-256 differs from {MANIFEST_NAME}")
@@ -132,11 +133,11 @@ def manifest_for(packets: Path) -> tuple[Path, str] | None:
     """The manifest that lists a packet folder's files and the prefix its entries carry: the
     folder's own (a private set), else the one beside it (the checkout's, `packets/...`)."""
     own = packets / MANIFEST_NAME
-    if own.is_file():
+    if is_file(own):
         return own, ""
     real = Path(os.path.realpath(packets))
     beside = real.parent / MANIFEST_NAME
-    if beside.is_file():
+    if is_file(beside):
         return beside, f"{real.name}/"
     return None
 

@@ -29,7 +29,7 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
     leaving it out keeps the summary's bytes the same wherever the files are)."""
     out: dict[str, str] = {}
     for path in sorted(set(paths), key=str):
-        name = path.name
+        name = path.name.encode("utf-8", "backslashreplace").decode("utf-8")  # a name that is not UTF-8
         while name in out:
             name = f"{name}+"
         out[name] = source_sha256(path)  # a pipe's digest is of the bytes read once, not of a second read

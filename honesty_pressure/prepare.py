@@ -18,7 +18,7 @@ from .folders import is_committed_packets, open_writer, target_path
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN
 from .limits import MAX_PACKET_FILE_BYTES
 from .manifest import MANIFEST_NAME, build as build_manifest, render_bytes
-from .store import LAYER_FILES, json_object, read_bounded
+from .store import LAYER_FILES, is_dir, json_object, read_bounded
 
 
 def write_packet_set(out: Path, tree: dict[str, bytes], *, seed: int, sources_per_domain: int) -> str:
@@ -34,7 +34,7 @@ def write_packet_set(out: Path, tree: dict[str, bytes], *, seed: int, sources_pe
         kept: dict[str, bytes] = {}
         if writer.existing.state == "kit":
             for layer in LAYERS:
-                if layer in new_layers or not (out / layer).is_dir():
+                if layer in new_layers or not is_dir(out / layer):
                     continue
                 files = {name: read_bounded(out / layer / name, MAX_PACKET_FILE_BYTES) for name in LAYER_FILES}
                 build = json_object(files["build.json"], str(out / layer / "build.json"))

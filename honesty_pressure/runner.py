@@ -49,7 +49,8 @@ from . import folders
 from .folders import FolderWriter, open_writer
 from .pipeline import score_run
 from .score import match
-from .store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
+from .limits import MAX_PACKET_FILE_BYTES
+from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
@@ -110,23 +111,26 @@ class _Watchdog:
     saying "done" (its stdin, our pipe, closes when we die, however we die)."""
 
     def __init__(self) -> None:
-        self.process = subprocess.Popen(
-            [sys.executable, "-I", "-S", "-c", _WATCHDOG],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            start_new_session=True,
-        )
+        self.process: subprocess.Popen[bytes] | None = None
+        with contextlib.suppress(OSError, ValueError):  # no interpreter to start: run without one
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
 
     def watch(self, group: int) -> None:
-        assert self.process.stdin is not None
-        with contextlib.suppress(OSError):
-            self.process.stdin.write(f"{group}\n".encode("ascii"))
-            self.process.stdin.flush()
+        if self.process is not None and self.process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.process.stdin.write(f"{group}\n".encode("ascii"))
+                self.process.stdin.flush()
 
     def release(self) -> None:
-        assert self.process.stdin is not None
-        with contextlib.suppress(OSError):
+        if self.process is None or self.process.stdin is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
             self.process.stdin.write(b"done\n")
             self.process.stdin.close()
         with contextlib.suppress(subprocess.TimeoutExpired):
@@ -259,11 +263,10 @@ def _first_line(text: str) -> str:
 def _repair_tail(path: Path) -> None:
     """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again).
     A last line that is whole but lacks its newline (a runner that forgot it) gets one."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except FileNotFoundError:
+    if not is_file(path):
         return
+    with open_regular(path) as handle:
+        data = handle.read()
     if not data or data.endswith(b"\n"):
         return
     cut = data.rfind(b"\n") + 1
@@ -297,7 +300,7 @@ class Round:
 def _answered(out: Path, round_: Round) -> dict[tuple[str, int], Envelope]:
     """The replies already in the run folder, checked against the round's requests."""
     path = out / round_.replies
-    if not path.is_file() or not path.read_bytes().strip():
+    if not is_file(path) or not path.read_bytes().strip():
         return {}
     return match(read_envelopes(path), round_.records, round_.run_set)
 
@@ -341,19 +344,15 @@ def _slot(line: JsonObject) -> tuple[str, int]:
 
 def _replies_of(out: Path, round_: Round) -> list[Envelope]:
     path = out / round_.replies
-    if not path.is_file() or not path.read_bytes().strip():
+    if not is_file(path) or not path.read_bytes().strip():
         return []
     return read_envelopes(path)
 
 
 def _read(out: Path, name: str) -> bytes | None:
-    try:
-        with open(out / name, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
+    if not os.path.lexists(out / name):
         return None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(out / name)) from None
+    return read_bounded(out / name, MAX_PACKET_FILE_BYTES)
 
 
 def run_with_runner(

@@ -13,7 +13,9 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import os
 import re
+import stat
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -105,15 +107,38 @@ def loads(text: str, *, file: str, line: int | None = None) -> object:
     return value
 
 
-def _open(path: Path) -> BinaryIO:
+def is_file(path: Path) -> bool:
+    """A regular file (links followed); False, never an exception, for anything odd."""
     try:
-        return path.open("rb")
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """Open a file the kit reads whole, refusing anything but a regular file. The open does not
+    block: a FIFO left where a packet or run file should be is an error, not a hang."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         raise InputError("file not found", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError("is a folder, not a file" if stat.S_ISDIR(mode) else "is not a regular file", file=str(path))
+    return os.fdopen(fd, "rb")
+
+
+_open = open_regular
 
 
 def iter_jsonl(handle: BinaryIO, name: str) -> Iterator[tuple[int, JsonObject]]:
@@ -251,7 +276,7 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
 
 def _layer_folder(packets: Path, layer: str) -> Path:
     folder = packets / layer
-    if not folder.is_dir():
+    if not is_dir(folder):
         raise UsageError("no such layer folder (run prepare first?)", file=str(folder))
     return folder
 

@@ -10,7 +10,7 @@ from .errors import InputError
 from .generate import packet_tree
 from .manifest import check as check_manifest
 from .limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
-from .store import load_layer, read_bounded, read_json
+from .store import is_dir, is_file, load_layer, read_bounded, read_json
 
 
 def parse_seed(text: str, *, origin: str = "--seed") -> int:
@@ -21,13 +21,13 @@ def parse_seed(text: str, *, origin: str = "--seed") -> int:
 
 
 def layers_present(packets: Path) -> list[Layer]:
-    return [layer for layer in LAYERS if (packets / layer / "build.json").is_file()]
+    return [layer for layer in LAYERS if is_file(packets / layer / "build.json")]
 
 
 def _bytes(path: Path) -> bytes | None:
     """A packet file's bytes, or None when it is missing or unreadable (reported elsewhere)."""
     try:
-        return read_bounded(path, MAX_PACKET_FILE_BYTES) if path.is_file() else None
+        return read_bounded(path, MAX_PACKET_FILE_BYTES) if is_file(path) else None
     except InputError:
         return None
 
@@ -43,7 +43,7 @@ def rebuild_differences(packets: Path, layers: list[Layer], seed: int, sources_p
         elif ours != tree[rel]:
             problems.append(f"packets/{rel}: differs from the rebuild from seed {seed}")
     for layer in layers:
-        for path in sorted((packets / layer).iterdir()):
+        for path in sorted((packets / layer).iterdir()) if is_dir(packets / layer) else []:
             rel = f"{layer}/{path.name}"
             if not path.name.startswith(".") and rel not in tree:
                 problems.append(f"packets/{rel}: not produced by the rebuild")
@@ -76,7 +76,7 @@ def build_params(packets: Path, layer: Layer) -> tuple[int, int]:
 def expected_problems(root: Path, packet_set: str) -> list[str]:
     """controls/EXPECTED.json must be a JSON object recording this packet set, with its layers."""
     path = root / "controls" / "EXPECTED.json"
-    if not path.is_file():
+    if not is_file(path):
         return ["controls/EXPECTED.json: missing"]
     try:
         recorded = read_json(path)
