@@ -112,7 +112,7 @@ def protected_reason(path: Path, *, committed_packets_ok: bool = False) -> str |
         if inside and all(is_file(folder / name) for name in ("build.json", "round1.jsonl", "key.jsonl")):
             return f"is inside the packet layer {folder}; write elsewhere"
         if inside and is_file(folder / MARKER):
-            return f"is inside the kit folder {folder}; choose a folder of its own"
+            return f"is inside the kit folder {folder}, which holds only the kit's own files; write elsewhere"
     return None
 
 

@@ -175,6 +175,10 @@ def _feed(process: subprocess.Popen[bytes], requests: bytes) -> None:
 def call_runner(command: Sequence[str], requests: bytes, replies: Path, *, idle_timeout: float, timeout: float) -> Call:
     """Run the command once with `requests` on stdin, appending its stdout to `replies` as it
     arrives. Returns how it ended; a timeout stops the whole process group."""
+    try:
+        out = os.open(replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    except OSError as exc:
+        raise OutputError(f"cannot keep the runner's replies here: {exc.strerror or exc}", file=str(replies)) from None
     watchdog = _Watchdog()
     try:
         process = subprocess.Popen(
@@ -182,11 +186,11 @@ def call_runner(command: Sequence[str], requests: bytes, replies: Path, *, idle_
         )
     except OSError as exc:
         watchdog.release()
+        os.close(out)
         raise UsageError(f"--runner: cannot start {command[0]!r}: {exc.strerror or exc}") from None
     watchdog.watch(process.pid)
     feeder = threading.Thread(target=_feed, args=(process, requests), daemon=True)
     feeder.start()
-    out = os.open(replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     wrote, kept_err = 0, bytearray()
     stopped: str | None = None
     try:
@@ -263,6 +267,8 @@ def _first_line(text: str) -> str:
 def _repair_tail(path: Path) -> None:
     """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again).
     A last line that is whole but lacks its newline (a runner that forgot it) gets one."""
+    if os.path.islink(path):
+        raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
     if not is_file(path):
         return
     with open_regular(path) as handle:

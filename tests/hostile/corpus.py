@@ -12,6 +12,7 @@ derive packet ids from the packets they are fed with.
 from __future__ import annotations
 
 import json
+import os
 import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -185,6 +186,14 @@ def _regress(s: Scratch, name: str, data: bytes, file: str) -> tuple[Args, str]:
     return ["regress", str(first), str(second)], str(second / file)
 
 
+def _fifo_key(s: Scratch) -> tuple[Args, str]:
+    replies = s.write("ok.jsonl", json.dumps(s.native()) + "\n")
+    key = s.packets / "quick" / "key.jsonl"
+    key.unlink()
+    os.mkfifo(key)
+    return s.score(replies), str(key)
+
+
 def _replace_run_file(s: Scratch, name: str, *, folder: bool) -> tuple[Args, str]:
     """Delete a run file, or put a folder where it was."""
     (s.run / name).unlink()
@@ -266,6 +275,8 @@ CASES: list[Case] = [
     Case("key.jsonl edited (finding 7)", "packets", lambda s: _packet_file(s, "key.jsonl", lambda t: t.replace('"acceptable":[', '"acceptable":["DECLINE",', 1), rehash=False)),
     Case("build.json with a duplicate key, manifest recomputed", "build.json", lambda s: _packet_file(s, "build.json", lambda t: t[:-2] + ',"packet_set":"x"}\n', rehash=True)),
     Case("build.json not an object, manifest recomputed", "build.json", lambda s: _packet_file(s, "build.json", lambda t: "[1]\n", rehash=True)),
+    Case("packets: a FIFO where key.jsonl should be (found by our attack pass: a hang)", "packets", lambda s: _fifo_key(s)),
+    Case("packets: a path longer than the system allows (found by our attack pass)", "packets", lambda s: (s.score(s.files / "r.jsonl")[:4] + [str(s.files / ("a" * 5000)), "--replies", "r", "--out", str(s.out)], "a" * 5000 + "/quick")),
     # --- regress inputs (the JSON layer under them) ---
     Case("regress: summary.json is a folder (finding 16)", "regress", lambda s: _summary_folder(s)),
     Case("regress: records nested deep (finding 16)", "regress", lambda s: _regress(s, "deep", ('{"packet_id": ' + _deep() + "}\n").encode(), "records.jsonl")),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -303,3 +304,71 @@ def test_a_chain_whose_ids_would_not_fit_stops_before_any_work(packets: Path) ->
     sampled = Envelope(ref="x", reply="", error=None, request_sha256=None, request_messages=None, model=None, sample=42, file="r", line=1)
     with pytest.raises(InputError):
         check_id_room(fits, [sampled], "r.jsonl")
+
+
+# ---- found by our own attack pass ----------------------------------------------------------------
+
+
+def test_a_reply_file_whose_name_is_not_utf8_is_scored(packets: Path, tmp_path: Path) -> None:
+    layer = load_checked_layer(packets, "quick")
+    name = Path(os.fsdecode(bytes(tmp_path) + b"/r\xff.jsonl"))
+    reply_file(name, layer.round1, layer.key)
+    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", name, "--out", tmp_path / "out")
+    assert result.code == 0, result.err
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["provenance"]["replies"] == {"r\\udcff.jsonl": sha256_hex(name.read_bytes())}
+
+
+def test_an_older_demo_folder_is_still_a_demo(packets: Path, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    assert cli("demo", "--packets", packets, "--out", out).code == 0
+    (out / ".honesty_pressure").unlink()  # as an older version left it
+    assert cli("demo", "--packets", packets, "--out", out, "--cave", "0").code == 0
+    assert (out / ".honesty_pressure").is_file()
+
+
+def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Path) -> None:
+    run, replies2 = make_run(tmp_path, packets)
+    run3 = tmp_path / "run3"
+    assert cli("advance", "--from-run", run, "--packets", packets, "--replies", replies2, "--run", run3).code == 0
+    (run3 / "parents" / "round2" / "mine.txt").write_text("mine\n")
+    before = snapshot(run3)
+    layer = load_checked_layer(packets, "quick")
+    other = reply_file(tmp_path / "other.jsonl", layer.round1, layer.key, "B")
+    result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run3, "--force")
+    assert "parents/round2/mine.txt" in one_line_naming(result, "advance", str(run3))
+    assert snapshot(run3) == before
+
+
+def test_a_replies_file_turned_into_a_link_is_never_written_through(packets: Path, tmp_path: Path) -> None:
+    out, victim = tmp_path / "run", tmp_path / "victim.txt"
+    stub = ROOT / "tests" / "stub_runner.py"
+    assert cli("run", "--runner", f"{sys.executable} {stub} A --fail", "--run", out, "--packets", packets).code == 2
+    victim.write_text("no newline at the end")
+    (out / "round1.replies.jsonl").unlink()
+    (out / "round1.replies.jsonl").symlink_to(victim)
+    result = cli("run", "--runner", f"{sys.executable} {stub} A", "--run", out, "--packets", packets)
+    assert "symbolic link" in one_line_naming(result, "run", str(out / "round1.replies.jsonl"))
+    assert victim.read_text() == "no newline at the end"
+
+
+def test_without_a_one_step_swap_a_kill_between_the_renames_is_repaired(packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where renameat2(RENAME_EXCHANGE) is missing the swap is two renames; a kill between them
+    leaves the old set beside the folder, and the next writer puts it back before it starts."""
+    from honesty_pressure import folders
+
+    from .test_faults import kill_at_named, leftovers
+
+    monkeypatch.setattr(folders, "_exchange", lambda a, b: False)
+    layer = load_checked_layer(packets, "quick")
+    old, new = reply_file(tmp_path / "old.jsonl", layer.round1, layer.key, "A"), reply_file(tmp_path / "new.jsonl", layer.round1, layer.key, "B")
+    out = tmp_path / "out"
+    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", old, "--out", out).code == 0
+    before = snapshot(out)
+    argv = ["score", "--layer", "quick", "--packets", str(packets), "--replies", str(new), "--out", str(out)]
+    assert kill_at_named(argv, 0, "between", 0) == 77
+    assert not out.exists() and len(leftovers(tmp_path)) == 2, "the old set sits beside, the new one too"
+    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", old, "--out", tmp_path / "elsewhere").code == 0
+    result = cli(*argv)
+    assert result.code == 0 and leftovers(tmp_path) == []
+    assert snapshot(out) != before and (out / "summary.json").is_file()
