@@ -384,7 +384,7 @@ def run_with_runner(
         raise UsageError("--runner: give the command to run")
     r1_lines = export_lines(list(folder.round1.values()), fmt, model)
     r1_requests = jsonl(r1_lines)
-    with stop_on_signals(), open_writer(out, ("run",), replace=force, what=" made by advance, not by run") as writer:
+    with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
         _start(writer, out, r1_requests, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
