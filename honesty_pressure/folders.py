@@ -288,10 +288,10 @@ def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
-                doing = "writing" if exclusive else "reading or writing"
+                # A writer is refused by any holder; a reader only by a writer.
+                holder = "writing or reading" if exclusive else "writing"
                 raise BusyError(
-                    f"another command is {'using' if not exclusive else doing} this folder right now; "
-                    "nothing was changed: try again when it has finished",
+                    f"another command is {holder} this folder right now; nothing was changed: try again when it has finished",
                     file=shown or str(path),
                 ) from None
             raise OutputError(f"cannot lock the folder: {exc.strerror or exc}", file=shown or str(path)) from None
@@ -596,7 +596,7 @@ def _clear_stale(target: Path, shown: Path) -> None:
             raise BusyError(
                 "another command is writing this folder right now; nothing was changed: try again when it has finished",
                 file=str(shown),
-            ) from None
+            ) from None  # its staging folder is locked
         except OutputError:
             continue
         try:
