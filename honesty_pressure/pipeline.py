@@ -10,7 +10,7 @@ from pathlib import Path
 
 from . import __version__
 from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
-from .canonical import dumps, jsonl, sha256_hex
+from .canonical import dumps, jsonl
 from .construct import Envelope, Format, Split
 from .envelopes import read_envelopes, source_sha256
 from .errors import InputError

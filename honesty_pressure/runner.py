@@ -38,18 +38,18 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
-from .advance import FROZEN_FILE, RUN_FILE, build_round, from_layer
+from .advance import RUN_FILE, build_round, from_layer
 from .binding import unbind
 from .canonical import jsonl
 from .construct import Envelope, Protocol
 from .envelopes import read_envelopes
-from .errors import InputError, KitError, OutputError, UsageError, printable
-from .export import ExportFormat, export_lines
+from .errors import InputError, OutputError, UsageError, printable
 from . import folders
+from .export import ExportFormat, export_lines
 from .folders import FolderWriter, open_writer
+from .limits import MAX_PACKET_FILE_BYTES
 from .pipeline import score_run
 from .score import match
-from .limits import MAX_PACKET_FILE_BYTES
 from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
@@ -437,4 +437,4 @@ def _run_info(out: Path, protocol: Protocol) -> JsonObject:
     return info
 
 
-__all__ = ["Stopped", "call_runner", "run_with_runner", "FROZEN_FILE", "KitError"]
+__all__ = ["DEFAULT_IDLE_TIMEOUT", "DEFAULT_TIMEOUT", "Stopped", "call_runner", "run_with_runner"]

@@ -22,7 +22,7 @@ from honesty_pressure.binding import bind
 from honesty_pressure.canonical import jsonl, sha256_hex
 from honesty_pressure.limits import MAX_EVAL_MEMBER_BYTES, MAX_LINE_BYTES, MAX_SAMPLES
 from honesty_pressure.manifest import MANIFEST_NAME, render_bytes
-from honesty_pressure.store import JsonObject, keyed, load_checked_layer
+from honesty_pressure.store import JsonObject, load_checked_layer
 
 Args = list[str]
 
