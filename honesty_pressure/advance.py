@@ -169,10 +169,11 @@ def advance(
     return build_round(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
 
 
-_BUILT: dict[tuple[object, ...], dict[str, str]] = {}
-"""Rounds this process built: (parents' identity, protocol, frozen SHA-256) -> each file's SHA-256.
-advance is a pure function of those inputs, so check_run may take a recorded result for a rebuild
-(selfcheck and `run` advance and then score in one process). Digests only: a few bytes each."""
+_LAST_BUILT: list[tuple[tuple[object, ...], dict[str, bytes]]] = []
+"""The round this process built last: (parents' identity, protocol, frozen SHA-256) and its files.
+advance is a pure function of those inputs, so check_run may compare a run with it instead of
+building it again (selfcheck and `run` advance and then score in one process). One entry, kept
+by reference: no copy, no hashing on the way out of advance."""
 
 
 def _built_key(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[object, ...] | None:
@@ -180,6 +181,10 @@ def _built_key(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[o
         return None
     ids = sha256_hex("\n".join(sorted(parents.requests)) + "\0" + "\n".join(sorted(parents.keys)))
     return (parents.source, parents.round, parents.layer, parents.packet_set, parents.parent_set, parents.seed, ids, protocol, frozen_sha256)
+
+
+def _last_built(key: tuple[object, ...] | None) -> dict[str, bytes] | None:
+    return next((files for known, files in _LAST_BUILT if key is not None and known == key), None)
 
 
 def build_round(
@@ -193,8 +198,7 @@ def build_round(
     """advance_envelopes, remembered for check_run."""
     files = advance_envelopes(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
     key = _built_key(parents, protocol, sha256_hex(files[FROZEN_FILE]))
-    if key is not None:
-        _BUILT[key] = {name: sha256_hex(data) for name, data in files.items()}
+    _LAST_BUILT[:] = [(key, dict(files))] if key is not None else []  # a caller may add to its dict
     return files
 
 
@@ -390,18 +394,12 @@ def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder]:
         protocol = next((p for p in ("default", "full") if p == level.info.get("protocol")), None)
         if protocol is None:
             raise InputError("'protocol' must be default or full", file=str(level.folder / RUN_FILE))
-        key = _built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE]))
-        known = _BUILT.get(key) if key is not None else None
-        if known is not None:
-            rebuilt = {name: known.get(name, "") for name in run_files(level.round)}
-            mine = {name: sha256_hex(level.files[name]) for name in run_files(level.round)}
-        else:
-            built = build_round(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
-            rebuilt = {name: sha256_hex(built.get(name, b"")) for name in run_files(level.round)}
-            mine = {name: sha256_hex(level.files[name]) for name in run_files(level.round)}
+        rebuilt = _last_built(_built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE])))
+        if rebuilt is None:
+            rebuilt = build_round(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
         before = "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
         for name in run_files(level.round):
-            if mine[name] != rebuilt[name]:
+            if level.files[name] != rebuilt.get(name):
                 raise InputError(f"differs from what advance makes from the frozen replies and {before} (edited?)", file=str(level.folder / name))
         if level is not top:
             parents = _parents_of_level(level)
