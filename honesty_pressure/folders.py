@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import fcntl
 import hashlib
 import os
 import re
@@ -276,6 +275,14 @@ def _open_dir(path: Path) -> int:
     return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
 
 
+def _flock(fd: int, exclusive: bool) -> None:
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: the kit's writing commands need flock
+        raise OutputError("writing needs a POSIX system (flock); this one has none") from None
+    fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+
+
 def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int:
     """An open, locked descriptor of the folder now at `path`; BusyError if someone holds it."""
     for _ in range(5):
@@ -284,7 +291,10 @@ def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int
         except OSError as exc:
             raise OutputError(f"cannot open the folder: {exc.strerror or exc}", file=shown or str(path)) from None
         try:
-            fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+            _flock(fd, exclusive)
+        except OutputError:
+            os.close(fd)
+            raise
         except OSError as exc:
             os.close(fd)
             if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):

@@ -126,7 +126,7 @@ def open_regular(path: Path) -> BinaryIO:
     """Open a file the kit reads whole, refusing anything but a regular file. The open does not
     block: a FIFO left where a packet or run file should be is an error, not a hang."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise InputError("file not found", file=str(path)) from None
     except (OSError, ValueError) as exc:
