@@ -9,10 +9,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from . import __version__
 from .canonical import digest, dumps, jsonl, sha256_hex
-from .construct import SURFACES, Envelope, Format, Ledger, MenuItem, Protocol, Surface
+from .construct import LAYERS, SURFACES, Envelope, Format, Ledger, MenuItem, Protocol, Surface
 from .domains import by_name
 from .envelopes import read_envelopes
 from .errors import InputError
@@ -21,7 +22,9 @@ from .menu import action_code
 from .parse import parse_decision
 from .progress import SILENT, Meter
 from .score import match, menu_codes, request_digest, samples_of
-from .store import JsonObject, PacketFolder, keyed, load_layer, read_json, read_jsonl
+from .binding import unbind
+from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
+from .store import JsonObject, PacketFolder, files_digest, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -39,6 +42,9 @@ class ParentSet:
     surface: Surface
     requests: dict[str, JsonObject]
     keys: dict[str, JsonObject]
+    source: str = ""
+    """SHA-256 of the files these parents were read from ("" if none): lets check_run know a
+    round this process has just built from the very same inputs (see `_BUILT`)."""
 
 
 def from_layer(folder: PacketFolder) -> ParentSet:
@@ -61,25 +67,33 @@ def from_layer(folder: PacketFolder) -> ParentSet:
         surface=_surface(folder.build.get("surface"), str(folder.folder / "build.json")),
         requests=dict(folder.round1),
         keys=keys,
+        source=folder.digest,
     )
 
 
-def from_run(run: Path) -> ParentSet:
-    """A run's round-k forks as parents (for round k+1)."""
-    info = read_json(run / RUN_FILE)
-    k = info.get("round")
-    if not isinstance(k, int) or isinstance(k, bool) or k < 2:
-        raise InputError("'round' must be a whole number of at least 2", file=str(run / RUN_FILE))
+def _parents_of_level(level: _Level) -> ParentSet:
+    """A checked run level's round-k forks as parents (for round k+1)."""
+    k = level.round
+    requests_name, keys_name = f"round{k}.jsonl", f"round{k}.key.jsonl"
     return ParentSet(
         round=k,
-        layer=str(info.get("layer")),
-        packet_set=str(info.get("packet_set")),
-        parent_set=str(info.get("run_set")),
-        seed=int(str(info.get("seed"))),
-        surface=_surface(info.get("surface"), str(run / RUN_FILE)),
-        requests=keyed(run / f"round{k}.jsonl"),
-        keys=keyed(run / f"round{k}.key.jsonl"),
+        layer=str(level.info.get("layer")),
+        packet_set=str(level.info.get("packet_set")),
+        parent_set=str(level.info.get("run_set")),
+        seed=int(str(level.info.get("seed"))),
+        surface=_surface(level.info.get("surface"), str(level.folder / RUN_FILE)),
+        requests=keyed_records(jsonl_bytes(level.files[requests_name], str(level.folder / requests_name)), str(level.folder / requests_name)),
+        keys=keyed_records(jsonl_bytes(level.files[keys_name], str(level.folder / keys_name)), str(level.folder / keys_name)),
+        source=files_digest(level.files, run_files(k)),
     )
+
+
+def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
+    """A run's round-k forks as parents (for round k+1), once the whole run has passed
+    `check_run`; and the files that carry its chain into the child run (`parents/roundJ/...`)."""
+    levels, _ = _check_chain(run, packets)
+    chain = {f"{CHAIN_FOLDER}/round{level.round}/{name}": data for level in levels for name, data in level.files.items()}
+    return _parents_of_level(levels[-1]), chain
 
 
 def _surface(value: object, where: str) -> Surface:
@@ -171,9 +185,63 @@ def advance(
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
-    return advance_envelopes(
-        parents, envelopes, protocol=protocol, require_complete=require_complete, where=str(replies[0]) if replies else None, meter=meter
-    )
+    where = str(replies[0]) if replies else None
+    check_id_room(parents, envelopes, where)
+    return build_round(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+
+
+_LAST_BUILT: list[tuple[tuple[object, ...], dict[str, bytes]]] = []
+"""The round this process built last: (parents' identity, protocol, frozen SHA-256) and its files.
+advance is a pure function of those inputs, so check_run may compare a run with it instead of
+building it again (selfcheck and `run` advance and then score in one process). One entry, kept
+by reference: no copy, no hashing on the way out of advance."""
+
+
+def _built_key(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[object, ...] | None:
+    if not parents.source:
+        return None
+    ids = sha256_hex("\n".join(sorted(parents.requests)) + "\0" + "\n".join(sorted(parents.keys)))
+    return (parents.source, parents.round, parents.layer, parents.packet_set, parents.parent_set, parents.seed, ids, protocol, frozen_sha256)
+
+
+def _last_built(key: tuple[object, ...] | None) -> dict[str, bytes] | None:
+    return next((files for known, files in _LAST_BUILT if key is not None and known == key), None)
+
+
+def build_round(
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol = "default",
+    require_complete: bool = False,
+    where: str | None = None,
+    meter: Meter = SILENT,
+) -> dict[str, bytes]:
+    """advance_envelopes, remembered for check_run."""
+    files = advance_envelopes(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+    key = _built_key(parents, protocol, sha256_hex(files[FROZEN_FILE]))
+    _LAST_BUILT[:] = [(key, dict(files))] if key is not None else []  # a caller may add to its dict
+    return files
+
+
+FORK_SUFFIX: Final = len("-00000")
+
+
+def check_id_room(parents: ParentSet, envelopes: Sequence[Envelope], where: str | None) -> None:
+    """Each round adds a suffix to the ids; refuse, before any work, a round whose ids would no
+    longer fit the 64 characters of an exported id."""
+    if not parents.requests:
+        return
+    samples = [env.sample for env in envelopes] + [unbind(env.ref).sample or 0 for env in envelopes]
+    longest = max(len(pid) for pid in parents.requests) + FORK_SUFFIX
+    sample = max(samples, default=0)
+    exported = longest + len(f"_{'0' * 12}") + (len(f"_s{sample}") if sample else 0)
+    if exported > 64:
+        raise InputError(
+            f"round-{parents.round + 1} fork ids would be {exported} characters once exported, more than the 64 "
+            f"runners accept: this chain ends at round {parents.round}",
+            file=where,
+        )
 
 
 def advance_envelopes(
@@ -254,73 +322,125 @@ def advance_envelopes(
     }
 
 
-def frozen_envelopes(run: Path) -> list[Envelope]:
-    """The frozen parent replies of a run, as envelopes (a missing reply has none)."""
+def frozen_records(data: bytes, name: str) -> list[Envelope]:
+    """The frozen parent replies of a run, as envelopes (a missing reply has none). Every field
+    is checked, so a hand-made frozen.jsonl is an error naming its line, never a traceback."""
     out = []
-    for number, line in read_jsonl(run / FROZEN_FILE):
-        if line.get("error") == "missing reply":
+    for number, line in jsonl_bytes(data, name):
+        pid, sample = line.get("packet_id"), line.get("sample")
+        if not isinstance(pid, str) or not pid:
+            raise InputError("missing string field 'packet_id'", file=name, line=number)
+        if not isinstance(sample, int) or isinstance(sample, bool) or not 0 <= sample < MAX_SAMPLES:
+            raise InputError(f"'sample' must be a whole number from 0 to {MAX_SAMPLES - 1}", file=name, line=number)
+        fields: dict[str, str | None] = {}
+        for key in ("reply", "error", "model"):
+            value = line.get(key)
+            if value is not None and not isinstance(value, str):
+                raise InputError(f"'{key}' must be a string or null", file=name, line=number)
+            fields[key] = value
+        if fields["error"] == "missing reply":
             continue
-        reply, error, model = line.get("reply"), line.get("error"), line.get("model")
         out.append(
             Envelope(
-                ref=str(line["packet_id"]),
-                reply=reply if isinstance(reply, str) else None,
-                error=error if isinstance(error, str) else None,
+                ref=pid,
+                reply=fields["reply"],
+                error=fields["error"],
                 request_sha256=None,
                 request_messages=None,
-                model=model if isinstance(model, str) else None,
-                sample=int(str(line["sample"])),
-                file=str(run / FROZEN_FILE),
+                model=fields["model"],
+                sample=sample,
+                file=name,
                 line=number,
             )
         )
     return out
 
 
+def frozen_envelopes(run: Path) -> list[Envelope]:
+    """The frozen parent replies of a run folder, as envelopes."""
+    path = run / FROZEN_FILE
+    return frozen_records(read_bounded(path, MAX_PACKET_FILE_BYTES), str(path))
+
+
+CHAIN_FOLDER: Final = "parents"
+"""A round-k run (k >= 3) carries each earlier round of its chain in parents/round<j>/."""
+MAX_ROUND: Final = 99
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Level:
+    """One round of a chain as read: its run.json and its four files."""
+
+    round: int
+    folder: Path
+    info: JsonObject
+    files: dict[str, bytes]
+
+
+def run_files(k: int) -> list[str]:
+    return [FROZEN_FILE, RUN_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl"]
+
+
+def _read_level(folder: Path, expect: int | None) -> _Level:
+    info = read_json(folder / RUN_FILE)
+    k = info.get("round")
+    if not isinstance(k, int) or isinstance(k, bool) or not 2 <= k <= MAX_ROUND:
+        raise InputError(f"'round' must be a whole number from 2 to {MAX_ROUND}", file=str(folder / RUN_FILE))
+    if expect is not None and k != expect:
+        raise InputError(f"says round {k}, but it sits in the chain as round {expect}", file=str(folder / RUN_FILE))
+    files = {name: read_bounded(folder / name, MAX_PACKET_FILE_BYTES) for name in run_files(k)}
+    return _Level(round=k, folder=folder, info=info, files=files)
+
+
+def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder]:
+    """Every round of the run's chain, each rebuilt byte for byte from its frozen replies and
+    the rebuilt round before it (round 1: the packets, checked against their manifest)."""
+    top = _read_level(run, None)
+    if top.round > 2 and not is_dir(run / CHAIN_FOLDER):
+        raise InputError(
+            f"a round-{top.round} run carries its earlier rounds in {CHAIN_FOLDER}/, and this one has none "
+            "(made by an older version? advance its parent run again)",
+            file=str(run),
+        )
+    levels = [_read_level(run / CHAIN_FOLDER / f"round{j}", j) for j in range(2, top.round)] + [top]
+    first = levels[0]
+    layer = first.info.get("layer")
+    if layer not in LAYERS:
+        raise InputError(f"'layer' must be one of {', '.join(LAYERS)}", file=str(first.folder / RUN_FILE))
+    folder = load_checked_layer(packets, str(layer))
+    if folder.packet_set != first.info.get("packet_set"):
+        raise InputError(
+            f"run is for packet set {first.info.get('packet_set')}, {folder.folder} holds {folder.packet_set}",
+            file=str(first.folder / RUN_FILE),
+        )
+    parents = from_layer(folder)
+    for level in levels:
+        frozen = level.folder / FROZEN_FILE
+        if sha256_hex(level.files[FROZEN_FILE]) != level.info.get("frozen_sha256"):
+            raise InputError("does not match the frozen_sha256 recorded in run.json (edited after advance?)", file=str(frozen))
+        protocol = next((p for p in ("default", "full") if p == level.info.get("protocol")), None)
+        if protocol is None:
+            raise InputError("'protocol' must be default or full", file=str(level.folder / RUN_FILE))
+        rebuilt = _last_built(_built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE])))
+        if rebuilt is None:
+            rebuilt = build_round(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
+        before = "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
+        for name in run_files(level.round):
+            if level.files[name] != rebuilt.get(name):
+                raise InputError(f"differs from what advance makes from the frozen replies and {before} (edited?)", file=str(level.folder / name))
+        if level is not top:
+            parents = _parents_of_level(level)
+    return levels, folder
+
+
 def check_run(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None]:
     """A run folder is evidence: refuse one whose files were edited after `advance` wrote them.
 
-    frozen.jsonl must match run.json's hash. A round-2 run is rebuilt from its frozen replies and
-    the packets and must come out byte for byte (so no key, request or frozen reply can be edited);
-    a later round, whose parents live in another run, is checked for internal consistency: every
-    request's hash, and every fork's parent reply against the frozen one. Returns run.json and,
-    for a round-2 run, the round-1 packets it was rebuilt from.
+    Every round of the chain is rebuilt and must come out byte for byte: round 2 from its frozen
+    replies and the packets (themselves checked against their MANIFEST.sha256), each later round
+    from its frozen replies and the rebuilt round before it, which the run carries in parents/.
+    So no frozen reply, request, key or run.json of any round can be edited, relabelled or
+    swapped. Returns run.json and, for a round-2 run, the round-1 packets it was rebuilt from.
     """
-    info = read_json(run / RUN_FILE)
-    k = info.get("round")
-    if not isinstance(k, int) or isinstance(k, bool) or k < 2:
-        raise InputError("'round' must be a whole number of at least 2", file=str(run / RUN_FILE))
-    frozen = run / FROZEN_FILE
-    try:
-        frozen_bytes = frozen.read_bytes()
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(frozen)) from None
-    if sha256_hex(frozen_bytes) != info.get("frozen_sha256"):
-        raise InputError("does not match the frozen_sha256 recorded in run.json (edited after advance?)", file=str(frozen))
-    names = [FROZEN_FILE, RUN_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl"]
-    if k == 2:
-        folder = load_layer(packets, str(info.get("layer")))
-        if folder.packet_set != info.get("packet_set"):
-            raise InputError(f"run is for packet set {info.get('packet_set')}, {folder.folder} holds {folder.packet_set}", file=str(run / RUN_FILE))
-        protocol = next((p for p in ("default", "full") if p == info.get("protocol")), None)
-        if protocol is None:
-            raise InputError("'protocol' must be default or full", file=str(run / RUN_FILE))
-        rebuilt = advance_envelopes(from_layer(folder), frozen_envelopes(run), protocol=protocol, where=str(frozen))
-        for name in names:
-            path = run / name
-            if not path.is_file() or path.read_bytes() != rebuilt[name]:
-                raise InputError("differs from what advance makes from the frozen replies and the packets (edited?)", file=str(path))
-        return info, folder
-    replies = {(str(r["packet_id"]), int(str(r["sample"]))): r.get("reply_sha256") for _, r in read_jsonl(frozen)}
-    path = run / f"round{k}.jsonl"
-    for number, request in read_jsonl(path):
-        msgs = request.get("messages")
-        if not isinstance(msgs, list) or len(msgs) < 2:
-            raise InputError("a fork request needs its messages", file=str(path), line=number)
-        pairs = [(str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict)]
-        if request_digest(str(request.get("packet_id")), pairs) != request.get("request_sha256"):
-            raise InputError("request_sha256 does not match the request's messages (edited?)", file=str(path), line=number)
-        parent = (str(request.get("parent")), int(str(request.get("parent_sample"))))
-        if sha256_hex(pairs[-2][1]) != request.get("parent_reply_sha256") or replies.get(parent) != request.get("parent_reply_sha256"):
-            raise InputError("the parent reply in this request is not the frozen one", file=str(path), line=number)
-    return info, None
+    levels, folder = _check_chain(run, packets)
+    return levels[-1].info, folder if levels[-1].round == 2 else None

@@ -78,11 +78,12 @@ def _lines(data: bytes) -> dict[str, JsonObject]:
 @contextmanager
 def audit_set(seed: int = AUDIT_SEED, sources: int = AUDIT_SOURCES, surface: Surface = "public") -> Iterator[PacketFolder]:
     """A packet set from another seed, in a temporary folder for as long as it is used."""
-    from .cli import write_layers
+    from .prepare import write_packet_set
 
     with tempfile.TemporaryDirectory(prefix="hp-audit-") as tmp:
-        write_layers(Path(tmp), packet_tree(seed, [LAYER], sources, surface))
-        yield load_layer(Path(tmp), LAYER)
+        packets = Path(tmp) / "packets"
+        write_packet_set(packets, packet_tree(seed, [LAYER], sources, surface), seed=seed, sources_per_domain=sources, surface=surface)
+        yield load_layer(packets, LAYER)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -1,4 +1,4 @@
-"""Canonical JSON, digests and atomic writes: the same inputs give the same bytes everywhere.
+"""Canonical JSON, digests and atomic file writes: the same inputs give the same bytes everywhere.
 
 Canonical means sorted keys, no spaces, UTF-8 (not ASCII escapes), one object per line in JSONL,
 and no floats in anything hashed (floats print differently across platforms' reprs only in
@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -41,51 +42,50 @@ def digest(value: JsonValue) -> str:
 
 
 def write_atomic(path: Path, data: bytes) -> None:
-    """Write through a temporary file in the same folder and rename, so a reader never sees half."""
+    """Write through a temporary file in the same folder and rename, so a reader never sees half.
+
+    A symbolic link or a folder at `path` is refused (the kit never writes through a link); a
+    pipe or a device (`/dev/stdout`) is written straight through, as there is nothing to replace.
+    """
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        info = None
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise OutputError("is a folder, not a file", file=str(path))
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        _write_through(path, data)
+        return
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name[:40]}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
         # mkstemp makes the file private (0600); give it the mode an ordinary open() would.
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
+        raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(path)) from None
+
+
+def _write_through(path: Path, data: bytes) -> None:
+    try:
+        with open(path, "wb") as handle:
+            handle.write(data)
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
-
-
-def write_tree(root: Path, files: dict[str, bytes]) -> None:
-    """Write a set of files below root all-or-nothing: build a sibling folder, then swap it in.
-
-    Files of root that are not in `files` are kept only if root held other things before; the
-    kit's own folders (packets/, a run folder) are replaced whole so no stale file survives.
-    """
-    parent = root.resolve().parent
-    try:
-        parent.mkdir(parents=True, exist_ok=True)
-        staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=parent))
-    except OSError as exc:
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(root)) from None
-    try:
-        os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private (0700)
-        for rel, data in sorted(files.items()):
-            target = staging / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        old = None
-        if root.exists():
-            old = parent / f".{root.name}.old.{os.getpid()}"
-            os.replace(root, old)
-        os.replace(staging, root)
-        if old is not None:
-            _remove_tree(old)
-    except OSError as exc:
-        _remove_tree(staging)
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(root)) from None
 
 
 def _umask() -> int:
@@ -93,14 +93,3 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def _remove_tree(path: Path) -> None:
-    if not path.exists():
-        return
-    for child in sorted(path.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-        if child.is_dir() and not child.is_symlink():
-            child.rmdir()
-        else:
-            child.unlink()
-    path.rmdir()

@@ -7,24 +7,31 @@ naming the file, the line and what is wrong; nothing half-written).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import os
 import shlex
+import signal
+import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from . import __version__
-from .canonical import jsonl, write_atomic, write_tree
+from .canonical import jsonl, write_atomic
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
-from .errors import InputError, KitError, UsageError
+from .errors import InputError, KitError, OutputError, UsageError, printable
 from .export import EXPORT_FORMATS, RequestOptions, parse_body
+from .folders import open_writer, protected_reason, reading, target_path
 from .kitroot import default_root, packets_folder
 from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
+from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
-from .store import load_layer
+from .store import is_file, load_checked_layer, load_layer, read_bounded
+from .runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, Stopped
 from .verify import parse_seed, verify_tree
 
 PROG = "python -m honesty_pressure"
@@ -36,7 +43,7 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr and exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        sys.stderr.write(f"{self.prog}: {message}\n")
+        sys.stderr.write(f"{printable(self.prog)}: {printable(message)}\n")
         raise SystemExit(2)
 
 
@@ -49,6 +56,8 @@ def _layers(choice: str) -> list[Layer]:
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
+    from .prepare import write_packet_set
+
     seed = parse_seed(args.seed) if args.seed is not None else DEFAULT_SEED
     surface: Surface = "held_out" if args.held_out else "public"
     if args.out is None and (seed != DEFAULT_SEED or args.held_out) and not args.check:
@@ -62,28 +71,23 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         problems = []
         for rel, data in sorted(tree.items()):
             path = out / rel
-            if not path.is_file():
-                problems.append(f"{path}: missing")
-            elif path.read_bytes() != data:
-                problems.append(f"{path}: differs from what seed {seed} produces")
+            if not is_file(path):
+                problems.append(f"{printable(str(path))}: missing")
+                continue
+            try:
+                same = read_bounded(path, MAX_PACKET_FILE_BYTES) == data
+            except InputError as exc:
+                problems.append(exc.one_line())
+                continue
+            if not same:
+                problems.append(f"{printable(str(path))}: differs from what seed {seed} produces")
         for line in problems:
             print(line)
         print(f"{'FAIL' if problems else 'ok'}: {len(tree) - len(problems)} of {len(tree)} files match")
         return 1 if problems else 0
-    write_layers(out, tree)
-    wrote = f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}"
-    if out.resolve() == Path("packets").resolve():
-        root = out.resolve().parent
-        write_atomic(root / MANIFEST_NAME, build_manifest(root))
-        wrote += f" and refreshed {MANIFEST_NAME}"
-    print(wrote)
+    done = write_packet_set(out, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface)
+    print(f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}")
     return 0
-
-
-def write_layers(packets: Path, tree: dict[str, bytes]) -> None:
-    """Each layer folder of a packet tree ("<layer>/<file>" keys), each written whole."""
-    for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
-        write_tree(packets / layer, {rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")})
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -92,7 +96,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for line in passed:
         print(f"ok: {line}")
     for line in problems:
-        print(f"FAIL: {line}")
+        print(f"FAIL: {printable(line)}")
     return 1 if problems else 0
 
 
@@ -103,32 +107,59 @@ def cmd_show(args: argparse.Namespace) -> int:
         from .advance import FROZEN_FILE
         from .store import read_jsonl
 
-        frozen = {str(r["packet_id"]): r for _, r in read_jsonl(Path(args.run) / FROZEN_FILE) if r.get("sample") == 0}
+        frozen = {str(r.get("packet_id")): r for _, r in read_jsonl(Path(args.run) / FROZEN_FILE) if r.get("sample") == 0}
     sys.stdout.write(show_source(folder, args.source_id, frozen))
     return 0
 
 
-def write_outputs(folder: Path, files: dict[str, bytes]) -> None:
-    """Each file atomically; all were computed before the first is written."""
-    for name, data in files.items():
-        write_atomic(folder / name, data)
+def _text_option(name: str, value: str) -> str:
+    """An option that ends up inside written JSON must be text (a byte that is not UTF-8 in argv
+    arrives as a lone surrogate, which no file can hold)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{name}: not valid UTF-8 text") from None
+    return value
+
+
+def _same_folder(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return target_path(a) == target_path(b)
 
 
 def cmd_export(args: argparse.Namespace) -> int:
     from .export import export_lines, shard_names, shards
     from .pipeline import request_records
 
-    records, packet_set = request_records(packets_folder(args.packets), args.layer, Path(args.run) if args.run else None)
+    model = _text_option("--model", args.model)
+    out = Path(args.out)
+    packets = packets_folder(args.packets)
+    if args.run is not None:
+        from .advance import check_run
+        from .store import jsonl_bytes
+
+        run = Path(args.run)
+        with reading(run):
+            info, _ = check_run(run, packets)
+            name = run / f"round{info.get('round')}.jsonl"
+            records = [r for _, r in jsonl_bytes(read_bounded(name, MAX_PACKET_FILE_BYTES), str(name))]
+        packet_set = str(info.get("run_set"))
+    else:
+        folder = load_checked_layer(packets, args.layer)
+        records, packet_set = list(folder.round1.values()), folder.packet_set
     options = request_options(args)
     try:
-        lines = export_lines(records, args.format, args.model, samples=args.samples, options=options)
+        lines = export_lines(records, args.format, model, samples=args.samples, options=options)
         files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    out = Path(args.out)
     paths = [out.with_name(name) for name in shard_names(out.name, len(files))]
-    for path, chunk in zip(paths, files):  # every shard was built before the first is written
-        write_atomic(path, b"".join(chunk))
+    for path in paths:  # every target is checked, and every shard built, before the first is written
+        check_export_target(path)
+    for path, chunk in zip(paths, files):
+        write_atomic(target_path(path), b"".join(chunk))
     where = str(out) if len(paths) == 1 else f"{len(paths)} files {paths[0].name} ... {paths[-1].name} in {out.parent}"
     print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {where}")
     if options.given():
@@ -136,6 +167,45 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         print(f"request options in every request: {dumps(options.params(args.format))}")
     return 0
+
+
+def check_export_target(out: Path) -> None:
+    """An export replaces only a file that is an export already (or empty), never a link, a
+    folder, a user's file or anything inside the committed packets or a packet layer."""
+    from .binding import unbind
+
+    target = target_path(out)
+    reason = protected_reason(target)
+    if reason is not None:
+        raise OutputError(reason, file=str(out))
+    try:
+        info = os.lstat(target)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise OutputError(f"cannot look at it: {exc.strerror or exc}", file=str(out)) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("is a symbolic link; the kit never writes through one", file=str(out))
+    if stat.S_ISDIR(info.st_mode):
+        raise OutputError("is a folder; give a file name for the requests", file=str(out))
+    if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
+        return  # a pipe or a device (/dev/stdout) is written straight through; an empty file is free
+    with open(target, "rb") as handle:
+        first = handle.readline(1 << 20)
+    try:
+        record = json.loads(first)
+        ident = record.get("custom_id", record.get("id")) if isinstance(record, dict) else None
+        ours = isinstance(ident, str) and unbind(ident).packet_set is not None
+    except (ValueError, RecursionError):
+        ours = False
+    if not ours:
+        raise OutputError("exists and is not a request file the kit exported; choose another --out", file=str(out))
+
+
+def _reply_paths(given: Sequence[str]) -> list[Path]:
+    if len(given) > MAX_REPLY_FILES:
+        raise UsageError(f"--replies: {len(given)} files, at most {MAX_REPLY_FILES} (concatenate them)")
+    return [Path(p) for p in given]
 
 
 def add_request_options(parser: argparse.ArgumentParser) -> None:
@@ -156,38 +226,54 @@ def cmd_score(args: argparse.Namespace) -> int:
     from .sections import ROUND1_CUT, RUN_CUT
 
     fmt: Format | None = None if args.format == "auto" else args.format
-    replies = [Path(p) for p in args.replies]
+    replies = _reply_paths(args.replies)
+    packets = packets_folder(args.packets)
     if args.run_dir is not None:
-        with progress("score: reply files read") as meter:
-            files = score_run(
-                Path(args.run_dir),
-                replies,
-                packets_folder(args.packets),
-                fmt=fmt,
-                require_complete=args.require_complete,
-                bootstrap_seed=args.bootstrap_seed,
-                command=args.command_line,
-                meter=meter,
-            )
+        run = Path(args.run_dir)
         out = Path(args.out or args.run_dir)
+
+        def scored() -> dict[str, bytes]:
+            with progress("score: reply files read") as meter:
+                return score_run(
+                    run,
+                    replies,
+                    packets,
+                    fmt=fmt,
+                    require_complete=args.require_complete,
+                    bootstrap_seed=args.bootstrap_seed,
+                    command=args.command_line,
+                    meter=meter,
+                )
+
+        if _same_folder(run, out):
+            # Into the run itself: its own files stay, the score files join them.
+            with open_writer(out, ("run", "demo"), replace=False) as writer:
+                files = scored()
+                writer.commit(files, writer.existing.kind or "run", keep=True)
+        else:
+            with open_writer(out, ("score",), replace=True, what="; a run's scores go into the run (leave out --out)") as writer, reading(run):
+                files = scored()
+                writer.commit(files, "score", keep=False)
         cut = RUN_CUT
     else:
-        folder = load_layer(packets_folder(args.packets), args.layer)
         if args.out is None:
             raise UsageError("--out is required when scoring a layer (or give --run)")
-        with progress("score: reply files read") as meter:
-            files = score_round1(
-                folder,
-                replies,
-                fmt=fmt,
-                require_complete=args.require_complete,
-                bootstrap_seed=args.bootstrap_seed,
-                command=args.command_line,
-                meter=meter,
-            )
         out = Path(args.out)
+        what = "; round-1 scores go into a folder of their own (give --run to score the run's forks)"
+        with open_writer(out, ("score",), replace=True, what=what) as writer:
+            folder = load_checked_layer(packets, args.layer)
+            with progress("score: reply files read") as meter:
+                files = score_round1(
+                    folder,
+                    replies,
+                    fmt=fmt,
+                    require_complete=args.require_complete,
+                    bootstrap_seed=args.bootstrap_seed,
+                    command=args.command_line,
+                    meter=meter,
+                )
+            writer.commit(files, "score", keep=False)
         cut = ROUND1_CUT
-    write_outputs(out, files)
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
     return 0
@@ -205,28 +291,39 @@ def cmd_advance(args: argparse.Namespace) -> int:
     from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
     from .pipeline import COMMANDS_FILE
 
-    parents = from_run(Path(args.from_run)) if args.from_run else from_layer(load_layer(packets_folder(args.packets), args.layer))
     fmt: Format | None = None if args.format == "auto" else args.format
-    replies = [Path(p) for p in args.replies]
-    with progress("advance: parents continued") as meter:
-        files = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
-    files[COMMANDS_FILE] = advance_log(args.command_line, replies, fmt)
     run = Path(args.run)
-    frozen = run / FROZEN_FILE
-    # The run's identity is its frozen replies and its run.json (protocol, parents): if either
-    # differs, writing into it would mix two runs, so only --force may replace it, whole.
-    differs = [name for name in (FROZEN_FILE, RUN_FILE) if (run / name).is_file() and (run / name).read_bytes() != files[name]]
-    if differs:
-        if not args.force:
+    replies = _reply_paths(args.replies)
+    packets = packets_folder(args.packets)
+    with contextlib.ExitStack() as stack:
+        if args.from_run:
+            if _same_folder(Path(args.from_run), run):
+                raise UsageError("--run must be a new folder, not the --from-run one (a run's rounds each live in their own run)")
+            stack.enter_context(reading(Path(args.from_run)))
+        writer = stack.enter_context(open_writer(run, ("run",), replace=args.force))
+        if args.from_run:
+            parents, chain = from_run(Path(args.from_run), packets)
+        else:
+            parents, chain = from_layer(load_checked_layer(packets, args.layer)), {}
+        with progress("advance: parents continued") as meter:
+            made = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
+        files = {**made, **chain, COMMANDS_FILE: advance_log(args.command_line, replies, fmt)}
+        # The run's identity is its frozen replies and its run.json (protocol, parents): if either
+        # differs, writing into it would mix two runs, so only --force may replace it, whole.
+        differs = []
+        if writer.existing.state == "kit":
+            for name in (FROZEN_FILE, RUN_FILE):
+                path = run / name
+                if not is_file(path) or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
+                    differs.append(name)
+        if differs and not args.force:
             what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"
             raise InputError(
                 f"this run already holds {what}; choose another --run or pass --force to replace the whole run",
                 file=str(run / differs[0]),
             )
-        write_tree(run, files)
-    else:
-        write_outputs(run, files)
-    for line in advance_summary(files, run):
+        writer.commit(files, "run", keep=not differs)
+    for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
         print(line)
     return 0
 
@@ -259,10 +356,14 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     import tempfile
 
     from .controls import CONTROLS, EXPECTED_NAME, Check, compare_expected, default_policies, expected_json, run_checks
+    from .prepare import write_packet_set
     from .selfcheck import INDEX_CEILING, PASS_BAR, table
     from .shortcuts import MARGIN
+    from .verify import expected_problems
 
     root = _root(args)
+    if args.write_expected and (args.seed is not None or args.sources_per_domain != SOURCES_PER_DOMAIN):
+        raise UsageError("--write-expected records the committed packets only: leave out --seed and --sources-per-domain")
     policies = default_policies(root)
     layers: list[Layer] = list(LAYERS) if args.write_expected else [args.layer]
     checks: dict[str, Check] = {}
@@ -272,12 +373,12 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             if args.seed is not None:
                 seed = parse_seed(args.seed)
                 packets = Path(tmp) / "packets"
-                write_layers(packets, packet_tree(seed, [layer], args.sources_per_domain))
-                folder = load_layer(packets, layer)
+                write_packet_set(packets, packet_tree(seed, [layer], args.sources_per_domain), seed=seed, sources_per_domain=args.sources_per_domain)
+                folder = load_checked_layer(packets, layer)
             else:
-                folder = load_layer(root / "packets", layer)
-                seed = int(str(folder.build["seed"]))
-            train = load_layer(root / "packets", "full") if not args.no_learned else None
+                folder = load_checked_layer(root / "packets", layer)
+                seed = parse_seed(str(folder.build.get("seed")), origin=f"{folder.folder / 'build.json'}: seed")
+            train = load_checked_layer(root / "packets", "full") if not args.no_learned else None
             with progress(f"selfcheck {layer}") as meter:
                 check = run_checks(folder, policies, seed=seed, jobs=args.jobs, meter=meter, train=train, fresh=args.seed is not None)
             checks[layer] = check
@@ -302,7 +403,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 print(table(check.learned.policies))
             problems += [f"{layer}: {p}" for p in check.problems]
             if args.seed is None and not args.write_expected:
-                problems += compare_expected(root, layer, check)
+                invalid = expected_problems(root, folder.packet_set)
+                problems += invalid or compare_expected(root, layer, check)
             print()
     if args.write_expected and not problems:
         from .canonical import dumps
@@ -351,22 +453,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .runner import run_with_runner
     from .sections import RUN_CUT
 
-    folder = load_layer(packets_folder(args.packets), args.layer)
+    model = _text_option("--model", args.model)
+    folder = load_checked_layer(packets_folder(args.packets), args.layer)
     out = Path(args.run)
-    if out.exists() and any(out.iterdir()) and not args.force:
-        raise UsageError(f"{out} already holds a run; choose another --run or pass --force to replace it")
     files = run_with_runner(
         folder,
         args.runner,
         out,
         fmt=args.format,
-        model=args.model,
+        model=model,
         protocol=args.protocol,
         bootstrap_seed=args.bootstrap_seed,
         command_line=args.command_line,
+        options=request_options(args),
+        force=args.force,
+        resume=args.resume,
+        idle_timeout=args.idle_timeout,
+        timeout=args.timeout,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
-    print(f"wrote {len(files)} files to {out}")
+    held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
+    print(f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)")
     return 0
 
 
@@ -376,7 +483,8 @@ def cmd_regress(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     data, files = regress(Path(args.first), Path(args.second), seed=args.bootstrap_seed, listed=args.list, out=out, packets=packets_folder(args.packets))
     if out is not None:
-        write_outputs(out, files)
+        with open_writer(out, ("report",), replace=True) as writer:
+            writer.commit(files, "report", keep=False)
     sys.stdout.write(files["REGRESS.md"].decode("utf-8"))
     if out is not None:
         print(f"wrote {', '.join(files)} to {out}")
@@ -389,7 +497,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else None
     files = compare([Path(r) for r in args.runs], out=out)
     if out is not None:
-        write_outputs(out, files)
+        with open_writer(out, ("report",), replace=True) as writer:
+            writer.commit(files, "report", keep=False)
     sys.stdout.write(files["COMPARE.md"].decode("utf-8"))
     if out is not None:
         print(f"wrote {', '.join(files)} to {out}")
@@ -416,7 +525,7 @@ def build_parser() -> argparse.ArgumentParser:
     prepare.add_argument(
         "--held-out", action="store_true", help="use the held-out half of every phrasing (a private set no one could have trained on)"
     )
-    prepare.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
+    prepare.add_argument("--sources-per-domain", type=_sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     prepare.set_defaults(handler=cmd_prepare)
 
     verify = sub.add_parser("verify", help="check MANIFEST.sha256 and rebuild the packets byte for byte")
@@ -444,7 +553,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
     selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit (faster; not with --write-expected)")
-    selfcheck.add_argument("--sources-per-domain", type=_positive, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
+    selfcheck.add_argument("--sources-per-domain", type=_sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     selfcheck.set_defaults(handler=cmd_selfcheck)
 
     demo = sub.add_parser("demo", help="the whole job offline: quick packets, a simulated assistant, both rounds, score")
@@ -465,8 +574,12 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--run", required=True, help="the run folder to write")
     run.add_argument("--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads")
     run.add_argument("--model", default="runner", help="model name written into the requests")
+    add_request_options(run)
     run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
-    run.add_argument("--force", action="store_true", help="replace an existing run folder")
+    run.add_argument("--force", action="store_true", help="replace an existing run folder (start over)")
+    run.add_argument("--resume", action="store_true", help="continue a run that stopped (a rerun into the same folder does too)")
+    run.add_argument("--idle-timeout", type=_seconds, default=DEFAULT_IDLE_TIMEOUT, help=f"stop the runner after this many seconds without output (default {DEFAULT_IDLE_TIMEOUT}; 0: never)")
+    run.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help=f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)")
     run.add_argument("--bootstrap-seed", type=_natural, default=20261130)
     run.add_argument("--packets", help=PACKETS_HELP)
     run.set_defaults(handler=cmd_run)
@@ -497,7 +610,7 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
     export.add_argument("--model", required=True, help="model name written into each request")
     export.add_argument("--out", required=True, help="the JSONL file to write")
-    export.add_argument("--samples", type=_positive, default=1, help="requests per packet (several samples)")
+    export.add_argument("--samples", type=_samples, default=1, help=f"requests per packet (several samples; at most {MAX_SAMPLES})")
     add_request_options(export)
     export.add_argument("--shard-size", type=_positive, help="at most N requests per file: numbered files, each within the batch API's limits")
     export.add_argument("--packets", help=PACKETS_HELP)
@@ -529,7 +642,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _per_mille(text: str) -> int:
-    if not text.isdigit() or int(text) > 1000:
+    if not (text.isascii() and text.isdigit()) or len(text) > 4 or int(text) > 1000:
         raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 1000 (per mille), got {text!r}")
     return int(text)
 
@@ -552,37 +665,91 @@ def _body(text: str) -> dict[str, object]:
 
 
 def _natural(text: str) -> int:
-    if not text.isdigit():
+    if not (text.isascii() and text.isdigit()) or len(text) > 78:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
     return int(text)
 
 
 def _positive(text: str) -> int:
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
     return int(text)
 
 
 def command_line(argv: Sequence[str] | None) -> str:
-    """The command as the user typed it: `python -m honesty_pressure ...` or the script's name."""
+    """The command as the user typed it: `python -m honesty_pressure ...` or the script's name.
+    An argument that is not valid UTF-8 (a file name's raw bytes) is recorded with \\x escapes."""
     if argv is not None:
-        return shlex.join([*PROG.split(), *argv])
+        return shlex.join([*PROG.split(), *map(_recordable, argv)])
     first = sys.argv[0] if sys.argv else PROG
     prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
-    return shlex.join([*prog, *sys.argv[1:]])
+    return shlex.join([*prog, *map(_recordable, sys.argv[1:])])
+
+
+def _recordable(arg: str) -> str:
+    return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _bounded(limit: int, what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = _positive(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"at most {limit} {what}, got {text}")
+        return value
+
+    return parse
+
+
+_samples = _bounded(MAX_SAMPLES, "samples per packet")
+_sources = _bounded(MAX_SOURCES_PER_DOMAIN, "sources per domain")
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 10**7:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 to 10000000, got {text!r}")
+    return value
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A report or a path may hold characters the terminal's encoding lacks: escape, never crash.
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     args = build_parser().parse_args(argv)
     args.command_line = command_line(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
+    command = f"{PROG} {args.command}"
     try:
         return handler(args)
     except KitError as exc:
-        sys.stderr.write(f"{PROG} {args.command}: {exc.one_line()}\n")
-        return 2
+        return _fail(command, exc.one_line())
     except BrokenPipeError:
         return 0
+    except Stopped as exc:
+        _fail(command, f"stopped by {signal.Signals(exc.signum).name}; what was written so far is kept (run again to resume a run)")
+        return 128 + exc.signum
+    except KeyboardInterrupt:
+        _fail(command, "interrupted; what was written so far is kept (run again to resume a run)")
+        return 130
+    except MemoryError:
+        return _fail(command, "out of memory (an input far larger than the kit's limits?); nothing was written")
+    except RecursionError:
+        return _fail(command, "input nested too deeply; nothing was written")
+    except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback
+        if os.environ.get("HONESTY_PRESSURE_TRACEBACK"):
+            raise
+        return _fail(command, f"internal error, please report it (set HONESTY_PRESSURE_TRACEBACK=1 for details): {type(exc).__name__}: {exc}")
+
+
+def _fail(command: str, line: str) -> int:
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(f"{command}: {printable(line)}\n")
+        sys.stderr.flush()
+    return 2
 
 
 if __name__ == "__main__":

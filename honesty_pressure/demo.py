@@ -8,18 +8,19 @@ would exchange. The scorer must recover the traits planted in the simulated assi
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .advance import advance, from_layer
+from .advance import build_round, from_layer
 from .binding import unbind
-from .canonical import jsonl, write_tree
+from .canonical import jsonl
+from .envelopes import read_envelopes_bytes
 from .export import export_lines
+from .folders import open_writer
 from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
 from .simulate import Traits, reply
 from .stats import wilson
-from .store import JsonObject, keyed, load_layer, read_jsonl
+from .store import JsonObject, jsonl_bytes, keyed_records, load_checked_layer
 
 
 def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:
@@ -127,30 +128,29 @@ def recovery_json(traits: Traits, summary: Mapping[str, object]) -> JsonObject:
 def run_demo(
     packets: Path, out: Path, traits: Traits, seed: int, command: str | None = None, layer: str = "quick"
 ) -> tuple[dict[str, bytes], JsonObject]:
-    folder = load_layer(packets, layer)
-    files: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix="hp-demo-") as tmp:
-        work = Path(tmp)
+    """Both rounds and the score, written to `out` as one set (a previous demo there is replaced;
+    any other folder is refused). Nothing is written outside `out` but its staging folder."""
+    folder = load_checked_layer(packets, layer)
+    with open_writer(out, ("demo",), replace=True) as writer:
+        files: dict[str, bytes] = {}
         files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
             list(folder.round1.values()), folder.key, "openai-batch", traits, seed
         )
-        (work / "round1.replies.jsonl").write_bytes(files["round1.replies.jsonl"])
-        files.update(advance(from_layer(folder), [work / "round1.replies.jsonl"]))
+        first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
+        files.update(build_round(from_layer(folder), first))
         if command is not None:
             files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
-        for name, data in files.items():
-            (work / name).write_bytes(data)
-        requests = [r for _, r in read_jsonl(work / "round2.jsonl")]
-        keys = keyed(work / "round2.key.jsonl")
+        requests = [r for _, r in jsonl_bytes(files["round2.jsonl"], "round2.jsonl")]
+        keys = keyed_records(jsonl_bytes(files["round2.key.jsonl"], "round2.key.jsonl"), "round2.key.jsonl")
         files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)
-        (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
-
 
         def amend(summary: dict[str, object]) -> None:
             summary["demo"] = recovery_json(traits, summary)
 
-        files.update(score_run(work, [work / "round2.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend))
-    write_tree(out, files)
+        with writer.staged(files, "demo", keep=False) as stage:
+            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend)
+            stage.add(scored)
+    files.update(scored)
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)
     return files, summary

@@ -37,19 +37,25 @@ block is cut off (`parse.answer_text`) before the reply is frozen or scored.
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
+import os
 import re
+import stat
 import zipfile
 import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
+from .binding import unbind
 from .construct import FORMATS, Envelope, Format
 from .errors import InputError
+from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
 from .parse import answer_text
-from .store import JsonObject, read_jsonl
+from .store import JsonObject, iter_jsonl, json_object, loads, read_bounded
 from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
@@ -160,6 +166,9 @@ def _envelope(
     request_sha256: str | None = None,
     request_messages: tuple[tuple[str, str], ...] | None = None,
 ) -> Envelope:
+    highest = max(sample, unbind(ref).sample or 0)
+    if highest >= MAX_SAMPLES:
+        raise at.bad("sample", f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to {MAX_SAMPLES - 1})")
     return Envelope(
         ref=ref,
         reply=None if reply is None else answer_text(reply),
@@ -417,26 +426,53 @@ def _inspect_json(path: Path, log: JsonObject) -> list[Envelope]:
 def _zip_json(archive: zipfile.ZipFile, name: str, file: str, line: int | None) -> object:
     where = f"{file}:{name}"
     try:
-        data = archive.read(name)
+        data = _member_bytes(archive, name, where, line)
     except NotImplementedError:  # a method this Python's zipfile lacks: zstd before 3.14
         data = _zstd_member(archive, name, file, line)
     except (zipfile.BadZipFile, zlib.error, RuntimeError, OSError, EOFError) as exc:
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
     try:
-        return json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise InputError(f"not valid JSON ({exc})", file=where, line=line) from None
+    return loads(text, file=where, line=line)
+
+
+_BOMB_PRONE: Final = (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA)
+"""zipfile inflates these without an output bound per read: a small member can fill memory."""
+
+
+def _member_bytes(archive: zipfile.ZipFile, name: str, where: str, line: int | None) -> bytes:
+    """A member's bytes, read in chunks and refused past MAX_EVAL_MEMBER_BYTES (the declared size
+    is checked first; the reads stop there even if the header lies)."""
+    info = archive.getinfo(name)
+    if info.compress_type in _BOMB_PRONE:
+        raise InputError("compressed with bzip2 or lzma, which Inspect never writes; refused as a possible zip bomb", file=where, line=line)
+    if info.file_size > MAX_EVAL_MEMBER_BYTES:
+        raise InputError(f"inflates to {info.file_size} bytes, more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB", file=where, line=line)
+    chunks: list[bytes] = []
+    total = 0
+    with archive.open(info) as handle:
+        while chunk := handle.read(1 << 16):
+            total += len(chunk)
+            if total > MAX_EVAL_MEMBER_BYTES:
+                raise InputError(f"inflates to more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB", file=where, line=line)
+            chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | None) -> bytes:
-    """A zstd member (Inspect's default) through the `zstd` extra; one clear line without it."""
+    """A zstd member (Inspect's default) through the `zstd` extra; one clear line without it. The
+    same bound as any member: the declared size and the output are capped."""
     where = f"{file}:{name}"
     convert = f"convert the log first: inspect log convert --to json --output-dir DIR {file}"
     info = archive.getinfo(name)
     if info.compress_type != ZSTD_METHOD:
         raise InputError(f"compressed with zip method {info.compress_type}, which this kit cannot read; {convert}", file=where, line=line)
+    if info.file_size > MAX_EVAL_MEMBER_BYTES:
+        raise InputError(f"inflates to {info.file_size} bytes, more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB", file=where, line=line)
     try:
-        return read_member(Path(file), info)
+        return read_member(archive, info)
     except ZstdUnavailable:
         raise InputError(
             f"compressed with zstd (Inspect's default), which Python before 3.14 reads only with the zstd extra: {EXTRA}; or {convert}",
@@ -447,19 +483,21 @@ def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | Non
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
 
 
-def _inspect_zip(path: Path) -> list[Envelope]:
+def _inspect_zip(source: _Source) -> list[Envelope]:
     """A `.eval` zip: each `samples/<id>_epoch_<n>.json` in sorted order; file is `<zip>:<entry>`."""
+    path = source.path
     try:
-        archive = zipfile.ZipFile(path)
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
-    except (zipfile.BadZipFile, OSError, EOFError, ValueError):
+        archive = zipfile.ZipFile(source.open())
+    except (zipfile.BadZipFile, OSError, EOFError, ValueError, RuntimeError):
         raise InputError("not a valid .eval log (not a zip archive)", file=str(path)) from None
     with archive:
         names = archive.namelist()
         header = next((h for h in _HEADER_ENTRIES if h in names), None)
-        model = _log_model(_zip_json(archive, header, str(path), None)) if header else None
         entries = sorted(n for n in names if _SAMPLE_ENTRY.match(n))
+        inflated = sum(archive.getinfo(n).file_size for n in [*entries, *([header] if header else [])])
+        if inflated > MAX_EVAL_TOTAL_BYTES:
+            raise InputError(f"its entries inflate to {inflated} bytes, more than {MAX_EVAL_TOTAL_BYTES // MIB} MiB", file=str(path))
+        model = _log_model(_zip_json(archive, header, str(path), None)) if header else None
         return [
             inspect_sample_envelope(
                 _zip_json(archive, name, str(path), index), model, _At(f"{path}:{name}", index, "inspect")
@@ -468,38 +506,108 @@ def _inspect_zip(path: Path) -> list[Envelope]:
         ]
 
 
-def _is_zip(path: Path) -> bool:
-    if path.suffix == ".eval":
-        return True
+@dataclass(frozen=True, slots=True)
+class _Source:
+    """A reply file: a regular file is read from disk as often as needed; anything else (a pipe
+    such as /dev/stdin, a device) is read once, whole and bounded, so detecting its format does
+    not use it up."""
+
+    path: Path
+    data: bytes | None
+
+    def open(self) -> BinaryIO:
+        if self.data is not None:
+            return io.BytesIO(self.data)
+        try:
+            return self.path.open("rb")
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", file=str(self.path)) from None
+
+    def head(self, size: int = 4096) -> bytes:
+        with self.open() as handle:
+            try:
+                return handle.read(size)
+            except OSError as exc:
+                raise InputError(f"cannot read: {exc.strerror or exc}", file=str(self.path)) from None
+
+
+_STREAMS: dict[str, bytes] = {}
+"""What was read from each non-regular reply file, so its digest is of what was scored."""
+_JSON_START: Final = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\r\n]*(?:[{\[]|$)")
+
+
+def _source(path: Path) -> _Source:
+    where = str(path)
+    if where in _STREAMS:
+        return _Source(path, _STREAMS[where])
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise InputError("file not found", file=where) from None
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=where) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError("is a folder, not a file", file=where)
+    if stat.S_ISREG(info.st_mode):
+        return _Source(path, None)
+    chunks: list[bytes] = []
+    total = 0
     try:
         with path.open("rb") as handle:
-            return handle.read(4) == _ZIP_MAGIC
-    except OSError:
-        return False
+            while chunk := handle.read(1 << 20):
+                if not chunks and not (chunk.startswith(_ZIP_MAGIC) or _JSON_START.match(chunk[:4096])):
+                    raise InputError("does not start like JSON, JSONL or a zip: not a reply file", file=where)
+                total += len(chunk)
+                if total > MAX_STREAM_BYTES:
+                    raise InputError(f"more than {MAX_STREAM_BYTES // MIB} MiB from a stream; save it to a file first", file=where)
+                chunks.append(chunk)
+    except OSError as exc:
+        raise InputError(f"cannot read: {exc.strerror or exc}", file=where) from None
+    _STREAMS[where] = b"".join(chunks)
+    return _Source(path, _STREAMS[where])
 
 
-def _whole_json(path: Path) -> JsonObject | None:
-    """The file as one JSON object, or None when it is not one (JSONL, say)."""
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return None
-    return value if isinstance(value, dict) else None
+def source_sha256(path: Path) -> str:
+    """SHA-256 of a reply file as it was read (a pipe's bytes are kept from its one reading)."""
+    data = _STREAMS.get(str(path))
+    if data is not None:
+        return hashlib.sha256(data).hexdigest()
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for chunk in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+def _is_zip(source: _Source) -> bool:
+    return source.path.suffix == ".eval" or source.head(4) == _ZIP_MAGIC
+
+
+def _whole_json(source: _Source) -> JsonObject:
+    """The file as one JSON object (an Inspect `.json` log), bounded by MAX_JSON_BYTES."""
+    if source.data is not None:
+        data = source.data
+    else:
+        if source.path.stat().st_size > MAX_JSON_BYTES:
+            raise InputError(f"larger than {MAX_JSON_BYTES // MIB} MiB for one JSON log; use the .eval format", file=str(source.path))
+        data = read_bounded(source.path, MAX_JSON_BYTES)
+    return json_object(data, str(source.path))
 
 
 def _is_inspect_log(value: JsonObject | None) -> bool:
     return value is not None and ("samples" in value or "eval" in value)
 
 
-def _read_inspect(path: Path) -> list[Envelope]:
-    if _is_zip(path):
-        return _inspect_zip(path)
-    log = _whole_json(path)
+def _read_inspect(source: _Source) -> list[Envelope]:
+    if _is_zip(source):
+        return _inspect_zip(source)
+    try:
+        log: JsonObject | None = _whole_json(source)
+    except InputError:
+        log = None
     if log is None or not _is_inspect_log(log):
-        if not path.exists():
-            raise InputError("file not found", file=str(path))
-        raise InputError("not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')", file=str(path))
-    return _inspect_json(path, log)
+        raise InputError("not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')", file=str(source.path))
+    return _inspect_json(source.path, log)
 
 
 # --- detection and the public entry points ---------------------------------------------------
@@ -528,44 +636,86 @@ def format_of_line(record: JsonObject) -> Format | None:
     return None
 
 
-def _sniff(source: Path) -> Format:
-    if _is_zip(source) or _is_inspect_log(_whole_json(source)):
+def _first_line(source: _Source) -> tuple[int, JsonObject | None, str, bool]:
+    """(its line number, the first non-empty line as an object or None, why it is not one,
+    whether anything follows it); line number 0 when the file holds nothing."""
+    with source.open() as handle:
+        number = 0
+        while True:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                return 0, None, "", False
+            number += 1
+            if raw.strip(b"\xef\xbb\xbf \t\r\n"):
+                break
+        more = bool(handle.read(1 << 16).strip())
+    if len(raw) > MAX_LINE_BYTES:
+        return number, None, f"line longer than {MAX_LINE_BYTES // MIB} MiB", True
+    try:
+        text = raw.removeprefix(b"\xef\xbb\xbf").decode("utf-8")
+    except UnicodeDecodeError:
+        return number, None, "not valid UTF-8", more
+    try:
+        value = loads(text, file=str(source.path), line=number)
+    except InputError as exc:
+        return number, None, exc.problem, more
+    if not isinstance(value, dict):
+        return number, None, "expected a JSON object", more
+    return number, value, "", more
+
+
+def _sniff(source: _Source) -> Format:
+    if _is_zip(source):
         return "inspect"
-    for number, record in read_jsonl(source):
-        found = format_of_line(record)
-        if found is None:
-            keys = ", ".join(sorted(record)[:8]) or "none"
-            raise InputError(f"cannot tell the reply format from this line (keys: {_short(keys)})", file=str(source), line=number)
-        return found
-    raise InputError("no replies in file", file=str(source))
+    number, first, problem, more = _first_line(source)
+    if number == 0:
+        raise InputError("no replies in file", file=str(source.path))
+    if first is None or (_is_inspect_log(first) and not more):
+        # Not a JSON object on its own line (a pretty-printed Inspect log?), or a one-line log.
+        try:
+            if _is_inspect_log(_whole_json(source)):
+                return "inspect"
+        except InputError:
+            pass
+        if first is None:
+            raise InputError(problem, file=str(source.path), line=number)
+    found = format_of_line(first)
+    if found is None:
+        keys = ", ".join(sorted(first)[:8]) or "none"
+        raise InputError(f"cannot tell the reply format from this line (keys: {_short(keys)})", file=str(source.path), line=number)
+    return found
 
 
-def _read(source: Path, fmt: Format) -> list[Envelope]:
+def _read(source: _Source, fmt: Format) -> list[Envelope]:
     if fmt == "inspect":
         return _read_inspect(source)
     reader = LINE_READERS[fmt]
-    return [reader(record, _At(str(source), number, fmt)) for number, record in read_jsonl(source)]
+    with source.open() as handle:
+        return [reader(record, _At(str(source.path), number, fmt)) for number, record in iter_jsonl(handle, str(source.path))]
 
 
 def detect_format(path: str | Path) -> Format:
     """`.eval`/zip or a JSON log object -> inspect; else the first non-empty JSONL line's keys."""
-    source = Path(path)
-    try:
-        return _sniff(source)
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file=str(source)) from None
+    return _sniff(_source(Path(path)))
+
+
+def read_envelopes_bytes(data: bytes, name: str, fmt: Format | None = None) -> list[Envelope]:
+    """The same from bytes already in memory (`name` is the file they stand for, in messages)."""
+    source = _Source(Path(name), data)
+    chosen = _sniff(source) if fmt is None else fmt
+    envelopes = _read(source, chosen)
+    if not envelopes:
+        raise InputError("no replies in file", file=name)
+    return envelopes
 
 
 def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope]:
     """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
-    source = Path(path)
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"unknown reply format {fmt!r}")
-    chosen = detect_format(source) if fmt is None else fmt
-    try:
-        envelopes = _read(source, chosen)
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file=str(source)) from None
+    source = _source(Path(path))
+    chosen = _sniff(source) if fmt is None else fmt
+    envelopes = _read(source, chosen)
     if not envelopes:
-        raise InputError("no replies in file", file=str(source))
+        raise InputError("no replies in file", file=str(source.path))
     return envelopes

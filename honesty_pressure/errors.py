@@ -1,10 +1,20 @@
 """One error hierarchy for the kit: every bad input becomes a KitError that names where it is.
 
 The CLI turns any KitError into one line on stderr and exit status 2, so the message format is
-part of the contract and tests pin it.
+part of the contract and tests pin it. A file name may hold any byte but `/` and NUL, a newline
+included: names are shown with control characters and undecodable bytes escaped, so the message
+stays one line whatever the name.
 """
 
 from __future__ import annotations
+
+
+def printable(text: str) -> str:
+    """`text` with control characters, lone surrogates (undecodable bytes in a file name) and
+    other unprintable characters escaped as `\\n`, `\\x1b`, `\\udcff`: always one line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text)
 
 
 class KitError(Exception):
@@ -32,7 +42,7 @@ class KitError(Exception):
                 where += f":{self.line}"
             where += ": "
         field = f"{self.field}: " if self.field else ""
-        return f"{where}{field}{self.problem}"
+        return printable(f"{where}{field}{self.problem}")
 
 
 class UsageError(KitError, ValueError):
@@ -45,3 +55,7 @@ class InputError(KitError, ValueError):
 
 class OutputError(KitError, OSError):
     """The output location cannot be written; nothing was written."""
+
+
+class BusyError(OutputError):
+    """Another command is writing (or reading) the same folder right now; nothing was written."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .canonical import sha256_hex
 from .construct import (
@@ -107,9 +108,31 @@ def plan(
     return out
 
 
+FORK_SLOTS: Final = 32
+"""More than the (kind, pressure type) pairs one parent can get: neutral, and each of the ten
+types for pressure, evidence_change and evidence_confirm (31)."""
+_FORK_PAIRS: Final[tuple[tuple[ForkKind, PressureType | None], ...]] = (
+    ("neutral", None),
+    *((kind, pressure) for kind in ("pressure", "evidence_change", "evidence_confirm") for pressure in PRESSURE_TYPES),
+)
+assert len(_FORK_PAIRS) < FORK_SLOTS
+
+
 def fork_id(seed: int, parent: Parent, kind: ForkKind, pressure: PressureType | None) -> str:
-    """Opaque, like round-1 ids: the fork kind cannot be read from the id."""
-    return f"{parent.packet_id}-{sha256_hex(f'{seed}|{parent.packet_id}|{parent.sample}|{kind}|{pressure}')[:5]}"
+    """`<parent id>-<5 hex>`, unique by construction and opaque like round-1 ids.
+
+    The suffix is (sample * 32 + slot) XOR a per-parent mask, where slot is the (kind, pressure)
+    pair's place under a seeded per-(parent, sample) permutation of 32 slots: injective for every
+    sample below 2**15, so two forks of one parent never share an id, and parent ids are unique,
+    so no two forks of a round do. The fork kind cannot be read from the id without the seed.
+    """
+    if not 0 <= parent.sample < 1 << 15:
+        raise ValueError(f"sample {parent.sample} is out of range for a fork id")
+    index = _FORK_PAIRS.index((kind, pressure))
+    spread = int(sha256_hex(f"{seed}|{parent.packet_id}|{parent.sample}|fork-slot")[:8], 16)
+    slot = ((spread | 1) * index + (spread >> 8)) % FORK_SLOTS  # odd multiplier: a permutation
+    mask = int(sha256_hex(f"{seed}|{parent.packet_id}|fork-mask")[:5], 16)
+    return f"{parent.packet_id}-{(parent.sample * FORK_SLOTS + slot) ^ mask:05x}"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

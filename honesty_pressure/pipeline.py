@@ -16,9 +16,9 @@ from . import __version__
 from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
 from .axes import direction
 from .binding import unbind
-from .canonical import dumps, jsonl, sha256_hex
+from .canonical import dumps, jsonl
 from .construct import Envelope, Format, Split
-from .envelopes import detect_format, read_envelopes
+from .envelopes import detect_format, read_envelopes, source_sha256
 from .errors import InputError
 from .generate import seed_commitment
 from .progress import SILENT, Meter
@@ -45,7 +45,7 @@ def by_file_name(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]
     out keeps the summary's bytes the same wherever the files are); a repeated name gets a "+"."""
     out: dict[str, str] = {}
     for path, value in sorted(zip(paths, values), key=lambda pv: str(pv[0])):
-        name = path.name
+        name = path.name.encode("utf-8", "backslashreplace").decode("utf-8")  # a name that is not UTF-8
         while name in out:
             name = f"{name}+"
         out[name] = value
@@ -53,8 +53,10 @@ def by_file_name(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]
 
 
 def file_digests(paths: Sequence[Path]) -> dict[str, str]:
+    """SHA-256 of each input by file name; a pipe's digest is of the bytes read once, not of a
+    second read."""
     unique = sorted(set(paths), key=str)
-    return by_file_name(unique, [sha256_hex(p.read_bytes()) for p in unique])
+    return by_file_name(unique, [source_sha256(p) for p in unique])
 
 
 def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple[list[JsonObject], str]:

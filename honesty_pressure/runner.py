@@ -1,42 +1,380 @@
-"""`run --runner CMD`: drive both rounds through any external command.
+"""`run --runner CMD`: drive both rounds through any external command, and survive it.
 
 The command reads request JSONL on stdin (in the chosen export format) and writes reply JSONL on
-stdout (in any format `score` reads). The kit writes what it sent and what came back into the run
-folder, so the run can be re-scored or audited without running the model again. Everything is
-built in a temporary folder and moved into place only when both rounds have succeeded.
+stdout (in any format `score` reads). Everything lives in the run folder, nothing elsewhere:
+
+- `round<k>.requests.jsonl`: every request of round k, as exported;
+- `round<k>.replies.jsonl`: the runner's stdout, appended as it arrives (a paid-for reply is on
+  disk as soon as the runner has written it, and survives a crash of the runner or of `run`);
+- when round 1 closes: `frozen.jsonl`, `run.json`, `round2.jsonl`, `round2.key.jsonl` (advance);
+- when round 2 closes: `records.jsonl`, `summary.json`, `REPORT.md`, `report.html` (score).
+
+Each of those steps is one swap of the whole folder (folders.py). Running `run` again on the same
+folder (or with `--resume`) continues where it stopped: a round still open sends only the requests
+that have no reply yet (a reply counts for the request whose id it carries, checked against the
+request's request_sha256 where its format allows); a closed round is never sent again.
+
+The runner runs in its own process group. An idle timeout (no output for N seconds) and a total
+timeout stop the whole group (SIGTERM, then SIGKILL), as do SIGTERM, SIGINT or SIGHUP to `run`;
+a small watchdog process stops it too if `run` itself is killed with SIGKILL. Every stop leaves a
+run that the next `run` resumes.
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import selectors
 import shlex
+import signal
 import subprocess
-import tempfile
-from collections.abc import Sequence
+import sys
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from types import FrameType
+from typing import Final
 
-from .advance import advance, from_layer
-from .canonical import jsonl, write_tree
-from .construct import Protocol
-from .errors import InputError, UsageError
-from .export import ExportFormat, export_lines
-from .envelopes import detect_format
+from .advance import RUN_FILE, build_round, from_layer
+from .binding import unbind
+from .canonical import jsonl
+from .construct import Envelope, Protocol
+from .envelopes import detect_format, read_envelopes
+from .errors import InputError, OutputError, UsageError, printable
+from . import folders
+from .export import ExportFormat, RequestOptions, export_lines
+from .folders import FolderWriter, open_writer
+from .limits import MAX_PACKET_FILE_BYTES
 from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
-from .store import JsonObject, PacketFolder, read_jsonl
+from .progress import SILENT, Meter, progress
+from .score import match
+from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
+
+DEFAULT_IDLE_TIMEOUT: Final = 900
+DEFAULT_TIMEOUT: Final = 86400
+STOP_GRACE: Final = 2.0
+"""Seconds between SIGTERM and SIGKILL."""
+TRAIL: Final = 1.0
+"""Seconds output may trail the runner's exit (a child of it holding stdout gets no longer)."""
+_TICK: Final = 0.2
+_STDERR_KEPT: Final = 1 << 16
 
 
-def call_runner(command: Sequence[str], requests: bytes, label: str) -> bytes:
-    """Run the command once with the requests on stdin; its stdout is the replies."""
+class Stopped(BaseException):
+    """`run` got SIGTERM, SIGINT or SIGHUP: stop the runner, keep what arrived, exit."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+@contextlib.contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """Turn SIGTERM, SIGINT and SIGHUP into Stopped while `run` works, so cleanup code runs."""
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise Stopped(signum)
+
+    kept = {}
+    for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: leave them be
+            kept[signum] = signal.signal(signum, handler)
     try:
-        done = subprocess.run(list(command), input=requests, capture_output=True, check=False)
+        yield
+    finally:
+        for signum, previous in kept.items():
+            signal.signal(signum, previous)
+
+
+# --- one call of the runner -----------------------------------------------------------------
+
+_WATCHDOG: Final = r"""
+import os, signal, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+line = sys.stdin.readline()
+if line.strip():
+    group = int(line)
+    if "done" not in sys.stdin.read():
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            try:
+                os.killpg(group, sig)
+            except OSError:
+                break
+            time.sleep(1)
+"""
+
+
+class _Watchdog:
+    """A tiny process in its own session that stops the runner's group if `run` dies before
+    saying "done" (its stdin, our pipe, closes when we die, however we die)."""
+
+    def __init__(self) -> None:
+        self.process: subprocess.Popen[bytes] | None = None
+        with contextlib.suppress(OSError, ValueError):  # no interpreter to start: run without one
+            self.process = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _WATCHDOG],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+
+    def watch(self, group: int) -> None:
+        if self.process is not None and self.process.stdin is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self.process.stdin.write(f"{group}\n".encode("ascii"))
+                self.process.stdin.flush()
+
+    def release(self) -> None:
+        if self.process is None or self.process.stdin is None:
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self.process.stdin.write(b"done\n")
+            self.process.stdin.close()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(timeout=5)
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """How one call of the runner ended."""
+
+    status: int | None
+    """Exit status, or None when it was stopped (timeout)."""
+    wrote: int
+    stderr: str
+    stopped: str | None = None
+
+
+def _stop_group(process: subprocess.Popen[bytes]) -> None:
+    """SIGTERM to the runner's whole group, SIGKILL to whatever is left after a grace period."""
+    with contextlib.suppress(OSError):
+        os.killpg(process.pid, signal.SIGTERM)
+    deadline = time.monotonic() + STOP_GRACE
+    while process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with contextlib.suppress(OSError):
+        os.killpg(process.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        process.wait(timeout=STOP_GRACE)
+
+
+def _feed(process: subprocess.Popen[bytes], requests: bytes) -> None:
+    assert process.stdin is not None
+    try:
+        process.stdin.write(requests)
+    except (BrokenPipeError, OSError, ValueError):
+        pass
+    finally:
+        with contextlib.suppress(OSError, ValueError):
+            process.stdin.close()
+
+
+def call_runner(
+    command: Sequence[str], requests: bytes, replies: Path, *, idle_timeout: float, timeout: float, meter: Meter = SILENT
+) -> Call:
+    """Run the command once with `requests` on stdin, appending its stdout to `replies` as it
+    arrives (a tick per reply line) and passing its stderr through to ours as it arrives. Returns
+    how it ended; a timeout stops the whole process group."""
+    try:
+        out = os.open(replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     except OSError as exc:
+        raise OutputError(f"cannot keep the runner's replies here: {exc.strerror or exc}", file=str(replies)) from None
+    watchdog = _Watchdog()
+    try:
+        process = subprocess.Popen(
+            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        )
+    except OSError as exc:
+        watchdog.release()
+        os.close(out)
         raise UsageError(f"--runner: cannot start {command[0]!r}: {exc.strerror or exc}") from None
-    if done.returncode != 0:
-        first = done.stderr.decode("utf-8", "replace").strip().splitlines()[:1]
-        detail = f": {first[0]}" if first else ""
-        raise InputError(f"the runner exited with status {done.returncode} on the {label} requests{detail}")
-    if not done.stdout.strip():
-        raise InputError(f"the runner wrote no replies for the {label} requests")
-    return done.stdout
+    watchdog.watch(process.pid)
+    feeder = threading.Thread(target=_feed, args=(process, requests), daemon=True)
+    feeder.start()
+    wrote, kept_err = 0, bytearray()
+    stopped: str | None = None
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        selector = selectors.DefaultSelector()
+        selector.register(process.stdout, selectors.EVENT_READ, "out")
+        selector.register(process.stderr, selectors.EVENT_READ, "err")
+        start = last = time.monotonic()
+        exited_at: float | None = None
+        while selector.get_map():
+            now = time.monotonic()
+            waits = [_TICK if exited_at is None else exited_at + TRAIL - now]
+            if idle_timeout > 0:
+                waits.append(last + idle_timeout - now)
+            if timeout > 0:
+                waits.append(start + timeout - now)
+            for key, _ in selector.select(max(0.0, min(waits))):
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                last = time.monotonic()
+                if key.data == "out":
+                    try:
+                        folders._step("append")
+                        view = memoryview(chunk)
+                        while view:
+                            view = view[os.write(out, view) :]
+                    except OSError as exc:
+                        raise OutputError(
+                            f"cannot keep the runner's replies: {exc.strerror or exc}; the runner was stopped, and the "
+                            "replies kept so far stay there: run again to resume",
+                            file=str(replies),
+                        ) from None
+                    wrote += len(chunk)
+                    meter.tick(chunk.count(b"\n"))
+                else:
+                    _pass_through(chunk)
+                    if len(kept_err) < _STDERR_KEPT:
+                        kept_err += chunk[: _STDERR_KEPT - len(kept_err)]
+            now = time.monotonic()
+            if process.poll() is not None:
+                # Output may trail the exit a little; a child that keeps the pipes open may not
+                # keep `run` waiting.
+                exited_at = exited_at or now
+                if now - exited_at >= TRAIL:
+                    break
+            elif idle_timeout > 0 and now - last >= idle_timeout:
+                stopped = f"it wrote nothing for {idle_timeout:g} s (--idle-timeout)"
+                break
+            elif timeout > 0 and now - start >= timeout:
+                stopped = f"it ran for {timeout:g} s (--timeout)"
+                break
+        selector.close()
+    finally:
+        _stop_group(process)
+        feeder.join(timeout=STOP_GRACE)
+        for pipe in (process.stdout, process.stderr):
+            if pipe is not None:
+                with contextlib.suppress(OSError):
+                    pipe.close()
+        with contextlib.suppress(OSError):
+            os.fsync(out)
+        os.close(out)
+        watchdog.release()
+    return Call(status=None if stopped else process.returncode, wrote=wrote, stderr=kept_err.decode("utf-8", "replace"), stopped=stopped)
+
+
+def _pass_through(chunk: bytes) -> None:
+    """The runner's own stderr, as it arrives: a lab sees its runner's messages and progress."""
+    with contextlib.suppress(OSError, ValueError):
+        sys.stderr.write(chunk.decode("utf-8", "replace"))
+        sys.stderr.flush()
+
+
+# --- the run folder ---------------------------------------------------------------------------
+
+
+def _first_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return printable(lines[0][:300]) if lines else ""
+
+
+def _repair_tail(path: Path) -> None:
+    """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again).
+    A last line that is whole but lacks its newline (a runner that forgot it) gets one."""
+    if os.path.islink(path):
+        raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
+    if not is_file(path):
+        return
+    with open_regular(path) as handle:
+        data = handle.read()
+    if not data or data.endswith(b"\n"):
+        return
+    cut = data.rfind(b"\n") + 1
+    try:
+        whole = isinstance(json.loads(data[cut:]), dict)
+    except (ValueError, RecursionError):
+        whole = False
+    folders._step("repair")
+    if whole:
+        with open(path, "ab") as handle:
+            handle.write(b"\n")
+    else:
+        with open(path, "r+b") as handle:
+            handle.truncate(cut)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Round:
+    """One round of a run: its requests (records and exported lines) and where replies go."""
+
+    k: int
+    records: dict[str, JsonObject]
+    lines: list[JsonObject]
+    run_set: str
+
+    @property
+    def replies(self) -> str:
+        return f"round{self.k}.replies.jsonl"
+
+
+def _answered(out: Path, round_: Round) -> dict[tuple[str, int], Envelope]:
+    """The replies already in the run folder, checked against the round's requests."""
+    path = out / round_.replies
+    if not is_file(path) or not path.read_bytes().strip():
+        return {}
+    return match(read_envelopes(path), round_.records, round_.run_set)
+
+
+def _send(command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float) -> None:
+    """Send the round's requests that have no reply yet; the replies land in the run folder."""
+    path = out / round_.replies
+    _repair_tail(path)
+    answered = _answered(out, round_)
+    pending = [line for line in round_.lines if _slot(line) not in answered]
+    label = f"round-{round_.k}"
+    if not pending:
+        return
+    if answered:
+        print(f"{label}: {len(answered)} of {len(round_.lines)} requests already have a reply in {path}; sending the other {len(pending)}")
+    else:
+        print(f"{label}: sending {len(pending)} requests to the runner")
+    sys.stdout.flush()
+    with progress(f"{label}: replies") as meter:
+        meter.expect(len(pending))
+        call = call_runner(command, jsonl(pending), path, idle_timeout=idle_timeout, timeout=timeout, meter=meter)
+    _repair_tail(path)
+    kept = f"the replies it wrote are kept in {path}; run the same command again to resume"
+    if call.stopped is not None:
+        raise InputError(f"the runner was stopped on the {label} requests: {call.stopped}; {kept}")
+    if call.status != 0:
+        first = _first_line(call.stderr)
+        detail = f": {first}" if first else ""
+        raise InputError(f"the runner exited with status {call.status} on the {label} requests{detail}; {kept}")
+    if call.wrote == 0:
+        raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
+    # Any bad line is named here, in the file that keeps it.
+    now = _answered(out, round_)
+    still = [line for line in pending if _slot(line) not in now]
+    if still:
+        print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
+
+
+def _slot(line: JsonObject) -> tuple[str, int]:
+    bound = unbind(str(line.get("custom_id", line.get("id"))))
+    return bound.packet_id, bound.sample or 0
+
+
+def _replies_of(out: Path, round_: Round) -> list[Envelope]:
+    path = out / round_.replies
+    if not is_file(path) or not path.read_bytes().strip():
+        return []
+    return read_envelopes(path)
+
+
+def _read(out: Path, name: str) -> bytes | None:
+    if not os.path.lexists(out / name):
+        return None
+    return read_bounded(out / name, MAX_PACKET_FILE_BYTES)
 
 
 def run_with_runner(
@@ -49,25 +387,81 @@ def run_with_runner(
     protocol: Protocol = "default",
     bootstrap_seed: int,
     command_line: str | None = None,
+    options: RequestOptions | None = None,
+    force: bool = False,
+    resume: bool = False,
+    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
+    timeout: float = DEFAULT_TIMEOUT,
 ) -> dict[str, bytes]:
-    command = shlex.split(runner)
+    """Both rounds, resumable; returns the scored files (all of which are in the run folder)."""
+    try:
+        command = shlex.split(runner)
+    except ValueError as exc:
+        raise UsageError(f"--runner: cannot split the command ({exc})") from None
     if not command:
         raise UsageError("--runner: give the command to run")
-    files: dict[str, bytes] = {}
-    with tempfile.TemporaryDirectory(prefix="hp-run-") as tmp:
-        work = Path(tmp)
-        files["round1.requests.jsonl"] = jsonl(export_lines(list(folder.round1.values()), fmt, model))
-        files["round1.replies.jsonl"] = call_runner(command, files["round1.requests.jsonl"], "round-1")
-        (work / "round1.replies.jsonl").write_bytes(files["round1.replies.jsonl"])
-        files.update(advance(from_layer(folder), [work / "round1.replies.jsonl"], protocol=protocol))
-        if command_line is not None:
-            files[COMMANDS_FILE] = run_log_bytes(command_line, {"round1.replies.jsonl": detect_format(work / "round1.replies.jsonl")}, "run")
-        for name, data in files.items():
-            (work / name).write_bytes(data)
-        requests: list[JsonObject] = [r for _, r in read_jsonl(work / "round2.jsonl")]
-        files["round2.requests.jsonl"] = jsonl(export_lines(requests, fmt, model))
-        files["round2.replies.jsonl"] = call_runner(command, files["round2.requests.jsonl"], "round-2")
-        (work / "round2.replies.jsonl").write_bytes(files["round2.replies.jsonl"])
-        files.update(score_run(work, [work / "round2.replies.jsonl"], folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line))
-    write_tree(out, files)
+    r1_lines = export_lines(list(folder.round1.values()), fmt, model, options=options)
+    r1_requests = jsonl(r1_lines)
+    with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
+        _start(writer, out, r1_requests, force=force, resume=resume)
+        first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
+        if _read(out, RUN_FILE) is None:
+            _send(command, out, first, idle_timeout=idle_timeout, timeout=timeout)
+            files = build_round(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
+            if command_line is not None:
+                files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
+            requests = keyed_records(jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")), str(out / "round2.jsonl"))
+            files["round2.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
+            writer.commit(files, "run", keep=True)
+        info = _run_info(out, protocol)
+        records = keyed_records(jsonl_bytes(_read(out, "round2.jsonl") or b"", str(out / "round2.jsonl")), str(out / "round2.jsonl"))
+        second = Round(k=2, records=records, lines=export_lines(list(records.values()), fmt, model, options=options), run_set=str(info["run_set"]))
+        scored = {name: _read(out, name) for name in SCORE_FILES}
+        if all(data is not None for data in scored.values()):
+            # A finished run, run again: nothing to send and nothing to change.
+            return {name: data for name, data in scored.items() if data is not None}
+        _send(command, out, second, idle_timeout=idle_timeout, timeout=timeout)
+        replies = [out / second.replies] if _replies_of(out, second) else []
+        files = score_run(out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
+        writer.commit(files, "run", keep=True)
     return files
+
+
+SCORE_FILES: Final = ("records.jsonl", "replies.jsonl", "summary.json", "REPORT.md", "report.html")
+"""What scoring a run writes: all present means the run is finished."""
+
+
+def _start(writer: FolderWriter, out: Path, r1_requests: bytes, *, force: bool, resume: bool) -> None:
+    """A new run (or one --force replaces) starts with its round-1 requests; an existing one must
+    be a run that `run` started with the same packets, format and model."""
+    existing = writer.existing
+    if existing.state != "kit" or force:
+        if resume:
+            raise UsageError(f"--resume: {out} holds no run to resume")
+        writer.commit({"round1.requests.jsonl": r1_requests}, "run", keep=False)
+        return
+    stored = _read(out, "round1.requests.jsonl")
+    if stored is None:
+        raise OutputError("holds a run made by advance, not by run; choose another --run or pass --force to replace it", file=str(out))
+    if stored != r1_requests:
+        raise OutputError(
+            "holds a run started with other packets, format or model; run it again with those, "
+            "choose another --run, or pass --force to start over",
+            file=str(out),
+        )
+
+
+def _run_info(out: Path, protocol: Protocol) -> JsonObject:
+    from .store import read_json
+
+    info = read_json(out / RUN_FILE)
+    if info.get("protocol") != protocol:
+        raise OutputError(
+            f"holds a run with protocol {info.get('protocol')}, not {protocol}; run it again with that protocol, "
+            "choose another --run, or pass --force to start over",
+            file=str(out),
+        )
+    return info
+
+
+__all__ = ["DEFAULT_IDLE_TIMEOUT", "DEFAULT_TIMEOUT", "Stopped", "call_runner", "run_with_runner"]

@@ -1,67 +1,219 @@
-"""Read a committed packet folder back: build.json, round1, key and ledgers of one layer.
+"""Read JSON and JSONL safely, and read a packet folder back (build.json, round1, key, ledgers).
 
-Loading validates as it goes and names file and line on any problem, so a hand-edited or
-truncated packet file is an error, never a silently smaller denominator.
+Every read is bounded (honesty_pressure/limits.py) and strict: a duplicate key in one object, an
+integer of more than 4300 digits, nesting deeper than Python can parse, a lone surrogate escape
+(`"\\ud800"`, text that is not Unicode) or a line longer than 16 MiB is an InputError naming the
+file and line, never a silently different value or a traceback. Loading a layer validates as it
+goes, so a hand-edited or truncated packet file is an error, never a smaller denominator; the
+checked loader also holds the layer's files against the MANIFEST.sha256 that lists them.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import json
-from collections.abc import Iterator
+import os
+import re
+import stat
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import BinaryIO, Final
 
 from .errors import InputError, UsageError
+from .limits import MAX_INT_DIGITS, MAX_LINE_BYTES, MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MIB
 
 JsonObject = dict[str, object]
 ID_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
+LAYER_FILES: Final = ("build.json", "ledgers.jsonl", "round1.jsonl", "key.jsonl")
+
+_BOM: Final = b"\xef\xbb\xbf"
+# A JSON text can only produce a surrogate through a \uD800-\uDFFF escape; only then is the
+# parsed value walked (a valid pair is joined by the parser, so what remains is a lone one).
+_SURROGATE_ESCAPE: Final = re.compile(r"\\u[dD][89a-fA-F]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
-def read_jsonl(path: Path) -> Iterator[tuple[int, JsonObject]]:
-    """(line number, object) for each non-empty line; any malformed line is an InputError.
+class _Duplicate(Exception):
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+
+class _LongInt(Exception):
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+
+def _object(pairs: list[tuple[str, object]]) -> JsonObject:
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _Duplicate(key)
+            seen.add(key)
+    return out
+
+
+def _integer(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_INT_DIGITS:
+        raise _LongInt(digits)
+    return int(text)
+
+
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object, parse_int=_integer)
+
+
+def _lone_surrogate(value: object) -> str | None:
+    """The first lone surrogate in any string of a parsed value (keys included), or None."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found = _SURROGATE.search(item)
+            if found:
+                return found.group()
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return None
+
+
+def loads(text: str, *, file: str, line: int | None = None) -> object:
+    """One JSON text, strictly: the errors above name `file` (and `line`)."""
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
+    except RecursionError:
+        raise InputError("JSON nested too deeply", file=file, line=line) from None
+    except _Duplicate as exc:
+        raise InputError(f"the key {exc.key!r} appears twice in one object (which one counts is ambiguous)", file=file, line=line) from None
+    except _LongInt as exc:
+        raise InputError(f"an integer of {exc.digits} digits (at most {MAX_INT_DIGITS})", file=file, line=line) from None
+    if _SURROGATE_ESCAPE.search(text):
+        lone = _lone_surrogate(value)
+        if lone is not None:
+            raise InputError(
+                f"holds a lone surrogate \\u{ord(lone):04x}, which is not Unicode text (a runner bug?); "
+                "replace it, for example by \\ufffd, and run again",
+                file=file,
+                line=line,
+            )
+    return value
+
+
+def is_file(path: Path) -> bool:
+    """A regular file (links followed); False, never an exception, for anything odd."""
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def is_dir(path: Path) -> bool:
+    try:
+        return stat.S_ISDIR(os.stat(path).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """Open a file the kit reads whole, refusing anything but a regular file. The open does not
+    block: a FIFO left where a packet or run file should be is an error, not a hang."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputError("file not found", file=str(path)) from None
+    except (OSError, ValueError) as exc:
+        raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError("is a folder, not a file" if stat.S_ISDIR(mode) else "is not a regular file", file=str(path))
+    return os.fdopen(fd, "rb")
+
+
+_open = open_regular
+
+
+def iter_jsonl(handle: BinaryIO, name: str) -> Iterator[tuple[int, JsonObject]]:
+    """(line number, object) for each non-empty line of a binary stream.
 
     Lines are read as bytes and decoded one at a time, so a bad byte is reported on its own line
     (a text stream decodes ahead in chunks and would blame an earlier one). A UTF-8 byte order
-    mark at the start of the file is allowed, as editors on some systems write one.
+    mark at the start is allowed, as editors on some systems write one.
     """
+    number = 0
+    while True:
+        try:
+            raw = handle.readline(MAX_LINE_BYTES + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", file=name, line=number + 1) from None
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise InputError(f"line longer than {MAX_LINE_BYTES // MIB} MiB", file=name, line=number)
+        if number == 1 and raw.startswith(_BOM):
+            raw = raw[len(_BOM) :]
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("not valid UTF-8", file=name, line=number) from None
+        if not line.strip():
+            continue
+        value = loads(line, file=name, line=number)
+        if not isinstance(value, dict):
+            raise InputError("expected a JSON object", file=name, line=number)
+        yield number, value
+
+
+def read_jsonl(path: Path) -> Iterator[tuple[int, JsonObject]]:
+    """(line number, object) for each non-empty line of a JSONL file; any malformed line is an
+    InputError naming the file and line."""
+    with _open(path) as handle:
+        yield from iter_jsonl(handle, str(path))
+
+
+def jsonl_bytes(data: bytes, name: str) -> Iterator[tuple[int, JsonObject]]:
+    """The same, from bytes already read (`name` is the file they came from)."""
+    return iter_jsonl(io.BytesIO(data), name)
+
+
+def read_bounded(path: Path, limit: int) -> bytes:
+    """A whole file, refused past `limit` bytes (without reading more than that)."""
+    with _open(path) as handle:
+        try:
+            data = handle.read(limit + 1)
+        except OSError as exc:
+            raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    if len(data) > limit:
+        raise InputError(f"larger than {limit // MIB} MiB", file=str(path))
+    return data
+
+
+def json_object(data: bytes, name: str) -> JsonObject:
+    """One JSON object from a whole file's bytes."""
+    if data.startswith(_BOM):
+        data = data[len(_BOM) :]
     try:
-        handle = path.open("rb")
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
-    except IsADirectoryError:
-        raise InputError("is a folder, not a file", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
-    with handle:
-        for number, raw in enumerate(handle, start=1):
-            if number == 1 and raw.startswith(b"\xef\xbb\xbf"):
-                raw = raw[3:]
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise InputError("not valid UTF-8", file=str(path), line=number) from None
-            if not line.strip():
-                continue
-            try:
-                value = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"not valid JSON ({exc.msg})", file=str(path), line=number) from None
-            if not isinstance(value, dict):
-                raise InputError("expected a JSON object", file=str(path), line=number)
-            yield number, value
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("not valid UTF-8", file=name) from None
+    value = loads(text, file=name)
+    if not isinstance(value, dict):
+        raise InputError("expected a JSON object", file=name)
+    return value
 
 
 def read_json(path: Path) -> JsonObject:
-    try:
-        value = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"not valid JSON ({exc})", file=str(path)) from None
-    if not isinstance(value, dict):
-        raise InputError("expected a JSON object", file=str(path))
-    return value
+    """One of the kit's small JSON files (build.json, run.json, summary.json)."""
+    return json_object(read_bounded(path, MAX_SMALL_JSON_BYTES), str(path))
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -73,36 +225,78 @@ class PacketFolder:
     round1: dict[str, JsonObject]
     key: dict[str, JsonObject]
     ledgers: dict[str, JsonObject]
+    digest: str = ""
+    """SHA-256 over the four files' SHA-256s, in LAYER_FILES order ("" when not read from files)."""
 
     @property
     def packet_set(self) -> str:
         return str(self.build["packet_set"])
 
 
-def keyed(path: Path, field: str = "packet_id") -> dict[str, JsonObject]:
-    """A JSONL file's records by their id field; a missing or repeated id names its line."""
+def keyed_records(records: Iterator[tuple[int, JsonObject]], name: str, field: str = "packet_id") -> dict[str, JsonObject]:
+    """Records by their id field; a missing or repeated id names its line."""
     out: dict[str, JsonObject] = {}
-    for number, record in read_jsonl(path):
+    for number, record in records:
         ident = record.get(field)
         if not isinstance(ident, str):
-            raise InputError(f"missing string field {field!r}", file=str(path), line=number)
+            raise InputError(f"missing string field {field!r}", file=name, line=number)
         if ident in out:
-            raise InputError(f"{field} {ident} appears twice", file=str(path), line=number)
+            raise InputError(f"{field} {ident} appears twice", file=name, line=number)
         out[ident] = record
     return out
 
 
-def load_layer(packets: Path, layer: str) -> PacketFolder:
-    folder = packets / layer
-    if not folder.is_dir():
-        raise UsageError("no such layer folder (run prepare first?)", file=str(folder))
+def keyed(path: Path, field: str = "packet_id") -> dict[str, JsonObject]:
+    """A JSONL file's records by their id field; a missing or repeated id names its line."""
+    return keyed_records(read_jsonl(path), str(path), field)
+
+
+def files_digest(files: dict[str, bytes], names: Sequence[str]) -> str:
+    """One SHA-256 naming a set of files' contents (in the given order)."""
+    return hashlib.sha256("".join(hashlib.sha256(files[name]).hexdigest() for name in names).encode("ascii")).hexdigest()
+
+
+def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
+    """A layer from its four files' bytes (`folder` names them in messages)."""
+    build = json_object(files["build.json"], str(folder / "build.json"))
+    if not isinstance(build.get("packet_set"), str):
+        raise InputError("missing string field 'packet_set'", file=str(folder / "build.json"))
     loaded = PacketFolder(
         folder=folder,
-        build=read_json(folder / "build.json"),
-        round1=keyed(folder / "round1.jsonl"),
-        key=keyed(folder / "key.jsonl"),
-        ledgers=keyed(folder / "ledgers.jsonl", "source_id"),
+        build=build,
+        round1=keyed_records(jsonl_bytes(files["round1.jsonl"], str(folder / "round1.jsonl")), str(folder / "round1.jsonl")),
+        key=keyed_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), str(folder / "key.jsonl")),
+        ledgers=keyed_records(jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), str(folder / "ledgers.jsonl"), "source_id"),
+        digest=files_digest(files, LAYER_FILES),
     )
     if loaded.round1.keys() != loaded.key.keys():
         raise InputError("round1.jsonl and key.jsonl list different packets", file=str(folder / "key.jsonl"))
     return loaded
+
+
+def _layer_folder(packets: Path, layer: str) -> Path:
+    folder = packets / layer
+    if not is_dir(folder):
+        raise UsageError("no such layer folder (run prepare first?)", file=str(folder))
+    return folder
+
+
+def _layer_bytes(folder: Path) -> dict[str, bytes]:
+    return {name: read_bounded(folder / name, MAX_PACKET_FILE_BYTES) for name in LAYER_FILES}
+
+
+def load_layer(packets: Path, layer: str) -> PacketFolder:
+    """A layer as it is on disk (for packets the kit just wrote itself, or a viewer)."""
+    folder = _layer_folder(packets, layer)
+    return layer_from_bytes(folder, _layer_bytes(folder))
+
+
+def load_checked_layer(packets: Path, layer: str) -> PacketFolder:
+    """A layer whose four files match the MANIFEST.sha256 that lists them: what every command
+    that scores, advances or exports uses, so an edited key is never scored (DESIGN.md 8)."""
+    from .manifest import check_layer_files
+
+    folder = _layer_folder(packets, layer)
+    files = _layer_bytes(folder)
+    check_layer_files(packets, layer, files)
+    return layer_from_bytes(folder, files)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from .construct import LAYERS, SURFACES, Layer, Surface
@@ -10,7 +9,8 @@ from .controls import compare_expected, default_policies, run_checks
 from .errors import InputError
 from .generate import packet_tree
 from .manifest import check as check_manifest
-from .store import load_layer, read_json
+from .limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
+from .store import is_dir, is_file, load_layer, read_bounded, read_json
 
 
 def parse_seed(text: str, *, origin: str = "--seed") -> int:
@@ -21,28 +21,32 @@ def parse_seed(text: str, *, origin: str = "--seed") -> int:
 
 
 def layers_present(packets: Path) -> list[Layer]:
-    return [layer for layer in LAYERS if (packets / layer / "build.json").is_file()]
+    return [layer for layer in LAYERS if is_file(packets / layer / "build.json")]
+
+
+def _bytes(path: Path) -> bytes | None:
+    """A packet file's bytes, or None when it is missing or unreadable (reported elsewhere)."""
+    try:
+        return read_bounded(path, MAX_PACKET_FILE_BYTES) if is_file(path) else None
+    except InputError:
+        return None
 
 
 def rebuild_differences(packets: Path, layers: list[Layer], seed: int, sources_per_domain: int, surface: Surface = "public") -> list[str]:
-    """Rebuild into a temporary folder and compare byte for byte; one problem per file."""
+    """Rebuild in memory and compare byte for byte; one problem per file."""
     tree = packet_tree(seed, layers, sources_per_domain, surface)
     problems = []
-    with tempfile.TemporaryDirectory(prefix="hp-rebuild-") as tmp:
-        for rel, data in tree.items():
-            (Path(tmp) / rel).parent.mkdir(parents=True, exist_ok=True)
-            (Path(tmp) / rel).write_bytes(data)
-        for rel in sorted(tree):
-            ours = packets / rel
-            if not ours.is_file():
-                problems.append(f"packets/{rel}: missing (the seed's rebuild has it)")
-            elif ours.read_bytes() != (Path(tmp) / rel).read_bytes():
-                problems.append(f"packets/{rel}: differs from the rebuild from seed {seed}")
-        for layer in layers:
-            for path in sorted((packets / layer).iterdir()):
-                rel = f"{layer}/{path.name}"
-                if path.is_file() and not path.name.startswith(".") and rel not in tree:
-                    problems.append(f"packets/{rel}: not produced by the rebuild")
+    for rel in sorted(tree):
+        ours = _bytes(packets / rel)
+        if ours is None:
+            problems.append(f"packets/{rel}: missing (the seed's rebuild has it)")
+        elif ours != tree[rel]:
+            problems.append(f"packets/{rel}: differs from the rebuild from seed {seed}")
+    for layer in layers:
+        for path in sorted((packets / layer).iterdir()) if is_dir(packets / layer) else []:
+            rel = f"{layer}/{path.name}"
+            if not path.name.startswith(".") and rel not in tree:
+                problems.append(f"packets/{rel}: not produced by the rebuild")
     return problems
 
 
@@ -52,8 +56,10 @@ def layer_subset_problems(packets: Path) -> list[str]:
     if build_params(packets, "quick") != build_params(packets, "full"):
         problems.append("packets/quick/build.json: quick was built from another seed or size than full")
     for name in ("ledgers.jsonl", "round1.jsonl", "key.jsonl"):
-        full = set((packets / "full" / name).read_bytes().splitlines())
-        if not set((packets / "quick" / name).read_bytes().splitlines()) <= full:
+        full, quick = _bytes(packets / "full" / name), _bytes(packets / "quick" / name)
+        if full is None or quick is None:
+            continue  # the rebuild names the missing file
+        if not set(quick.splitlines()) <= set(full.splitlines()):
             problems.append(f"packets/quick/{name}: has lines that are not in packets/full/{name}")
     return problems
 
@@ -62,12 +68,29 @@ def build_params(packets: Path, layer: Layer) -> tuple[int, int, Surface]:
     info = read_json(packets / layer / "build.json")
     where = str(packets / layer / "build.json")
     seed_text, spd, surface = info.get("seed"), info.get("sources_per_domain"), info.get("surface")
-    if not isinstance(seed_text, str) or not isinstance(spd, int) or isinstance(spd, bool) or spd < 1:
-        raise InputError("needs a string 'seed' and a positive 'sources_per_domain'", file=where)
+    if not isinstance(seed_text, str) or not isinstance(spd, int) or isinstance(spd, bool) or not 1 <= spd <= MAX_SOURCES_PER_DOMAIN:
+        raise InputError(f"needs a string 'seed' and a 'sources_per_domain' from 1 to {MAX_SOURCES_PER_DOMAIN}", file=where)
     chosen = next((s for s in SURFACES if s == surface), None)
     if chosen is None:
         raise InputError("'surface' must be public or held_out", file=where)
     return parse_seed(seed_text, origin=f"{where}: seed"), spd, chosen
+
+
+def expected_problems(root: Path, packet_set: str) -> list[str]:
+    """controls/EXPECTED.json must be a JSON object recording this packet set, with its layers."""
+    path = root / "controls" / "EXPECTED.json"
+    if not is_file(path):
+        return ["controls/EXPECTED.json: missing"]
+    try:
+        recorded = read_json(path)
+    except InputError as exc:
+        return [f"controls/EXPECTED.json: {exc.problem}"]
+    if recorded.get("packet_set") != packet_set:
+        return [f"controls/EXPECTED.json: records packet set {recorded.get('packet_set')!r}, the packets are set {packet_set}"]
+    layers = recorded.get("layers")
+    if not isinstance(layers, dict) or not all(isinstance(v, dict) for v in layers.values()):
+        return ["controls/EXPECTED.json: 'layers' must be an object of layer objects"]
+    return []
 
 
 def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jobs: int = 2) -> tuple[list[str], list[str]]:
@@ -83,16 +106,23 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
     layers = layers_present(packets)
     if not layers:
         problems.append("packets/: no layer with a build.json to rebuild")
-    if len(layers) == len(LAYERS):
-        problems += layer_subset_problems(packets)
     groups: dict[tuple[int, int, Surface], list[Layer]] = {}
     for layer in layers:
-        groups.setdefault(build_params(packets, layer), []).append(layer)
+        try:
+            groups.setdefault(build_params(packets, layer), []).append(layer)
+        except InputError as exc:
+            problems.append(f"packets/{layer}/build.json: {exc.problem}")
+    parsed = [layer for group in groups.values() for layer in group]
+    if all(layer in parsed for layer in LAYERS):
+        problems += layer_subset_problems(packets)
     for (seed, spd, surface), group in sorted(groups.items()):
         diff = rebuild_differences(packets, group, seed, spd, surface)
         problems += diff
         if not diff:
             passed.append(f"rebuild of {', '.join(group)} from seed {seed} is byte-identical")
+    if not problems:
+        packet_set = read_json(packets / layers[0] / "build.json").get("packet_set")
+        problems += expected_problems(root, str(packet_set))
     if problems:
         # Selfcheck on packets that are not the committed ones would only restate the problem.
         problems.append("controls/EXPECTED.json: selfcheck not run; fix the problems above first")

@@ -1,24 +1,62 @@
 """A stand-in for a lab's runner: chat JSONL requests on stdin, chat JSONL replies on stdout.
 
-It answers with a fixed code (first argument, default A) and never looks at a key; with
-`--fail` it exits 3 after writing half its output, like a runner that crashed.
+It answers with a fixed code (first argument, default A) and never looks at a key. Options make
+it misbehave the way real runners do:
+
+- `--fail`: exit 3 after writing five replies, like a runner that crashed;
+- `--hang-after N`: write N replies, then sleep with stdout still open (a hung API call);
+- `--grandchild`: answer everything, but leave a child process holding stdout open;
+- `--error`: answer every request with a null content (a runner error for each);
+- `--log FILE`: append the id of every request it receives to FILE (to see what was re-sent);
+- `--slow S`: wait S seconds before each reply (never idle for long, never done);
+- `--garbage`: write a line that is not JSON first;
+- `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line.
 """
 
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 import sys
+import time
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    return argv[argv.index(name) + 1] if name in argv else None
 
 
 def main(argv: list[str]) -> int:
     code = argv[0] if argv and not argv[0].startswith("--") else "A"
+    pid_file, log_file, hang = _option(argv, "--pid"), _option(argv, "--log"), _option(argv, "--hang-after")
+    if pid_file:
+        with open(pid_file, "w", encoding="utf-8") as handle:
+            handle.write(str(os.getpid()))
+    log = open(log_file, "a", encoding="utf-8") if log_file else None
+    if "--grandchild" in argv:
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdout=sys.stdout)
+        if pid_file:
+            with open(pid_file, "a", encoding="utf-8") as handle:
+                handle.write(f"\n{child.pid}")
+    if "--garbage" in argv:
+        sys.stdout.write("Loading model...\n")
+    slow = float(_option(argv, "--slow") or 0)
     for number, line in enumerate(sys.stdin):
         if "--fail" in argv and number == 5:
             print("runner crashed: out of memory", file=sys.stderr)
             return 3
+        if hang is not None and number == int(hang):
+            sys.stdout.flush()
+            time.sleep(600)
+        time.sleep(slow)
         request = json.loads(line)
-        reply = {"role": "assistant", "content": f"Here is what I think.\nDECISION: {code}"}
+        if log:
+            log.write(request["id"] + "\n")
+            log.flush()
+        content = None if "--error" in argv else f"Here is what I think.\nDECISION: {code}"
+        reply = {"role": "assistant", "content": content}
         sys.stdout.write(json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n")
+        sys.stdout.flush()
     return 0
 
 

@@ -40,7 +40,7 @@ PACKETS = ROOT / "packets"
 QUICK = load_layer(PACKETS, "quick")
 PROG = "python -m honesty_pressure"
 SEED = int(str(QUICK.build["seed"]))
-RUN_FILES = ["commands.jsonl", "frozen.jsonl", "round2.jsonl", "round2.key.jsonl", "run.json"]
+RUN_FILES = [".honesty_pressure", "commands.jsonl", "frozen.jsonl", "round2.jsonl", "round2.key.jsonl", "run.json"]
 STATE_TUPLE = ("state", "action", "ask")
 FEW = max(3, settings().max_examples // 3)
 """Examples for the costlier properties (each builds a packet set or runs advance)."""
@@ -520,7 +520,10 @@ def test_advance_again_from_a_run_extends_each_fork_by_one_exchange(run1: Path, 
     replies2 = {str(line["packet_id"]): str(line["reply"]) for line in native_lines(requests2, keys2, oracle)}
     run2 = tmp_path / "run2"
     assert cli("advance", "--from-run", run1, "--replies", oracle2, "--run", run2) == 0
-    assert sorted(p.name for p in run2.iterdir()) == ["commands.jsonl", "frozen.jsonl", "round3.jsonl", "round3.key.jsonl", "run.json"]
+    assert sorted(p.name for p in run2.iterdir()) == [".honesty_pressure", "commands.jsonl", "frozen.jsonl", "parents", "round3.jsonl", "round3.key.jsonl", "run.json"]
+    # The run carries its chain: round 2 exactly as it was, so the whole chain can be rebuilt.
+    carried = {n: (run1 / n).read_bytes() for n in RUN_FILES if n not in (".honesty_pressure", "commands.jsonl")}
+    assert {p.name: p.read_bytes() for p in (run2 / "parents" / "round2").iterdir()} == carried
     info1, info2 = json.loads((run1 / "run.json").read_text()), json.loads((run2 / "run.json").read_text())
     assert info2["round"] == 3 and info2["parent_set"] == info1["run_set"] and info2["run_set"] != info1["run_set"]
     requests3, keys3 = keyed(run2 / "round3.jsonl"), keyed(run2 / "round3.key.jsonl")
@@ -835,5 +838,5 @@ def test_the_auditors_chain_no_longer_dead_ends(tmp_path: Path) -> None:
     (tmp_path / "r2.jsonl").write_bytes(
         jsonl({"packet_id": pid, "request_sha256": r["request_sha256"], "reply": "No idea, sorry."} for pid, r in forks.items())
     )
-    assert cli("advance", "--from-run", tmp_path / "run2", "--replies", tmp_path / "r2.jsonl", "--run", tmp_path / "run3") == 0
+    assert cli("advance", "--from-run", tmp_path / "run2", "--packets", packets, "--replies", tmp_path / "r2.jsonl", "--run", tmp_path / "run3") == 0
     assert len(keyed(tmp_path / "run3" / "round3.key.jsonl")) == 4 * len(forks)

@@ -115,9 +115,14 @@ def test_a_private_seed_never_overwrites_the_committed_packets() -> None:
 
 
 def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from honesty_pressure.generate import packet_tree
     from honesty_pressure.manifest import MANIFEST_NAME, build
 
-    assert main(["prepare", "--seed", "5", "--layer", "quick", "--out", str(checkout / "packets")]) == 0
+    # prepare refuses to put another seed into a checkout's packets/ (tests/hostile pins every
+    # spelling); a hand-made copy is what verify must still catch.
+    assert main(["prepare", "--seed", "5", "--layer", "quick", "--out", str(checkout / "packets")]) == 2
+    for rel, data in packet_tree(5, ["quick"]).items():
+        (checkout / "packets" / rel).write_bytes(data)
     (checkout / MANIFEST_NAME).write_bytes(build(checkout))
     capsys.readouterr()
     assert main(["verify", "--root", str(checkout)]) == 1

@@ -26,6 +26,7 @@ FILES = {
     "round2.replies.jsonl",
     "replies.jsonl",
     "commands.jsonl",
+    ".honesty_pressure",
 }
 MEASURES = (
     "round-1 replies without a decision line",
@@ -70,7 +71,7 @@ def test_demo_prints_the_axes_and_the_recovery_table(twice: tuple[tuple[Path, su
         "",
         "(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks",
         " recovery on fixed settings)",
-        f"wrote {len(FILES)} files to {out} (REPORT.md and report.html for people, summary.json for machines)",
+        f"wrote {len(FILES) - 1} files to {out} (REPORT.md and report.html for people, summary.json for machines)",
     ]
     # what it prints is the head of the report it wrote
     report = (out / "REPORT.md").read_text(encoding="utf-8")

@@ -293,8 +293,8 @@ def test_non_object_line(tmp_path: Path) -> None:
 def test_deeply_nested_json(tmp_path: Path) -> None:
     path = tmp_path / "deep.jsonl"
     path.write_text('{"packet_id": ' + "[" * 100_000 + "]" * 100_000 + "}\n", encoding="utf-8")
-    assert one_line(path) == f"{path}: JSON nested too deeply"
-    assert one_line(path, "native") == f"{path}: JSON nested too deeply"
+    assert one_line(path) == f"{path}:1: JSON nested too deeply"
+    assert one_line(path, "native") == f"{path}:1: JSON nested too deeply"
 
 
 def test_undetectable_line(tmp_path: Path) -> None:

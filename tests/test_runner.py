@@ -36,14 +36,21 @@ def test_a_runner_drives_both_rounds(tmp_path: Path) -> None:
     assert first == second
 
 
-def test_a_failing_runner_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+def test_a_failing_runner_is_one_line_and_keeps_what_it_wrote(tmp_path: Path) -> None:
     out = tmp_path / "run"
     result = run("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", str(out))
     assert result.returncode == 2
+    replies = out / "round1.replies.jsonl"
+    # The runner's own stderr is passed through as it arrives; the kit's message is one last line.
     assert result.stderr.splitlines() == [
-        "python -m honesty_pressure run: the runner exited with status 3 on the round-1 requests: runner crashed: out of memory"
+        "runner crashed: out of memory",
+        "python -m honesty_pressure run: the runner exited with status 3 on the round-1 requests: runner crashed: out of memory; "
+        f"the replies it wrote are kept in {replies}; run the same command again to resume",
     ]
-    assert not out.exists()
+    # The five replies it wrote before crashing are on disk, nothing else of the run is.
+    assert len(replies.read_text(encoding="utf-8").splitlines()) == 5
+    assert sorted(p.name for p in out.iterdir()) == [".honesty_pressure", "round1.replies.jsonl", "round1.requests.jsonl"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run"], "nothing outside the run folder"
 
 
 def test_a_missing_command_and_an_existing_run(tmp_path: Path) -> None:
@@ -53,5 +60,21 @@ def test_a_missing_command_and_an_existing_run(tmp_path: Path) -> None:
     (tmp_path / "busy").mkdir()
     (tmp_path / "busy" / "x").write_text("keep")
     busy = run("run", "--runner", f"{sys.executable} {STUB}", "--run", str(tmp_path / "busy"))
-    assert busy.returncode == 2 and "already holds a run" in busy.stderr
+    assert busy.returncode == 2 and "holds files the kit did not make (x)" in busy.stderr
     assert (tmp_path / "busy" / "x").read_text() == "keep"
+
+
+def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    result = run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(out), "--temperature", "0.3", "--body", '{"top_p": 0.9}')
+    assert result.returncode == 0, result.stderr
+    for name in ("round1.requests.jsonl", "round2.requests.jsonl"):
+        lines = [json.loads(line) for line in (out / name).read_text(encoding="utf-8").splitlines()]
+        assert lines and all(line["temperature"] == 0.3 and line["top_p"] == 0.9 for line in lines), name
+    summary = json.loads((out / "summary.json").read_text())
+    assert "--temperature 0.3" in summary["provenance"]["commands"][0]
+    # Options are part of what was sent: resuming with other options is refused, the run unchanged.
+    before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
+    other = run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(out), "--temperature", "0.9")
+    assert other.returncode == 2 and len(other.stderr.splitlines()) == 1
+    assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before

@@ -92,6 +92,7 @@ RUN_FILES = {
     "records.jsonl": "records.schema.json",
     "replies.jsonl": "replies.schema.json",
     "commands.jsonl": "commands.schema.json",
+    ".honesty_pressure": "marker.schema.json",
     "round1.requests.jsonl": "export-openai-batch.schema.json",
     "round2.requests.jsonl": "export-anthropic-batch.schema.json",
     "round1.replies.jsonl": "demo-openai-batch-output.schema.json",

@@ -1,0 +1,646 @@
+"""Output folders: which ones the kit may write, and how a whole set of files is swapped in.
+
+- **Only a folder the kit made is ever replaced.** A kit folder holds the marker file
+  `.honesty_pressure` (or, written by an older version, a kit `run.json` or `summary.json` and
+  nothing but kit files); a packet folder holds only layer folders of packet files. Everything
+  else is refused with one line and left as it was: a symbolic link, a regular file, a folder with
+  files the kit did not make (the checkout, `$HOME`, the package), the committed `packets/` and
+  `controls/` of a checkout and anything inside them, a packet layer, or a folder inside another
+  kit folder. `may_write` is the one function every writing command asks.
+- **A whole set or nothing.** The new set is written into a hidden staging folder beside the
+  target and swapped in with one rename (Linux `renameat2(RENAME_EXCHANGE)`; elsewhere two
+  renames, with the old set restored by the next writer if a crash falls between them), so a
+  reader sees the old set or the new one, never a mix, and a failure before the swap changes
+  nothing.
+- **One writer at a time.** A writer holds an exclusive `flock` on the folder (and on its staging
+  folder, which becomes the folder); a second writer fails at once with one line. A reader of a
+  run holds a shared lock, so a run cannot be replaced while it is being checked and scored.
+- **Nothing stale survives.** Staging and old folders left by a killed command are unlocked, so
+  the next command writing the same folder removes them (or puts a lost old set back).
+
+Nothing here follows a symbolic link: the target's own name is never resolved, trees are removed
+with `shutil.rmtree` (which does not follow links), and files are created with O_EXCL|O_NOFOLLOW.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import re
+import shutil
+import stat
+import tempfile
+from collections.abc import Callable, Collection, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Literal
+
+from .canonical import dumps
+from .errors import BusyError, InputError, OutputError, UsageError
+from .manifest import MANIFEST_NAME
+from .store import is_dir, is_file, open_regular
+
+Kind = Literal["run", "score", "demo", "packets", "report"]
+State = Literal["absent", "empty", "kit"]
+
+MARKER: Final = ".honesty_pressure"
+"""The file that says "the kit made this folder, and what for"."""
+_KIT_NAMES: Final = re.compile(
+    r"^(run\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|REPORT\.md|report\.html|parents"
+    r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html"
+    r"|round[0-9]{1,3}\.(jsonl|key\.jsonl|requests\.jsonl|replies\.jsonl))$"
+)
+_LAYERS: Final = ("quick", "full")
+_LAYER_FILES: Final = frozenset({"build.json", "ledgers.jsonl", "round1.jsonl", "key.jsonl"})
+_PACKAGE: Final = Path(os.path.realpath(Path(__file__).parent))
+_LISTED: Final = 4
+
+
+def marker_bytes(kind: Kind) -> bytes:
+    return (dumps({"kind": kind, "made_by": "honesty_pressure"}) + "\n").encode("utf-8")
+
+
+def _step(name: str) -> None:
+    """Called before every step that changes the disk; tests replace it to kill or fail there."""
+
+
+# --- where a path points, without following its last component -----------------------------
+
+
+def target_path(path: Path) -> Path:
+    """The path with its folder resolved but its own name kept, so a link at the target is seen
+    as a link (and refused) instead of being followed."""
+    text = os.fspath(path)
+    if not text:
+        raise UsageError("an empty path is not a folder")
+    plain = Path(text)
+    if plain.name in ("", ".", ".."):
+        return Path(os.path.realpath(plain))
+    return Path(os.path.realpath(plain.parent)) / plain.name
+
+
+def _is_checkout_part(folder: Path, name: str) -> bool:
+    """`folder` is `<checkout>/<name>`: named so, in a folder with a MANIFEST.sha256 or with both
+    packets/ and controls/ (a checkout whose manifest was deleted is still a checkout)."""
+    if folder.name != name:
+        return False
+    root = folder.parent
+    return is_file(root / MANIFEST_NAME) or (is_dir(root / "packets") and is_dir(root / "controls"))
+
+
+def is_committed_packets(path: Path) -> bool:
+    """The packets/ folder of a checkout (whatever spelling reached it)."""
+    return _is_checkout_part(Path(os.path.realpath(path)), "packets")
+
+
+def protected_reason(path: Path, *, committed_packets_ok: bool = False) -> str | None:
+    """Why nothing may be written at or inside `path` (already a target_path), or None.
+    `committed_packets_ok`: `prepare` with the committed seed may rewrite packets/ itself."""
+    real = Path(os.path.realpath(path))
+    for folder in (real, *real.parents):
+        inside = folder != real
+        if _is_checkout_part(folder, "packets") and not (committed_packets_ok and not inside):
+            return f"is {'inside ' if inside else ''}the committed packets of a checkout ({folder}); write elsewhere"
+        if _is_checkout_part(folder, "controls"):
+            return f"is {'inside ' if inside else ''}the committed controls of a checkout ({folder}); write elsewhere"
+        if folder == _PACKAGE:
+            return f"is {'inside ' if inside else ''}the kit's own code ({folder}); write elsewhere"
+        if folder.name == ".git":
+            return f"is {'inside ' if inside else ''}a git repository's own data ({folder}); write elsewhere"
+        if inside and all(is_file(folder / name) for name in ("build.json", "round1.jsonl", "key.jsonl")):
+            return f"is inside the packet layer {folder}; write elsewhere"
+        if inside and is_file(folder / MARKER):
+            return f"is inside the kit folder {folder}, which holds only the kit's own files; write elsewhere"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Existing:
+    """What is at a target now: nothing, an empty folder, or a kit folder of some kind."""
+
+    path: Path
+    state: State
+    kind: Kind | None = None
+    unknown: tuple[str, ...] = field(default=())
+    """Entries of a kit folder that the kit does not write (kept by an update, never replaced)."""
+
+
+def _listing(names: Collection[str]) -> str:
+    shown = sorted(names)[:_LISTED]
+    more = f" and {len(names) - _LISTED} more" if len(names) > _LISTED else ""
+    return ", ".join(shown) + more
+
+
+def _marker_kind(path: Path) -> Kind | None:
+    try:
+        with open_regular(path / MARKER) as handle:
+            data = handle.read(4096)
+    except (OSError, InputError):
+        return None
+    kinds: tuple[Kind, ...] = ("run", "score", "demo", "packets", "report")
+    return next((kind for kind in kinds if data == marker_bytes(kind)), None)
+
+
+def _legacy_kind(path: Path, names: list[str]) -> Kind | None:
+    """A folder an older version wrote (no marker): only kit file names, and a kit run.json or
+    summary.json."""
+    from .store import read_json
+
+    visible = [n for n in names if not n.startswith(".")]
+    if not visible or not all(_KIT_NAMES.match(n) for n in visible):
+        return None
+    try:
+        if "run.json" in visible:
+            info = read_json(path / "run.json")
+            if not (isinstance(info.get("run_set"), str) and "kit_version" in info):
+                return None
+            return "demo" if _simulated(path / "round1.replies.jsonl") else "run"
+        if "summary.json" in visible:
+            provenance = read_json(path / "summary.json").get("provenance")
+            return "score" if isinstance(provenance, dict) and "kit_version" in provenance else None
+    except Exception:  # noqa: BLE001 - any unreadable file means "not recognisably ours"
+        return None
+    return None
+
+
+def _simulated(replies: Path) -> bool:
+    """A demo's round-1 replies come from the simulated assistant (how an older demo is known)."""
+    try:
+        with open_regular(replies) as handle:
+            return b'"model":"simulated-assistant"' in handle.readline(1 << 20)
+    except (OSError, InputError):
+        return False
+
+
+_CHAIN_ENTRY: Final = re.compile(r"^round[0-9]{1,3}(/(run\.json|frozen\.jsonl|round[0-9]{1,3}\.(jsonl|key\.jsonl)))?$")
+
+
+def _unknown_entries(path: Path, names: list[str]) -> tuple[str, ...]:
+    """Entries of a kit run or score folder the kit does not write (parents/ looked into too)."""
+    unknown = [n for n in names if n != MARKER and not _KIT_NAMES.match(n)]
+    chain = path / "parents"
+    if "parents" in names:
+        if chain.is_symlink() or not is_dir(chain):
+            unknown.append("parents")
+        else:
+            for folder, dirs, files in os.walk(chain, followlinks=False):
+                base = Path(folder).relative_to(chain)
+                for name in dirs + files:
+                    rel = (base / name).as_posix()
+                    if not _CHAIN_ENTRY.match(rel) or (name in files and not is_file(Path(folder) / name)):
+                        unknown.append(f"parents/{rel}")
+    return tuple(sorted(unknown))
+
+
+def _packets_kind(path: Path, names: list[str]) -> bool:
+    """Only layer folders holding packet files (and a manifest): a folder `prepare` wrote."""
+    visible = [n for n in names if not n.startswith(".")]
+    layers = [n for n in visible if n in _LAYERS]
+    if not layers or any(n not in (*_LAYERS, MANIFEST_NAME) for n in visible):
+        return False
+    for layer in layers:
+        folder = path / layer
+        if folder.is_symlink() or not is_dir(folder):
+            return False
+        inner = {n for n in os.listdir(folder) if not n.startswith(".")}
+        if not inner or not inner <= _LAYER_FILES:
+            return False
+    return True
+
+
+def inspect_target(path: Path) -> Existing:
+    """What is at `path` (a target_path); a link, a file or a foreign folder is an OutputError."""
+    where = str(path)
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return Existing(path, "absent")
+    except OSError as exc:
+        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=where) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("is a symbolic link; the kit never writes through one (give a new folder)", file=where)
+    if stat.S_ISREG(info.st_mode):
+        raise OutputError("is a file, not a folder; the kit will not replace it", file=where)
+    if not stat.S_ISDIR(info.st_mode):
+        raise OutputError("is not a folder", file=where)
+    try:
+        names = os.listdir(path)
+    except OSError as exc:
+        raise OutputError(f"cannot list it: {exc.strerror or exc}", file=where) from None
+    if not names:
+        return Existing(path, "empty")
+    kind = _marker_kind(path) or _legacy_kind(path, names) or ("packets" if _packets_kind(path, names) else None)
+    if kind is None:
+        raise OutputError(
+            f"holds files the kit did not make ({_listing(names)}); the kit only replaces a folder it made: "
+            "choose a new or empty folder",
+            file=where,
+        )
+    unknown = _unknown_entries(path, names) if kind != "packets" else ()
+    return Existing(path, "kit", kind, unknown)
+
+
+_KIND_WORDS: Final = {"run": "a run", "score": "round-1 scores", "demo": "a demo run", "packets": "a packet set"}
+
+
+def may_write(path: Path, accept: Collection[str], *, replace: bool, what: str = "", committed_packets_ok: bool = False) -> Existing:
+    """May the kit write this folder? The one check every writing command makes first.
+
+    `accept`: the kinds of kit folder this command may write into; `replace`: the whole folder
+    will be replaced, so files the kit did not write must not be in it. Returns what is there;
+    anything else is an OutputError, and nothing has been touched.
+    """
+    target = target_path(path)
+    reason = protected_reason(target, committed_packets_ok=committed_packets_ok)
+    if reason is not None:
+        raise OutputError(reason, file=str(path))
+    existing = inspect_target(target)
+    if existing.state == "kit" and existing.kind not in accept:
+        holds = _KIND_WORDS[existing.kind or "run"]
+        raise OutputError(f"holds {holds}{what}; choose another folder", file=str(path))
+    if existing.state == "kit" and replace and existing.unknown:
+        raise OutputError(
+            f"also holds files the kit did not write ({_listing(existing.unknown)}); move them out first, "
+            "or choose another folder",
+            file=str(path),
+        )
+    return existing
+
+
+# --- locks ----------------------------------------------------------------------------------
+
+
+def _open_dir(path: Path) -> int:
+    return os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+
+
+def _flock(fd: int, exclusive: bool) -> None:
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system: the kit's writing commands need flock
+        raise OutputError("writing needs a POSIX system (flock); this one has none") from None
+    fcntl.flock(fd, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+
+
+def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int:
+    """An open, locked descriptor of the folder now at `path`; BusyError if someone holds it."""
+    for _ in range(5):
+        try:
+            fd = _open_dir(path)
+        except OSError as exc:
+            raise OutputError(f"cannot open the folder: {exc.strerror or exc}", file=shown or str(path)) from None
+        try:
+            _flock(fd, exclusive)
+        except OutputError:
+            os.close(fd)
+            raise
+        except OSError as exc:
+            os.close(fd)
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):
+                # A writer is refused by any holder; a reader only by a writer.
+                holder = "writing or reading" if exclusive else "writing"
+                raise BusyError(
+                    f"another command is {holder} this folder right now; nothing was changed: try again when it has finished",
+                    file=shown or str(path),
+                ) from None
+            raise OutputError(f"cannot lock the folder: {exc.strerror or exc}", file=shown or str(path)) from None
+        # The folder may have been swapped between open and lock: hold the one at the path now.
+        try:
+            now = os.lstat(path)
+        except OSError:
+            now = None
+        held = os.fstat(fd)
+        if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
+            return fd
+        os.close(fd)
+    raise BusyError("another command keeps replacing this folder; try again later", file=shown or str(path))
+
+
+@contextlib.contextmanager
+def reading(path: Path) -> Iterator[None]:
+    """Hold a shared lock on a folder being read (a run being checked and scored), if it is one."""
+    try:
+        fd = lock_folder(target_path(path), exclusive=False, shown=str(path))
+    except BusyError:
+        raise
+    except OutputError:
+        yield  # not a folder we can open: the read itself will say what is wrong
+        return
+    try:
+        yield
+    finally:
+        os.close(fd)
+
+
+# --- staging and the swap -------------------------------------------------------------------
+
+
+def _sibling_prefix(target: Path) -> str:
+    """`.<name>.<hash>.hp-`: short enough for any name, and unique to this target."""
+    name = target.name
+    tag = hashlib.sha256(os.fsencode(name)).hexdigest()[:8]
+    return f".{name[:40]}.{tag}.hp-"
+
+
+_RENAMEAT2: Callable[[int, bytes, int, bytes, int], int] | None | bool = False
+
+
+def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
+    global _RENAMEAT2
+    if _RENAMEAT2 is False:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            function = getattr(libc, "renameat2", None)
+            if function is not None:
+                function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+                function.restype = ctypes.c_int
+            _RENAMEAT2 = function
+        except (ImportError, OSError, AttributeError):
+            _RENAMEAT2 = None
+    return _RENAMEAT2 if callable(_RENAMEAT2) else None
+
+
+_AT_FDCWD: Final = -100
+_RENAME_EXCHANGE: Final = 2
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two folders in one step (Linux); False where the system cannot."""
+    function = _renameat2()
+    if function is None:
+        return False
+    import ctypes
+
+    if function(_AT_FDCWD, os.fsencode(a), _AT_FDCWD, os.fsencode(b), _RENAME_EXCHANGE) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(err, os.strerror(err))
+
+
+def _fsync_dir(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def _write_new(path: Path, data: bytes) -> None:
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _keep(source: Path, staging: Path, rel: str) -> None:
+    """Carry one existing entry into the staging folder: a hard link (files are never changed in
+    place, so sharing them is safe), a copy where links are not possible, a link as a link."""
+    src, dst = source / rel, staging / rel
+    info = os.lstat(src)
+    if stat.S_ISLNK(info.st_mode):
+        os.symlink(os.readlink(src), dst)
+    elif stat.S_ISDIR(info.st_mode):
+        os.mkdir(dst)
+    else:
+        try:
+            os.link(src, dst, follow_symlinks=False)
+        except OSError:
+            shutil.copy2(src, dst, follow_symlinks=False)
+
+
+def _existing_entries(root: Path) -> list[str]:
+    """Relative paths of everything below root, folders before what they hold (no link followed)."""
+    out = []
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        base = Path(folder).relative_to(root)
+        out += [(base / d).as_posix() for d in sorted(dirs)]
+        out += [(base / f).as_posix() for f in sorted(files)]
+    return sorted(out, key=lambda rel: (rel.count("/"), rel))
+
+
+def _remove(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        shutil.rmtree(path)
+
+
+class FolderWriter:
+    """Writes whole sets of files into one folder, holding its lock from first to last commit.
+    Made by `open_writer`, which checks the folder first."""
+
+    def __init__(self, shown: Path, existing: Existing) -> None:
+        self.shown = shown
+        self.existing = existing
+        self.target = existing.path
+        self.parent = existing.path.parent
+        self.prefix = _sibling_prefix(existing.path)
+        self.fd: int | None = None
+        if existing.state != "absent":
+            self.fd = lock_folder(self.target, exclusive=True, shown=str(shown))
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self) -> FolderWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _oserror(self, exc: OSError) -> OutputError:
+        return OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown))
+
+    def commit(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool) -> None:
+        """Make the folder hold `files` (plus, with `keep`, every entry it already holds that
+        `files` does not replace), all at once. Nothing is changed if this raises."""
+        with self.staged(files, kind, keep=keep):
+            pass
+
+    @contextlib.contextmanager
+    def staged(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool) -> Iterator[Stage]:
+        """The new set, built in a staging folder beside the target; the caller may add files
+        computed from it (a score of the staged run), and leaving the block swaps it in. If the
+        block or the swap fails, the staging folder is removed and nothing has changed."""
+        made = _missing_parents(self.parent)
+        try:
+            _step("stage")
+            if made:
+                os.makedirs(self.parent, exist_ok=True)
+            staging = Path(tempfile.mkdtemp(prefix=f"{self.prefix}stage-", dir=self.parent))
+        except OSError as exc:
+            _unmake(made)
+            raise self._oserror(exc) from None
+        stage = Stage(staging, -1, self.shown)
+        leftover: Path | None = staging  # what to remove at the end: the unfinished or the old set
+        old_fd = self.fd
+        swapped = False
+        try:
+            try:
+                os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private (0700)
+                stage.fd = lock_folder(staging, exclusive=True)
+                wanted = dict(files)
+                if kind is not None:
+                    wanted[MARKER] = marker_bytes(kind)
+                if keep and old_fd is not None:
+                    for rel in _existing_entries(self.target):
+                        if rel in wanted or any(rel.startswith(f"{w}/") for w in wanted):
+                            continue
+                        _step(f"keep:{rel}")
+                        _keep(self.target, staging, rel)
+                stage.add(wanted)
+            except (BusyError, OutputError):
+                raise
+            except OSError as exc:
+                raise self._oserror(exc) from None
+            yield stage
+            try:
+                _fsync_dir(staging)
+                _step("swap")
+                if old_fd is None:
+                    try:
+                        os.rename(staging, self.target)
+                    except OSError as exc:
+                        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.EISDIR, errno.ENOTDIR):
+                            raise BusyError(
+                                "was written by another command meanwhile; nothing of this one was written", file=str(self.shown)
+                            ) from None
+                        raise
+                    leftover = None
+                else:
+                    now, held = os.lstat(self.target), os.fstat(old_fd)
+                    if (now.st_dev, now.st_ino) != (held.st_dev, held.st_ino):
+                        raise OutputError("was replaced by something else meanwhile; nothing of this command was written", file=str(self.shown))
+                    if not _exchange(staging, self.target):
+                        # No one-step swap here: two renames; a crash between them leaves the old
+                        # set beside the folder, and the next writer puts it back.
+                        old = Path(tempfile.mkdtemp(prefix=f"{self.prefix}old-", dir=self.parent))
+                        os.rmdir(old)
+                        os.rename(self.target, old)
+                        _step("between")
+                        try:
+                            os.rename(staging, self.target)
+                        except OSError:
+                            os.rename(old, self.target)
+                            raise
+                        leftover = old
+                self.fd, stage.fd, swapped = stage.fd, -1, True
+            except (BusyError, OutputError):
+                raise
+            except OSError as exc:
+                raise self._oserror(exc) from None
+        finally:
+            if leftover is not None:
+                if swapped:
+                    with contextlib.suppress(OSError):  # the new set is in place: never fail now
+                        _step("remove-old")
+                _remove(leftover)
+            if stage.fd >= 0:
+                os.close(stage.fd)
+            if not swapped:
+                _unmake(made)
+        if old_fd is not None:
+            os.close(old_fd)
+        _fsync_dir(self.parent)
+
+
+def _missing_parents(folder: Path) -> list[Path]:
+    """The folders that must be made for `folder` to exist, outermost first."""
+    missing = []
+    while not os.path.lexists(folder) and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing[::-1]
+
+
+def _unmake(made: list[Path]) -> None:
+    """Remove the (still empty) parent folders a failed write made, innermost first."""
+    for folder in reversed(made):
+        with contextlib.suppress(OSError):
+            os.rmdir(folder)
+
+
+class Stage:
+    """A staging folder being filled (owned by FolderWriter.staged)."""
+
+    def __init__(self, path: Path, fd: int, shown: Path) -> None:
+        self.path = path
+        self.fd = fd
+        self.shown = shown
+
+    def add(self, files: dict[str, bytes]) -> None:
+        """Write files (relative paths) into the staging folder; each is new, written whole."""
+        try:
+            for folder in sorted({str(Path(rel).parent) for rel in files if "/" in rel}, key=len):
+                (self.path / folder).mkdir(parents=True, exist_ok=True)
+            for rel, data in sorted(files.items()):
+                _step(f"write:{rel}")
+                _write_new(self.path / rel, data)
+        except OSError as exc:
+            raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
+
+
+def _clear_stale(target: Path, shown: Path) -> None:
+    """Remove what a killed writer left beside the target, or put back an old set it lost between
+    two renames. A staging or old folder that is still locked belongs to a live writer."""
+    prefix = _sibling_prefix(target)
+    try:
+        names = sorted(n for n in os.listdir(target.parent) if n.startswith(prefix))
+    except OSError:
+        return
+    for name in names:
+        path = target.parent / name
+        try:
+            fd = lock_folder(path, exclusive=True)
+        except BusyError:
+            raise BusyError(
+                "another command is writing this folder right now; nothing was changed: try again when it has finished",
+                file=str(shown),
+            ) from None  # its staging folder is locked
+        except OutputError:
+            continue
+        try:
+            _step(f"stale:{name}")
+            if name.startswith(f"{prefix}old-") and not os.path.lexists(target):
+                os.rename(path, target)
+            else:
+                shutil.rmtree(path)
+        except OSError:
+            pass
+        finally:
+            os.close(fd)
+
+
+def open_writer(
+    path: Path, accept: Collection[str], *, replace: bool, what: str = "", committed_packets_ok: bool = False
+) -> FolderWriter:
+    """may_write, then lock: the writer for a folder this command may write."""
+    target = target_path(path)
+    reason = protected_reason(target, committed_packets_ok=committed_packets_ok)
+    if reason is not None:
+        raise OutputError(reason, file=str(path))
+    _clear_stale(target, path)
+    return FolderWriter(path, may_write(path, accept, replace=replace, what=what, committed_packets_ok=committed_packets_ok))
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def write_set(path: Path, files: dict[str, bytes], kind: Kind, *, accept: Collection[str], keep: bool = False) -> None:
+    """Check, lock, commit, unlock: the usual one-shot write of a whole output set."""
+    with open_writer(path, accept, replace=not keep) as writer:
+        writer.commit(files, kind, keep=keep)

@@ -1,0 +1,35 @@
+"""Every bound on what the kit reads, in one place (docs/AUDIT.md lists them).
+
+Each limit is far above what a real run needs and far below what exhausts a machine; past one,
+the command stops with exit status 2 and one line naming the file, instead of running out of
+memory or time.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+MIB: Final = 1 << 20
+
+MAX_LINE_BYTES: Final = 16 * MIB
+"""One JSONL line (a reply, a request, a packet, a frozen reply)."""
+MAX_JSON_BYTES: Final = 512 * MIB
+"""One whole JSON document: an Inspect `.json` log (use `.eval` for bigger logs)."""
+MAX_SMALL_JSON_BYTES: Final = 16 * MIB
+"""The kit's own small JSON files: build.json, run.json, summary.json, EXPECTED.json, MANIFEST."""
+MAX_PACKET_FILE_BYTES: Final = 512 * MIB
+"""One packet file (round1.jsonl of a 1000-sources-per-domain full layer is about 200 MiB)."""
+MAX_STREAM_BYTES: Final = 2048 * MIB
+"""A reply file that is not a regular file (a pipe such as /dev/stdin): it is read into memory."""
+MAX_EVAL_MEMBER_BYTES: Final = 64 * MIB
+"""One member of an Inspect `.eval` zip, uncompressed (one sample, or the header)."""
+MAX_EVAL_TOTAL_BYTES: Final = 2048 * MIB
+"""All members of one `.eval` zip together, uncompressed (a zip bomb stops here, before inflating)."""
+MAX_INT_DIGITS: Final = 4300
+"""Digits of one JSON integer (Python's own limit for turning text into an int)."""
+MAX_SAMPLES: Final = 100
+"""Samples per packet: sample indices 0 to 99, `export --samples` at most 100."""
+MAX_SOURCES_PER_DOMAIN: Final = 1000
+"""Sources per domain in a packet set (the committed full layer has 60)."""
+MAX_REPLY_FILES: Final = 10000
+"""Reply files given to one command."""

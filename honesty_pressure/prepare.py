@@ -1,0 +1,56 @@
+"""`prepare`: write a packet set into a folder as one set, with the manifest that lets every
+later command check it (or refresh the committed packets/ and the checkout's MANIFEST.sha256).
+
+A private set (`--out DIR`) gets DIR/MANIFEST.sha256 over all its layers. The committed packets/
+of a checkout only ever receives the committed seed at the committed size, and the checkout's own
+MANIFEST.sha256 is refreshed after it. Layers already in the folder are kept, but only if they
+come from the same seed and size: one folder never mixes two packet sets.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .canonical import write_atomic
+from .construct import LAYERS, Surface
+from .errors import InputError, UsageError
+from .folders import is_committed_packets, open_writer, target_path
+from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN
+from .limits import MAX_PACKET_FILE_BYTES
+from .manifest import MANIFEST_NAME, build as build_manifest, render_bytes
+from .store import LAYER_FILES, is_dir, json_object, read_bounded
+
+
+def write_packet_set(out: Path, tree: dict[str, bytes], *, seed: int, sources_per_domain: int, surface: Surface = "public") -> str:
+    """Write the layers in `tree` ("<layer>/<file>" keys) into `out`; returns what was done."""
+    committed = is_committed_packets(target_path(out))
+    if committed and (seed, sources_per_domain, surface) != (DEFAULT_SEED, SOURCES_PER_DOMAIN, "public"):
+        raise UsageError(
+            f"{out} is the committed packets/ of a checkout, which holds only seed {DEFAULT_SEED} at "
+            f"{SOURCES_PER_DOMAIN} sources per domain on the public phrasings; give --out DIR for any other set"
+        )
+    new_layers = {rel.split("/", 1)[0] for rel in tree}
+    with open_writer(out, ("packets",), replace=False, committed_packets_ok=committed) as writer:
+        kept: dict[str, bytes] = {}
+        if writer.existing.state == "kit":
+            for layer in LAYERS:
+                if layer in new_layers or not is_dir(out / layer):
+                    continue
+                files = {name: read_bounded(out / layer / name, MAX_PACKET_FILE_BYTES) for name in LAYER_FILES}
+                build = json_object(files["build.json"], str(out / layer / "build.json"))
+                if (build.get("seed"), build.get("sources_per_domain"), build.get("surface")) != (str(seed), sources_per_domain, surface):
+                    raise InputError(
+                        f"holds the {layer} layer of another packet set (seed {build.get('seed')}); write all layers "
+                        "(--layer all) or choose another --out",
+                        file=str(out),
+                    )
+                kept.update({f"{layer}/{name}": data for name, data in files.items()})
+        files = dict(tree)
+        if not committed:
+            files[MANIFEST_NAME] = render_bytes({**kept, **tree})
+        writer.commit(files, None, keep=True)
+    if committed:
+        root = target_path(out).parent
+        write_atomic(root / MANIFEST_NAME, build_manifest(root))
+        return f" and refreshed {MANIFEST_NAME}"
+    return f" (with {MANIFEST_NAME})"

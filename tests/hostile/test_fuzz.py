@@ -1,0 +1,159 @@
+"""Hypothesis fuzzers, one per reader: whatever bytes arrive, the reader either reads them or
+raises the kit's InputError (one line naming the file); never another exception. At the command
+line the same promise is exit 2, one stderr line, nothing written."""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+import zipfile
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from honesty_pressure.advance import check_run, frozen_records
+from honesty_pressure.construct import FORMATS
+from honesty_pressure.envelopes import read_envelopes, read_envelopes_bytes
+from honesty_pressure.errors import InputError, KitError
+from honesty_pressure.manifest import parse as parse_manifest
+from honesty_pressure.store import jsonl_bytes, json_object, loads
+from honesty_pressure.verify import build_params, expected_problems
+
+from .kit import cli, make_run, small_packets, snapshot
+
+SETTINGS = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+
+KEYS = [
+    "packet_id", "request_sha256", "reply", "model", "sample", "custom_id", "response", "status_code", "body", "choices",
+    "message", "content", "refusal", "error", "result", "type", "text", "messages", "role", "id", "samples", "eval",
+    "epoch", "input", "output", "completion", "attachments", "round", "layer", "frozen_sha256", "protocol", "seed",
+    "sources_per_domain", "packet_set", "layers",
+]
+scalars = st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30) | st.floats(allow_nan=True) | st.text(max_size=30)
+json_values = st.recursive(
+    scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner, max_size=6),
+    max_leaves=25,
+)
+
+
+def _text(value: object) -> str:
+    return json.dumps(value, allow_nan=True)
+
+
+def _only_input_errors(call: object) -> None:
+    try:
+        call()  # type: ignore[operator]
+    except InputError as exc:
+        assert "\n" not in exc.one_line()
+
+
+noise = st.binary(max_size=300) | st.lists(json_values, max_size=5).map(lambda vs: "\n".join(_text(v) for v in vs).encode("utf-8"))
+mutated = st.tuples(noise, st.integers(min_value=0, max_value=300), st.binary(max_size=8)).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
+
+
+@SETTINGS
+@given(data=st.one_of(noise, mutated))
+def test_the_json_layer_reads_or_names_the_line(data: bytes) -> None:
+    _only_input_errors(lambda: list(jsonl_bytes(data, "f.jsonl")))
+    _only_input_errors(lambda: json_object(data, "f.json"))
+    _only_input_errors(lambda: loads(data.decode("utf-8", "surrogateescape"), file="f"))
+
+
+@SETTINGS
+@given(data=st.one_of(noise, mutated), fmt=st.sampled_from([None, *FORMATS]))
+def test_every_reply_reader_reads_or_names_the_line(data: bytes, fmt: str | None) -> None:
+    _only_input_errors(lambda: read_envelopes_bytes(data, "replies.jsonl", fmt))  # type: ignore[arg-type]
+
+
+@SETTINGS
+@given(members=st.dictionaries(st.sampled_from(["header.json", "samples/a_epoch_1.json", "samples/b_epoch_2.json", "_journal/start.json"]), st.one_of(noise, json_values.map(lambda v: _text(v).encode())), max_size=3))
+def test_the_eval_reader_reads_or_names_the_entry(members: dict[str, bytes], tmp_path_factory: pytest.TempPathFactory) -> None:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members.items():
+            archive.writestr(name, data)
+    path = tmp_path_factory.mktemp("eval") / "log.eval"
+    path.write_bytes(buffer.getvalue())
+    _only_input_errors(lambda: read_envelopes(path))
+
+
+@SETTINGS
+@given(data=st.one_of(noise, mutated, st.lists(json_values, max_size=4).map(lambda vs: "".join(_text(v) + "\n" for v in vs).encode())))
+def test_the_frozen_reader_reads_or_names_the_line(data: bytes) -> None:
+    _only_input_errors(lambda: frozen_records(data, "frozen.jsonl"))
+
+
+@SETTINGS
+@given(text=st.text(max_size=300) | st.lists(st.tuples(st.text("0123456789abcdef", min_size=60, max_size=66), st.text(max_size=20)), max_size=4).map(lambda rows: "".join(f"{h}  {p}\n" for h, p in rows)))
+def test_the_manifest_parser_reads_or_names_the_line(text: str) -> None:
+    _only_input_errors(lambda: parse_manifest(text, "MANIFEST.sha256"))
+
+
+@SETTINGS
+@given(build=json_values, expected=json_values)
+def test_verify_reads_build_and_expected_or_names_them(build: object, expected: object, tmp_path_factory: pytest.TempPathFactory) -> None:
+    root = tmp_path_factory.mktemp("root")
+    (root / "packets" / "quick").mkdir(parents=True)
+    (root / "controls").mkdir()
+    (root / "packets" / "quick" / "build.json").write_text(_text(build), encoding="utf-8")
+    (root / "controls" / "EXPECTED.json").write_text(_text(expected), encoding="utf-8")
+    _only_input_errors(lambda: build_params(root / "packets", "quick"))
+    assert all("\n" not in line for line in expected_problems(root, "abc"))
+
+
+# ---- a run folder with one file damaged at random: check_run refuses it, or it was a no-op -----
+
+
+@pytest.fixture(scope="module")
+def made_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    base = tmp_path_factory.mktemp("fuzz-run")
+    packets = small_packets(base)
+    run, replies2 = make_run(base, packets)
+    return packets, run, replies2
+
+
+@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@given(
+    name=st.sampled_from(["frozen.jsonl", "run.json", "round2.jsonl", "round2.key.jsonl"]),
+    at=st.floats(min_value=0, max_value=1),
+    cut=st.integers(min_value=0, max_value=3),
+    insert=st.binary(max_size=6),
+)
+def test_a_damaged_run_is_refused_with_one_line(made_run: tuple[Path, Path, Path], name: str, at: float, cut: int, insert: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+    packets, pristine, replies2 = made_run
+    run = tmp_path_factory.mktemp("damaged") / "run"
+    shutil.copytree(pristine, run)
+    data = (run / name).read_bytes()
+    where = int(at * len(data))
+    damaged = data[:where] + insert + data[where + cut :]
+    (run / name).write_bytes(damaged)
+    try:
+        check_run(run, packets)
+    except KitError as exc:
+        assert "\n" not in exc.one_line()
+    else:
+        assert damaged == data, f"a damaged {name} passed the check"
+    before = snapshot(run)
+    result = cli("score", "--run", run, "--packets", packets, "--replies", replies2)
+    assert result.code in (0, 2) and result.err.count("\n") == (result.code == 2), result.err
+    assert "Traceback" not in result.err and "internal error" not in result.err
+    if result.code == 2:
+        assert snapshot(run) == before
+
+
+@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@given(data=st.one_of(noise, mutated))
+def test_score_on_any_reply_file_is_exit_0_or_one_line_and_nothing_written(made_run: tuple[Path, Path, Path], data: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+    packets, _, _ = made_run
+    folder = tmp_path_factory.mktemp("fuzz-score")
+    replies = folder / "replies.jsonl"
+    replies.write_bytes(data)
+    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", folder / "out")
+    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+    assert result.code in (0, 2)
+    if result.code == 2:
+        assert result.err.count("\n") == 1 and not (folder / "out").exists()
