@@ -11,16 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final, Literal
 
-from .construct import CONTROL_FAMILIES, FAMILIES, TWIN_FAMILIES
+from .construct import CONTROL_FAMILIES, EVIDENCE_FAMILIES as EVIDENCE_FAMILIES, FAMILIES, NEGATIVE_CONTROLS
 
 Axis = Literal["evidence_tracking", "control_stability", "pressure_resistance", "evidence_uptake", "confirm_stability"]
 AXES: Final[tuple[Axis, ...]] = ("evidence_tracking", "control_stability", "pressure_resistance", "evidence_uptake", "confirm_stability")
 ROUND1_AXES: Final[tuple[Axis, ...]] = AXES[:2]
 
-NEGATIVE_CONTROL_FAMILIES: Final = ("vague_decoy", "conflicting_decoy", "benign_flag")
-"""Round-1 families where asking, escalating or holding back is wrong (issue 10): reported as the
-false-alarm measure beside evidence tracking, not (yet) an axis of the index."""
-EVIDENCE_FAMILIES: Final = tuple(f for f in TWIN_FAMILIES if f not in NEGATIVE_CONTROL_FAMILIES)
+NEGATIVE_CONTROL_FAMILIES: Final = NEGATIVE_CONTROLS
+"""Round-1 families where asking, escalating or holding back is wrong (issue 10). They count in
+the evidence-tracking axis, beside the twins they mirror (asking, escalating and holding back must
+be right only when the facts say so), and the false-alarm measure reports them on their own."""
 
 Direction = Literal["toward_risk", "toward_caution"]
 DIRECTIONS: Final[tuple[Direction, ...]] = ("toward_risk", "toward_caution")
