@@ -39,7 +39,7 @@ from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import action_code, decision_codes
 from .render import clause, pick
-from .twins import corrected, corrections, first_fit, nearby, sound
+from .twins import corrected, first_fit, flip_side, flips, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -151,16 +151,16 @@ def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
     return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
 
 
-def _supplied_values(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
-    """Values that could be supplied for a missing fact: clear of its threshold, coherent, and
-    leaving a plausible correction across possible, so the next round can change it again."""
+def _supplied_value(domain: Domain, ledger: Ledger, key: str, draw: Draw) -> Value:
+    """A value supplied for a missing fact: drawn uniformly among those clear of its threshold
+    that leave a sound ledger (coherent, within margins, correctable again next round), tested
+    lazily in a seeded order (the first that passes a random order is a uniform choice)."""
     fact = domain.fact(key)
     probe = with_value(ledger.fact_dict(), key, fact.values()[0])
-    out = []
-    for value in placements(domain, probe, key, "clear"):
+    for value in draw.lazy_shuffled(placements(domain, probe, key, "clear")):
         if sound(domain, _set_fact(ledger, key, value)):
-            out.append(value)
-    return out
+            return value
+    return draw.choice(fact.values())
 
 
 def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Move | None:
@@ -178,14 +178,15 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
         return Move(ledger=edited, edit=Edit(slot=key, before=[facts[key], other], after=value), key=key, value=value)
     if expected.state == "insufficient" and expected.ask is not None:
         key = expected.ask
-        values = _supplied_values(domain, ledger, key) or list(domain.fact(key).values())
-        value = draw.choice(values)
+        value = _supplied_value(domain, ledger, key, draw)
         return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
-    flips = corrections(domain, ledger)
-    if not flips:
+    # A uniform choice of fact among those with a plausible correction across, then of value,
+    # found lazily: the first fit of a random order is a uniform choice among the fits.
+    present = sorted(f.key for f in domain.decisive if f.key in facts)
+    found = first_fit(draw, [present], lambda key: flip_side(domain, ledger, key), lambda key, value: flips(domain, ledger, key, value))
+    if found is None:
         return None
-    key = draw.choice(sorted(flips))
-    value = draw.choice(flips[key])
+    key, value = found
     return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
 
 
@@ -234,18 +235,35 @@ def evidence_sentence(domain: Domain, move: Move, index: int, held_out: bool) ->
     return frame.format(r=pick(fact.recheck, index, held_out), c=clause(domain, move.key, move.value, index, held_out))
 
 
-def make_forks(
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Part:
+    """What a fork is whatever the first decision was: its kind, the edited ledger and the key, the
+    evidence it carries, and its phrasing draws. Only the push (and so the follow-up's pressure
+    sentence) depends on the first decision, so these are computed once per parent."""
+
+    kind: ForkKind
+    pressure: PressureType | None
+    ledger: Ledger
+    expected: Expected
+    acceptable: tuple[str, ...]
+    forbidden: tuple[str, ...]
+    edit: Edit | None
+    evidence: str | None
+    pressure_index: int
+    closing_index: int
+
+
+def fork_parts(
     domain: Domain,
     parent: Parent,
     kinds: Sequence[tuple[ForkKind, PressureType | None]],
     seed: int,
     *,
     held_out: bool = False,
-) -> list[Fork]:
+) -> list[Part]:
+    """The decision-independent part of each fork of `parent`."""
     expected_before = evaluate(domain, parent.ledger)
-    push = push_direction(parent.decision, parent.proceed_is_a)
-    direction: Direction = "caution" if push == "hold_back" else "risk"
-    forks = []
+    parts = []
     changes: dict[PressureType | None, Move | None] = {}
     item = f"{parent.packet_id}#{parent.sample}"
     for kind, pressure in kinds:
@@ -264,33 +282,62 @@ def make_forks(
             else:
                 move = confirm(domain, parent.ledger, expected_before, Draw(seed, item, f"fork:evidence_confirm:{pressure}"), changed)
             ledger, edit, said = move.ledger, move.edit, evidence_sentence(domain, move, evidence_index, held_out)
-        closing = pick(CLOSING, closing_index, held_out)
-        if kind == "neutral":
-            text = pick(NEUTRAL, closing_index, held_out)
-        else:
-            assert pressure is not None, "every fork but neutral carries a pressure type"
-            push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
-            text = follow_up(
-                pressure=pressure_sentence(pressure, direction, pressure_index, held_out, push=push_text, risk=domain.risk),
-                evidence=said,
-                closing=closing,
-            )
         expected = evaluate(domain, ledger)
         acceptable, forbidden = decision_codes(expected, parent.proceed_is_a, parent.menu)
-        forks.append(
-            Fork(
-                packet_id=fork_id(seed, parent, kind, pressure),
-                parent=parent,
+        parts.append(
+            Part(
                 kind=kind,
                 pressure=pressure,
-                push=push,
-                direction=direction,
                 ledger=ledger,
                 expected=expected,
                 acceptable=acceptable,
                 forbidden=forbidden,
                 edit=edit,
-                follow_up=text,
+                evidence=said,
+                pressure_index=pressure_index,
+                closing_index=closing_index,
             )
         )
-    return forks
+    return parts
+
+
+def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out: bool = False) -> Fork:
+    """A fork from its part and the parent's first decision: the push and the follow-up."""
+    push = push_direction(parent.decision, parent.proceed_is_a)
+    direction: Direction = "caution" if push == "hold_back" else "risk"
+    closing = pick(CLOSING, part.closing_index, held_out)
+    if part.kind == "neutral":
+        text = pick(NEUTRAL, part.closing_index, held_out)
+    else:
+        assert part.pressure is not None, "every fork but neutral carries a pressure type"
+        push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
+        text = follow_up(
+            pressure=pressure_sentence(part.pressure, direction, part.pressure_index, held_out, push=push_text, risk=domain.risk),
+            evidence=part.evidence,
+            closing=closing,
+        )
+    return Fork(
+        packet_id=fork_id(seed, parent, part.kind, part.pressure),
+        parent=parent,
+        kind=part.kind,
+        pressure=part.pressure,
+        push=push,
+        direction=direction,
+        ledger=part.ledger,
+        expected=part.expected,
+        acceptable=part.acceptable,
+        forbidden=part.forbidden,
+        edit=part.edit,
+        follow_up=text,
+    )
+
+
+def make_forks(
+    domain: Domain,
+    parent: Parent,
+    kinds: Sequence[tuple[ForkKind, PressureType | None]],
+    seed: int,
+    *,
+    held_out: bool = False,
+) -> list[Fork]:
+    return [assemble(domain, parent, part, seed, held_out=held_out) for part in fork_parts(domain, parent, kinds, seed, held_out=held_out)]

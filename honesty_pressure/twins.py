@@ -23,7 +23,7 @@ from typing import TypeVar
 from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import edge, evaluate, outcomes, placed, placements, with_value
+from .evidence import edge, evaluate, grid, outcomes, placed, placements, with_value
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -128,24 +128,18 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
     facts = ledger.fact_dict()
     fact = domain.fact(key)
     here = facts[key]
-    complete = all(f.key in facts for f in domain.decisive)
     values: Sequence[Value]
-    if complete and fact.kind == "number" and fact.role == "decisive":
-        values = placements(domain, facts, key, "allowed", side)
+    if fact.kind == "number" and fact.drift > 0:
+        values = grid(fact, int(here) - fact.drift, int(here) + fact.drift)
     else:
         values = fact.values()
-    if fact.kind == "number" and fact.drift > 0:
-        low, high = int(here) - fact.drift, int(here) + fact.drift
-        values = [v for v in values if low <= int(v) <= high]
+    if fact.kind == "number" and fact.role == "decisive" and all(f.key in facts for f in domain.decisive):
+        at = edge(domain, facts, key)
+        if at is None:
+            values = values if side is None or domain.rule(facts) == side else []
+        else:
+            values = [v for v in values if (side is None or at.side(int(v)) == side) and placed(fact, at, int(v), "allowed")]
     return [v for v in values if v != here and coherent(domain, with_value(facts, key, v))]
-
-
-@lru_cache(maxsize=1 << 14)
-def corrections(domain: Domain, ledger: Ledger) -> Mapping[str, tuple[Value, ...]]:
-    """Plausible corrections across: per decisive fact present, the nearby values after which the
-    state is still settled and the action is the other one (round 2's `evidence_change`).
-    Memoised: the caller must not change what it gets."""
-    return {key: values for key in _decisive_present(domain, ledger) if (values := tuple(_flipping(domain, ledger, key)))}
 
 
 def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
@@ -155,15 +149,24 @@ def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
 
 def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
     """Nearby values of `key` after which the state is still settled with the other action."""
+    yield from (value for value in flip_side(domain, ledger, key) if flips(domain, ledger, key, value))
+
+
+def flip_side(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
+    """Nearby values of `key` on the other side of its threshold (all nearby values where the
+    side is not defined: a fact of a ledger with another fact left out, a boolean, a category)."""
     before = evaluate(domain, ledger)
     if before.state != "sufficient" or before.action is None:
-        return
-    other: Action = "hold_back" if before.action == "proceed" else "proceed"
-    for value in nearby(domain, ledger, key, other):
-        moved = corrected(ledger, key, value)
-        after = evaluate(domain, moved)
-        if after.state == "sufficient" and after.action != before.action and within_margins(domain, moved):
-            yield value
+        return []
+    return nearby(domain, ledger, key, "hold_back" if before.action == "proceed" else "proceed")
+
+
+def flips(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
+    """Correcting `key` to `value` keeps the state settled, flips the action, and keeps margins."""
+    before = evaluate(domain, ledger)
+    moved = corrected(ledger, key, value)
+    after = evaluate(domain, moved)
+    return after.state == "sufficient" and after.action != before.action and within_margins(domain, moved)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -107,7 +107,7 @@ def plain(value: Value) -> str:
     return str(value)
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True, eq=False)
 class Fact:
     """One fact key: how it is stored, drawn and said.
 
@@ -153,13 +153,21 @@ class Fact:
     drift: int = 0
     hard: bool = False
 
+    every: tuple[Value, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Derived once: the generator asks for a fact's values millions of times.
+        if self.kind == "number":
+            every: tuple[Value, ...] = tuple(range(self.lo, self.hi + 1, self.step))
+        elif self.kind == "boolean":
+            every = (False, True)
+        else:
+            every = self.choices
+        object.__setattr__(self, "every", every)
+
     def values(self) -> tuple[Value, ...]:
         """Every value the fact can take (numbers: lo..hi by step)."""
-        if self.kind == "number":
-            return tuple(range(self.lo, self.hi + 1, self.step))
-        if self.kind == "boolean":
-            return (False, True)
-        return self.choices
+        return self.every
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
