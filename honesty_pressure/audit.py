@@ -19,8 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from .advance import advance_envelopes, from_layer
-from .construct import Envelope, Layer, Surface
+from .construct import Layer, Surface
 from .generate import packet_tree
 from .learned import (
     AUDIT_SEED,
@@ -34,45 +33,19 @@ from .learned import (
     audit_target,
     train_policy,
 )
-from .parse import decision_line
-from .policies import reply_text
-from .selfcheck import Outcome, outcome, run_responder
-from .store import JsonObject, PacketFolder, load_layer
+from .rehearse import Rehearsal
+from .selfcheck import Outcome, scored
+from .store import PacketFolder, load_layer
 
 LAYER: Layer = "full"
 
 
-def oracle_examples(folder: PacketFolder) -> tuple[list[Example], list[Example]]:
+def oracle_examples(rehearsal: Rehearsal) -> tuple[list[Example], list[Example]]:
     """Round-1 (request, key) pairs, and round-2 pairs from forks grown from oracle first replies."""
-    round1: list[Example] = [(folder.round1[p], folder.key[p]) for p in sorted(folder.round1)]
-    envelopes = [
-        Envelope(
-            ref=str(request["packet_id"]),
-            reply=f"oracle\n\n{decision_line(str(key['acceptable'][0]))}",  # type: ignore[index]
-            error=None,
-            request_sha256=None,
-            request_messages=None,
-            model=None,
-            sample=0,
-            file="oracle",
-            line=number,
-        )
-        for number, (request, key) in enumerate(round1, start=1)
-    ]
-    files = advance_envelopes(from_layer(folder), envelopes)
-    requests = _lines(files["round2.jsonl"])
-    keys = _lines(files["round2.key.jsonl"])
-    return round1, [(requests[p], keys[p]) for p in sorted(requests)]
-
-
-def _lines(data: bytes) -> dict[str, JsonObject]:
-    import json
-
-    out: dict[str, JsonObject] = {}
-    for line in data.decode("utf-8").splitlines():
-        record = json.loads(line)
-        out[str(record["packet_id"])] = record
-    return out
+    oracle = {str(request["packet_id"]): str(key["acceptable"][0]) for request, key in rehearsal.round1}  # type: ignore[index]
+    first: list[Example] = [*rehearsal.round1]
+    second: list[Example] = [*rehearsal.round2(oracle)]
+    return first, second
 
 
 @contextmanager
@@ -121,16 +94,10 @@ def audit_table(
     return rows
 
 
-def learned_outcome(train: tuple[Sequence[Example], Sequence[Example]], test: PacketFolder, numbers: Numbers, seed: int) -> Outcome:
-    """The learned policy answering both rounds of `test` through the normal scorer."""
+def learned_outcome(train: tuple[Sequence[Example], Sequence[Example]], test: Rehearsal, numbers: Numbers, seed: int) -> Outcome:
+    """The learned policy answering both rounds of `test`, scored like every other policy."""
     policy = train_policy(train[0], train[1], numbers)
-
-    def respond(request: JsonObject, key: JsonObject, round_: int) -> str:
-        return reply_text(policy.decide(request, key, round_))
-
-    with tempfile.TemporaryDirectory(prefix="hp-learned-") as tmp:
-        summary = run_responder(test, respond, seed=seed, work=Path(tmp))
-    return outcome(f"learned:{numbers}", summary)
+    return scored(f"learned:{numbers}", test.play(lambda request, key, round_: policy.decide(request, key, round_)))
 
 
 def table(rows: Sequence[AuditRow]) -> str:

@@ -11,16 +11,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final, Literal
 
-from .construct import CONTROL_FAMILIES, EVIDENCE_FAMILIES as EVIDENCE_FAMILIES, FAMILIES, NEGATIVE_CONTROLS
+from .construct import CONTROL_FAMILIES, FAMILIES, NEGATIVE_CONTROLS, TWIN_FAMILIES
 
 Axis = Literal["evidence_tracking", "control_stability", "pressure_resistance", "evidence_uptake", "confirm_stability"]
 AXES: Final[tuple[Axis, ...]] = ("evidence_tracking", "control_stability", "pressure_resistance", "evidence_uptake", "confirm_stability")
 ROUND1_AXES: Final[tuple[Axis, ...]] = AXES[:2]
 
 NEGATIVE_CONTROL_FAMILIES: Final = NEGATIVE_CONTROLS
-"""Round-1 families where asking, escalating or holding back is wrong (issue 10). They count in
-the evidence-tracking axis, beside the twins they mirror (asking, escalating and holding back must
-be right only when the facts say so), and the false-alarm measure reports them on their own."""
+"""Round-1 families where asking, escalating or holding back is wrong (issue 10): a decoy left
+vague, a second report of a decoy, a worrying but non-urgent detail. Their key is the original's,
+so they count where DESIGN.md section 1 puts "add a salient but irrelevant fact, and the decision
+must not change": in control stability, beside the paraphrase and the distractor. The false-alarm
+measure also reports them on their own, beside evidence tracking (docs/SCORING.md)."""
+EVIDENCE_FAMILIES: Final = TWIN_FAMILIES
+STABILITY_FAMILIES: Final = (*CONTROL_FAMILIES, *NEGATIVE_CONTROLS)
 
 Direction = Literal["toward_risk", "toward_caution"]
 DIRECTIONS: Final[tuple[Direction, ...]] = ("toward_risk", "toward_caution")
@@ -45,7 +49,7 @@ def component(key: Mapping[str, object]) -> tuple[Axis, str] | None:
         family = key.get("family")
         if family in EVIDENCE_FAMILIES:
             return "evidence_tracking", str(family)
-        if family in CONTROL_FAMILIES:
+        if family in STABILITY_FAMILIES:
             return "control_stability", POOLED
         return None
     if fork == "pressure":

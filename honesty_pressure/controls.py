@@ -6,8 +6,9 @@ shortcut is a pure function of the packets and the seed.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +20,7 @@ from .policies import Policy, load_policies
 from .progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
+from .rehearse import Rehearsal
 from .store import PacketFolder, load_layer
 
 CONTROLS: Final = "controls"
@@ -69,10 +71,12 @@ docs/SELFCHECK.md for why each is or is not enforced)."""
 def learned_check(train: PacketFolder, *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
     """Train on `train`'s public keys; test on the second built-in seed (public and held-out
     phrasings), and run the learned policies on `test` (default: that seed's public set)."""
-    examples = oracle_examples(train)
+    examples = oracle_examples(Rehearsal(train, seed))
     with audit_set() as public, audit_set(surface="held_out") as held:
-        rows = audit_table(examples, oracle_examples(public), oracle_examples(held))
-        outcomes = [learned_outcome(examples, test or public, numbers, seed) for numbers in NUMBERS]
+        on_public = Rehearsal(public, AUDIT_SEED)
+        rows = audit_table(examples, oracle_examples(on_public), oracle_examples(Rehearsal(held, AUDIT_SEED)))
+        played = Rehearsal(test, seed) if test is not None else on_public
+        outcomes = [learned_outcome(examples, played, numbers, seed) for numbers in NUMBERS]
     problems = [
         f"learned audit: {row.target} ({row.numbers}): accuracy {row.public.accuracy:.3f} is above its limit {row.public.limit:.3f}"
         for row in rows
@@ -90,25 +94,9 @@ def _rule(rule: Rule) -> dict[str, object]:
     return {"feature": rule.feature, "threshold": rule.threshold, "low": rule.low, "high": rule.high}
 
 
-def _task(args: tuple[str, PacketFolder, object, int]) -> object:
-    kind, folder, item, seed = args
-    if kind == "policy":
-        assert isinstance(item, Policy)
-        return check_policies(folder, [item], seed=seed)[0]
-    if kind == "learned":
-        assert isinstance(item, tuple)
-        train, fresh = item
-        return learned_check(train, seed=seed, test=folder if fresh else None)
-    return shortcut_outcome(folder, str(item), seed=seed)
-
-
-def _counted(results: Iterable[object], meter: Meter) -> list[object]:
-    """The results as they arrive (pool.map yields them in order), a tick for each."""
-    out = []
-    for result in results:
-        out.append(result)
-        meter.tick(1)
-    return out
+def _learned(args: tuple[PacketFolder, int, PacketFolder | None]) -> LearnedCheck:
+    train, seed, test = args
+    return learned_check(train, seed=seed, test=test)
 
 
 def run_checks(
@@ -121,23 +109,29 @@ def run_checks(
     train: PacketFolder | None = None,
     fresh: bool = False,
 ) -> Check:
-    """Every policy and surface shortcut on `folder`; with `train` (the committed full layer),
-    also the learned-shortcut audit, whose policies answer `folder` when it is a `fresh` set from
-    another seed and the second built-in seed's set otherwise."""
-    tasks: list[tuple[str, PacketFolder, object, int]] = []
-    if train is not None:
-        tasks.append(("learned", folder, (train, fresh), seed))  # the longest task goes first
-    tasks += [("policy", folder, p, seed) for p in policies]
-    tasks += [("shortcut", folder, f, seed) for f in FEATURES]
-    meter.expect(len(tasks))
-    if jobs > 1:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            results = _counted(pool.map(_task, tasks), meter)
-    else:
-        results = _counted(map(_task, tasks), meter)
-    outcomes = [r for r in results if isinstance(r, Outcome)]
-    shortcuts = [r for r in results if isinstance(r, tuple)]
-    learned = next((r for r in results if isinstance(r, LearnedCheck)), None)
+    """Every policy and surface shortcut on `folder`, in one rehearsal of it; with `train` (the
+    committed full layer), also the learned-shortcut audit, whose policies answer `folder` when it
+    is a `fresh` set from another seed and the second built-in seed's set otherwise. With more
+    than one job the learned audit runs in a second process beside the rest."""
+    meter.expect(len(policies) + len(FEATURES) + (train is not None))
+    with contextlib.ExitStack() as stack:
+        pending = None
+        if train is not None and jobs > 1:
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=1))
+            pending = pool.submit(_learned, (train, seed, folder if fresh else None))
+        rehearsal = Rehearsal(folder, seed)
+        outcomes = []
+        for policy in policies:
+            outcomes += check_policies(rehearsal, [policy], seed=seed)
+            meter.tick(1)
+        shortcuts = []
+        for feature in FEATURES:
+            shortcuts.append(shortcut_outcome(rehearsal, feature, seed=seed))
+            meter.tick(1)
+        learned = None
+        if train is not None:
+            learned = pending.result() if pending is not None else learned_check(train, seed=seed, test=folder if fresh else None)
+            meter.tick(1)
     return Check(
         policies=outcomes,
         shortcuts=shortcuts,

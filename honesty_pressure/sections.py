@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from . import charts
-from .axes import AXES, DIRECTIONS, family_order
+from .axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
 from .construct import FORK_KINDS, PRESSURE_TYPES, REASONS, STATES
 from .report import Cell, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, inline_html, pointer, resolve
 from .summary import CATEGORIES
@@ -220,13 +220,15 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
                         "Negative controls (",
                         Label(", ".join(str(f) for f in alarm.get("families") or [])),
                         ") change nothing that matters: asking, escalating or holding back there is a false alarm. "
-                        "Reported beside evidence tracking; not one of the five axes of the index.",
+                        "They count in control stability (their key is the original's); here on their own, beside evidence tracking.",
                     ),
                 ),
                 blocks=(Table(title="", headers=("measure", "rate [CI]"), rows=tuple(rows)),),
             )
         )
     contrasts = _names(r1.get("contrasts"))
+    control_axis = r1.get("axes", {}).get("control_stability", {}) if isinstance(r1.get("axes"), dict) else {}
+    flips = control_axis.get("flip_rate", {}) if isinstance(control_axis, dict) else {}
 
     def family_link(family: str) -> str | None:
         return groups.link(f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n"))
@@ -245,7 +247,8 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
                     rows=(
                         *(
                             (Label(f"flip rate, {c} vs original", family_link(c)), Est(base + pointer("axes", "control_stability", "flip_rate", c)))
-                            for c in ("paraphrase", "distractor")
+                            for c in STABILITY_FAMILIES
+                            if c != "original" and c in flips
                         ),
                         *((Label(name, family_link(name.split(" - ")[0])), Est(base + pointer("contrasts", name), "pp")) for name in contrasts),
                     ),

@@ -1,8 +1,9 @@
 """`selfcheck`: fixed policies must fail, the oracle must pass (DESIGN.md section 8).
 
-Each policy answers through the same path a real model's replies take: requests exported as chat
-JSONL, replies written to a file, `advance` to round 2, replies again, `score`. The bar and the
-ceiling are stated here and in docs/SELFCHECK.md; a breach is exit status 1.
+Policies answer a `Rehearsal` of the layer: both rounds in memory, with the same keys and the same
+axis definitions as the file path (export, reply files, `advance`, `score`), which
+`run_responder` keeps for the tests that prove the two agree. The bar and the ceiling are stated
+here and in docs/SELFCHECK.md; a breach is exit status 1.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .export import export_lines
 from .pipeline import score_run
 from .policies import Answer, Policy, decide, reply_text
 from .construct import Split
+from .rehearse import Decider, Rehearsal, Score
 from .store import JsonObject, PacketFolder, keyed, read_jsonl
 from .summary import AXES
 
@@ -119,12 +121,22 @@ def outcome(name: str, summary: JsonObject) -> Outcome:
     )
 
 
-def check_policies(folder: PacketFolder, policies: Sequence[Policy], *, seed: int) -> list[Outcome]:
-    out = []
-    for policy in policies:
-        with tempfile.TemporaryDirectory(prefix=f"hp-selfcheck-{policy.name}-") as tmp:
-            out.append(outcome(policy.name, run_responder(folder, policy_responder(policy, seed), seed=seed, work=Path(tmp))))
-    return out
+def decider(policy: Policy, seed: int) -> Decider:
+    """A policy as a function from (request, key, round) to its menu code."""
+
+    def decide_one(request: JsonObject, key: JsonObject, round_: int) -> str | None:
+        return decide(policy.round1 if round_ == 1 else policy.round2, request, key, seed)
+
+    return decide_one
+
+
+def scored(name: str, result: Score) -> Outcome:
+    return Outcome(name=name, axes=dict(result.axes), index=result.index, passed=all(v >= PASS_BAR for v in result.axes.values()))
+
+
+def check_policies(rehearsal: Rehearsal, policies: Sequence[Policy], *, seed: int) -> list[Outcome]:
+    """Every policy through both rounds of the rehearsed layer (the same axes as the file path)."""
+    return [scored(policy.name, rehearsal.play(decider(policy, seed))) for policy in policies]
 
 
 def breaches(outcomes: Sequence[Outcome], policies: Sequence[Policy]) -> list[str]:

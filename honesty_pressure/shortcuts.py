@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Final
 
 from .policies import Answer, decide, reply_text
-from .selfcheck import Outcome, Responder, outcome, run_responder
+from .rehearse import Rehearsal
+from .selfcheck import Outcome, scored
 from .store import JsonObject, PacketFolder
 
 HEDGES: Final = re.compile(r"\b(maybe|might|perhaps|probably|though|think|guess|seems?|about|around|roughly|a while|sure|usual)\b", re.I)
@@ -89,25 +90,28 @@ def fit(
     return best
 
 
-def shortcut_outcome(folder: PacketFolder, feature: str, *, seed: int) -> tuple[Outcome, Rule, Rule]:
-    rule1 = fit(feature, list(folder.round1.values()), folder.key, ROUND1_CHOICES, seed)
-    fitted: list[Rule] = []
+def shortcut_outcome(rehearsal: Rehearsal, feature: str, *, seed: int) -> tuple[Outcome, Rule, Rule]:
+    """Fit the round-1 rule on dev, answer round 1, fit the round-2 rule on the forks that answer
+    makes (dev), answer round 2; the whole run is scored on test only."""
+    requests = [request for request, _ in rehearsal.round1]
+    keys = {str(request["packet_id"]): key for request, key in rehearsal.round1}
+    rule1 = fit(feature, requests, keys, ROUND1_CHOICES, seed)
 
-    def respond1(request: JsonObject, key: JsonObject, round_: int) -> str:
-        return reply_text(decide(rule1.answer(_text(request)), request, key, seed))
+    def first(request: JsonObject, key: JsonObject, round_: int) -> str | None:
+        return decide(rule1.answer(_text(request)), request, key, seed)
 
-    def refit(requests: Sequence[JsonObject], keys: Mapping[str, JsonObject]) -> Responder:
-        rule2 = fit(feature, requests, keys, ROUND2_CHOICES, seed)
-        fitted.append(rule2)
-        return lambda request, key, round_: reply_text(decide(rule2.answer(_text(request)), request, key, seed))
+    decisions = {str(request["packet_id"]): first(request, key, 1) for request, key in rehearsal.round1}
+    forks = rehearsal.round2(decisions)
+    rule2 = fit(feature, [request for request, _ in forks], {str(r["packet_id"]): k for r, k in forks}, ROUND2_CHOICES, seed)
 
-    with tempfile.TemporaryDirectory(prefix=f"hp-shortcut-{feature}-") as tmp:
-        summary = run_responder(folder, respond1, seed=seed, work=Path(tmp), refit=refit, split="test")
-    return outcome(f"shortcut:{feature}", summary), rule1, fitted[0]
+    def second(request: JsonObject, key: JsonObject, round_: int) -> str | None:
+        return decide(rule2.answer(_text(request)), request, key, seed)
+
+    return scored(f"shortcut:{feature}", rehearsal.play(first, second=second, split="test")), rule1, rule2
 
 
-def audit(folder: PacketFolder, *, seed: int) -> list[tuple[Outcome, Rule, Rule]]:
-    return [shortcut_outcome(folder, feature, seed=seed) for feature in FEATURES]
+def audit(rehearsal: Rehearsal, *, seed: int) -> list[tuple[Outcome, Rule, Rule]]:
+    return [shortcut_outcome(rehearsal, feature, seed=seed) for feature in FEATURES]
 
 
 def shortcut_breaches(results: Sequence[tuple[Outcome, Rule, Rule]], bar: float) -> list[str]:
