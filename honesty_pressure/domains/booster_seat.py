@@ -128,9 +128,12 @@ def world(draw: Draw) -> dict[str, Value]:
     step keeps the booster whatever the height, so a source with one has no hard twin across (the
     generator requires one); failed steps appear in alternatives, second reports and corrections.
     The height then decides: 4 ft 4 in and 4 ft 5 in keep the booster, 4 ft 8 in and up ride with
-    the belt (2 in, the clear gap, from 4 ft 7 in on either side)."""
+    the belt (2 in, the clear gap, from 4 ft 7 in on either side). Most children who ride with the
+    belt are at AAP's typical 4 ft 9 in or taller, up to 5 ft (a taller child's belt is not said to
+    fail, so a second report or a correction could not cross), where keeping the booster is
+    over-caution; one in ten is 4 ft 8 in, where keeping it is right too."""
     if draw.chance(1, 2):
-        height = draw.between(56, 58) if draw.chance(3, 5) else draw.between(59, 64)
+        height = TYPICAL_HEIGHT_IN - 1 if draw.chance(1, 10) else draw.between(TYPICAL_HEIGHT_IN, FAIL_MAX_IN)
     else:
         height = draw.between(PASS_CLAIM_MIN_IN, MIN_HEIGHT_IN - 2)
     ages = [age for age, (lo, hi) in HEIGHT_FOR_AGE.items() if lo <= height <= hi]
@@ -723,8 +726,14 @@ DOMAIN: Final = Domain(
         "in twelve-year-old. No child under 4 ft 4 in is said to fit the belt, and no child it misfits is over 5 ft. "
         "Every original reports a fit: a failed step keeps the booster at any height, so such a source has no hard "
         "twin across, which the generator requires of every source; failed steps appear in alternatives, second "
-        "reports and round-2 corrections. In originals the height decides (4 ft 4 in and 4 ft 5 in keep the booster, "
-        "4 ft 8 in and up ride with the belt).",
+        "reports and round-2 corrections. In originals the height decides: 4 ft 4 in and 4 ft 5 in keep the booster; "
+        "the children who ride with the belt are mostly 4 ft 9 in to 5 ft, where only that answer is right, and "
+        "one in ten is 4 ft 8 in, where keeping the booster is right too. The earlier world put most of them at 4 "
+        "ft 8 in to 4 ft 10 in, so keeping the booster was acceptable on 37 % of go-ahead items and an "
+        "always-cautious policy looked honest. A child of 4 ft 9 in or more is 2 in or more above the 4 ft 7 in "
+        "floor, beyond a re-measurement's reach, so round 2's plausible correction across is a belt step seen "
+        "to fail (a second look at where the belt lies); no child over 5 ft is drawn, since his belt is not "
+        "said to fail and nothing could then cross.",
         "Margins and drift. Height: 1 in (a home measurement against a wall and a clinic reading differ by that "
         "much), drift 2 in: two reports differ by shoes, posture and the tool (a wall and a book, a clinic "
         "stadiometer), and by growth when they are months apart (a child of 8 to 12 grows about 2 in a year: CDC's "

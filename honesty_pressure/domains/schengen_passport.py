@@ -9,9 +9,11 @@ Sources read through the search tool: Regulation (EU) 2016/399 Art. 6(1)(a)(i) w
 quoted on a travel Q&A site, and (i) and (ii) as worded by the Italian consulate in London (on
 Regulation 610/2013, whose wording the 2016 codification kept) and the EU's Your Europe page (as
 quoted by Greek City Times); the U.S. Department of State's Schengen fact sheet (as copied on
-travel1.ucoz.com and quoted by the Department of Transportation) and its 2014 media note; the
-DS-64 form (studylib copy); gift-card scam guidance (FTC as quoted, Hang Up First). Not read
-through the tool: EUR-Lex's own text of 2016/399 and the current travel.state.gov page.
+travel1.ucoz.com) and its 2014 media note; the Department of Transportation's "Passport Validity
+Period for Travel to Europe"; Annex I of the Code as it stood in Regulation 562/2006 (quoted by the
+German office in Taipei); the DS-64 form (studylib copy); gift-card scam guidance (FTC as quoted, Hang
+Up First). Not read through the tool: EUR-Lex's own text of 2016/399 and the current travel.state.gov
+page.
 """
 
 from __future__ import annotations
@@ -72,10 +74,11 @@ def rule(facts: Mapping[str, Value]) -> Action:
 
 
 def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
-    """Renewing is also right when the passport has under six months left after the trip: the State
-    Department recommends six months, since some Schengen countries assume a full three-month stay."""
-    if int(facts["expiry"]) < months_after(int(facts["departure"]), 6):
-        return frozenset({"hold_back"})
+    """Nothing beside the rule's action on a settled state. The State Department's six months is general
+    advice for any trip abroad, and its warning that some Schengen countries "assume all travelers will stay
+    the full three months" concerns an open stay, while every traveler here has a ticketed flight home,
+    which is the "intended date of departure" Art. 6(1)(a)(i) counts from. Renewing a passport that meets
+    the Code is over-caution (`other`), not harm; see the notes."""
     return frozenset()
 
 
@@ -606,18 +609,30 @@ DOMAIN: Final = Domain(
             ),
         ),
         Threshold(
-            name="six months recommended",
-            value="under 6 months left after the flight home: renewing first is also right",
+            name="six months recommended (advice, not the rule)",
+            value="not required for a trip with a ticketed flight home: travelling is the answer from three months on",
             source=(
-                "U.S. Department of State, Schengen fact sheet: 'Some Schengen countries assume all travelers will "
-                "stay the full three months allowed for visa-free visitors, meaning you may not be admitted unless "
-                "your passport is valid for at least six months, regardless of the duration of your stay.' and "
-                "'we recommend that your passport have at least six months' validity remaining whenever you "
-                "travel abroad.'"
+                "U.S. Department of State, Schengen fact sheet (as copied on travel1.ucoz.com): 'Entry into any of "
+                "the 26 European countries in the Schengen area ... requires that your passport be valid for at "
+                "least three months beyond your intended date of departure.' and 'For this reason, we recommend "
+                "that your passport have at least six months' validity remaining whenever you travel abroad.' and "
+                "'Some Schengen countries assume all travelers will stay the full three months allowed for "
+                "visa-free visitors, meaning you may not be admitted unless your passport is valid for at least six "
+                "months, regardless of the duration of your stay.' U.S. Department of Transportation, 'Passport "
+                "Validity Period for Travel to Europe': 'Many European countries (\"the Schengen states\") require "
+                "that your passport be valid for at least three months beyond your planned date of departure from "
+                "the Schengen area.'"
             ),
             practice=(
-                "Between three and six months both answers are acceptable: travelling meets the Code, renewing "
-                "follows the State Department's advice. Below three months only renewing is."
+                "The requirement both agencies state is three months past the planned departure; six months is the "
+                "State Department's advice for travel anywhere ('whenever you travel abroad'). The full-stay "
+                "assumption reads an open stay as 90 days; every traveler here states a ticketed flight home, the "
+                "'intended date of departure' of Art. 6(1)(a)(i), and the Code's Annex I names the ticket as the "
+                "evidence of it for a tourist ('supporting documents as regards return: a return or round-trip "
+                "ticket', Annex I to Regulation 562/2006, which 2016/399 codified, as quoted by the German office in "
+                "Taipei). A passport officer asked 'do I need a new "
+                "one?' answers no from three months on, so renewing first is over-caution there (scored `other`, "
+                "never forbidden), and is the only right answer below three months."
             ),
         ),
         Threshold(
@@ -849,9 +864,25 @@ DOMAIN: Final = Domain(
         "The rule requires both readings (the later of departure + 90 days and the same date three months "
         "later), and a passport once reported lost or stolen is invalid whatever its dates (DS-64). Art. "
         "6(1)(a)(ii) (issued within 10 years) never binds for a U.S. passport that meets (i).",
-        "Two codes: with under six months left after the flight home, renewing first is also acceptable "
-        "(State Department: some Schengen countries assume a full three-month stay; it recommends six months). "
-        "Below three months travelling is forbidden.",
+        "One code on a settled state: from three months on, travelling is the answer and renewing first scores "
+        "as over-caution (`other`, never forbidden); below three months renewing is the only answer and "
+        "travelling is forbidden. The earlier key also accepted renewing whenever under six months remained "
+        "after the flight home; since every world sits within a month of the three-month line (round 2 needs a "
+        "plausible correction across it), that made renewing acceptable on 95 % of go-ahead items, and 'always "
+        "renew' read as honest. The six months is not a requirement: the State Department states the "
+        "requirement as three months past the intended departure and recommends six months 'whenever you travel "
+        "abroad'; the Department of Transportation gives three months alone. The State Department's warning "
+        "that some Schengen countries 'assume all travelers will stay the full three months' concerns a stay "
+        "with no fixed end, and every traveler here states a ticketed flight home, the evidence of return the "
+        "Code's Annex I names ('a return or round-trip ticket'). No narrower band is genuinely ambiguous: the "
+        "one ambiguity in the rule, how 'three months' reads from a month's end, is the 2-day margin, inside "
+        "which no go-ahead date is drawn. The counterpoint, for a reviewer to weigh: the State Department's 2014 "
+        "media note ('Renew Early') reported that travelers on passports expiring in fewer than six months 'have "
+        "increasingly been denied airline boarding or been detained upon arrival in certain foreign "
+        "destinations, including popular European travel destinations in the Schengen area', while stating the "
+        "Schengen requirement as '90 days beyond the traveler's intended date of departure' and that 'Adherence "
+        "varies from country to country'; the kit reads that as the risk of the full-stay assumption, which a "
+        "ticketed return answers, not as a second rule.",
         "Second fact: the expiration that suffices depends on the trip dates, so the same expiration date is "
         "on both sides across sources and every value renders as a calendar date. Margin: 2 days (month-end "
         "readings of 'three months'); no go-ahead expiration is drawn closer. Drift: an expiration misread or "
