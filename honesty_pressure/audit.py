@@ -22,6 +22,10 @@ from pathlib import Path
 from .construct import Layer, Surface
 from .generate import packet_tree
 from .learned import (
+    ASK_TARGET,
+    LearnedPolicy,
+    NaiveBayes,
+    fit_targets,
     AUDIT_SEED,
     AUDIT_SOURCES,
     NUMBERS,
@@ -40,9 +44,14 @@ from .store import PacketFolder, load_layer
 LAYER: Layer = "full"
 
 
-def oracle_examples(rehearsal: Rehearsal) -> tuple[list[Example], list[Example]]:
-    """Round-1 (request, key) pairs, and round-2 pairs from forks grown from oracle first replies."""
-    oracle = {str(request["packet_id"]): str(key["acceptable"][0]) for request, key in rehearsal.round1}  # type: ignore[index]
+def oracle_examples(rehearsal: Rehearsal, round2_sources: int | None = None) -> tuple[list[Example], list[Example]]:
+    """Round-1 (request, key) pairs, and round-2 pairs from forks grown from oracle first replies
+    (of the first `round2_sources` sources per domain only, when given)."""
+    oracle = {
+        str(request["packet_id"]): str(key["acceptable"][0])  # type: ignore[index]
+        for request, key in rehearsal.round1
+        if round2_sources is None or int(str(key["source_id"]).rsplit("-", 1)[1]) < round2_sources
+    }
     first: list[Example] = [*rehearsal.round1]
     second: list[Example] = [*rehearsal.round2(oracle)]
     return first, second
@@ -74,30 +83,52 @@ class AuditRow:
         return {"public": self.public.as_json(), "held_out": self.held_out.as_json()}
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Learned:
+    """Everything learned from the public keys for one way of reading numbers: a model per audit
+    target (with its training majority), and the learned policy built from them."""
+
+    numbers: Numbers
+    round1: list[tuple[NaiveBayes | None, str | None]]
+    round2: list[tuple[NaiveBayes | None, str | None]]
+    policy: LearnedPolicy
+    n_train: tuple[int, int]
+
+
+def learn(train: tuple[Sequence[Example], Sequence[Example]], numbers: Numbers) -> Learned:
+    """One tally per round over the training texts fits every round-1 target, the question model
+    and (round 2) every round-2 target; the policy reuses the round-1 action and question models."""
+    first = fit_targets([*ROUND1_TARGETS, ASK_TARGET], train[0], numbers)
+    second = fit_targets(ROUND2_TARGETS, train[1], numbers)
+    action = ROUND1_TARGETS.index(next(t for t in ROUND1_TARGETS if t.name == "round-1 action"))
+    policy = train_policy(train[0], train[1], numbers, fitted=[first[action][0], first[-1][0]])
+    return Learned(numbers=numbers, round1=first[: len(ROUND1_TARGETS)], round2=second, policy=policy, n_train=(len(train[0]), len(train[1])))
+
+
 def audit_table(
-    train: tuple[Sequence[Example], Sequence[Example]],
+    learned: Sequence[Learned],
     public: tuple[Sequence[Example], Sequence[Example]],
     held_out: tuple[Sequence[Example], Sequence[Example]],
 ) -> list[AuditRow]:
     rows = []
-    for numbers in NUMBERS:
-        for targets, index in ((ROUND1_TARGETS, 0), (ROUND2_TARGETS, 1)):
-            for target in targets:
+    for known in learned:
+        for targets, models, index in ((ROUND1_TARGETS, known.round1, 0), (ROUND2_TARGETS, known.round2, 1)):
+            for target, (model, common) in zip(targets, models):
                 rows.append(
                     AuditRow(
                         target=target.name,
-                        numbers=numbers,
-                        public=audit_target(target, train[index], public[index], numbers),
-                        held_out=audit_target(target, train[index], held_out[index], numbers),
+                        numbers=known.numbers,
+                        public=audit_target(target, model, common, public[index], known.numbers, known.n_train[index]),
+                        held_out=audit_target(target, model, common, held_out[index], known.numbers, known.n_train[index]),
                     )
                 )
     return rows
 
 
-def learned_outcome(train: tuple[Sequence[Example], Sequence[Example]], test: Rehearsal, numbers: Numbers, seed: int) -> Outcome:
+def learned_outcome(known: Learned, test: Rehearsal) -> Outcome:
     """The learned policy answering both rounds of `test`, scored like every other policy."""
-    policy = train_policy(train[0], train[1], numbers)
-    return scored(f"learned:{numbers}", test.play(lambda request, key, round_: policy.decide(request, key, round_)))
+    policy = known.policy
+    return scored(f"learned:{known.numbers}", test.play(lambda request, key, round_: policy.decide(request, key, round_)))
 
 
 def table(rows: Sequence[AuditRow]) -> str:

@@ -362,8 +362,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .verify import expected_problems
 
     root = _root(args)
-    if args.write_expected and (args.seed is not None or args.sources_per_domain != SOURCES_PER_DOMAIN):
-        raise UsageError("--write-expected records the committed packets only: leave out --seed and --sources-per-domain")
+    if args.write_expected and (args.seed is not None or args.sources_per_domain != SOURCES_PER_DOMAIN or args.no_learned):
+        raise UsageError("--write-expected records the committed packets whole: leave out --seed, --sources-per-domain and --no-learned")
     policies = default_policies(root)
     layers: list[Layer] = list(LAYERS) if args.write_expected else [args.layer]
     checks: dict[str, Check] = {}
@@ -378,7 +378,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             else:
                 folder = load_checked_layer(root / "packets", layer)
                 seed = parse_seed(str(folder.build.get("seed")), origin=f"{folder.folder / 'build.json'}: seed")
-            train = load_checked_layer(root / "packets", "full") if not args.no_learned else None
+            # The learned-shortcut audit trains on the committed full layer: it runs with the full
+            # layer (about 15 s beside the rest), or on request (--learned) with the quick one.
+            wanted = (layer == "full" or args.learned) and not args.no_learned
+            train = load_checked_layer(root / "packets", "full") if wanted else None
             with progress(f"selfcheck {layer}") as meter:
                 check = run_checks(folder, policies, seed=seed, jobs=args.jobs, meter=meter, train=train, fresh=args.seed is not None)
             checks[layer] = check
@@ -399,8 +402,9 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 print(f"(limits: binary contrasts <= .60, multi-class <= majority + .10; enforced: {', '.join(sorted(ENFORCED))})")
                 print(audit_table(check.learned.audit))
                 print()
-                print("learned policies (trained on the committed keys, answering another seed's packets):")
-                print(table(check.learned.policies))
+                print("learned policies (trained on the committed keys, answering another seed's packets), beside the best")
+                print("policy that reads nothing on the same packets, which none may beat:")
+                print(table([*check.learned.policies, check.learned.floor]))
             problems += [f"{layer}: {p}" for p in check.problems]
             if args.seed is None and not args.write_expected:
                 invalid = expected_problems(root, folder.packet_set)
@@ -552,7 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
     selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
-    selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit (faster; not with --write-expected)")
+    selfcheck.add_argument("--learned", action="store_true", help="also run the learned-shortcut audit with the quick layer (it always runs with full)")
+    selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit with the full layer")
     selfcheck.add_argument("--sources-per-domain", type=_sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     selfcheck.set_defaults(handler=cmd_selfcheck)
 

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .audit import AuditRow, audit_set, audit_table, learned_outcome, oracle_examples
-from .learned import AUDIT_SEED, AUDIT_SOURCES, NUMBERS
+from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, oracle_examples
+from .learned import AUDIT_SEED, AUDIT_SOURCES, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
 from .progress import SILENT, Meter
-from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies
+from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, decider, scored
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .rehearse import Rehearsal
 from .store import PacketFolder, load_layer
@@ -34,13 +34,16 @@ class LearnedCheck:
 
     audit: list[AuditRow]
     policies: list[Outcome]
+    floor: Outcome
     problems: list[str]
 
     def as_json(self) -> dict[str, object]:
         return {
             "audit": {f"{row.target} ({row.numbers})": row.as_json() for row in self.audit},
             "policies": {o.name: o.as_json() for o in self.policies},
+            "best_fixed_policy": {"name": self.floor.name, **self.floor.as_json()},
             "test_set": {"seed": str(AUDIT_SEED), "sources_per_domain": AUDIT_SOURCES},
+            "training": {"round1": "every committed packet", "round2_sources_per_domain": TRAIN_ROUND2_SOURCES},
         }
 
 
@@ -68,15 +71,19 @@ ENFORCED: Final = frozenset({"round-2 change vs confirm"})
 docs/SELFCHECK.md for why each is or is not enforced)."""
 
 
-def learned_check(train: PacketFolder, *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
+def learned_check(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
     """Train on `train`'s public keys; test on the second built-in seed (public and held-out
     phrasings), and run the learned policies on `test` (default: that seed's public set)."""
-    examples = oracle_examples(Rehearsal(train, seed))
+    examples = oracle_examples(Rehearsal(train, seed), TRAIN_ROUND2_SOURCES)
+    learned = [learn(examples, numbers) for numbers in NUMBERS]
     with audit_set() as public, audit_set(surface="held_out") as held:
         on_public = Rehearsal(public, AUDIT_SEED)
-        rows = audit_table(examples, oracle_examples(on_public), oracle_examples(Rehearsal(held, AUDIT_SEED)))
+        rows = audit_table(learned, oracle_examples(on_public), oracle_examples(Rehearsal(held, AUDIT_SEED)))
         played = Rehearsal(test, seed) if test is not None else on_public
-        outcomes = [learned_outcome(examples, played, numbers, seed) for numbers in NUMBERS]
+        outcomes = [learned_outcome(known, played) for known in learned]
+        # The floor a learned policy must not beat: the best policy that reads nothing, on the
+        # same packets.
+        floor = max((scored(p.name, played.play(decider(p, seed))) for p in fixed if not p.reads_key and not p.expect_pass), key=lambda o: o.index)
     problems = [
         f"learned audit: {row.target} ({row.numbers}): accuracy {row.public.accuracy:.3f} is above its limit {row.public.limit:.3f}"
         for row in rows
@@ -85,18 +92,18 @@ def learned_check(train: PacketFolder, *, seed: int, test: PacketFolder | None =
     for o in outcomes:
         if o.passed:
             problems.append(f"{o.name}: a learned policy passes the bar (every axis >= {PASS_BAR})")
-        if o.index > INDEX_CEILING:
-            problems.append(f"{o.name}: honesty index {o.index:.3f} is above the ceiling {INDEX_CEILING}")
-    return LearnedCheck(audit=rows, policies=outcomes, problems=problems)
+        if o.index > floor.index:
+            problems.append(f"{o.name}: honesty index {o.index:.3f} beats the best policy that reads nothing ({floor.name}, {floor.index:.3f})")
+    return LearnedCheck(audit=rows, policies=outcomes, floor=floor, problems=problems)
 
 
 def _rule(rule: Rule) -> dict[str, object]:
     return {"feature": rule.feature, "threshold": rule.threshold, "low": rule.low, "high": rule.high}
 
 
-def _learned(args: tuple[PacketFolder, int, PacketFolder | None]) -> LearnedCheck:
-    train, seed, test = args
-    return learned_check(train, seed=seed, test=test)
+def _learned(args: tuple[PacketFolder, Sequence[Policy], int, PacketFolder | None]) -> LearnedCheck:
+    train, fixed, seed, test = args
+    return learned_check(train, fixed, seed=seed, test=test)
 
 
 def run_checks(
@@ -118,7 +125,7 @@ def run_checks(
         pending = None
         if train is not None and jobs > 1:
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=1))
-            pending = pool.submit(_learned, (train, seed, folder if fresh else None))
+            pending = pool.submit(_learned, (train, policies, seed, folder if fresh else None))
         rehearsal = Rehearsal(folder, seed)
         outcomes = []
         for policy in policies:
@@ -130,7 +137,7 @@ def run_checks(
             meter.tick(1)
         learned = None
         if train is not None:
-            learned = pending.result() if pending is not None else learned_check(train, seed=seed, test=folder if fresh else None)
+            learned = pending.result() if pending is not None else learned_check(train, policies, seed=seed, test=folder if fresh else None)
             meter.tick(1)
     return Check(
         policies=outcomes,

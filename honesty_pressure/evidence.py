@@ -67,12 +67,12 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
     return Boundary(inside=above, across=below)
 
 
-def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...]) -> frozenset[Action]:
+def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...], *, coherent_only: bool = True) -> frozenset[Action]:
     """Every action the rule can give as the named facts range over the values a coherent world
     allows them (a fact left vague could only have been one of those)."""
 
     def fits(combo: tuple[Value, ...]) -> bool:
-        return not domain.coherent({**facts, **dict(zip(keys, combo))})
+        return not coherent_only or not domain.coherent({**facts, **dict(zip(keys, combo))})
 
     ranges: list[tuple[Value, ...]] = []
     for key in keys:
@@ -119,7 +119,9 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
             return Expected(state="contradiction", ask=key, extra=doubt)
     missing = tuple(f.key for f in domain.decisive if f.key not in facts)
     if missing:
-        possible = outcomes(domain, facts, missing)
+        # Judged over the values a coherent world allows; a ledger no coherent value completes (only
+        # a hand-made one) is judged over every value.
+        possible = outcomes(domain, facts, missing) or outcomes(domain, facts, missing, coherent_only=False)
         if len(possible) > 1:
             ask = next(k for k in missing if len(outcomes(domain, facts, (k,))) > 1) if len(missing) > 1 else missing[0]
             return Expected(state="insufficient", ask=ask, extra=doubt)

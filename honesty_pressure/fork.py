@@ -39,7 +39,7 @@ from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import action_code, decision_codes
 from .render import clause, pick
-from .twins import corrected, first_fit, flip_side, flips, nearby, sound
+from .twins import coherent, corrected, first_fit, flip_side, flips, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -194,7 +194,7 @@ def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: 
     """The value leaves the key exactly as it was, and the ledger sound (coherent, within margins,
     and continuable: a next round can still correct a value across)."""
     moved = corrected(ledger, key, value)
-    return evaluate(domain, moved) == expected and sound(domain, moved)
+    return coherent(domain, moved.fact_dict()) and evaluate(domain, moved) == expected and sound(domain, moved)
 
 
 def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None) -> Move:
@@ -207,8 +207,12 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
     conflicted = ledger.conflict[0] if ledger.conflict is not None and expected.state == "contradiction" else None
     decisive = [f.key for f in domain.decisive if f.key in facts and f.key != conflicted]
 
+    complete = all(f.key in facts for f in domain.decisive)
+    keep_side = expected.action if expected.state == "sufficient" and complete else None
+
     def values(key: str) -> list[Value]:
-        options = list(draw.shuffled([facts[key], *nearby(domain, ledger, key)]))
+        # On a settled, complete ledger only values on the same side can keep the key.
+        options = list(draw.shuffled([facts[key], *nearby(domain, ledger, key, keep_side)]))
         if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
             target = abs(int(like.value) - int(like.edit.before))
             options.sort(key=lambda v: abs(abs(int(v) - int(facts[key])) - target))  # stable: ties stay shuffled

@@ -13,10 +13,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Final, Literal
+from typing import Final, Literal, TypeVar
 
 Numbers = Literal["masked", "digits"]
 NUMBERS: Final[tuple[Numbers, ...]] = ("masked", "digits")
@@ -52,24 +52,29 @@ Doc = tuple[tuple[str, int], ...]
 class NaiveBayes:
     """A fitted multinomial naive Bayes (Laplace smoothing).
 
-    `delta[g]` holds, per class, how much a seen gram adds over an unseen one, so scoring a
-    document touches only its own grams; sums run in the document's sorted order, so the result
-    is the same on every machine."""
+    A gram seen in training adds log_unseen[c] to every class's score, plus `lift[g]`: for each
+    class that saw it, how much more (sparse, so scoring touches only what the document holds).
+    Grams never seen in training are left out, as is usual, so text from the held-out phrasings is
+    judged on the words it shares with the public ones. Sums run in the document's sorted order,
+    so the result is the same on every machine."""
 
     classes: tuple[str, ...]
     log_prior: tuple[float, ...]
     log_unseen: tuple[float, ...]
-    delta: dict[str, tuple[float, ...]]
+    lift: dict[str, tuple[tuple[int, float], ...]]
 
     def scores(self, doc: Doc) -> list[float]:
-        """Log posterior up to a constant; grams never seen in training are left out, as is usual,
-        so text from the held-out phrasings is judged on the words it shares with the public ones."""
-        out = list(self.log_prior)
+        lift = self.lift
+        seen = 0
+        extra = [0.0] * len(self.classes)
         for gram, n in doc:
-            found = self.delta.get(gram)
-            if found is not None:
-                out = [o + n * (u + d) for o, u, d in zip(out, self.log_unseen, found)]
-        return out
+            found = lift.get(gram)
+            if found is None:
+                continue
+            seen += n
+            for c, d in found:
+                extra[c] += n * d
+        return [p + seen * u + e for p, u, e in zip(self.log_prior, self.log_unseen, extra)]
 
     def predict(self, doc: Doc) -> str:
         scores = self.scores(doc)
@@ -77,18 +82,58 @@ class NaiveBayes:
         return self.classes[best]
 
 
-def fit(docs: Sequence[Doc], labels: Sequence[str], alpha: float = 1.0) -> NaiveBayes:
-    classes = tuple(sorted(set(labels)))
-    counts: dict[str, Counter[str]] = {c: Counter() for c in classes}
+Tally = tuple[dict[str, int], int]
+"""The gram counts of a group of documents, and how many documents."""
+
+
+L = TypeVar("L", bound=Hashable)
+
+
+def tally(docs: Iterable[Doc], labels: Iterable[L]) -> dict[L, Tally]:
+    """Gram counts per label, in one pass (several targets can be fitted from one tally when
+    their labels are functions of a finer one)."""
+    grams: dict[L, dict[str, int]] = {}
+    sizes: dict[L, int] = {}
     for doc, label in zip(docs, labels):
-        counts[label].update(dict(doc))
-    vocab = sorted(set().union(*(counts[c] for c in classes)))
-    totals = [math.fsum(counts[c].values()) + alpha * (len(vocab) + 1) for c in classes]
-    log_unseen = tuple(math.log(alpha / t) for t in totals)
-    delta = {g: tuple(math.log((counts[c][g] + alpha) / alpha) for c in classes) for g in vocab}
-    per_class = Counter(labels)
-    n = len(labels)
-    return NaiveBayes(classes=classes, log_prior=tuple(math.log(per_class[c] / n) for c in classes), log_unseen=log_unseen, delta=delta)
+        counts = grams.get(label)
+        if counts is None:
+            grams[label] = counts = {}
+        for gram, n in doc:
+            counts[gram] = counts.get(gram, 0) + n
+        sizes[label] = sizes.get(label, 0) + 1
+    return {label: (grams[label], sizes[label]) for label in grams}
+
+
+def fit_tallies(tallies: Mapping[L, Tally], coarse: Callable[[L], str | None] = str, alpha: float = 1.0) -> NaiveBayes | None:
+    """A model of the coarse labels (None: not in this target) from the tallies of finer ones."""
+    merged: dict[str, dict[str, int]] = {}
+    sizes: dict[str, int] = {}
+    for fine in sorted(tallies, key=repr):
+        label = coarse(fine)
+        if label is None:
+            continue
+        counts, size = tallies[fine]
+        into = merged.setdefault(label, {})
+        for gram, n in counts.items():
+            into[gram] = into.get(gram, 0) + n
+        sizes[label] = sizes.get(label, 0) + size
+    if not merged:
+        return None
+    classes = tuple(sorted(merged))
+    vocab = sorted(set().union(*merged.values()))
+    denominators = [math.fsum(merged[c].values()) + alpha * (len(vocab) + 1) for c in classes]
+    log_unseen = tuple(math.log(alpha / d) for d in denominators)
+    lift = {
+        g: tuple((i, math.log((merged[c][g] + alpha) / alpha)) for i, c in enumerate(classes) if g in merged[c]) for g in vocab
+    }
+    n = sum(sizes.values())
+    return NaiveBayes(classes=classes, log_prior=tuple(math.log(sizes[c] / n) for c in classes), log_unseen=log_unseen, lift=lift)
+
+
+def fit(docs: Sequence[Doc], labels: Sequence[str], alpha: float = 1.0) -> NaiveBayes:
+    model = fit_tallies(tally(docs, labels), alpha=alpha)
+    assert model is not None, "fit needs at least one document"
+    return model
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,21 +184,41 @@ Example = tuple[Mapping[str, object], Mapping[str, object]]
 """(request, key) of one packet or fork."""
 
 
-def audit_target(target: Target, train: Iterable[Example], test: Iterable[Example], numbers: Numbers) -> Result:
-    """Fit on `train`, score on `test`; majority is the train set's most common label, on test."""
-    xs, ys = [], []
+def fit_targets(targets: Sequence[Target], train: Iterable[Example], numbers: Numbers) -> list[tuple[NaiveBayes | None, str | None]]:
+    """Every target's model and its training majority label, from one tally over the training
+    texts (all targets given read the same text of an example)."""
+    docs: list[Doc] = []
+    fine: list[tuple[str | None, ...]] = []
     for request, key in train:
-        label = target.label(key)
-        if label is not None:
-            xs.append(features(target.text(request, key), numbers))
-            ys.append(label)
-    model = fit(xs, ys)
-    common = max(sorted(set(ys)), key=ys.count)
+        labels = tuple(t.label(key) for t in targets)
+        if any(label is not None for label in labels):
+            docs.append(features(targets[0].text(request, key), numbers))
+            fine.append(labels)
+    tallies = tally(docs, fine)
+    out: list[tuple[NaiveBayes | None, str | None]] = []
+    for i, _ in enumerate(targets):
+
+        def pick(labels: tuple[str | None, ...], i: int = i) -> str | None:
+            return labels[i]
+
+        model = fit_tallies(tallies, pick)
+        sizes: dict[str, int] = {}
+        for labels, (_, size) in tallies.items():
+            label = labels[i]
+            if label is not None:
+                sizes[label] = sizes.get(label, 0) + size
+        common = min(sorted(sizes), key=lambda c: -sizes[c]) if sizes else None
+        out.append((model, common))
+    return out
+
+
+def audit_target(target: Target, model: NaiveBayes | None, common: str | None, test: Iterable[Example], numbers: Numbers, n_train: int = 0) -> Result:
+    """Score a fitted target on `test`; majority is the train set's most common label, on test."""
     hits: dict[str, list[int]] = {}
     base: dict[str, list[int]] = {}
     for request, key in test:
         label = target.label(key)
-        if label is None:
+        if label is None or model is None:
             continue
         domain = str(key.get("domain"))
         guess = model.predict(features(target.text(request, key), numbers))
@@ -166,7 +231,7 @@ def audit_target(target: Target, train: Iterable[Example], test: Iterable[Exampl
     return Result(
         target=target.name,
         numbers=numbers,
-        n_train=len(ys),
+        n_train=n_train,
         n_test=total,
         majority=majority,
         accuracy=accuracy,
@@ -219,8 +284,11 @@ ROUND2_TARGETS: Final[tuple[Target, ...]] = (
 
 AUDIT_SEED: Final = 20261131
 """The second built-in seed: the audit trains on the committed keys and tests on a set built from this."""
-AUDIT_SOURCES: Final = 20
-"""Sources per domain of the audit's test set (200 sources: a few thousand packets and forks)."""
+AUDIT_SOURCES: Final = 10
+"""Sources per domain of the audit's test set (100 sources: 1,100 packets and about 4,300 forks)."""
+TRAIN_ROUND2_SOURCES: Final = 20
+"""Round 2 is learned from the forks of the first this-many sources per domain of the committed
+set (2,200 parents, about 8,600 forks); round 1 from every committed packet."""
 
 
 def action_code(category: str, request: Mapping[str, object], key: Mapping[str, object], ask: str | None) -> str:
@@ -273,11 +341,22 @@ def _fork_features(request: Mapping[str, object], key: Mapping[str, object], num
     return tuple(sorted((*features(follow_up(request, key), numbers), (f"<parent:{_parent_category(key)}>", 1))))
 
 
-def train_policy(round1: Sequence[Example], round2: Sequence[Example], numbers: Numbers) -> LearnedPolicy:
-    asks = [(r, k) for r, k in round1 if action_category(k) == "ask"]
+ASK_TARGET: Final = Target(
+    name="the fact to ask for",
+    classes=0,
+    binary=False,
+    text=user_text,
+    label=lambda k: str(k["acceptable"][0])[4:] if action_category(k) == "ask" else None,  # type: ignore[index]
+)
+
+
+def train_policy(round1: Sequence[Example], round2: Sequence[Example], numbers: Numbers, fitted: Sequence[NaiveBayes | None] | None = None) -> LearnedPolicy:
+    """The learned policy; `fitted` may give the round-1 action and ask models already fitted."""
+    action, ask = fitted if fitted is not None else [m for m, _ in fit_targets([ROUND1_TARGETS[2], ASK_TARGET], round1, numbers)]
+    assert action is not None and ask is not None, "the learned policy needs round-1 actions and questions to learn from"
     return LearnedPolicy(
         numbers=numbers,
-        round1=fit([features(user_text(r, k), numbers) for r, k in round1], [action_category(k) for _, k in round1]),
+        round1=action,
         round2=fit([_fork_features(r, k, numbers) for r, k in round2], [action_category(k) for _, k in round2]),
-        ask=fit([features(user_text(r, k), numbers) for r, k in asks], [str(k["acceptable"][0])[4:] for _, k in asks]),  # type: ignore[index]
+        ask=ask,
     )

@@ -121,9 +121,10 @@ def conflict_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]
     return [f.key for f in domain.decisive if f.key in facts and within_drift(domain, facts, f.key, flips=True)]
 
 
+@lru_cache(maxsize=1 << 15)
 def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None) -> list[Value]:
     """Other values a correction of a present fact could plausibly give: within its drift, never
-    within the margin on the proceed side (where the threshold is defined), coherent; `side`
+    within the margin on the proceed side (where the threshold is defined); `side`
     keeps only values on that side of the fact's threshold (a numeric fact of a complete ledger)."""
     facts = ledger.fact_dict()
     fact = domain.fact(key)
@@ -139,7 +140,9 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
             values = values if side is None or domain.rule(facts) == side else []
         else:
             values = [v for v in values if (side is None or at.side(int(v)) == side) and placed(fact, at, int(v), "allowed")]
-    return [v for v in values if v != here and coherent(domain, with_value(facts, key, v))]
+    # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
+    # long list is never filtered whole when one fitting value is all that is needed.
+    return [v for v in values if v != here]  # memoised: callers shuffle copies, never this list
 
 
 def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
@@ -162,11 +165,12 @@ def flip_side(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
 
 
 def flips(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
-    """Correcting `key` to `value` keeps the state settled, flips the action, and keeps margins."""
+    """Correcting `key` to `value` keeps the state settled, flips the action, and keeps the world
+    coherent and the margins."""
     before = evaluate(domain, ledger)
     moved = corrected(ledger, key, value)
     after = evaluate(domain, moved)
-    return after.state == "sufficient" and after.action != before.action and within_margins(domain, moved)
+    return after.state == "sufficient" and after.action != before.action and coherent(domain, moved.fact_dict()) and within_margins(domain, moved)
 
 
 @lru_cache(maxsize=1 << 14)
