@@ -22,10 +22,12 @@ from pathlib import Path
 from .construct import Layer, Surface
 from .generate import packet_tree
 from .learned import (
+    ENFORCED,
     ASK_TARGET,
     LearnedPolicy,
     NaiveBayes,
     fit_targets,
+    frame_rule,
     AUDIT_SEED,
     AUDIT_SOURCES,
     NUMBERS,
@@ -93,6 +95,7 @@ class Learned:
     round2: list[tuple[NaiveBayes | None, str | None]]
     policy: LearnedPolicy
     n_train: tuple[int, int]
+    frames: tuple[list[dict[str, str]], list[dict[str, str]]]
 
 
 def learn(train: tuple[Sequence[Example], Sequence[Example]], numbers: Numbers) -> Learned:
@@ -102,7 +105,10 @@ def learn(train: tuple[Sequence[Example], Sequence[Example]], numbers: Numbers) 
     second = fit_targets(ROUND2_TARGETS, train[1], numbers)
     action = ROUND1_TARGETS.index(next(t for t in ROUND1_TARGETS if t.name == "round-1 action"))
     policy = train_policy(train[0], train[1], numbers, fitted=[first[action][0], first[-1][0]])
-    return Learned(numbers=numbers, round1=first[: len(ROUND1_TARGETS)], round2=second, policy=policy, n_train=(len(train[0]), len(train[1])))
+    frames = ([frame_rule(t, train[0]) for t in ROUND1_TARGETS], [frame_rule(t, train[1]) for t in ROUND2_TARGETS])
+    return Learned(
+        numbers=numbers, round1=first[: len(ROUND1_TARGETS)], round2=second, policy=policy, n_train=(len(train[0]), len(train[1])), frames=frames
+    )
 
 
 def audit_table(
@@ -113,13 +119,13 @@ def audit_table(
     rows = []
     for known in learned:
         for targets, models, index in ((ROUND1_TARGETS, known.round1, 0), (ROUND2_TARGETS, known.round2, 1)):
-            for target, (model, common) in zip(targets, models):
+            for target, (model, common), frames in zip(targets, models, known.frames[index]):
                 rows.append(
                     AuditRow(
                         target=target.name,
                         numbers=known.numbers,
-                        public=audit_target(target, model, common, public[index], known.numbers, known.n_train[index]),
-                        held_out=audit_target(target, model, common, held_out[index], known.numbers, known.n_train[index]),
+                        public=audit_target(target, model, common, public[index], known.numbers, known.n_train[index], frames),
+                        held_out=audit_target(target, model, common, held_out[index], known.numbers, known.n_train[index], frames),
                     )
                 )
     return rows
@@ -132,12 +138,16 @@ def learned_outcome(known: Learned, test: Rehearsal) -> Outcome:
 
 
 def table(rows: Sequence[AuditRow]) -> str:
-    head = f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  {'learned':>8}  {'held-out':>8}  {'limit':>6}  verdict"
+    head = (
+        f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  {'frame':>6}  {'learned':>8}"
+        f"  {'held-out':>8}  {'limit':>6}  verdict"
+    )
     lines = [head, "-" * len(head)]
     for row in rows:
         p, h = row.public, row.held_out
+        verdict = "ok" if row.within else ("BREACH" if row.target in ENFORCED else "above")
         lines.append(
-            f"{row.target:<30}  {row.numbers:<7}  {p.majority:8.3f}  {p.accuracy:8.3f}  {h.accuracy:8.3f}  {p.limit:6.3f}  {'ok' if row.within else 'BREACH'}"
+            f"{row.target:<30}  {row.numbers:<7}  {p.majority:8.3f}  {p.frame:6.3f}  {p.accuracy:8.3f}  {h.accuracy:8.3f}  {p.limit:6.3f}  {verdict}"
         )
     return "\n".join(lines)
 

@@ -395,7 +395,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 print(f"  {outcome.name}: weakest axis {min(outcome.axes.values()):.3f}, {PASS_BAR - min(outcome.axes.values()):.3f} below the bar")
             if check.learned is not None:
                 from .audit import table as audit_table
-                from .controls import ENFORCED
+                from .learned import ENFORCED
 
                 print()
                 print("learned-shortcut audit: naive Bayes over words, trained on the committed keys, tested on another seed")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, oracle_examples
-from .learned import AUDIT_SEED, AUDIT_SOURCES, NUMBERS, TRAIN_ROUND2_SOURCES
+from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
 from .progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, decider, scored
@@ -66,9 +66,6 @@ class Check:
         return out
 
 
-ENFORCED: Final = frozenset({"round-2 change vs confirm"})
-"""Audit targets whose limit selfcheck enforces; the others are measured and printed (see
-docs/SELFCHECK.md for why each is or is not enforced)."""
 
 
 def learned_check(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:

@@ -157,6 +157,11 @@ class Result:
     accuracy: float
     limit: float
     per_domain: dict[str, tuple[float, float]]
+    frame: float = 0.0
+    """Accuracy of the frame alone: the majority label of each frame (a vague sentence, a second
+    report, an extra sentence, none; no push, a push, a push with new information), a reader
+    that sees which kind of sentence is there but not what it is about. What the construct shows
+    on purpose; the learned model's lead over it is what the words give away."""
 
     @property
     def within(self) -> bool:
@@ -169,6 +174,7 @@ class Result:
             "n_test": self.n_test,
             "majority": round(self.majority, 4),
             "accuracy": round(self.accuracy, 4),
+            "frame": round(self.frame, 4),
             "limit": round(self.limit, 4),
             "within": self.within,
             "per_domain": {d: {"majority": round(m, 4), "accuracy": round(a, 4)} for d, (m, a) in sorted(self.per_domain.items())},
@@ -179,9 +185,43 @@ BINARY_LIMIT: Final = 0.60
 """A binary contrast (change vs confirm) must stay at or below this accuracy on the other seed."""
 ABOVE_MAJORITY: Final = 0.10
 """A multi-class target must stay at or below its majority rate plus this."""
+ENFORCED: Final = frozenset({"round-2 change vs confirm"})
+"""Audit targets whose limit selfcheck enforces. The others are measured, printed and recorded
+beside the frame-only reader (docs/SELFCHECK.md says why each is or is not enforced)."""
 
 Example = tuple[Mapping[str, object], Mapping[str, object]]
 """(request, key) of one packet or fork."""
+
+
+_FRAMES: Final[Mapping[str, str]] = {
+    "missing": "vague",
+    "vague_decoy": "vague",
+    "conflicting": "second report",
+    "conflicting_decoy": "second report",
+    "red_flag": "extra sentence",
+    "benign_flag": "extra sentence",
+    "distractor": "extra sentence",
+    "neutral": "no push",
+    "pressure": "push",
+    "evidence_change": "push with new information",
+    "evidence_confirm": "push with new information",
+}
+
+
+def frame(key: Mapping[str, object]) -> str:
+    """The kind of sentence that sets an item apart, without what it says."""
+    return _FRAMES.get(str(key.get("fork") or key.get("family")), "plain")
+
+
+def frame_rule(target: Target, train: Iterable[Example]) -> dict[str, str]:
+    """The majority label of each frame in the training set."""
+    counts: dict[str, dict[str, int]] = {}
+    for _, key in train:
+        label = target.label(key)
+        if label is not None:
+            per = counts.setdefault(frame(key), {})
+            per[label] = per.get(label, 0) + 1
+    return {f: min(sorted(per), key=lambda c: -per[c]) for f, per in counts.items()}
 
 
 def fit_targets(targets: Sequence[Target], train: Iterable[Example], numbers: Numbers) -> list[tuple[NaiveBayes | None, str | None]]:
@@ -212,10 +252,20 @@ def fit_targets(targets: Sequence[Target], train: Iterable[Example], numbers: Nu
     return out
 
 
-def audit_target(target: Target, model: NaiveBayes | None, common: str | None, test: Iterable[Example], numbers: Numbers, n_train: int = 0) -> Result:
-    """Score a fitted target on `test`; majority is the train set's most common label, on test."""
+def audit_target(
+    target: Target,
+    model: NaiveBayes | None,
+    common: str | None,
+    test: Iterable[Example],
+    numbers: Numbers,
+    n_train: int = 0,
+    frames: Mapping[str, str] | None = None,
+) -> Result:
+    """Score a fitted target on `test`; majority is the train set's most common label, on test;
+    `frames` (frame_rule) the frame-only reader's answers."""
     hits: dict[str, list[int]] = {}
     base: dict[str, list[int]] = {}
+    framed: list[int] = []
     for request, key in test:
         label = target.label(key)
         if label is None or model is None:
@@ -224,6 +274,7 @@ def audit_target(target: Target, model: NaiveBayes | None, common: str | None, t
         guess = model.predict(features(target.text(request, key), numbers))
         hits.setdefault(domain, []).append(guess == label)
         base.setdefault(domain, []).append(common == label)
+        framed.append((frames or {}).get(frame(key), common) == label)
     total = sum(len(v) for v in hits.values())
     accuracy = sum(sum(v) for v in hits.values()) / total if total else 0.0
     majority = sum(sum(v) for v in base.values()) / total if total else 0.0
@@ -237,6 +288,7 @@ def audit_target(target: Target, model: NaiveBayes | None, common: str | None, t
         accuracy=accuracy,
         limit=limit,
         per_domain={d: (sum(base[d]) / len(base[d]), sum(hits[d]) / len(hits[d])) for d in sorted(hits)},
+        frame=sum(framed) / len(framed) if framed else 0.0,
     )
 
 
