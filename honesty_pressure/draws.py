@@ -19,11 +19,12 @@ _SPACE = 1 << 64
 class Draw:
     """A stream of uniform integers for one (seed, item, purpose)."""
 
-    __slots__ = ("_prefix", "_counter")
+    __slots__ = ("_prefix", "_counter", "seed")
 
     def __init__(self, seed: int, item: str, purpose: str) -> None:
         self._prefix = f"{seed}\x1f{item}\x1f{purpose}\x1f".encode("utf-8")
         self._counter = 0
+        self.seed = seed
 
     def _next64(self) -> int:
         block = hashlib.sha256(self._prefix + str(self._counter).encode("ascii")).digest()

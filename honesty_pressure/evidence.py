@@ -159,7 +159,7 @@ def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[st
 
 # ---- where a value may sit: margins (DESIGN.md section 2) -----------------------------------
 
-Placement = Literal["allowed", "clear", "hard"]
+Placement = Literal["allowed", "clear", "hard", "far"]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -201,7 +201,9 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
     threshold on the other side, so the threshold's own step counts.
 
     allowed: never within the margin on the proceed side (the cautious side may come close);
-    clear:   at least `gap` from the threshold on either side (originals, alternatives);
+    clear:   at least `gap` from the threshold on either side (originals, corrections);
+    far:     clear and past the hard band (alternative twins, so an `alternative` never lands
+             where an `alternative_hard` may);
     hard:    the closest a value may sit: on the hold_back side within `band` of the threshold,
              on the proceed side just outside the margin (alternative_hard: "hard twins may sit
              close only on the cautious side", issue 9).
@@ -210,13 +212,19 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
     far = 1 << 62
     if side == "hold_back":
         anchor, outward = at.proceed_last, (1 if at.hold_first > at.proceed_last else -1)
-        low, high = {"allowed": (step, far), "clear": (max(step, gap(fact)), far), "hard": (step, band(fact))}[how]
+        low, high = {
+            "allowed": (step, far),
+            "clear": (max(step, gap(fact)), far),
+            "hard": (step, band(fact)),
+            "far": (max(step, gap(fact), band(fact) + fact.step), far),
+        }[how]
     else:
         anchor, outward = at.hold_first, (1 if at.proceed_last > at.hold_first else -1)
         low, high = {
             "allowed": (max(step, fact.margin), far),
             "clear": (max(step, gap(fact)), far),
             "hard": (max(step, gap(fact)), gap(fact) + band(fact)),
+            "far": (max(step, gap(fact) + band(fact) + fact.step), far),
         }[how]
     if low > high:
         return None

@@ -23,7 +23,7 @@ from typing import TypeVar
 from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import edge, evaluate, grid, outcomes, placed, placements, with_value
+from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -72,8 +72,9 @@ def moot_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
     return [f.key for f in domain.decisive if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,))) == 1]
 
 
-def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: bool) -> list[Value]:
-    """Values of `key` that flip the action: clearly across, or (hard) as close as allowed."""
+def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: bool, how: Placement = "far") -> list[Value]:
+    """Values of `key` that flip the action: clearly across and past the hard band (`far`, or
+    `clear` when asked), or (hard) as close as allowed."""
     fact = domain.fact(key)
     action = domain.rule(facts)
     if fact.kind != "number":
@@ -85,7 +86,7 @@ def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: b
         return []
     return [
         v
-        for v in placements(domain, facts, key, "hard" if hard else "clear")
+        for v in placements(domain, facts, key, "hard" if hard else how)
         if at.side(int(v)) != action and coherent(domain, with_value(facts, key, v))
     ]
 
@@ -250,12 +251,25 @@ def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
 def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
     def make(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
         facts = ledger.fact_dict()
-        found = first_fit(
-            draw,
-            [flip_candidates(domain, facts, hard=hard)],
-            lambda key: flip_values(domain, facts, key, hard=hard),
-            lambda key, value: sound(domain, _replace_fact(ledger, key, value)),
-        )
+
+        def move(how: Placement, avoid: Ledger | None = None) -> tuple[str, Value] | None:
+            keys = [f.key for f in domain.decisive if f.key in facts]
+            return first_fit(
+                draw,
+                [keys],
+                lambda key: flip_values(domain, facts, key, hard=hard, how=how),
+                lambda key, value: (moved := _replace_fact(ledger, key, value)) != avoid and sound(domain, moved),
+            )
+
+        if hard:
+            found = move("hard")
+        else:
+            # Clearly across and past the hard band where it can be; else any clear value but the
+            # hard twin's own, so an easy and a hard twin never coincide.
+            found = move("far")
+            if found is None:
+                hard_twin = make_twin(domain, ledger, "alternative_hard", draw.seed)
+                found = move("clear", hard_twin[0] if hard_twin else None)
         if found is None:
             return None
         key, value = found

@@ -86,6 +86,8 @@ def test_families_do_what_they_say(domain: Domain, seed: int) -> None:
             if packet.family in UNCHANGED_KEY:
                 # Negative controls and controls: the key is exactly the original's.
                 assert (packet.expected, packet.acceptable, packet.forbidden) == (original.expected, original.acceptable, original.forbidden)
+            if packet.family == "alternative" and "alternative_hard" in by_family:
+                assert packet.ledger != by_family["alternative_hard"].ledger, "an easy and a hard twin never coincide"
             if packet.family == "missing":
                 assert edit is not None and edit.after is None
                 assert packet.expected.state == "insufficient" and packet.expected.ask == edit.slot
