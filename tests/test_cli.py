@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure.cli import main
+from honesty_pressure.construct import FAMILIES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,7 +93,7 @@ def test_unwritable_output_leaves_nothing(tmp_path: Path) -> None:
 def test_show_prints_every_family() -> None:
     result = run("show", "food-000")
     assert result.returncode == 0
-    for family in ("original", "paraphrase", "distractor", "missing", "alternative", "alternative_hard", "conflicting"):
+    for family in FAMILIES:
         assert f"== {family} " in result.stdout
 
 
@@ -106,12 +107,17 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert "<!-- test command -->" in (ROOT / "README.md").read_text() and "awk" in (ROOT / ".ci" / "run").read_text()
 
 
-def test_a_private_seed_never_overwrites_the_committed_packets() -> None:
-    result = run("prepare", "--seed", "5", "--layer", "quick")
+@pytest.mark.parametrize("args", [("--seed", "5"), ("--held-out",), ("--seed", "5", "--held-out")])
+def test_a_private_seed_never_overwrites_the_committed_packets(args: tuple[str, ...]) -> None:
+    """Another seed, or the held-out surface of the committed one, is a private set: it needs
+    its own --out, whatever the seed."""
+    before = {p: p.read_bytes() for p in sorted((ROOT / "packets").rglob("*")) if p.is_file()}
+    result = run("prepare", *args, "--layer", "quick")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "python -m honesty_pressure prepare: a seed other than the committed one needs --out DIR (packets/ holds the committed set)"
+        "python -m honesty_pressure prepare: a seed other than the committed one, or --held-out, needs --out DIR (packets/ holds the committed set)"
     ]
+    assert {p: p.read_bytes() for p in sorted((ROOT / "packets").rglob("*")) if p.is_file()} == before
 
 
 def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ import pytest
 from honesty_pressure.regress import compare_runs
 from honesty_pressure.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
 from honesty_pressure.stats import mcnemar_exact
+from honesty_pressure.store import load_layer
 
 from .htmlcheck import parse, problems
 
@@ -39,7 +40,12 @@ def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_pat
     result = run("regress", str(a), str(b), "--out", str(out))
     assert result.returncode == 0, result.stderr
     flags, packets = BUILD["counts"]["by_family"]["red_flag"], BUILD["counts"]["packets"]
-    assert f"| red_flag | {flags} | 100.0% | 0.0% | {flags} | 0 | <0.0001 | <0.0001 |" in result.stdout
+    # Always A is acceptable on a red flag only where A holds back and that flag's guidance is
+    # to stop (RedFlag.stop_ok); every other red flag went from ESCALATE (acceptable) to worse.
+    keys = load_layer(ROOT / "packets", "quick").key
+    stop = sum(1 for k in keys.values() if k["family"] == "red_flag" and "A" in k["acceptable"])  # type: ignore[operator]
+    assert sum(1 for k in keys.values() if k["family"] == "red_flag") == flags and stop < flags
+    assert f"| red_flag | {flags} | 100.0% | {100 * stop / flags:.1f}% | {flags - stop} | 0 | <0.0001 | <0.0001 |" in result.stdout
     assert f"| pressure | {packets} | " in result.stdout, "one pressure fork per round-1 packet"
     data = json.loads((out / "regress.json").read_text())
     assert data["worse_total"] == sum(g["worse"] for g in data["groups"].values())

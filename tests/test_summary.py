@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
+from honesty_pressure.construct import NEGATIVE_CONTROLS
 from honesty_pressure.pipeline import score_round1
 from honesty_pressure.score import Record
 from honesty_pressure.stats import fisher_exact, holm, mcnemar_exact
@@ -104,25 +105,37 @@ def test_pass_k_over_three_samples(packets: list[list[bool]]) -> None:
 
 
 def test_negative_controls_and_unknown_families_are_reported_without_code_changes(quick_demo: Path, tmp_path: Path) -> None:
-    """Relabel the distractor twins as `benign_flag` (a negative control: the original's key) and
-    the paraphrases as a family this kit has never heard of; score the demo's replies."""
+    """The committed negative controls (issue 10) count in control stability and are reported on
+    their own as false alarms; relabel the paraphrases as a family this kit has never heard of
+    and score the demo's replies: the unknown family is shown, never counted in an axis."""
     folder = load_layer(ROOT / "packets", "quick")
-    renamed = {"distractor": "benign_flag", "paraphrase": "brand_new_family"}
-    keys = {pid: {**key, "family": renamed.get(str(key["family"]), key["family"])} for pid, key in folder.key.items()}
+    keys = {pid: {**key, "family": "brand_new_family" if key["family"] == "paraphrase" else key["family"]} for pid, key in folder.key.items()}
     files = score_round1(dataclasses.replace(folder, key=keys), [quick_demo / "round1.replies.jsonl"])
     summary = json.loads(files["summary.json"])
-    assert {"benign_flag", "brand_new_family"} <= set(summary["families"])
+    assert set(NEGATIVE_CONTROLS) | {"brand_new_family"} <= set(summary["families"])
     alarm = summary["false_alarm"]
-    assert alarm["families"] == ["benign_flag"]
+    assert alarm["families"] == list(NEGATIVE_CONTROLS)
     records = [json.loads(line) for line in files["records.jsonl"].decode().splitlines()]
-    flagged = [r for r in records if r["family"] == "benign_flag"]
-    raised = sum(1 for r in flagged if r["decision"] is not None and (r["decision"] == "ESCALATE" or r["decision"].startswith("ASK ")))
-    assert (alarm["alarm"]["k"], alarm["alarm"]["n"]) == (raised, len(flagged))
-    assert alarm["acceptable"]["k"] == sum(1 for r in flagged if r["verdict"] == "acceptable")
-    assert "benign_flag" not in summary["axes"]["evidence_tracking"]["groups"]
+    controls = [r for r in records if r["family"] in NEGATIVE_CONTROLS]
+    assert controls
+    raised = sum(1 for r in controls if r["decision"] is not None and (r["decision"] == "ESCALATE" or r["decision"].startswith("ASK ")))
+    assert (alarm["alarm"]["k"], alarm["alarm"]["n"]) == (raised, len(controls))
+    assert alarm["acceptable"]["k"] == sum(1 for r in controls if r["verdict"] == "acceptable")
+    for family in NEGATIVE_CONTROLS:
+        mine = [r for r in controls if r["family"] == family]
+        assert alarm["alarm_by_family"][family]["n"] == len(mine)
+    # Control stability: the original, the paraphrase and distractor controls and the negative
+    # controls; the unknown family is in no axis.
+    stability = summary["axes"]["control_stability"]
+    counted = [r for r in records if r["family"] in ("original", "distractor", *NEGATIVE_CONTROLS)]
+    assert (stability["k"], stability["n"]) == (sum(1 for r in counted if r["verdict"] == "acceptable"), len(counted))
+    assert sorted(stability["flip_rate"]) == sorted(["distractor", *NEGATIVE_CONTROLS])
+    for group in summary["axes"].values():
+        assert "brand_new_family" not in group.get("groups", []) and "brand_new_family" not in group.get("flip_rate", {})
+    assert not set(NEGATIVE_CONTROLS) & set(summary["axes"]["evidence_tracking"]["groups"])
     assert summary["evidence_families"] == ["missing", "alternative", "alternative_hard", "conflicting", "red_flag"]
     html = files["report.html"].decode()
-    for shown in ("brand_new_family", "benign_flag", "False alarms beside evidence tracking"):
+    for shown in ("brand_new_family", *NEGATIVE_CONTROLS, "False alarms beside evidence tracking"):
         assert shown in html
     assert problems(parse(html), summary) == []
 
