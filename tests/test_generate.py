@@ -42,7 +42,9 @@ def test_quick_packets_are_byte_identical_to_full_ones(seed: int) -> None:
     full = layer_files(seed, "full", built, 8)
     for name in ("round1.jsonl", "key.jsonl", "ledgers.jsonl"):
         assert set(_lines(quick[name])) <= set(_lines(full[name]))
-    assert len(_lines(quick["round1.jsonl"])) <= 400
+    # the quick layer is a slice of QUICK_PER_DOMAIN sources per domain: never more than the
+    # committed quick layer's 440 packets (README), whatever the full layer's size
+    assert len(_lines(quick["round1.jsonl"])) <= 440
 
 
 def test_committed_layers_are_balanced_and_split() -> None:
