@@ -188,7 +188,11 @@ def _envelope(
 def runner_failed(envelope: Envelope) -> bool:
     """True when the runner got no answer from the model (an error, expiry, null content), so a
     retry's reply may take its place; a refusal is the model's answer and is never replaced."""
-    error = envelope.error
+    return failed(envelope.error)
+
+
+def failed(error: str | None) -> bool:
+    """`runner_failed` for an envelope's error text."""
     return error is not None and error != _REFUSAL and not error.startswith(f"{_REFUSAL}:")
 
 
