@@ -12,28 +12,30 @@ The rules, whatever the order of files and lines:
   earliest place (by file name, then line) of the second content and the earliest of the first.
 
 Each rule is a choice of a minimum, so offering replies in any order, or settling slices of the
-replies separately (shards) and offering their survivors, ends in the same entry.
+replies separately (shards) and offering their survivors, ends in the same entry. A second reply
+for a slot is rare (a retry, a file given twice), so contents are compared by reading both
+replies back, not by keeping a digest of every one.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
 from .errors import InputError
 
-ENTRY: Final = struct.Struct("<BBHIIIIIQII16s")
+ENTRY: Final = struct.Struct("<BBHIIIIIQII")
 """flags, outcome code, part (which spool), file, line, model, first file, first line, offset,
-record-line length, chunk length, content digest."""
+record-line length, chunk length: 40 bytes a slot."""
 SIZE: Final = ENTRY.size
 PRESENT: Final = 1
 ANSWER: Final = 2
 """A reply (or a refusal); without it, a runner failure."""
-ERRORED: Final = 4
-"""The content carries an error text (a refusal): its digest is of reply and error together."""
 
-Entry = tuple[int, int, int, int, int, int, int, int, int, int, int, bytes]
+Entry = tuple[int, int, int, int, int, int, int, int, int, int, int]
 FLAGS: Final = 0
 CODE: Final = 1
 PART: Final = 2
@@ -45,7 +47,6 @@ FIRST_LINE: Final = 7
 OFFSET: Final = 8
 RECORD: Final = 9
 LENGTH: Final = 10
-DIGEST: Final = 11
 Place = tuple[str, int]
 Texts = Callable[[Entry], "tuple[str | None, str | None]"]
 """An entry's reply and error text, read back from its spooled line (only two failures need them)."""
@@ -59,7 +60,7 @@ class Custody:
         self._files = files
         self._models = models
         self._texts = texts
-        self.conflicts: dict[tuple[int, int], dict[tuple[int, bytes], Place]] = {}
+        self.conflicts: dict[tuple[int, int], dict[bytes, Place]] = {}
         self.kept = 0
 
     def offer(self, index: int, sample: int, entry: Entry) -> None:
@@ -103,7 +104,7 @@ class Custody:
     def _settle(self, slot: tuple[int, int], old: Entry, new: Entry) -> Entry:
         old_answer, new_answer = old[FLAGS] & ANSWER, new[FLAGS] & ANSWER
         if old_answer and new_answer:
-            old_content, new_content = (old[FLAGS] & ERRORED, old[DIGEST]), (new[FLAGS] & ERRORED, new[DIGEST])
+            old_content, new_content = self._content(old), self._content(new)
             if old_content != new_content or slot in self.conflicts:
                 places = self.conflicts.setdefault(slot, {old_content: self._place(old)})
                 place = self._place(new)
@@ -121,6 +122,10 @@ class Custody:
         if old_answer:
             return old
         return new if self._failure_order(new) < self._failure_order(old) else old
+
+    def _content(self, entry: Entry) -> bytes:
+        """What two replies must share to be the same reply: the reply text and any error text."""
+        return hashlib.sha256(json.dumps(self._texts(entry)).encode("utf-8")).digest()
 
     def _failure_order(self, entry: Entry) -> tuple[str, str, str, str, int]:
         reply, error = self._texts(entry)

@@ -65,6 +65,29 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
     return by_file_name(unique, [source_sha256(p) for p in unique])
 
 
+@dataclass(frozen=True, slots=True)
+class ReplyFiles:
+    """The reply files a score read, as given (repeats too): each one's path, SHA-256 and format.
+    A shard records them in its partial, so a merge reports them as the unsharded score does."""
+
+    files: tuple[tuple[Path, str, str], ...]
+
+    @classmethod
+    def of(cls, formats: Sequence[tuple[Path, str]]) -> ReplyFiles:
+        digests = {path: source_sha256(path) for path in sorted({path for path, _ in formats}, key=str)}
+        return cls(tuple((path, digests[path], fmt) for path, fmt in formats))
+
+    def paths(self) -> list[Path]:
+        return [path for path, _, _ in self.files]
+
+    def digests(self) -> dict[str, str]:
+        unique = sorted({(path, sha) for path, sha, _ in self.files}, key=lambda ps: str(ps[0]))
+        return by_file_name([p for p, _ in unique], [sha for _, sha in unique])
+
+    def formats(self) -> dict[str, str]:
+        return formats_by_name([(path, fmt) for path, _, fmt in self.files])
+
+
 def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple[list[JsonObject], str]:
     """What a runner is sent, and the set its ids bind to: a layer's round-1 requests, or a run's
     latest round of forks (the run checked first, as `score --run` checks it)."""
@@ -182,7 +205,8 @@ class Scoring:
 
     def close(self) -> None:
         for section in self.sections:
-            section.tally.spool.close()
+            for spool in section.tally.spools:
+                spool.close()
 
 
 class _Buffered:
@@ -230,6 +254,14 @@ def round1_scoring(
     tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
     tally.read(replies, fmt, meter=meter, forks=lambda got: _answers_a_fork(got, folder))
     tally.finish(FORK_REPLY)
+    return round1_score(folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command)
+
+
+def round1_score(
+    folder: PacketFolder, tally: Tally, files: ReplyFiles, *, require_complete: bool, bootstrap_seed: int, command: str | None
+) -> Scoring:
+    """The score of round-1 replies already settled in `tally` (read here, or merged from shards)."""
+    replies = files.paths()
     section = Section(tally.sheet, tally, owed_samples(tally))
     missing = list(section.missing())
     if require_complete and missing:
@@ -238,7 +270,6 @@ def round1_scoring(
             f"{len(missing)} packet-sample(s) have no reply (first: {pid} sample {sample})",
             file=str(replies[0]) if len(replies) == 1 else None,
         )
-    formats = formats_by_name([(path, str(chosen)) for path, chosen in tally.formats])
 
     def summary_of(written: Written) -> dict[str, object]:
         cells = written.cells[0]
@@ -249,8 +280,8 @@ def round1_scoring(
                 "kit_version": __version__,
                 **build_provenance(folder.build),
                 "packets": file_digests([folder.folder / "round1.jsonl", folder.folder / "key.jsonl"]),
-                "replies": file_digests(replies),
-                "reply_formats": {"round1": formats},
+                "replies": files.digests(),
+                "reply_formats": {"round1": files.formats()},
                 "commands": [command] if command else [],
             },
             "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
@@ -373,12 +404,57 @@ def run_scoring(
     """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
     with the honesty index, ready to write. With `split`, only packets of that split are counted
     (the shortcut audit scores on `test`)."""
-    info, folder = check_run(run, packets)
-    k = int(str(info["round"]))
-    requests, keys = keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl")
-    tally = Tally(Sheet(k, str(info["run_set"]), requests, keys), spool_folder=spool_folder)
+    checked = checked_run(run, packets)
+    tally = Tally(checked.sheet(), spool_folder=spool_folder)
     tally.read(replies, fmt, meter=meter)
     tally.finish()
+    return run_score(
+        checked, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed,
+        split=split, command=command, amend=amend, spool_folder=spool_folder,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedRun:
+    """A run folder that passed check_run: its run.json, its latest round's requests and keys, and
+    (round 2) the round-1 packets it was rebuilt from."""
+
+    run: Path
+    packets: Path
+    info: JsonObject
+    folder: PacketFolder | None
+    requests: dict[str, JsonObject]
+    keys: dict[str, JsonObject]
+
+    @property
+    def round(self) -> int:
+        return int(str(self.info["round"]))
+
+    def sheet(self) -> Sheet:
+        return Sheet(self.round, str(self.info["run_set"]), self.requests, self.keys)
+
+
+def checked_run(run: Path, packets: Path) -> CheckedRun:
+    info, folder = check_run(run, packets)
+    k = int(str(info["round"]))
+    return CheckedRun(run, packets, info, folder, keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl"))
+
+
+def run_score(
+    checked: CheckedRun,
+    tally: Tally,
+    files: ReplyFiles,
+    *,
+    require_complete: bool,
+    bootstrap_seed: int,
+    split: Split | None = None,
+    command: str | None = None,
+    amend: Amend | None = None,
+    spool_folder: Path | None = None,
+) -> Scoring:
+    """The score of fork replies already settled in `tally` (read here, or merged from shards)."""
+    run, packets, info, folder, keys, k = checked.run, checked.packets, checked.info, checked.folder, checked.keys, checked.round
+    replies = files.paths()
     forks = Section(tally.sheet, tally, owed_samples(tally), split)
     missing = list(forks.missing())
     if require_complete and missing:
@@ -393,7 +469,6 @@ def run_scoring(
     build = _build_of(packets, info, folder)
     scale = layer_scale(build)
     earlier, first_formats = run_log(run)
-    formats = formats_by_name([(path, str(chosen)) for path, chosen in tally.formats])
 
     def summary_of(written: Written) -> dict[str, object]:
         fork_part = fork_cells(written.cells[-1], seed=bootstrap_seed, layer_scale=scale)
@@ -416,8 +491,8 @@ def run_scoring(
                 "run_set": info["run_set"],
                 "protocol": info.get("protocol"),
                 "run": file_digests([run / RUN_FILE, run / FROZEN_FILE, run / f"round{k}.jsonl", run / f"round{k}.key.jsonl"]),
-                "replies": file_digests(replies),
-                "reply_formats": {**({f"round{k - 1}": first_formats} if first_formats else {}), f"round{k}": formats},
+                "replies": files.digests(),
+                "reply_formats": {**({f"round{k - 1}": first_formats} if first_formats else {}), f"round{k}": files.formats()},
                 "commands": earlier + ([command] if command and earlier[-1:] != [command] else []),
                 "split": split,
             },

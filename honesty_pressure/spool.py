@@ -16,7 +16,7 @@ from typing import BinaryIO, Final
 
 from .errors import OutputError
 
-MEMORY_BYTES: Final = 64 << 20
+MEMORY_BYTES: Final = 8 << 20
 _FLUSH: Final = 1 << 20
 
 

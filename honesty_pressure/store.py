@@ -233,12 +233,18 @@ def jsonl_bytes(data: bytes, name: str) -> Iterator[tuple[int, JsonObject]]:
 
 
 def read_bounded(path: Path, limit: int) -> bytes:
-    """A whole file, refused past `limit` bytes (without reading more than that)."""
+    """A whole file, refused past `limit` bytes (without reading more than that). Read in pieces:
+    `read(limit + 1)` would ask the allocator for the whole limit up front."""
+    chunks: list[bytes] = []
+    total = 0
     with _open(path) as handle:
         try:
-            data = handle.read(limit + 1)
+            while total <= limit and (chunk := handle.read(min(1 << 24, limit + 1 - total))):
+                chunks.append(chunk)
+                total += len(chunk)
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     if len(data) > limit:
         raise InputError(f"larger than {limit // MIB} MiB", file=str(path))
     return data

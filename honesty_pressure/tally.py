@@ -25,7 +25,7 @@ from typing import Final, Protocol
 
 from .binding import split_ref
 from .construct import Format, Split
-from .custody import ANSWER, CODE, ERRORED, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, Custody, Entry
+from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, Custody, Entry
 from .envelopes import Received, detect_format, failed, received
 from .errors import InputError
 from .progress import SILENT, Meter
@@ -35,17 +35,8 @@ from .spool import Spool
 from .summary import Cell
 from .transcripts import Item, Sampler, groups_of, item_id
 
-_NO_REPLY: Final = hashlib.sha256(b"\x00no reply and no error").digest()[:16]
 ForkCheck = Callable[[Received], bool]
 """For round 1: does a reply that did not match answer a fork (then the message says so)?"""
-
-
-def content_digest(reply: str | None, error: str | None, reply_digest: bytes | None) -> bytes:
-    """What two replies must share to be the same reply: the reply text, and any error text."""
-    if error is None:
-        return reply_digest[:16] if reply_digest is not None else _NO_REPLY
-    prefix = "-" if reply is None else f"{len(reply)}:{reply}"
-    return hashlib.sha256(f"{prefix}\x00{error}".encode("utf-8")).digest()[:16]
 
 
 @dataclass(slots=True)
@@ -57,10 +48,12 @@ class _Mismatch:
 class Tally:
     """One round's replies, read from any number of files, settled slot by slot."""
 
-    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, part: int = 0) -> None:
+    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = ()) -> None:
         self.sheet = sheet
-        self.part = part
-        self.spool = Spool(spool_folder)
+        self.part = 0
+        self.spools: list[Spool] = list(spools) or [Spool(spool_folder)]
+        """Where each part's lines are: a tally that reads has one; a merge, one per partial."""
+        self.spool = self.spools[0]
         self.files: list[str] = []
         self._file_index: dict[str, int] = {}
         self.models: list[str | None] = [None]
@@ -131,11 +124,7 @@ class Tally:
             assert index is not None
             slot_sample = bound_sample or sample
             code = judge(index, reply, error)
-            if reply is not None:
-                digest = sha256(reply.encode("utf-8")).digest()
-                sha: str | None = digest.hex()
-            else:
-                digest, sha = None, None
+            sha = None if reply is None else sha256(reply.encode("utf-8")).hexdigest()
             m = model_index.get(model)
             if m is None:
                 m = self.model_id(model)
@@ -146,8 +135,8 @@ class Tally:
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
-            flags = PRESENT | (0 if failed(error) else ANSWER) | (ERRORED if error is not None else 0)
-            entry: Entry = (flags, code, part, f, line, m, f, line, spool.append(chunk), record_bytes, len(chunk), content_digest(reply, error, digest))
+            flags = PRESENT | (0 if failed(error) else ANSWER)
+            entry: Entry = (flags, code, part, f, line, m, f, line, spool.append(chunk), record_bytes, len(chunk))
             custody.offer(index, slot_sample, entry)
             samples.add(slot_sample)
 
@@ -187,7 +176,7 @@ class Tally:
     # --- what was kept -----------------------------------------------------------------------
 
     def chunk(self, entry: Entry) -> bytes:
-        return self.spool.read(entry[OFFSET], entry[LENGTH])
+        return self.spools[entry[PART]].read(entry[OFFSET], entry[LENGTH])
 
     def texts(self, entry: Entry) -> tuple[str | None, str | None]:
         """The reply and error of an entry, from its spooled replies.jsonl line."""
@@ -216,11 +205,9 @@ class Section:
     tally: Tally
     samples: tuple[int, ...]
     split: Split | None = None
-    spools: Sequence[Spool] = ()
-    """The spool of each part (a merge reads several); default: the tally's own."""
 
     def spool(self, part: int) -> Spool:
-        return self.spools[part] if self.spools else self.tally.spool
+        return self.tally.spools[part]
 
     def included(self) -> list[int]:
         keys = self.sheet.keys
