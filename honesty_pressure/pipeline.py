@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
 from . import __version__
-from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
+from .advance import FROZEN_FILE, RUN_FILE, check_run, check_run_round, frozen_envelopes
 from .binding import unbind
 from .canonical import dumps, jsonl
 from .construct import Envelope, Format, Split
@@ -435,9 +435,13 @@ class CheckedRun:
 
 
 def checked_run(run: Path, packets: Path) -> CheckedRun:
-    info, folder = check_run(run, packets)
-    k = int(str(info["round"]))
-    return CheckedRun(run, packets, info, folder, keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl"))
+    """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
+    info, folder, built = check_run_round(run, packets)
+    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys))
+
+
+def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
+    return {str(record["packet_id"]): record for record in records}
 
 
 def run_score(

@@ -10,12 +10,11 @@ serialised once per packet; only the verdict, the reply's digest and the sample 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Final
 
 from .axes import direction
-from .canonical import dumps
+from .canonical import dumps, json_text
 from .construct import REASONS, Reason
 from .parse import DecisionReader
 from .summary import Outcome
@@ -25,14 +24,6 @@ _SIMPLE: Final = ("A", "B", "ESCALATE", "DECLINE")
 KEY_FIELDS: Final = ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure")
 """The key's fields a record repeats (records.jsonl)."""
 _REASON_INDEX: Final = {reason: index for index, reason in enumerate(REASONS)}
-_text = json.encoder.encode_basestring
-"""A string as canonical JSON (not ASCII-escaped): what `dumps` writes for it."""
-
-
-def json_text(value: str | None) -> str:
-    return "null" if value is None else str(_text(value))
-
-
 def menu_codes(request: Mapping[str, object]) -> list[str]:
     menu = request["menu"]
     assert isinstance(menu, list)
