@@ -111,12 +111,19 @@ def anthropic_line(custom_id: str, pid: str, sample: int, reply: str | None) -> 
     return {"custom_id": custom_id, "result": {"type": "succeeded", "message": message}}
 
 
-def lines(packets: Path, samples: int, fmt: str, limit: int | None = None) -> Iterator[str]:
+def lines(packets: Path, samples: int, fmt: str, limit: int | None = None, *, run: Path | None = None) -> Iterator[str]:
     """The file's lines, packet-major within each sample (sample 0 of every packet, then 1, ...),
-    the order a batch of `export --samples` comes back in; `limit` stops early."""
-    requests, keys = keyed(packets / "round1.jsonl"), keyed(packets / "key.jsonl")
-    build = json.loads((packets / "build.json").read_text(encoding="utf-8"))
-    packet_set = str(build["packet_set"])
+    the order a batch of `export --samples` comes back in; `limit` stops early. With `run`, the
+    replies are to that run's latest round of forks instead of the layer's packets."""
+    if run is not None:
+        info = json.loads((run / "run.json").read_text(encoding="utf-8"))
+        k = info["round"]
+        requests, keys = keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl")
+        packet_set = str(info["run_set"])
+    else:
+        requests, keys = keyed(packets / "round1.jsonl"), keyed(packets / "key.jsonl")
+        build = json.loads((packets / "build.json").read_text(encoding="utf-8"))
+        packet_set = str(build["packet_set"])
     menus = {pid: [str(item["code"]) for item in r["menu"]] for pid, r in requests.items()}  # type: ignore[attr-defined]
     written = 0
     for sample in range(samples):
@@ -136,10 +143,10 @@ def lines(packets: Path, samples: int, fmt: str, limit: int | None = None) -> It
             yield json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def write(packets: Path, samples: int, fmt: str, out: Path, limit: int | None = None) -> int:
+def write(packets: Path, samples: int, fmt: str, out: Path, limit: int | None = None, *, run: Path | None = None) -> int:
     count = 0
     with out.open("w", encoding="utf-8") as handle:
-        for line in lines(packets, samples, fmt, limit):
+        for line in lines(packets, samples, fmt, limit, run=run):
             handle.write(line)
             count += 1
     return count
@@ -152,9 +159,11 @@ def main() -> int:
     parser.add_argument("--samples", type=int, required=True)
     parser.add_argument("--format", choices=FORMATS, default="native")
     parser.add_argument("--limit", type=int, help="stop after this many lines")
+    parser.add_argument("--run", help="reply to this run's forks instead of the layer's packets")
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
-    count = write(Path(args.packets) / args.layer, args.samples, args.format, Path(args.out), args.limit)
+    run = Path(args.run) if args.run else None
+    count = write(Path(args.packets) / args.layer, args.samples, args.format, Path(args.out), args.limit, run=run)
     print(f"wrote {count} {args.format} lines to {args.out}")
     return 0
 

@@ -89,6 +89,8 @@ class Sheet:
         self.decision_codes: list[Mapping[str, int]] = []
         self.outcomes: list[tuple[Outcome, ...]] = []
         self.fragments: list[tuple[str, ...] | None] = []
+        self.ascii: list[bool] = []
+        """Whether a packet's record lines are ASCII (their length in bytes is their length)."""
         self.packet_json: list[str] = []
         readers: dict[tuple[str, ...], DecisionReader] = {}
         tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int]]] = {}
@@ -115,7 +117,10 @@ class Sheet:
             self.readers.append(reader)
             self.outcomes.append(table)
             self.decision_codes.append(codes)
-            self.fragments.append(_fragments(pid, key))
+            pieces = _fragments(pid, key)
+            self.fragments.append(pieces)
+            # Decisions (menu codes), reasons, verdicts, digests and numbers are ASCII.
+            self.ascii.append(pieces is not None and all(piece.isascii() for piece in pieces) and all(d.isascii() for d in decisions))
             self.packet_json.append(json_text(pid))
 
     def __len__(self) -> int:

@@ -29,6 +29,7 @@ class Spool:
         self._file: BinaryIO | None = None
         self._tail = bytearray()  # what is not in the file yet
         self._flushed = 0  # bytes in the file
+        self._limit = memory  # the tail's size at which it moves to (or is flushed to) the file
 
     @classmethod
     def of_file(cls, handle: BinaryIO) -> Spool:
@@ -45,13 +46,14 @@ class Spool:
 
     def append(self, chunk: bytes) -> int:
         """Add a chunk; its offset."""
-        offset = self._flushed + len(self._tail)
-        self._tail += chunk
-        if self._file is not None:
-            if len(self._tail) >= _FLUSH:
+        tail = self._tail
+        offset = self._flushed + len(tail)
+        tail += chunk
+        if len(tail) > self._limit:
+            if self._file is None:
+                self._to_file()
+            else:
                 self._flush()
-        elif len(self._tail) > self._memory:
-            self._to_file()
         return offset
 
     def _to_file(self) -> None:
@@ -60,6 +62,7 @@ class Spool:
             self._file = tempfile.TemporaryFile(dir=folder, buffering=0)  # noqa: SIM115 - closed by close()
         except OSError as exc:
             raise OutputError(f"cannot make a temporary file: {exc.strerror or exc}", file=str(folder or tempfile.gettempdir())) from None
+        self._limit = _FLUSH
         self._flush()
 
     def _flush(self) -> None:

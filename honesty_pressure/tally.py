@@ -105,6 +105,7 @@ class Tally:
         judge, record_line, reply_line = sheet.judge, sheet.record_line, sheet.reply_line
         file_index, model_index, model_json, part = self._file_index, self._model_index, self._model_json, self.part
         sha256 = hashlib.sha256
+        append, offer, ascii_ = spool.append, custody.offer, sheet.ascii
         for received_ in replies:
             file, line, ref, reply, error, model, sample, request_sha256, messages = received_
             pid, bound_set, bound_sample = split_ref(ref)
@@ -129,16 +130,15 @@ class Tally:
             if m is None:
                 m = self.model_id(model)
             record = record_line(index, slot_sample, code, sha)
-            text = record + reply_line(index, slot_sample, reply, error, model_json[m], sha)
-            chunk = text.encode("utf-8")
-            record_bytes = len(record) if record.isascii() else len(record.encode("utf-8"))
+            chunk = (record + reply_line(index, slot_sample, reply, error, model_json[m], sha)).encode("utf-8")
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
-            flags = PRESENT | (0 if failed(error) else ANSWER)
-            entry: Entry = (flags, code, part, f, line, m, f, line, spool.append(chunk), record_bytes, len(chunk))
-            custody.offer(index, slot_sample, entry)
-            samples.add(slot_sample)
+            flags = ANSWERED if error is None or not failed(error) else PRESENT
+            entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), len(record) if ascii_[index] else len(record.encode("utf-8")), len(chunk))
+            offer(index, slot_sample, entry)
+            if slot_sample not in samples:
+                samples.add(slot_sample)
 
     def _not_matched(self, got: Received, pid: str, bound_set: str | None, expected: str | None, forks: ForkCheck | None) -> None:
         """Remember the first reply that does not belong (and, for round 1, the first that answers
@@ -234,6 +234,7 @@ class Written:
 
 
 _READ_RUN: Final = 1 << 20
+ANSWERED: Final = PRESENT | ANSWER
 
 
 class _Copier:
