@@ -278,6 +278,24 @@ def _advance(
     where: str | None = None,
     meter: Meter = SILENT,
 ) -> Built:
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    forks = grow(parents, frozen, frozen.parents, where=where, meter=meter)
+    return assemble(parents, frozen, forks)
+
+
+@dataclass(frozen=True, slots=True)
+class Frozen:
+    """A round's settled replies: frozen.jsonl, the parents they make, the run set they give the
+    next round, and which forks each parent gets. Every shard of an advance makes the same."""
+
+    data: bytes
+    parents: list[Parent]
+    run_set: str
+    kinds: dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]
+    protocol: Protocol
+
+
+def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None) -> Frozen:
     matched = match(envelopes, parents.requests, parents.parent_set)
     samples = samples_of(matched)
     frozen, parent_objs = [], []
@@ -306,37 +324,51 @@ def _advance(
     frozen_bytes = jsonl(frozen)
     run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol)
+    return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol)
+
+
+def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where: str | None, meter: Meter = SILENT) -> list[Fork]:
+    """The forks of the chosen parents (all of them, or a shard's), sorted by id."""
     forks = []
-    meter.expect(len(parent_objs))
-    for parent in parent_objs:
+    meter.expect(len(chosen))
+    for parent in chosen:
         meter.tick(1)
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
         try:
-            forks += forks_of(domain, parent, tuple(kinds[(parent.packet_id, parent.sample)]), parents.seed)
+            forks += forks_of(domain, parent, tuple(frozen.kinds[(parent.packet_id, parent.sample)]), parents.seed)
         except ValueError as exc:
             raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
     forks.sort(key=lambda f: f.packet_id)
     if len({f.packet_id for f in forks}) != len(forks):
         raise InputError("fork id collision; report this as a bug", file=where)
-    k = parents.round + 1
-    info = {
+    return forks
+
+
+def run_info(parents: ParentSet, frozen: Frozen, forks: int, requests: int) -> JsonObject:
+    """run.json: what the round is and how many of everything it holds."""
+    return {
         "kit_version": __version__,
-        "round": k,
+        "round": parents.round + 1,
         "layer": parents.layer,
         "packet_set": parents.packet_set,
         "parent_set": parents.parent_set,
-        "run_set": run_set,
-        "protocol": protocol,
+        "run_set": frozen.run_set,
+        "protocol": frozen.protocol,
         "seed": str(parents.seed),
-        "frozen_sha256": sha256_hex(frozen_bytes),
+        "frozen_sha256": sha256_hex(frozen.data),
         "counts": {
-            "parents": len(parent_objs),
-            "parents_without_reply": sum(1 for p in parent_objs if not sendable(p)),
-            "forks": len(forks),
-            "requests": sum(1 for f in forks if sendable(f.parent)),
+            "parents": len(frozen.parents),
+            "parents_without_reply": sum(1 for p in frozen.parents if not sendable(p)),
+            "forks": forks,
+            "requests": requests,
         },
     }
-    writer = RequestLines(run_set)
+
+
+def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], list[str], list[JsonObject]]:
+    """(request records, request lines, key records) of sorted forks."""
+    k = parents.round + 1
+    writer = RequestLines(frozen.run_set)
     requests, lines = [], []
     for fork in forks:
         if sendable(fork.parent):
@@ -344,9 +376,15 @@ def _advance(
             requests.append(record)
             lines.append(line)
     keys = [fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks]
+    return requests, lines, keys
+
+
+def assemble(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> Built:
+    k = parents.round + 1
+    requests, lines, keys = fork_lines(parents, frozen, forks)
     files = {
-        FROZEN_FILE: frozen_bytes,
-        RUN_FILE: (dumps(info) + "\n").encode("utf-8"),
+        FROZEN_FILE: frozen.data,
+        RUN_FILE: (dumps(run_info(parents, frozen, len(forks), len(requests))) + "\n").encode("utf-8"),
         f"round{k}.jsonl": "".join(lines).encode("utf-8"),
         f"round{k}.key.jsonl": jsonl(keys),
     }

@@ -343,7 +343,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from .pipeline import ReplyFiles, checked_run, round1_score, run_score
     from .sections import ROUND1_CUT, RUN_CUT
     from .sheet import Sheet
-    from .shards import check_partials, equivalent_command, merged_tally, read_partials
+    from .shards import check_partials, merged_command, merged_tally, read_partials
 
     given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
     if given:
@@ -357,16 +357,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if not isinstance(seed, int) or not isinstance(complete, bool):
         raise InputError("'options' must hold bootstrap_seed and require_complete", file=str(partials[0].folder / "partial.json"))
     files = ReplyFiles(tuple((Path(path), sha, fmt) for path, sha, fmt in files_given))
-    commands = []
-    for partial in partials:
-        tokens = partial.meta.get("command")
-        if isinstance(tokens, list) and all(isinstance(t, str) for t in tokens):
-            command = shlex.join(equivalent_command(tokens, args.out))
-            if command not in commands:
-                commands.append(command)
-    if len(commands) != 1:  # shards given different commands: say what was run
-        commands = [shlex.join(t) for p in partials if isinstance(t := p.meta.get("command"), list)] + [args.command_line]
-    command = commands[0] if len(commands) == 1 else " ; ".join(commands)
+    command = merged_command(partials, ("--out", args.out) if args.out is not None else None, args.command_line)
     packets = packets_folder(args.packets)
     round_ = first.get("round")
     if round_ == 1:
@@ -438,6 +429,14 @@ def cmd_advance(args: argparse.Namespace) -> int:
     from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
     from .pipeline import COMMANDS_FILE
 
+    if args.merge is not None:
+        return cmd_advance_merge(args)
+    if args.replies is None:
+        raise UsageError("--replies is required (or give --merge PARTIAL...)")
+    if args.shard is not None:
+        return cmd_advance_shard(args)
+    if args.run is None:
+        raise UsageError("--run is required: the run folder to write")
     fmt: Format | None = None if args.format == "auto" else args.format
     run = Path(args.run)
     replies = _reply_paths(args.replies)
@@ -455,21 +454,112 @@ def cmd_advance(args: argparse.Namespace) -> int:
         with progress("advance: parents continued") as meter:
             made = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
         files = {**made, **chain, COMMANDS_FILE: advance_log(args.command_line, replies, fmt)}
-        # The run's identity is its frozen replies and its run.json (protocol, parents): if either
-        # differs, writing into it would mix two runs, so only --force may replace it, whole.
-        differs = []
-        if writer.existing.state == "kit":
-            for name in (FROZEN_FILE, RUN_FILE):
-                path = run / name
-                if not is_file(path) or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
-                    differs.append(name)
-        if differs and not args.force:
-            what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"
-            raise InputError(
-                f"this run already holds {what}; choose another --run or pass --force to replace the whole run",
-                file=str(run / differs[0]),
-            )
-        writer.commit(files, "run", keep=not differs)
+        write_run(writer, run, files, force=args.force)
+    for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
+        print(line)
+    return 0
+
+
+def write_run(writer: FolderWriter, run: Path, files: dict[str, bytes], *, force: bool) -> None:
+    """Commit an advance's files. The run's identity is its frozen replies and its run.json
+    (protocol, parents): if either differs, writing into it would mix two runs, so only --force
+    may replace it, whole."""
+    from .advance import FROZEN_FILE, RUN_FILE
+
+    differs = []
+    if writer.existing.state == "kit":
+        for name in (FROZEN_FILE, RUN_FILE):
+            path = run / name
+            if not is_file(path) or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
+                differs.append(name)
+    if differs and not force:
+        what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"
+        raise InputError(
+            f"this run already holds {what}; choose another --run or pass --force to replace the whole run",
+            file=str(run / differs[0]),
+        )
+    writer.commit(files, "run", keep=not differs)
+
+
+def cmd_advance_shard(args: argparse.Namespace) -> int:
+    """`advance --shard I/N --out PARTIAL`: every reply frozen, the forks of one slice of the
+    parents grown, into a partial folder."""
+    from .advance import check_id_room, freeze, from_layer, from_run, grow
+    from .envelopes import detect_format, read_envelopes
+    from .pipeline import ReplyFiles
+    from .shards import advance_partial_files
+
+    if args.out is None or args.run is not None:
+        raise UsageError("--shard writes a partial folder: give --out DIR, not --run (then `advance --merge` the partials --run RUN)")
+    fmt: Format | None = None if args.format == "auto" else args.format
+    replies = _reply_paths(args.replies)
+    packets = packets_folder(args.packets)
+    out = Path(args.out)
+    with contextlib.ExitStack() as stack:
+        writer = stack.enter_context(open_writer(out, ("partial",), replace=True, what="; an advance shard's partial goes into a folder of its own"))
+        if args.from_run:
+            stack.enter_context(reading(Path(args.from_run)))
+            parents, _ = from_run(Path(args.from_run), packets)
+        else:
+            parents = from_layer(load_checked_layer(packets, args.layer))
+        formats = [(path, fmt or detect_format(path)) for path in replies]
+        envelopes = [env for path, chosen in formats for env in read_envelopes(path, chosen)]
+        where = str(replies[0]) if replies else None
+        check_id_room(parents, envelopes, where)
+        frozen = freeze(parents, envelopes, protocol=args.protocol, require_complete=args.require_complete, where=where)
+        select = args.shard.select()
+        chosen = [p for n, p in enumerate(frozen.parents, start=1) if select is None or select(n)]
+        with progress(f"advance --shard {args.shard}: parents continued") as meter:
+            forks = grow(parents, frozen, chosen, where=where, meter=meter)
+        meta: dict[str, object] = {
+            "shard": str(args.shard),
+            "layer": parents.layer,
+            "from_run": args.from_run,
+            "files": [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(formats).files],
+            "options": {"protocol": args.protocol, "require_complete": args.require_complete},
+            "command": args.command_tokens,
+        }
+        writer.commit(advance_partial_files(parents, frozen, forks, meta), "partial", keep=False)
+    print(f"wrote advance shard {args.shard}: {len(chosen)} of {len(frozen.parents)} parents, {len(forks)} forks, to {out}; merge every shard with `advance --merge`")
+    return 0
+
+
+def cmd_advance_merge(args: argparse.Namespace) -> int:
+    """`advance --merge PARTIAL... --run RUN`: the run one `advance` would have written."""
+    from .advance import from_run
+    from .pipeline import COMMANDS_FILE, by_file_name, run_log_bytes
+    from .shards import merge_advance, merged_command, read_advance_partials
+
+    given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
+    if given:
+        raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+    if args.run is None:
+        raise UsageError("--run is required: the run folder the merged advance writes")
+    run = Path(args.run)
+    partials = read_advance_partials([Path(p) for p in args.merge])
+    files = merge_advance(partials)
+    first = partials[0].meta
+    chain: dict[str, bytes] = {}
+    from_run_path = args.from_run or first.get("from_run")
+    packets = packets_folder(args.packets)
+    with contextlib.ExitStack() as stack:
+        if isinstance(from_run_path, str):
+            if _same_folder(Path(from_run_path), run):
+                raise UsageError("--run must be a new folder, not the --from-run one (a run's rounds each live in their own run)")
+            stack.enter_context(reading(Path(from_run_path)))
+            parents, chain = from_run(Path(from_run_path), packets)
+        else:
+            from .advance import from_layer
+
+            parents = from_layer(load_checked_layer(packets, str(first.get("layer"))))
+        if parents.source != first.get("parents"):
+            raise InputError("these shards advanced other parents (other packets or another parent run)", file=str(partials[0].folder / "partial.json"))
+        writer = stack.enter_context(open_writer(run, ("run",), replace=args.force))
+        listed = [item for item in first.get("files") or [] if isinstance(item, list) and len(item) == 3]  # type: ignore[attr-defined]
+        formats = by_file_name([Path(str(item[0])) for item in listed], [str(item[2]) for item in listed])
+        command = merged_command(partials, ("--run", args.run), args.command_line)
+        files = {**files, **chain, COMMANDS_FILE: run_log_bytes(command, formats, "advance")}
+        write_run(writer, run, files, force=args.force)
     for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
         print(line)
     return 0
@@ -750,13 +840,16 @@ def build_parser() -> argparse.ArgumentParser:
     advance = sub.add_parser("advance", help="freeze replies and write the next round's independent forks")
     advance.add_argument("--layer", choices=list(LAYERS), default="quick", help="round-1 packets to advance from")
     advance.add_argument("--from-run", help="advance a run's round-k forks to round k+1 instead of a layer")
-    advance.add_argument("--replies", nargs="+", required=True, help="the replies to freeze (any format score reads)")
+    advance.add_argument("--replies", nargs="+", help="the replies to freeze (any format score reads)")
     advance.add_argument("--format", choices=["auto", *FORMATS], default="auto")
-    advance.add_argument("--run", required=True, help="the run folder to write (frozen.jsonl, run.json, roundK files)")
+    advance.add_argument("--run", help="the run folder to write (frozen.jsonl, run.json, roundK files)")
     advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type")
     advance.add_argument("--force", action="store_true", help="replace a run that froze different replies")
     advance.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
     advance.add_argument("--packets", help=PACKETS_HELP)
+    advance.add_argument("--shard", type=_shard, help="freeze every reply but grow only slice I of N of the parents' forks, into a partial folder (--out)")
+    advance.add_argument("--out", help="the partial folder a --shard writes")
+    advance.add_argument("--merge", nargs="+", metavar="PARTIAL", help="merge the partial folders of `advance --shard` (all N) into the run (--run)")
     advance.set_defaults(handler=cmd_advance)
 
     score = sub.add_parser("score", help="score reply files from any runner (round 1, or a run's forks)")

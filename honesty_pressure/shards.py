@@ -23,7 +23,9 @@ numbered files): the slices are counted per file.
 
 from __future__ import annotations
 
+import heapq
 import re
+import shlex
 import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -31,12 +33,15 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from . import __version__
-from .canonical import digest, dumps
+from .advance import FROZEN_FILE, RUN_FILE, Frozen, ParentSet, fork_lines, run_info, sendable
+from .canonical import digest, dumps, jsonl, sha256_hex
 from .custody import ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, SIZE, Entry
 from .errors import InputError, UsageError
+from .fork import Fork
+from .limits import MAX_PACKET_FILE_BYTES
 from .sheet import Sheet
 from .spool import Spool
-from .store import JsonObject, is_file, open_regular, read_json
+from .store import JsonObject, is_file, open_regular, read_bounded, read_json
 from .tally import Tally
 
 PARTIAL_FILE: Final = "partial.json"
@@ -48,7 +53,7 @@ _ROW: Final = _SLOT.size + SIZE
 _SHARD: Final = re.compile(r"^([1-9][0-9]{0,5})/([1-9][0-9]{0,5})$")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Shard:
     """Slice `index` (from 1) of `count`."""
 
@@ -239,9 +244,10 @@ def merged_tally(sheet: Sheet, partials: Sequence[Partial]) -> Tally:
     return tally
 
 
-def equivalent_command(tokens: Sequence[str], out: str | None) -> list[str]:
+def equivalent_command(tokens: Sequence[str], out: tuple[str, str] | None) -> list[str]:
     """A shard's command as one process would have run it: without `--shard I/N`, and with the
-    merge's `--out` (or none) in place of the partial's."""
+    merge's output option (`--out DIR` for a score, `--run RUN` for an advance; or none) where the
+    shard had its `--out`."""
     result: list[str] = []
     skip = False
     replaced = False
@@ -254,24 +260,150 @@ def equivalent_command(tokens: Sequence[str], out: str | None) -> list[str]:
             continue
         if token.startswith("--shard="):
             continue
-        if token in ("--out", "-o") and i + 1 < len(tokens):
-            skip = True
+        if (token == "--out" and i + 1 < len(tokens)) or token.startswith("--out="):
+            skip = token == "--out"
             if out is not None:
-                result += [token, out]
-                replaced = True
-            continue
-        if token.startswith("--out="):
-            if out is not None:
-                result.append(f"--out={out}")
+                result += list(out)
                 replaced = True
             continue
         result.append(token)
     if out is not None and not replaced:
-        result += ["--out", out]
+        result += list(out)
     return result
 
 
+def merged_command(partials: Sequence[Partial], out: tuple[str, str] | None, merge_command: str) -> str:
+    """The command a merged output records: the one the shards stand for when they agree (then
+    the merge writes what one process would have written), else every command that was run."""
+    commands = []
+    for partial in partials:
+        tokens = partial.meta.get("command")
+        if isinstance(tokens, list) and all(isinstance(t, str) for t in tokens):
+            command = shlex.join(equivalent_command(tokens, out))
+            if command not in commands:
+                commands.append(command)
+    if len(commands) == 1:
+        return commands[0]
+    ran = [shlex.join(t) for p in partials if isinstance(t := p.meta.get("command"), list)]
+    return " ; ".join([*ran, merge_command])
+
+
+# ---- advance shards -----------------------------------------------------------------------------
+
+ADVANCE_KIND: Final = "advance-partial"
+FORKS_FILE: Final = "forks.txt"
+
+
+def advance_partial_files(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork], meta: JsonObject) -> dict[str, bytes]:
+    """A shard of an advance: the frozen replies (every shard freezes all of them), its parents'
+    forks (requests, keys, and their ids in order with whether each was sent), partial.json."""
+    k = parents.round + 1
+    requests, lines, keys = fork_lines(parents, frozen, forks)
+    body: JsonObject = {
+        **meta,
+        "kind": ADVANCE_KIND,
+        "kit_version": __version__,
+        "round": k,
+        "parents": parents.source,
+        "run": run_info(parents, frozen, len(forks), len(requests)),
+    }
+    ids = "".join(f"{fork.packet_id}\t{1 if sendable(fork.parent) else 0}\n" for fork in forks)
+    return {
+        PARTIAL_FILE: (dumps(body) + "\n").encode("utf-8"),
+        FROZEN_FILE: frozen.data,
+        f"round{k}.jsonl": "".join(lines).encode("utf-8"),
+        f"round{k}.key.jsonl": jsonl(keys),
+        FORKS_FILE: ids.encode("utf-8"),
+    }
+
+
+_ADVANCE_SAME: Final = ("round", "parents", "files", "options", "layer")
+
+
+def merge_advance(partials: Sequence[Partial]) -> dict[str, bytes]:
+    """The run files one `advance` would have written, from all N shards of it: frozen.jsonl,
+    run.json (counts summed) and the forks of every shard in id order."""
+    if not partials:
+        raise UsageError("--merge needs at least one partial folder")
+    first = partials[0]
+    for partial in partials:
+        if partial.meta.get("kind") != ADVANCE_KIND:
+            raise InputError(f"'kind' must be {ADVANCE_KIND} (a partial of `advance --shard`)", file=str(partial.folder / PARTIAL_FILE))
+        for field in _ADVANCE_SAME:
+            if partial.meta.get(field) != first.meta.get(field):
+                raise InputError(f"'{field}' differs from {first.folder / PARTIAL_FILE}: not a shard of the same advance", file=str(partial.folder / PARTIAL_FILE))
+        info = partial.meta.get("run")
+        first_info = first.meta.get("run")
+        if not isinstance(info, dict) or not isinstance(first_info, dict) or {**info, "counts": None} != {**first_info, "counts": None}:
+            raise InputError("froze other replies or another protocol than the other shards", file=str(partial.folder / PARTIAL_FILE))
+    shards = sorted(partial.shard for partial in partials)
+    count = shards[0].count
+    if [s.index for s in shards] != list(range(1, count + 1)) or any(s.count != count for s in shards):
+        raise InputError(f"need every shard 1/{count} to {count}/{count} once, got {', '.join(map(str, shards))}", file=str(first.folder))
+    info = dict(first.meta["run"])  # type: ignore[call-overload]
+    k = int(str(info["round"]))
+    frozen = read_bounded(first.folder / FROZEN_FILE, MAX_PACKET_FILE_BYTES)
+    if sha256_hex(frozen) != info.get("frozen_sha256"):
+        raise InputError("does not match the frozen_sha256 its partial.json records", file=str(first.folder / FROZEN_FILE))
+    streams = []
+    forks = requests = 0
+    for partial in partials:
+        ids = read_bounded(partial.folder / FORKS_FILE, MAX_PACKET_FILE_BYTES).decode("utf-8").splitlines()
+        request_lines = read_bounded(partial.folder / f"round{k}.jsonl", MAX_PACKET_FILE_BYTES).splitlines(keepends=True)
+        key_lines = read_bounded(partial.folder / f"round{k}.key.jsonl", MAX_PACKET_FILE_BYTES).splitlines(keepends=True)
+        sent = [line.endswith("\t1") for line in ids]
+        if len(key_lines) != len(ids) or len(request_lines) != sum(sent):
+            raise InputError("its forks, requests and keys do not line up (damaged?)", file=str(partial.folder))
+        forks += len(ids)
+        requests += len(request_lines)
+        streams.append(_fork_rows(ids, sent, request_lines, key_lines))
+    merged_requests: list[bytes] = []
+    merged_keys: list[bytes] = []
+    last = None
+    for fork_id, request, key in heapq.merge(*streams, key=lambda row: row[0]):
+        if fork_id == last:
+            raise InputError(f"fork {fork_id} is in two shards", file=str(first.folder))
+        last = fork_id
+        if request is not None:
+            merged_requests.append(request)
+        merged_keys.append(key)
+    counts = dict(info["counts"])
+    counts.update(forks=forks, requests=requests)
+    info["counts"] = counts
+    return {
+        FROZEN_FILE: frozen,
+        RUN_FILE: (dumps(info) + "\n").encode("utf-8"),
+        f"round{k}.jsonl": b"".join(merged_requests),
+        f"round{k}.key.jsonl": b"".join(merged_keys),
+    }
+
+
+def _fork_rows(ids: list[str], sent: list[bool], requests: list[bytes], keys: list[bytes]) -> Iterator[tuple[str, bytes | None, bytes]]:
+    request = iter(requests)
+    for line, was_sent, key in zip(ids, sent, keys):
+        yield line.split("\t", 1)[0], next(request) if was_sent else None, key
+
+
+def read_advance_partials(folders: Sequence[Path]) -> list[Partial]:
+    partials = []
+    for folder in folders:
+        path = folder / PARTIAL_FILE
+        if not is_file(path):
+            raise InputError(f"not a partial (no {PARTIAL_FILE}; made by `advance --shard I/N`?)", file=str(folder))
+        meta = read_json(path)
+        if meta.get("kit_version") != __version__:
+            raise InputError(f"made by kit version {meta.get('kit_version')}, this is {__version__}: advance the shards again", file=str(path))
+        partials.append(Partial(folder, meta))
+    return partials
+
+
 __all__ = [
+    "ADVANCE_KIND",
+    "FORKS_FILE",
+    "advance_partial_files",
+    "merge_advance",
+    "merged_command",
+    "read_advance_partials",
     "ENTRIES_FILE",
     "LINES_FILE",
     "PARTIAL_FILE",
