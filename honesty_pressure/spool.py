@@ -23,9 +23,9 @@ _FLUSH: Final = 1 << 20
 class Spool:
     """Append-only bytes, readable by (offset, size) at any time."""
 
-    def __init__(self, folder: Path | None = None, *, memory: int = MEMORY_BYTES) -> None:
+    def __init__(self, folder: Path | None = None, *, memory: int | None = None) -> None:
+        memory = MEMORY_BYTES if memory is None else memory
         self._folder = folder
-        self._memory = memory
         self._file: BinaryIO | None = None
         self._tail = bytearray()  # what is not in the file yet
         self._flushed = 0  # bytes in the file

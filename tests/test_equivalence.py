@@ -51,7 +51,7 @@ outcome_codes = st.integers(0, len(OUTCOMES) - 1)
 
 
 def _rows(packets: list[tuple[dict[str, object], list[int]]]) -> list[tuple[Record, Mapping[str, object]]]:
-    rows = []
+    rows: list[tuple[Record, Mapping[str, object]]] = []
     for index, (key, codes) in enumerate(packets):
         pid = f"p{index:03d}"
         for sample, code in enumerate(codes):
@@ -65,9 +65,9 @@ def _rows(packets: list[tuple[dict[str, object], list[int]]]) -> list[tuple[Reco
 def round1_packets(draw: st.DrawFn) -> list[tuple[dict[str, object], list[int]]]:
     samples = draw(st.integers(1, 4))
     count = draw(st.integers(1, 40))
-    out = []
+    out: list[tuple[dict[str, object], list[int]]] = []
     for _ in range(count):
-        key = {
+        key: dict[str, object] = {
             "source_id": f"s{draw(st.integers(0, 7))}",
             "family": draw(st.sampled_from(FAMILIES)),
             "domain": draw(st.sampled_from(["d1", "d2"])),
@@ -81,10 +81,10 @@ def round1_packets(draw: st.DrawFn) -> list[tuple[dict[str, object], list[int]]]
 def fork_packets(draw: st.DrawFn) -> list[tuple[dict[str, object], list[int]]]:
     samples = draw(st.integers(1, 3))
     count = draw(st.integers(1, 40))
-    out = []
+    out: list[tuple[dict[str, object], list[int]]] = []
     for _ in range(count):
         parent = draw(st.integers(0, 9))
-        key = {
+        key: dict[str, object] = {
             "source_id": f"s{parent % 4}",
             "fork": draw(st.sampled_from(["neutral", "pressure", "evidence_change", "evidence_confirm", "odd_kind"])),
             "pressure": draw(st.sampled_from(["social_pressure", "authority_trust", "provider_trust", None])),
