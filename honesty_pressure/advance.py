@@ -12,12 +12,14 @@ from pathlib import Path
 from typing import Final
 
 from . import __version__
-from .canonical import digest, dumps, jsonl, sha256_hex
+from .canonical import digest, dumps, json_text, jsonl, sha256_hex
 from .construct import LAYERS, SURFACES, Envelope, Format, Ledger, MenuItem, Protocol, Surface
 from .domains import by_name
 from .envelopes import read_envelopes
 from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
+from .construct import ForkKind, PressureType
+from .domains.base import Domain
 from .menu import action_code
 from .parse import parse_decision
 from .progress import SILENT, Meter
@@ -91,7 +93,7 @@ def _parents_of_level(level: _Level) -> ParentSet:
 def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
     """A run's round-k forks as parents (for round k+1), once the whole run has passed
     `check_run`; and the files that carry its chain into the child run (`parents/roundJ/...`)."""
-    levels, _ = _check_chain(run, packets)
+    levels, _, _ = _check_chain(run, packets)
     chain = {f"{CHAIN_FOLDER}/round{level.round}/{name}": data for level in levels for name, data in level.files.items()}
     return _parents_of_level(levels[-1]), chain
 
@@ -125,7 +127,7 @@ def sendable(parent: Parent) -> bool:
     """A parent can be continued only with a reply that has text in it: a missing reply, a runner
     error and an empty or blank reply (which the Anthropic Messages API rejects as an assistant
     turn) give forks that are never sent and score as `runner_error` (docs/FORKS.md, point 7)."""
-    return parent.reply is not None and bool(parent.reply.strip())
+    return parent.reply is not None and parent.reply != "" and not parent.reply.isspace()
 
 
 def fork_request(fork: Fork, run_set: str) -> JsonObject:
@@ -190,10 +192,20 @@ def advance(
     return build_round(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
 
 
-_LAST_BUILT: list[tuple[tuple[object, ...], dict[str, bytes]]] = []
-"""The round this process built last: (parents' identity, protocol, frozen SHA-256) and its files.
-advance is a pure function of those inputs, so check_run may compare a run with it instead of
-building it again (selfcheck and `run` advance and then score in one process). One entry, kept
+@dataclass(frozen=True, slots=True)
+class Built:
+    """What advance makes: the run's files, and the records of round{k+1}.jsonl and its key as
+    objects (a score of the run reads them from here instead of parsing the files again)."""
+
+    files: dict[str, bytes]
+    requests: list[JsonObject]
+    keys: list[JsonObject]
+
+
+_LAST_BUILT: list[tuple[tuple[object, ...], Built]] = []
+"""The round this process built last: (parents' identity, protocol, frozen SHA-256) and what it
+made. advance is a pure function of those inputs, so check_run may compare a run with it instead
+of building it again (selfcheck and `run` advance and then score in one process). One entry, kept
 by reference: no copy, no hashing on the way out of advance."""
 
 
@@ -204,8 +216,8 @@ def _built_key(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[o
     return (parents.source, parents.round, parents.layer, parents.packet_set, parents.parent_set, parents.seed, ids, protocol, frozen_sha256)
 
 
-def _last_built(key: tuple[object, ...] | None) -> dict[str, bytes] | None:
-    return next((files for known, files in _LAST_BUILT if key is not None and known == key), None)
+def _last_built(key: tuple[object, ...] | None) -> Built | None:
+    return next((built for known, built in _LAST_BUILT if key is not None and known == key), None)
 
 
 def build_round(
@@ -218,10 +230,22 @@ def build_round(
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """advance_envelopes, remembered for check_run."""
-    files = advance_envelopes(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
-    key = _built_key(parents, protocol, sha256_hex(files[FROZEN_FILE]))
-    _LAST_BUILT[:] = [(key, dict(files))] if key is not None else []  # a caller may add to its dict
-    return files
+    return dict(_build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files)
+
+
+def _build(
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol = "default",
+    require_complete: bool = False,
+    where: str | None = None,
+    meter: Meter = SILENT,
+) -> Built:
+    built = _advance(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+    key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
+    _LAST_BUILT[:] = [(key, built)] if key is not None else []  # callers get a copy of its dict
+    return built
 
 
 FORK_SUFFIX: Final = len("-00000")
@@ -254,6 +278,36 @@ def advance_envelopes(
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """The same from envelopes already read (a run's integrity check rebuilds it from frozen.jsonl)."""
+    return _advance(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files
+
+
+def _advance(
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol = "default",
+    require_complete: bool = False,
+    where: str | None = None,
+    meter: Meter = SILENT,
+) -> Built:
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    forks = grow(parents, frozen, frozen.parents, where=where, meter=meter)
+    return assemble(parents, frozen, forks)
+
+
+@dataclass(frozen=True, slots=True)
+class Frozen:
+    """A round's settled replies: frozen.jsonl, the parents they make, the run set they give the
+    next round, and which forks each parent gets. Every shard of an advance makes the same."""
+
+    data: bytes
+    parents: list[Parent]
+    run_set: str
+    kinds: dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]
+    protocol: Protocol
+
+
+def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None) -> Frozen:
     matched = match(envelopes, parents.requests, parents.parent_set)
     samples = samples_of(matched)
     frozen, parent_objs = [], []
@@ -283,43 +337,134 @@ def advance_envelopes(
     run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
     escalation = {(p.packet_id, p.sample) for p in parent_objs if parents.keys[p.packet_id]["state"] == "escalation"}
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol, escalation)
+    return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol)
+
+
+def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where: str | None, meter: Meter = SILENT) -> list[Fork]:
+    """The forks of the chosen parents (all of them, or a shard's), sorted by id."""
     forks = []
-    meter.expect(len(parent_objs))
-    for parent in parent_objs:
+    meter.expect(len(chosen))
+    for parent in chosen:
         meter.tick(1)
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
         try:
-            forks += make_forks(domain, parent, kinds[(parent.packet_id, parent.sample)], parents.seed, held_out=parents.surface == "held_out")
+            forks += forks_of(domain, parent, tuple(frozen.kinds[(parent.packet_id, parent.sample)]), parents.seed, held_out=parents.surface == "held_out")
         except ValueError as exc:
             raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
     forks.sort(key=lambda f: f.packet_id)
     if len({f.packet_id for f in forks}) != len(forks):
         raise InputError("fork id collision; report this as a bug", file=where)
-    k = parents.round + 1
-    info = {
+    return forks
+
+
+def run_info(parents: ParentSet, frozen: Frozen, forks: int, requests: int) -> JsonObject:
+    """run.json: what the round is and how many of everything it holds."""
+    return {
         "kit_version": __version__,
-        "round": k,
+        "round": parents.round + 1,
         "layer": parents.layer,
         "packet_set": parents.packet_set,
         "parent_set": parents.parent_set,
-        "run_set": run_set,
-        "protocol": protocol,
+        "run_set": frozen.run_set,
+        "protocol": frozen.protocol,
         "seed": str(parents.seed),
         "surface": parents.surface,
-        "frozen_sha256": sha256_hex(frozen_bytes),
+        "frozen_sha256": sha256_hex(frozen.data),
         "counts": {
-            "parents": len(parent_objs),
-            "parents_without_reply": sum(1 for p in parent_objs if not sendable(p)),
-            "forks": len(forks),
-            "requests": sum(1 for f in forks if sendable(f.parent)),
+            "parents": len(frozen.parents),
+            "parents_without_reply": sum(1 for p in frozen.parents if not sendable(p)),
+            "forks": forks,
+            "requests": requests,
         },
     }
-    return {
-        FROZEN_FILE: frozen_bytes,
-        RUN_FILE: (dumps(info) + "\n").encode("utf-8"),
-        f"round{k}.jsonl": jsonl(fork_request(f, run_set) for f in forks if sendable(f.parent)),
-        f"round{k}.key.jsonl": jsonl(fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks),
+
+
+def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], list[str], list[JsonObject]]:
+    """(request records, request lines, key records) of sorted forks."""
+    k = parents.round + 1
+    writer = RequestLines(frozen.run_set)
+    requests, lines = [], []
+    for fork in forks:
+        if sendable(fork.parent):
+            record, line = writer.line(fork)
+            requests.append(record)
+            lines.append(line)
+    keys = [fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks]
+    return requests, lines, keys
+
+
+def assemble(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> Built:
+    k = parents.round + 1
+    requests, lines, keys = fork_lines(parents, frozen, forks)
+    files = {
+        FROZEN_FILE: frozen.data,
+        RUN_FILE: (dumps(run_info(parents, frozen, len(forks), len(requests))) + "\n").encode("utf-8"),
+        f"round{k}.jsonl": "".join(lines).encode("utf-8"),
+        f"round{k}.key.jsonl": jsonl(keys),
     }
+    return Built(files, requests, keys)
+
+
+class RequestLines:
+    """Lines of round{k+1}.jsonl, each exactly `dumps(fork_request(fork, run_set))`, and the record
+    itself. A parent's forks share its menu, messages and frozen reply: those are encoded once per
+    parent (and the request's digest is taken over the same pieces) instead of once per fork."""
+
+    def __init__(self, run_set: str) -> None:
+        self._run_set = run_set
+        self._parents: dict[tuple[str, int], tuple[str, str, list[JsonObject], list[JsonObject]]] = {}
+
+    def _parent(self, parent: Parent) -> tuple[str, str, list[JsonObject], list[JsonObject]]:
+        found = self._parents.get((parent.packet_id, parent.sample))
+        if found is None:
+            assert parent.reply is not None, "a fork needs its parent's reply"
+            menu: list[JsonObject] = [{"code": m.code, "text": m.text} for m in parent.menu]
+            messages: list[JsonObject] = [{"role": r, "content": c} for r, c in (*parent.messages, ("assistant", parent.reply))]
+            said = ",".join(f'{{"content":{json_text(str(m["content"]))},"role":{json_text(str(m["role"]))}}}' for m in messages)
+            found = self._parents[(parent.packet_id, parent.sample)] = (dumps(menu), said, menu, messages)
+        return found
+
+    def line(self, fork: Fork) -> tuple[JsonObject, str]:
+        parent = fork.parent
+        menu_json, said, menu, messages = self._parent(parent)
+        msgs = f'[{said},{{"content":{json_text(fork.follow_up)},"role":"user"}}]'
+        request_sha256 = sha256_hex(f'{{"id":{json_text(fork.packet_id)},"messages":{msgs}}}')
+        record: JsonObject = {
+            "packet_id": fork.packet_id,
+            "packet_set": self._run_set,
+            "source_id": fork.ledger.source_id,
+            "parent": parent.packet_id,
+            "parent_sample": parent.sample,
+            "parent_reply_sha256": parent.reply_sha256,
+            "messages": [*messages, {"role": "user", "content": fork.follow_up}],
+            "menu": menu,
+            "request_sha256": request_sha256,
+        }
+        line = (
+            f'{{"menu":{menu_json},"messages":{msgs},"packet_id":{json_text(fork.packet_id)},"packet_set":{json_text(self._run_set)},'
+            f'"parent":{json_text(parent.packet_id)},"parent_reply_sha256":{json_text(parent.reply_sha256)},'
+            f'"parent_sample":{parent.sample},"request_sha256":"{request_sha256}","source_id":{json_text(fork.ledger.source_id)}}}\n'
+        )
+        return record, line
+
+
+_FORKS: dict[tuple[object, ...], list[Fork]] = {}
+_FORKS_KEPT: Final = 1 << 15
+
+
+def forks_of(
+    domain: Domain, parent: Parent, kinds: tuple[tuple[ForkKind, PressureType | None], ...], seed: int, *, held_out: bool
+) -> list[Fork]:
+    """make_forks, remembered: it is a pure function of its arguments, and selfcheck advances the
+    same packets with the same frozen reply for many policies. The whole parent (its reply too) is
+    the key, so whatever make_forks reads, a remembered result is the one it would make."""
+    key = (domain.name, parent, kinds, seed, held_out)
+    found = _FORKS.get(key)
+    if found is None:
+        if len(_FORKS) >= _FORKS_KEPT:
+            _FORKS.clear()
+        found = _FORKS[key] = make_forks(domain, parent, kinds, seed, held_out=held_out)
+    return list(found)
 
 
 def frozen_records(data: bytes, name: str) -> list[Envelope]:
@@ -392,7 +537,7 @@ def _read_level(folder: Path, expect: int | None) -> _Level:
     return _Level(round=k, folder=folder, info=info, files=files)
 
 
-def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder]:
+def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder, Built]:
     """Every round of the run's chain, each rebuilt byte for byte from its frozen replies and
     the rebuilt round before it (round 1: the packets, checked against their manifest)."""
     top = _read_level(run, None)
@@ -423,14 +568,15 @@ def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder]:
             raise InputError("'protocol' must be default or full", file=str(level.folder / RUN_FILE))
         rebuilt = _last_built(_built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE])))
         if rebuilt is None:
-            rebuilt = build_round(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
+            rebuilt = _build(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
         before = "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
         for name in run_files(level.round):
-            if level.files[name] != rebuilt.get(name):
+            if level.files[name] != rebuilt.files.get(name):
                 raise InputError(f"differs from what advance makes from the frozen replies and {before} (edited?)", file=str(level.folder / name))
         if level is not top:
             parents = _parents_of_level(level)
-    return levels, folder
+    assert rebuilt is not None
+    return levels, folder, rebuilt
 
 
 def check_run(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None]:
@@ -442,5 +588,12 @@ def check_run(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None
     So no frozen reply, request, key or run.json of any round can be edited, relabelled or
     swapped. Returns run.json and, for a round-2 run, the round-1 packets it was rebuilt from.
     """
-    levels, folder = _check_chain(run, packets)
-    return levels[-1].info, folder if levels[-1].round == 2 else None
+    info, folder, _ = check_run_round(run, packets)
+    return info, folder
+
+
+def check_run_round(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None, Built]:
+    """check_run, and the latest round as advance rebuilt it: its records, equal (byte for byte,
+    once serialised) to the run's files, so they need not be parsed again."""
+    levels, folder, rebuilt = _check_chain(run, packets)
+    return levels[-1].info, folder if levels[-1].round == 2 else None, rebuilt

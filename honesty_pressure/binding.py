@@ -29,10 +29,17 @@ def bind(packet_id: str, packet_set: str, sample: int = 0) -> str:
     return out
 
 
+def split_ref(ref: str) -> tuple[str, str | None, int | None]:
+    """(packet id, packet set, sample) of an id read from a reply file: `unbind` without building
+    an object, for the scorer's inner loop. A bare packet id (never holding "_") has neither."""
+    match = _BOUND.match(ref) if "_" in ref else None
+    if match is None:
+        return ref, None, None
+    sample = match.group("sample")
+    return match.group("packet"), match.group("set"), int(sample) if sample else 0
+
+
 def unbind(ref: str) -> BoundId:
     """Split an id read from a reply file; a bare packet id has no set and no sample."""
-    match = _BOUND.match(ref)
-    if match is None:
-        return BoundId(packet_id=ref, packet_set=None, sample=None)
-    sample = match.group("sample")
-    return BoundId(packet_id=match.group("packet"), packet_set=match.group("set"), sample=int(sample) if sample else 0)
+    packet_id, packet_set, sample = split_ref(ref)
+    return BoundId(packet_id=packet_id, packet_set=packet_set, sample=sample)

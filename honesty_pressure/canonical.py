@@ -25,6 +25,15 @@ def dumps(value: JsonValue) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def json_text(value: str | None) -> str:
+    """A string (or None) as `dumps` writes it: a piece for lines built from pieces, where a
+    line's fixed parts are encoded once and only what changes is encoded per line."""
+    return "null" if value is None else _text(value)
+
+
+_text = json.encoder.encode_basestring  # not ASCII-escaped: what dumps writes for a string
+
+
 def jsonl(records: Iterable[JsonValue]) -> bytes:
     """Canonical JSON Lines: one record per line, LF, UTF-8, a final newline."""
     return "".join(dumps(r) + "\n" for r in records).encode("utf-8")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import gc
 import json
 import os
 import shlex
@@ -16,14 +17,14 @@ import stat
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
 from .canonical import jsonl, write_atomic
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
 from .errors import InputError, KitError, OutputError, UsageError, printable
 from .export import EXPORT_FORMATS, RequestOptions, parse_body
-from .folders import open_writer, protected_reason, reading, target_path
+from .folders import FolderWriter, Kind, open_writer, protected_reason, reading, target_path
 from .kitroot import default_root, packets_folder
 from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
@@ -33,6 +34,10 @@ from .show import show_source
 from .store import is_file, load_checked_layer, load_layer, read_bounded
 from .runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, Stopped
 from .verify import parse_seed, verify_tree
+
+if TYPE_CHECKING:
+    from .pipeline import Scoring
+    from .shards import Shard
 
 PROG = "python -m honesty_pressure"
 ROOT_HELP = "the folder holding MANIFEST.sha256, packets/ and controls/ (default: here if it holds them, else the kit's own copy)"
@@ -222,9 +227,15 @@ def request_options(args: argparse.Namespace) -> RequestOptions:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from .pipeline import score_round1, score_run
+    from .pipeline import Scoring, round1_scoring, run_scoring
     from .sections import ROUND1_CUT, RUN_CUT
 
+    if args.merge is not None:
+        return cmd_merge(args)
+    if args.replies is None:
+        raise UsageError("--replies is required (or give --merge PARTIAL...)")
+    if args.shard is not None:
+        return cmd_shard(args)
     fmt: Format | None = None if args.format == "auto" else args.format
     replies = _reply_paths(args.replies)
     packets = packets_folder(args.packets)
@@ -232,9 +243,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         run = Path(args.run_dir)
         out = Path(args.out or args.run_dir)
 
-        def scored() -> dict[str, bytes]:
+        def scoring() -> Scoring:
             with progress("score: reply files read") as meter:
-                return score_run(
+                return run_scoring(
                     run,
                     replies,
                     packets,
@@ -243,17 +254,16 @@ def cmd_score(args: argparse.Namespace) -> int:
                     bootstrap_seed=args.bootstrap_seed,
                     command=args.command_line,
                     meter=meter,
+                    spool_folder=spool_folder(out),
                 )
 
         if _same_folder(run, out):
             # Into the run itself: its own files stay, the score files join them.
             with open_writer(out, ("run", "demo"), replace=False) as writer:
-                files = scored()
-                writer.commit(files, writer.existing.kind or "run", keep=True)
+                files = write_scoring(writer, scoring(), writer.existing.kind or "run", keep=True)
         else:
             with open_writer(out, ("score",), replace=True, what="; a run's scores go into the run (leave out --out)") as writer, reading(run):
-                files = scored()
-                writer.commit(files, "score", keep=False)
+                files = write_scoring(writer, scoring(), "score", keep=False)
         cut = RUN_CUT
     else:
         if args.out is None:
@@ -263,7 +273,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         with open_writer(out, ("score",), replace=True, what=what) as writer:
             folder = load_checked_layer(packets, args.layer)
             with progress("score: reply files read") as meter:
-                files = score_round1(
+                made = round1_scoring(
                     folder,
                     replies,
                     fmt=fmt,
@@ -271,12 +281,141 @@ def cmd_score(args: argparse.Namespace) -> int:
                     bootstrap_seed=args.bootstrap_seed,
                     command=args.command_line,
                     meter=meter,
+                    spool_folder=spool_folder(out),
                 )
-            writer.commit(files, "score", keep=False)
+            files = write_scoring(writer, made, "score", keep=False)
         cut = ROUND1_CUT
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
     return 0
+
+
+def cmd_shard(args: argparse.Namespace) -> int:
+    """`score --shard I/N --out PARTIAL`: one slice of the replies, settled, into a partial folder."""
+    from .pipeline import ReplyFiles, checked_run, _answers_a_fork, FORK_REPLY
+    from .sheet import Sheet
+    from .shards import ENTRIES_FILE, LINES_FILE, PARTIAL_FILE, partial_json, write_partial
+    from .tally import Tally
+
+    if args.out is None:
+        raise UsageError("--shard writes a partial folder: give --out DIR (then `score --merge` the partials)")
+    fmt: Format | None = None if args.format == "auto" else args.format
+    replies = _reply_paths(args.replies)
+    packets = packets_folder(args.packets)
+    out = Path(args.out)
+    if args.run_dir is not None and _same_folder(Path(args.run_dir), out):
+        raise UsageError("--shard writes a partial folder of its own, not into the run: give another --out")
+    meta: dict[str, object] = {
+        "shard": str(args.shard),
+        "options": {"bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete},
+        "command": args.command_tokens,
+    }
+    with open_writer(out, ("partial",), replace=True, what="; a shard's partial goes into a folder of its own") as writer:
+        with contextlib.ExitStack() as stack:
+            if args.run_dir is not None:
+                run = Path(args.run_dir)
+                stack.enter_context(reading(run))
+                checked = checked_run(run, packets)
+                tally = Tally(checked.sheet(), spool_folder=spool_folder(out))
+                forks = None
+                meta.update(layer=checked.info.get("layer"), run=str(run))
+            else:
+                folder = load_checked_layer(packets, args.layer)
+                tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder(out))
+                forks = folder
+                meta.update(layer=args.layer, run=None)
+            with progress(f"score --shard {args.shard}: reply files read") as meter:
+                tally.read(replies, fmt, select=args.shard.select(), meter=meter, forks=None if forks is None else (lambda got: _answers_a_fork(got, forks)))
+            tally.finish(FORK_REPLY if forks is not None else None)
+            meta["files"] = [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(tally.formats).files]
+            try:
+                with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
+                    with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
+                        write_partial(tally, entries, lines)
+                    stage.add({PARTIAL_FILE: partial_json(tally, meta)})
+            finally:
+                tally.spool.close()
+    print(f"wrote shard {args.shard}: {tally.custody.kept} settled replies of {len(replies)} file(s) to {out}; merge every shard with `score --merge`")
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    """`score --merge PARTIAL...`: the shards' partials, settled together, written as one score."""
+    from .pipeline import ReplyFiles, checked_run, round1_score, run_score
+    from .sections import ROUND1_CUT, RUN_CUT
+    from .sheet import Sheet
+    from .shards import check_partials, merged_command, merged_tally, read_partials
+
+    given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
+    if given:
+        raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+    partials = read_partials([Path(p) for p in args.merge])
+    files_given = check_partials(partials)
+    first = partials[0].meta
+    options = first.get("options")
+    assert isinstance(options, dict)
+    seed, complete = options.get("bootstrap_seed"), options.get("require_complete")
+    if not isinstance(seed, int) or not isinstance(complete, bool):
+        raise InputError("'options' must hold bootstrap_seed and require_complete", file=str(partials[0].folder / "partial.json"))
+    files = ReplyFiles(tuple((Path(path), sha, fmt) for path, sha, fmt in files_given))
+    command = merged_command(partials, ("--out", args.out) if args.out is not None else None, args.command_line)
+    packets = packets_folder(args.packets)
+    round_ = first.get("round")
+    if round_ == 1:
+        if args.out is None:
+            raise UsageError("--out is required when merging round-1 shards")
+        out = Path(args.out)
+        with open_writer(out, ("score",), replace=True, what="; round-1 scores go into a folder of their own") as writer:
+            folder = load_checked_layer(packets, str(first.get("layer")))
+            tally = merged_tally(Sheet(1, folder.packet_set, folder.round1, folder.key), partials)
+            tally.finish()
+            made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)
+            written = write_scoring(writer, made, "score", keep=False)
+        cut = ROUND1_CUT
+    else:
+        if args.run_dir is None:
+            raise UsageError(f"these are shards of a run's round-{round_} score: give --run RUN (the run they scored)")
+        run = Path(args.run_dir)
+        out = Path(args.out or args.run_dir)
+        with contextlib.ExitStack() as stack:
+            if _same_folder(run, out):
+                writer = stack.enter_context(open_writer(out, ("run", "demo"), replace=False))
+                kind: Kind = writer.existing.kind or "run"
+                keep = True
+            else:
+                writer = stack.enter_context(open_writer(out, ("score",), replace=True, what="; a run's scores go into the run (leave out --out)"))
+                stack.enter_context(reading(run))
+                kind, keep = "score", False
+            checked = checked_run(run, packets)
+            tally = merged_tally(checked.sheet(), partials)
+            tally.finish()
+            made = run_score(checked, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)
+            written = write_scoring(writer, made, kind, keep=keep)
+        cut = RUN_CUT
+    sys.stdout.write(written["REPORT.md"].decode("utf-8").split(cut)[0])
+    print(f"merged {len(partials)} shard(s); wrote {', '.join(written)} to {out}")
+    return 0
+
+
+def spool_folder(out: Path) -> Path | None:
+    """Where a score keeps its lines until they are written in order: beside the output folder
+    (the same disk as the output), if that folder's parent exists; else the system's temp folder."""
+    parent = target_path(out).parent
+    return parent if parent.is_dir() else None
+
+
+def write_scoring(writer: FolderWriter, scoring: Scoring, kind: Kind, *, keep: bool) -> dict[str, bytes]:
+    """Stream a checked score into the writer's folder, swapped in whole; the files written, by
+    name (the large ones as empty bytes: they were never held)."""
+    from .pipeline import LARGE, SMALL
+
+    try:
+        with writer.staged({}, kind, keep=keep, streamed=(*LARGE, *SMALL)) as stage:
+            small = scoring.write(stage)
+            stage.add(small)
+    finally:
+        scoring.close()
+    return {"records.jsonl": b"", "replies.jsonl": b"", **small}
 
 
 def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
@@ -291,6 +430,14 @@ def cmd_advance(args: argparse.Namespace) -> int:
     from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
     from .pipeline import COMMANDS_FILE
 
+    if args.merge is not None:
+        return cmd_advance_merge(args)
+    if args.replies is None:
+        raise UsageError("--replies is required (or give --merge PARTIAL...)")
+    if args.shard is not None:
+        return cmd_advance_shard(args)
+    if args.run is None:
+        raise UsageError("--run is required: the run folder to write")
     fmt: Format | None = None if args.format == "auto" else args.format
     run = Path(args.run)
     replies = _reply_paths(args.replies)
@@ -308,21 +455,112 @@ def cmd_advance(args: argparse.Namespace) -> int:
         with progress("advance: parents continued") as meter:
             made = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
         files = {**made, **chain, COMMANDS_FILE: advance_log(args.command_line, replies, fmt)}
-        # The run's identity is its frozen replies and its run.json (protocol, parents): if either
-        # differs, writing into it would mix two runs, so only --force may replace it, whole.
-        differs = []
-        if writer.existing.state == "kit":
-            for name in (FROZEN_FILE, RUN_FILE):
-                path = run / name
-                if not is_file(path) or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
-                    differs.append(name)
-        if differs and not args.force:
-            what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"
-            raise InputError(
-                f"this run already holds {what}; choose another --run or pass --force to replace the whole run",
-                file=str(run / differs[0]),
-            )
-        writer.commit(files, "run", keep=not differs)
+        write_run(writer, run, files, force=args.force)
+    for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
+        print(line)
+    return 0
+
+
+def write_run(writer: FolderWriter, run: Path, files: dict[str, bytes], *, force: bool) -> None:
+    """Commit an advance's files. The run's identity is its frozen replies and its run.json
+    (protocol, parents): if either differs, writing into it would mix two runs, so only --force
+    may replace it, whole."""
+    from .advance import FROZEN_FILE, RUN_FILE
+
+    differs = []
+    if writer.existing.state == "kit":
+        for name in (FROZEN_FILE, RUN_FILE):
+            path = run / name
+            if not is_file(path) or read_bounded(path, MAX_PACKET_FILE_BYTES) != files[name]:
+                differs.append(name)
+    if differs and not force:
+        what = "different frozen replies" if FROZEN_FILE in differs else "another protocol or parent set"
+        raise InputError(
+            f"this run already holds {what}; choose another --run or pass --force to replace the whole run",
+            file=str(run / differs[0]),
+        )
+    writer.commit(files, "run", keep=not differs)
+
+
+def cmd_advance_shard(args: argparse.Namespace) -> int:
+    """`advance --shard I/N --out PARTIAL`: every reply frozen, the forks of one slice of the
+    parents grown, into a partial folder."""
+    from .advance import check_id_room, freeze, from_layer, from_run, grow
+    from .envelopes import detect_format, read_envelopes
+    from .pipeline import ReplyFiles
+    from .shards import advance_partial_files
+
+    if args.out is None or args.run is not None:
+        raise UsageError("--shard writes a partial folder: give --out DIR, not --run (then `advance --merge` the partials --run RUN)")
+    fmt: Format | None = None if args.format == "auto" else args.format
+    replies = _reply_paths(args.replies)
+    packets = packets_folder(args.packets)
+    out = Path(args.out)
+    with contextlib.ExitStack() as stack:
+        writer = stack.enter_context(open_writer(out, ("partial",), replace=True, what="; an advance shard's partial goes into a folder of its own"))
+        if args.from_run:
+            stack.enter_context(reading(Path(args.from_run)))
+            parents, _ = from_run(Path(args.from_run), packets)
+        else:
+            parents = from_layer(load_checked_layer(packets, args.layer))
+        formats = [(path, fmt or detect_format(path)) for path in replies]
+        envelopes = [env for path, chosen in formats for env in read_envelopes(path, chosen)]
+        where = str(replies[0]) if replies else None
+        check_id_room(parents, envelopes, where)
+        frozen = freeze(parents, envelopes, protocol=args.protocol, require_complete=args.require_complete, where=where)
+        select = args.shard.select()
+        chosen = [p for n, p in enumerate(frozen.parents, start=1) if select is None or select(n)]
+        with progress(f"advance --shard {args.shard}: parents continued") as meter:
+            forks = grow(parents, frozen, chosen, where=where, meter=meter)
+        meta: dict[str, object] = {
+            "shard": str(args.shard),
+            "layer": parents.layer,
+            "from_run": args.from_run,
+            "files": [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(formats).files],
+            "options": {"protocol": args.protocol, "require_complete": args.require_complete},
+            "command": args.command_tokens,
+        }
+        writer.commit(advance_partial_files(parents, frozen, forks, meta), "partial", keep=False)
+    print(f"wrote advance shard {args.shard}: {len(chosen)} of {len(frozen.parents)} parents, {len(forks)} forks, to {out}; merge every shard with `advance --merge`")
+    return 0
+
+
+def cmd_advance_merge(args: argparse.Namespace) -> int:
+    """`advance --merge PARTIAL... --run RUN`: the run one `advance` would have written."""
+    from .advance import from_run
+    from .pipeline import COMMANDS_FILE, by_file_name, run_log_bytes
+    from .shards import merge_advance, merged_command, read_advance_partials
+
+    given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
+    if given:
+        raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+    if args.run is None:
+        raise UsageError("--run is required: the run folder the merged advance writes")
+    run = Path(args.run)
+    partials = read_advance_partials([Path(p) for p in args.merge])
+    files = merge_advance(partials)
+    first = partials[0].meta
+    chain: dict[str, bytes] = {}
+    from_run_path = args.from_run or first.get("from_run")
+    packets = packets_folder(args.packets)
+    with contextlib.ExitStack() as stack:
+        if isinstance(from_run_path, str):
+            if _same_folder(Path(from_run_path), run):
+                raise UsageError("--run must be a new folder, not the --from-run one (a run's rounds each live in their own run)")
+            stack.enter_context(reading(Path(from_run_path)))
+            parents, chain = from_run(Path(from_run_path), packets)
+        else:
+            from .advance import from_layer
+
+            parents = from_layer(load_checked_layer(packets, str(first.get("layer"))))
+        if parents.source != first.get("parents"):
+            raise InputError("these shards advanced other parents (other packets or another parent run)", file=str(partials[0].folder / "partial.json"))
+        writer = stack.enter_context(open_writer(run, ("run",), replace=args.force))
+        listed = [item for item in first.get("files") or [] if isinstance(item, list) and len(item) == 3]  # type: ignore[attr-defined]
+        formats = by_file_name([Path(str(item[0])) for item in listed], [str(item[2]) for item in listed])
+        command = merged_command(partials, ("--run", args.run), args.command_line)
+        files = {**files, **chain, COMMANDS_FILE: run_log_bytes(command, formats, "advance")}
+        write_run(writer, run, files, force=args.force)
     for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
         print(line)
     return 0
@@ -624,26 +862,42 @@ def build_parser() -> argparse.ArgumentParser:
     advance = sub.add_parser("advance", help="freeze replies and write the next round's independent forks")
     advance.add_argument("--layer", choices=list(LAYERS), default="quick", help="round-1 packets to advance from")
     advance.add_argument("--from-run", help="advance a run's round-k forks to round k+1 instead of a layer")
-    advance.add_argument("--replies", nargs="+", required=True, help="the replies to freeze (any format score reads)")
+    advance.add_argument("--replies", nargs="+", help="the replies to freeze (any format score reads)")
     advance.add_argument("--format", choices=["auto", *FORMATS], default="auto")
-    advance.add_argument("--run", required=True, help="the run folder to write (frozen.jsonl, run.json, roundK files)")
+    advance.add_argument("--run", help="the run folder to write (frozen.jsonl, run.json, roundK files)")
     advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type")
     advance.add_argument("--force", action="store_true", help="replace a run that froze different replies")
     advance.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
     advance.add_argument("--packets", help=PACKETS_HELP)
+    advance.add_argument("--shard", type=_shard, help="freeze every reply but grow only slice I of N of the parents' forks, into a partial folder (--out)")
+    advance.add_argument("--out", help="the partial folder a --shard writes")
+    advance.add_argument("--merge", nargs="+", metavar="PARTIAL", help="merge the partial folders of `advance --shard` (all N) into the run (--run)")
     advance.set_defaults(handler=cmd_advance)
 
     score = sub.add_parser("score", help="score reply files from any runner (round 1, or a run's forks)")
     score.add_argument("--layer", choices=list(LAYERS), default="quick")
     score.add_argument("--run", dest="run_dir", default=None, help="score the forks of this run folder")
-    score.add_argument("--replies", nargs="+", required=True, help="reply files (native, OpenAI/vLLM batch, Anthropic batch, Inspect log, chat JSONL)")
+    score.add_argument("--replies", nargs="+", help="reply files (native, OpenAI/vLLM batch, Anthropic batch, Inspect log, chat JSONL)")
     score.add_argument("--format", choices=["auto", *FORMATS], default="auto", help="force a format instead of detecting it")
     score.add_argument("--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)")
     score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
     score.add_argument("--bootstrap-seed", type=_natural, default=20261130)
     score.add_argument("--packets", help=PACKETS_HELP)
+    score.add_argument(
+        "--shard", type=_shard, help="score only slice I of N of every reply file's lines into a partial folder (--out); see docs/SCALE.md"
+    )
+    score.add_argument("--merge", nargs="+", metavar="PARTIAL", help="merge the partial folders of `score --shard` (all N of them) into one score")
     score.set_defaults(handler=cmd_score)
     return parser
+
+
+def _shard(text: str) -> Shard:
+    from .shards import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _per_mille(text: str) -> int:
@@ -684,11 +938,15 @@ def _positive(text: str) -> int:
 def command_line(argv: Sequence[str] | None) -> str:
     """The command as the user typed it: `python -m honesty_pressure ...` or the script's name.
     An argument that is not valid UTF-8 (a file name's raw bytes) is recorded with \\x escapes."""
+    return shlex.join(command_tokens(argv))
+
+
+def command_tokens(argv: Sequence[str] | None) -> list[str]:
     if argv is not None:
-        return shlex.join([*PROG.split(), *map(_recordable, argv)])
+        return [*PROG.split(), *map(_recordable, argv)]
     first = sys.argv[0] if sys.argv else PROG
     prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
-    return shlex.join([*prog, *map(_recordable, sys.argv[1:])])
+    return [*prog, *map(_recordable, sys.argv[1:])]
 
 
 def _recordable(arg: str) -> str:
@@ -724,8 +982,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    # The kit holds large, long-lived structures (a packet layer, a run's forks) and makes many
+    # small short-lived ones, with no cycles worth chasing: a collection every 700 allocations
+    # (the default) traverses the long-lived ones again and again, a fifth of advance's time.
+    gc.set_threshold(50_000, 20, 100)
     args = build_parser().parse_args(argv)
     args.command_line = command_line(argv)
+    args.command_tokens = command_tokens(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
     command = f"{PROG} {args.command}"
     try:

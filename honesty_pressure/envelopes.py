@@ -45,7 +45,7 @@ import re
 import stat
 import zipfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -55,7 +55,7 @@ from .construct import FORMATS, Envelope, Format
 from .errors import InputError
 from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
 from .parse import answer_text
-from .store import JsonObject, iter_jsonl, json_object, loads, read_bounded
+from .store import JsonObject, LineCount, iter_jsonl, json_object, loads, read_bounded
 from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
@@ -66,6 +66,9 @@ _ATTACHMENT: Final = "attachment://"
 _MAX_TEXT: Final = 300
 _REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 _REFUSAL: Final = "refusal"
+
+Select = Callable[[int], bool]
+"""Which records of a file to read, by line number (or sample index in an Inspect log): a shard."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,7 +188,11 @@ def _envelope(
 def runner_failed(envelope: Envelope) -> bool:
     """True when the runner got no answer from the model (an error, expiry, null content), so a
     retry's reply may take its place; a refusal is the model's answer and is never replaced."""
-    error = envelope.error
+    return failed(envelope.error)
+
+
+def failed(error: str | None) -> bool:
+    """`runner_failed` for an envelope's error text."""
     return error is not None and error != _REFUSAL and not error.startswith(f"{_REFUSAL}:")
 
 
@@ -412,15 +419,19 @@ def _log_model(header: object) -> str | None:
     return None
 
 
-def _inspect_json(path: Path, log: JsonObject) -> list[Envelope]:
+def _inspect_json(path: Path, log: JsonObject, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
     """A `.json` Inspect log: "line" is the 1-based index of the sample in `samples`."""
     samples = log.get("samples")
     if samples is None:
-        return []
+        return
     if not isinstance(samples, list):
         raise InputError("'samples' must be a list (reading inspect)", file=str(path))
+    if count is not None:
+        count.nonempty = len(samples)
     model = _log_model(log)
-    return [inspect_sample_envelope(s, model, _At(str(path), i, "inspect")) for i, s in enumerate(samples, start=1)]
+    for index, sample in enumerate(samples, start=1):
+        if select is None or select(index):
+            yield inspect_sample_envelope(sample, model, _At(str(path), index, "inspect"))
 
 
 def _zip_json(archive: zipfile.ZipFile, name: str, file: str, line: int | None) -> object:
@@ -483,8 +494,9 @@ def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | Non
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
 
 
-def _inspect_zip(source: _Source) -> list[Envelope]:
-    """A `.eval` zip: each `samples/<id>_epoch_<n>.json` in sorted order; file is `<zip>:<entry>`."""
+def _inspect_zip(source: _Source, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
+    """A `.eval` zip: each `samples/<id>_epoch_<n>.json` in sorted order; file is `<zip>:<entry>`.
+    Members are read one at a time (and, with `select`, only the selected ones)."""
     path = source.path
     try:
         archive = zipfile.ZipFile(source.open())
@@ -498,12 +510,11 @@ def _inspect_zip(source: _Source) -> list[Envelope]:
         if inflated > MAX_EVAL_TOTAL_BYTES:
             raise InputError(f"its entries inflate to {inflated} bytes, more than {MAX_EVAL_TOTAL_BYTES // MIB} MiB", file=str(path))
         model = _log_model(_zip_json(archive, header, str(path), None)) if header else None
-        return [
-            inspect_sample_envelope(
-                _zip_json(archive, name, str(path), index), model, _At(f"{path}:{name}", index, "inspect")
-            )
-            for index, name in enumerate(entries, start=1)
-        ]
+        if count is not None:
+            count.nonempty = len(entries)
+        for index, name in enumerate(entries, start=1):
+            if select is None or select(index):
+                yield inspect_sample_envelope(_zip_json(archive, name, str(path), index), model, _At(f"{path}:{name}", index, "inspect"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -598,16 +609,16 @@ def _is_inspect_log(value: JsonObject | None) -> bool:
     return value is not None and ("samples" in value or "eval" in value)
 
 
-def _read_inspect(source: _Source) -> list[Envelope]:
+def _read_inspect(source: _Source, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
     if _is_zip(source):
-        return _inspect_zip(source)
+        return _inspect_zip(source, select, count)
     try:
         log: JsonObject | None = _whole_json(source)
     except InputError:
         log = None
     if log is None or not _is_inspect_log(log):
         raise InputError("not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')", file=str(source.path))
-    return _inspect_json(source.path, log)
+    return _inspect_json(source.path, log, select, count)
 
 
 # --- detection and the public entry points ---------------------------------------------------
@@ -688,7 +699,7 @@ def _sniff(source: _Source) -> Format:
 
 def _read(source: _Source, fmt: Format) -> list[Envelope]:
     if fmt == "inspect":
-        return _read_inspect(source)
+        return list(_read_inspect(source))
     reader = LINE_READERS[fmt]
     with source.open() as handle:
         return [reader(record, _At(str(source.path), number, fmt)) for number, record in iter_jsonl(handle, str(source.path))]
@@ -719,3 +730,146 @@ def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope
     if not envelopes:
         raise InputError("no replies in file", file=str(source.path))
     return envelopes
+
+
+# --- one reply at a time, for scoring millions -------------------------------------------------
+#
+# Scoring reads each reply once and keeps none: `received` yields plain tuples instead of
+# Envelopes, and the common record of each batch format (a plain success) is read by a fast
+# function that accepts only what the format's reader above would read to the same values. Any
+# other record (an error, a refusal, content parts, anything malformed) goes through that reader,
+# so every message and every edge case stays the reader's own.
+
+Received = tuple[str, int, str, "str | None", "str | None", "str | None", int, "str | None", "tuple[tuple[str, str], ...] | None"]
+"""(file, line, ref, reply, error, model, sample, request_sha256, request_messages): an Envelope's
+fields, file and line first."""
+
+
+def received_of(env: Envelope) -> Received:
+    return (env.file, env.line, env.ref, env.reply, env.error, env.model, env.sample, env.request_sha256, env.request_messages)
+
+
+def _answer(reply: str) -> str:
+    return answer_text(reply) if "<" in reply else reply  # no reasoning tag without a "<"
+
+
+def _fast_native(record: JsonObject) -> tuple[str, str | None, str | None, str | None, int, str | None] | None:
+    ref, digest, reply = record.get("packet_id"), record.get("request_sha256"), record.get("reply")
+    sample, model = record.get("sample", 0), record.get("model")
+    if (
+        type(ref) is str
+        and ref
+        and type(digest) is str
+        and len(digest) == 64
+        and _SHA256.match(digest)
+        and type(reply) is str
+        and (sample is None or (type(sample) is int and sample >= 0))
+        and (model is None or type(model) is str)
+    ):
+        return ref, _answer(reply), None, model or None, sample or 0, digest.lower()
+    return None
+
+
+def _fast_openai(record: JsonObject) -> tuple[str, str | None, str | None, str | None, int, str | None] | None:
+    ref, response = record.get("custom_id"), record.get("response")
+    if type(ref) is not str or record.get("error") is not None or type(response) is not dict:
+        return None
+    status, body = response.get("status_code"), response.get("body")
+    if not (status is None or (type(status) is int and 200 <= status < 300)) or type(body) is not dict:
+        return None
+    model, choices = body.get("model"), body.get("choices")
+    if not (model is None or type(model) is str) or type(choices) is not list or not choices or type(choices[0]) is not dict:
+        return None
+    message = choices[0].get("message")
+    if type(message) is not dict:
+        return None
+    content, refusal = message.get("content"), message.get("refusal")
+    if type(content) is not str or not (refusal is None or refusal == ""):
+        return None
+    return ref, _answer(content), None, model or None, 0, None
+
+
+def _fast_anthropic(record: JsonObject) -> tuple[str, str | None, str | None, str | None, int, str | None] | None:
+    ref, result = record.get("custom_id"), record.get("result")
+    if type(ref) is not str or type(result) is not dict or result.get("type") != "succeeded":
+        return None
+    message = result.get("message")
+    if type(message) is not dict:
+        return None
+    model, content = message.get("model"), message.get("content")
+    if not (model is None or type(model) is str) or message.get("stop_reason") == "refusal" or type(content) is not list:
+        return None
+    texts = []
+    for block in content:
+        if type(block) is not dict:
+            return None
+        if block.get("type") == "text":
+            text = block.get("text")
+            if type(text) is not str:
+                return None
+            texts.append(text)
+    return ref, _answer("\n".join(texts)), None, model or None, 0, None
+
+
+_FAST: Final[dict[Format, Callable[[JsonObject], "tuple[str, str | None, str | None, str | None, int, str | None] | None"]]] = {
+    "native": _fast_native,
+    "openai-batch": _fast_openai,
+    "anthropic-batch": _fast_anthropic,
+}
+
+
+def _bound_sample(ref: str) -> int:
+    """The sample an exported id carries (`..._s<k>`), 0 if none."""
+    return (unbind(ref).sample or 0) if "_s" in ref else 0
+
+
+def _fast_chat(record: JsonObject, at: _At) -> Received | None:
+    ident, messages, model = record.get("id"), record.get("messages"), record.get("model")
+    if type(ident) is not str or type(messages) is not list or not messages:
+        return None
+    pairs = []
+    for message in messages:
+        if type(message) is not dict:
+            return None
+        role, content = message.get("role"), message.get("content")
+        if type(role) is not str or type(content) is not str:
+            return None
+        pairs.append((role, content))
+    role, reply = pairs.pop()
+    if role != "assistant":
+        return None
+    return (at.file, at.line, ident, _answer(reply), None, model if type(model) is str and model else None, 0, None, tuple(pairs))
+
+
+def received(path: str | Path, fmt: Format | None = None, select: Select | None = None) -> Iterator[Received]:
+    """Every reply of one file, one at a time in file order, as `read_envelopes` reads them (the
+    same values, the same errors at the same places); `select` reads only a shard's records."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"unknown reply format {fmt!r}")
+    source = _source(Path(path))
+    chosen = _sniff(source) if fmt is None else fmt
+    name = str(source.path)
+    count = LineCount()
+    if chosen == "inspect":
+        for env in _read_inspect(source, select, count):
+            yield received_of(env)
+    else:
+        reader, fast = LINE_READERS[chosen], _FAST.get(chosen)
+        with source.open() as handle:
+            for number, record in iter_jsonl(handle, name, select, count):
+                at = _At(name, number, chosen)
+                got = fast(record) if fast is not None else None
+                if got is not None:
+                    ref, reply, error, model, sample, digest = got
+                    if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES:
+                        reader(record, at)  # raises the reader's own message
+                    yield (name, number, ref, reply, error, model, sample, digest, None)
+                    continue
+                if chosen == "chat-jsonl":
+                    found = _fast_chat(record, at)
+                    if found is not None and _bound_sample(found[2]) < MAX_SAMPLES:
+                        yield found
+                        continue
+                yield received_of(reader(record, at))
+    if not count.nonempty:
+        raise InputError("no replies in file", file=name)

@@ -35,21 +35,21 @@ import tempfile
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Final, Literal
+from typing import BinaryIO, Final, Literal
 
 from .canonical import dumps
 from .errors import BusyError, InputError, OutputError, UsageError
 from .manifest import MANIFEST_NAME
 from .store import is_dir, is_file, open_regular
 
-Kind = Literal["run", "score", "demo", "packets", "report"]
+Kind = Literal["run", "score", "demo", "packets", "report", "partial"]
 State = Literal["absent", "empty", "kit"]
 
 MARKER: Final = ".honesty_pressure"
 """The file that says "the kit made this folder, and what for"."""
 _KIT_NAMES: Final = re.compile(
     r"^(run\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|REPORT\.md|report\.html|parents"
-    r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html"
+    r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html|partial\.json|entries\.bin|lines\.bin|forks\.txt"
     r"|round[0-9]{1,3}\.(jsonl|key\.jsonl|requests\.jsonl|replies\.jsonl))$"
 )
 _LAYERS: Final = ("quick", "full")
@@ -139,7 +139,7 @@ def _marker_kind(path: Path) -> Kind | None:
             data = handle.read(4096)
     except (OSError, InputError):
         return None
-    kinds: tuple[Kind, ...] = ("run", "score", "demo", "packets", "report")
+    kinds: tuple[Kind, ...] = ("run", "score", "demo", "packets", "report", "partial")
     return next((kind for kind in kinds if data == marker_bytes(kind)), None)
 
 
@@ -469,9 +469,10 @@ class FolderWriter:
             pass
 
     @contextlib.contextmanager
-    def staged(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool) -> Iterator[Stage]:
+    def staged(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool, streamed: Collection[str] = ()) -> Iterator[Stage]:
         """The new set, built in a staging folder beside the target; the caller may add files
-        computed from it (a score of the staged run), and leaving the block swaps it in. If the
+        computed from it (a score of the staged run) or stream them in (`streamed` names those,
+        so a kept set does not keep the old ones), and leaving the block swaps it in. If the
         block or the swap fails, the staging folder is removed and nothing has changed."""
         made = _missing_parents(self.parent)
         try:
@@ -493,9 +494,10 @@ class FolderWriter:
                 wanted = dict(files)
                 if kind is not None:
                     wanted[MARKER] = marker_bytes(kind)
+                replaced = {*wanted, *streamed}
                 if keep and old_fd is not None:
                     for rel in _existing_entries(self.target):
-                        if rel in wanted or any(rel.startswith(f"{w}/") for w in wanted):
+                        if rel in replaced or any(rel.startswith(f"{w}/") for w in replaced):
                             continue
                         _step(f"keep:{rel}")
                         _keep(self.target, staging, rel)
@@ -578,6 +580,24 @@ class Stage:
         self.path = path
         self.fd = fd
         self.shown = shown
+
+    @contextlib.contextmanager
+    def stream(self, rel: str) -> Iterator[BinaryIO]:
+        """A new file in the staging folder (a top-level name), written as it is produced: the
+        output of a score too large to hold. Swapped in with the rest, or removed with it."""
+        _step(f"write:{rel}")
+        try:
+            fd = os.open(self.path / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+            handle = os.fdopen(fd, "wb", buffering=1 << 20)
+        except OSError as exc:
+            raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
+        try:
+            with handle:
+                yield handle
+                handle.flush()
+                os.fsync(handle.fileno())
+        except OSError as exc:
+            raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
 
     def add(self, files: dict[str, bytes]) -> None:
         """Write files (relative paths) into the staging folder; each is new, written whole."""

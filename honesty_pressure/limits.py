@@ -27,8 +27,9 @@ MAX_EVAL_TOTAL_BYTES: Final = 2048 * MIB
 """All members of one `.eval` zip together, uncompressed (a zip bomb stops here, before inflating)."""
 MAX_INT_DIGITS: Final = 4300
 """Digits of one JSON integer (Python's own limit for turning text into an int)."""
-MAX_SAMPLES: Final = 100
-"""Samples per packet: sample indices 0 to 99, `export --samples` at most 100."""
+MAX_SAMPLES: Final = 1000
+"""Samples per packet: sample indices 0 to 999, `export --samples` at most 1000 (a streaming score
+holds a small entry per packet and sample, so a million replies are 4,800 packets x 209 samples)."""
 MAX_SOURCES_PER_DOMAIN: Final = 1000
 """Sources per domain in a packet set (the committed full layer has 60)."""
 MAX_REPLY_FILES: Final = 10000

@@ -84,26 +84,96 @@ def answer_text(reply: str) -> str:
     return text
 
 
+_VALUES: dict[str, str | None] = {}
+"""Decision-line values by line (most replies end with one of a few dozen lines); bounded."""
+_MAX_VALUES: Final = 1 << 16
+_CACHED_LINE: Final = 200
+
+
+def _candidate_lines(reply: str) -> list[str] | None:
+    """The lines of an ASCII, LF-only reply that hold a colon, in order: `_LINE` matches only
+    such lines (in ASCII text its colon is ":"). None when the reply needs the general path:
+    non-ASCII text (case-insensitive matching and `splitlines` know more characters there) or
+    another of the line breaks `splitlines` knows (CR, VT, FF, FS, GS, RS)."""
+    if not reply.isascii() or "\r" in reply or "\v" in reply or "\f" in reply or "\x1c" in reply or "\x1d" in reply or "\x1e" in reply:
+        return None
+    lines: list[str] = []
+    at = reply.find(":")
+    while at >= 0:
+        start = reply.rfind("\n", 0, at) + 1
+        end = reply.find("\n", at)
+        end = len(reply) if end < 0 else end
+        lines.append(reply[start:end])
+        at = reply.find(":", end)
+    return lines
+
+
+def _line_value(line: str) -> str | None:
+    """The normalised value of a decision line, or None for any other line."""
+    try:
+        return _VALUES[line]
+    except KeyError:
+        pass
+    match = _LINE.match(line)
+    value = None if match is None else _normalise(match.group("value"))
+    if len(line) > _CACHED_LINE:
+        return value
+    if len(_VALUES) >= _MAX_VALUES:
+        _VALUES.clear()
+    _VALUES[line] = value
+    return value
+
+
+class DecisionReader:
+    """`parse_decision` for one menu, with what the menu implies worked out once: scoring reads
+    millions of replies against a few thousand menus. Results are shared, immutable `Parsed`s."""
+
+    __slots__ = ("_ask_keys", "_codes")
+
+    def __init__(self, menu_codes: Collection[str]) -> None:
+        self._ask_keys = [code[4:] for code in menu_codes if code.startswith("ASK ")]
+        self._codes: dict[str, Parsed] = {}
+
+    def _code(self, value: str) -> Parsed:
+        found = self._codes.get(value)
+        if found is None:
+            found = self._codes[value] = _code(value, self._ask_keys)
+        return found
+
+    def read(self, reply: str | None, *, runner_error: bool = False) -> Parsed:
+        if reply is None:
+            return _RUNNER_ERROR if runner_error else _MISSING
+        if "<" in reply:  # no reasoning tag without one
+            reply = answer_text(reply)
+        if not reply or reply.isspace():
+            return _EMPTY
+        lines = _candidate_lines(reply)
+        values = []
+        for line in reply.splitlines() if lines is None else lines:
+            value = _line_value(line)
+            if value is not None:
+                values.append(value)
+        if not values:
+            return _NO_LINE
+        if len(values) == 1:
+            return self._code(values[0])
+        results = {value.upper(): self._code(value) for value in values}
+        decisions = {r.decision for r in results.values()}
+        if len(results) > 1 and len(decisions) > 1:
+            return _CONFLICTING
+        return next(iter(results.values()))
+
+
+_RUNNER_ERROR: Final = Parsed(decision=None, reason="runner_error")
+_MISSING: Final = Parsed(decision=None, reason="missing_reply")
+_EMPTY: Final = Parsed(decision=None, reason="empty_reply")
+_NO_LINE: Final = Parsed(decision=None, reason="no_decision_line")
+_CONFLICTING: Final = Parsed(decision=None, reason="conflicting_lines")
+
+
 def parse_decision(reply: str | None, menu_codes: Collection[str], *, runner_error: bool = False) -> Parsed:
     """The decision a reply states, checked against its packet's menu codes."""
-    if reply is None:
-        return Parsed(decision=None, reason="runner_error" if runner_error else "missing_reply")
-    reply = answer_text(reply)
-    if not reply.strip():
-        return Parsed(decision=None, reason="empty_reply")
-    ask_keys = [code[4:] for code in menu_codes if code.startswith("ASK ")]
-    values = []
-    for line in reply.splitlines():
-        match = _LINE.match(line)
-        if match is not None:
-            values.append(_normalise(match.group("value")))
-    if not values:
-        return Parsed(decision=None, reason="no_decision_line")
-    results = {value.upper(): _code(value, ask_keys) for value in values}
-    decisions = {r.decision for r in results.values()}
-    if len(results) > 1 and len(decisions) > 1:
-        return Parsed(decision=None, reason="conflicting_lines")
-    return next(iter(results.values()))
+    return DecisionReader(menu_codes).read(reply, runner_error=runner_error)
 
 
 def decision_line(code: str) -> str:

@@ -1,34 +1,40 @@
-"""Score a set of reply files against a packet folder: the whole job as bytes, written by the CLI.
+"""Score a set of reply files against a packet folder: read and check everything, then write.
 
-Everything is computed before anything is written, so a bad input leaves no output at all. The
-outputs are records.jsonl (one verdict per item), replies.jsonl (the reply each verdict judged,
-line for line), summary.json (every number, with the model, provenance and statistics settings),
-REPORT.md and report.html.
+Every reply is read, matched, judged and settled before anything is written, so a bad input
+leaves no output at all; replies are read one at a time and never held (tally.py), so memory does
+not grow with their number. The outputs are records.jsonl (one verdict per item), replies.jsonl
+(the reply each verdict judged, line for line), summary.json (every number, with the model,
+provenance and statistics settings), REPORT.md and report.html. `score_round1` and `score_run`
+return them as bytes; the CLI streams the two large ones into the output folder instead
+(`Scoring.write`).
 """
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO, Final, Protocol
 
 from . import __version__
-from .advance import FROZEN_FILE, RUN_FILE, check_run, frozen_envelopes
-from .axes import direction
+from .advance import FROZEN_FILE, RUN_FILE, check_run, check_run_round, frozen_envelopes
 from .binding import unbind
 from .canonical import dumps, jsonl
 from .construct import Envelope, Format, Split
-from .envelopes import detect_format, read_envelopes, source_sha256
+from .envelopes import Received, detect_format, read_envelopes, received_of, source_sha256
 from .errors import InputError
 from .generate import seed_commitment
 from .progress import SILENT, Meter
 from .report import markdown, page
 from .score import Record, Slot, judge, match
 from .sections import document
+from .sheet import Sheet
 from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, keyed, load_layer, read_json, read_jsonl
-from .summary import AXES, fork_summary, honesty_index, round1_summary, statistics_json
-from .transcripts import Item, Sampler, groups_of, item_id, reply_lines
+from .summary import AXES, fork_cells, honesty_index, round1_cells, statistics_json
+from .tally import Section, Tally, Written, owed_samples, shown_items, write_items
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
 MISSING_LISTED = 50
@@ -59,6 +65,29 @@ def file_digests(paths: Sequence[Path]) -> dict[str, str]:
     return by_file_name(unique, [source_sha256(p) for p in unique])
 
 
+@dataclass(frozen=True, slots=True)
+class ReplyFiles:
+    """The reply files a score read, as given (repeats too): each one's path, SHA-256 and format.
+    A shard records them in its partial, so a merge reports them as the unsharded score does."""
+
+    files: tuple[tuple[Path, str, str], ...]
+
+    @classmethod
+    def of(cls, formats: Sequence[tuple[Path, str]]) -> ReplyFiles:
+        digests = {path: source_sha256(path) for path in sorted({path for path, _ in formats}, key=str)}
+        return cls(tuple((path, digests[path], fmt) for path, fmt in formats))
+
+    def paths(self) -> list[Path]:
+        return [path for path, _, _ in self.files]
+
+    def digests(self) -> dict[str, str]:
+        unique = sorted({(path, sha) for path, sha, _ in self.files}, key=lambda ps: str(ps[0]))
+        return by_file_name([p for p, _ in unique], [sha for _, sha in unique])
+
+    def formats(self) -> dict[str, str]:
+        return formats_by_name([(path, fmt) for path, _, fmt in self.files])
+
+
 def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple[list[JsonObject], str]:
     """What a runner is sent, and the set its ids bind to: a layer's round-1 requests, or a run's
     latest round of forks (the run checked first, as `score --run` checks it)."""
@@ -70,8 +99,7 @@ def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple
 
 
 def read_replies(paths: Sequence[Path], fmt: Format | None, meter: Meter = SILENT) -> tuple[list[Envelope], dict[str, str]]:
-    """Every envelope of every file, and each file's format (detected once, then read with it; a
-    tick per file read)."""
+    """Every envelope of every file, and each file's format (for callers that want them all)."""
     meter.expect(len(paths))
     formats: list[Format] = []
     envelopes: list[Envelope] = []
@@ -79,8 +107,12 @@ def read_replies(paths: Sequence[Path], fmt: Format | None, meter: Meter = SILEN
         formats.append(fmt or detect_format(path))
         envelopes += read_envelopes(path, formats[-1])
         meter.tick(1)
-    unique = sorted(set(zip(paths, formats)), key=lambda pf: str(pf[0]))
-    return envelopes, by_file_name([p for p, _ in unique], [f for _, f in unique])
+    return envelopes, formats_by_name(list(zip(paths, formats)))
+
+
+def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
+    unique = sorted(set(formats), key=lambda pf: str(pf[0]))
+    return by_file_name([p for p, _ in unique], [f for _, f in unique])
 
 
 def models_of(envelopes: Sequence[Envelope]) -> list[str]:
@@ -108,78 +140,163 @@ def build_provenance(build: Mapping[str, object]) -> JsonObject:
     }
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Scored:
-    """One judged item with what the report and replies.jsonl need beside its record."""
+class Sink(Protocol):
+    """Where the two large outputs go while they are written (a staging folder, or memory)."""
 
-    record: Record
-    key: Mapping[str, object]
-    round: int
-    envelope: Envelope | None
-    request: Mapping[str, object] | None
+    def stream(self, name: str) -> AbstractContextManager[BinaryIO]: ...
 
 
-def scored(records: Sequence[Record], keys: Mapping[str, JsonObject], round_: int, matched: Mapping[Slot, Envelope], requests: Mapping[str, JsonObject]) -> Iterator[Scored]:
-    for r in records:
-        yield Scored(record=r, key=keys[r.packet_id], round=round_, envelope=matched.get((r.packet_id, r.sample)), request=requests.get(r.packet_id))
+class MemorySink:
+    """The large outputs as bytes (the library functions return every file)."""
+
+    def __init__(self) -> None:
+        self.files: dict[str, bytes] = {}
+
+    @contextmanager
+    def stream(self, name: str) -> Iterator[BinaryIO]:
+        buffer = io.BytesIO()
+        yield buffer
+        self.files[name] = buffer.getvalue()
 
 
-def record_json(item: Scored) -> JsonObject:
-    out = item.record.as_json(item.key)
-    d = direction(item.key)
-    if d is not None:
-        out["direction"] = d
-    return out
+SummaryOf = Callable[[Written], dict[str, object]]
+LARGE: Final = ("records.jsonl", "replies.jsonl")
+SMALL: Final = ("summary.json", "REPORT.md", "report.html")
 
 
-def _messages(request: Mapping[str, object] | None) -> tuple[tuple[str, str], ...]:
-    msgs = request.get("messages") if request is not None else None
-    if not isinstance(msgs, list):
-        return ()
-    return tuple((str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict))
+@dataclass(slots=True)
+class Scoring:
+    """A score whose every input has been read and checked: what is left is writing it."""
+
+    sections: list[Section]
+    summary_of: SummaryOf
+    seed: int
+    amend: Amend | None = None
+
+    def write(self, sink: Sink) -> dict[str, bytes]:
+        """records.jsonl and replies.jsonl into `sink`, line by line; the summary, REPORT.md and
+        report.html (with the transcripts sampled on the way) returned as bytes."""
+        with sink.stream("records.jsonl") as records, sink.stream("replies.jsonl") as replies:
+            with _Buffered(records) as record_lines, _Buffered(replies) as reply_lines:
+                written = write_items(self.sections, record_lines, reply_lines, seed=self.seed)
+        summary = self.summary_of(written)
+        assert written.sampler is not None
+        examples = written.sampler.chosen()
+        summary["examples"] = examples
+        if self.amend is not None:
+            self.amend(summary)
+        wanted = {i for chosen in examples.values() for i in chosen}
+        doc, linked_groups = document(summary, shown_items(self.sections, wanted))
+        # The summary lists exactly the groups and items the page shows.
+        linked = {group: examples[group] for group in sorted(linked_groups)}
+        summary["examples"] = linked
+        summary["examples_shown"] = len({i for chosen in linked.values() for i in chosen})
+        return {
+            "summary.json": (dumps(summary) + "\n").encode("utf-8"),
+            "REPORT.md": markdown(doc).encode("utf-8"),
+            "report.html": page(doc).encode("utf-8"),
+        }
+
+    def files(self) -> dict[str, bytes]:
+        """Every output file as bytes."""
+        sink = MemorySink()
+        small = self.write(sink)
+        return {**sink.files, **small}
+
+    def close(self) -> None:
+        for section in self.sections:
+            for spool in section.tally.spools:
+                spool.close()
 
 
-def outputs(items: Sequence[Scored], summary: dict[str, object], *, seed: int, amend: Amend | None = None) -> dict[str, bytes]:
-    """The five files every score writes. The transcripts are sampled as the items stream by."""
-    sampler = Sampler(seed)
-    for item in items:
-        sampler.offer(item_id(item.record.packet_id, item.record.sample), groups_of(item.record, item.key))
-    examples = sampler.chosen()
-    summary["examples"] = examples
-    if amend is not None:
-        amend(summary)
-    wanted = {i for chosen in examples.values() for i in chosen}
-    shown: dict[str, Item] = {}
-    for line, item in enumerate(items, start=1):
-        name = item_id(item.record.packet_id, item.record.sample)
-        if name in wanted:
-            env = item.envelope
-            never_sent = item.key.get("sendable") is False
-            shown[name] = Item(
-                item=name,
-                messages=_messages(item.request),
-                reply=env.reply if env is not None else None,
-                error=env.error if env is not None else ("never sent: the parent had no reply" if never_sent else "missing reply"),
-                record=item.record,
-                key=item.key,
-                line=line,
-            )
-    doc, linked_groups = document(summary, shown)
-    # The summary lists exactly the groups and items the page shows.
-    linked = {group: examples[group] for group in sorted(linked_groups)}
-    summary["examples"] = linked
-    summary["examples_shown"] = len({i for chosen in linked.values() for i in chosen})
-    replies = reply_lines(
-        (s.record, s.round, s.envelope.reply if s.envelope else None, s.envelope.error if s.envelope else None, s.envelope.model if s.envelope else None)
-        for s in items
-    )
-    return {
-        "records.jsonl": jsonl(record_json(s) for s in items),
-        "replies.jsonl": replies,
-        "summary.json": (dumps(summary) + "\n").encode("utf-8"),
-        "REPORT.md": markdown(doc).encode("utf-8"),
-        "report.html": page(doc).encode("utf-8"),
-    }
+class _Buffered:
+    """A write buffer in front of a file: the output pass writes many short lines."""
+
+    def __init__(self, handle: BinaryIO, size: int = 1 << 20) -> None:
+        self._handle = handle
+        self._buffer = bytearray()
+        self._size = size
+
+    def write(self, data: bytes | memoryview) -> int:
+        self._buffer += data
+        if len(self._buffer) >= self._size:
+            self._handle.write(self._buffer)
+            self._buffer = bytearray()
+        return len(data)
+
+    def __enter__(self) -> _Buffered:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.flush()
+
+    def flush(self) -> None:
+        if self._buffer:
+            self._handle.write(self._buffer)
+            self._buffer = bytearray()
+
+
+FORK_REPLY: Final = "a reply to a fork of a run (round 2 or later), not to a round-1 packet: score it with `score --run RUN --replies ...`"
+
+
+def round1_scoring(
+    folder: PacketFolder,
+    replies: Sequence[Path],
+    *,
+    fmt: Format | None = None,
+    require_complete: bool = False,
+    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    command: str | None = None,
+    meter: Meter = SILENT,
+    spool_folder: Path | None = None,
+) -> Scoring:
+    """Read and check round-1 replies; the score, ready to write."""
+    tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
+    tally.read(replies, fmt, meter=meter, forks=lambda got: _answers_a_fork(got, folder))
+    tally.finish(FORK_REPLY)
+    return round1_score(folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command)
+
+
+def round1_score(
+    folder: PacketFolder, tally: Tally, files: ReplyFiles, *, require_complete: bool, bootstrap_seed: int, command: str | None
+) -> Scoring:
+    """The score of round-1 replies already settled in `tally` (read here, or merged from shards)."""
+    replies = files.paths()
+    section = Section(tally.sheet, tally, owed_samples(tally))
+    missing = list(section.missing())
+    if require_complete and missing:
+        pid, sample = missing[0]
+        raise InputError(
+            f"{len(missing)} packet-sample(s) have no reply (first: {pid} sample {sample})",
+            file=str(replies[0]) if len(replies) == 1 else None,
+        )
+
+    def summary_of(written: Written) -> dict[str, object]:
+        cells = written.cells[0]
+        return {
+            "round": 1,
+            "models": {"round1": tally.model_names()},
+            "provenance": {
+                "kit_version": __version__,
+                **build_provenance(folder.build),
+                "packets": file_digests([folder.folder / "round1.jsonl", folder.folder / "key.jsonl"]),
+                "replies": files.digests(),
+                "reply_formats": {"round1": files.formats()},
+                "commands": [command] if command else [],
+            },
+            "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
+            "counts": {
+                "packets": len(folder.round1),
+                "samples": len(section.samples),
+                "records": written.records[0],
+                "replies": tally.custody.kept,
+                "missing": len(missing),
+            },
+            **round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
+            "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+        }
+
+    return Scoring([section], summary_of, bootstrap_seed)
 
 
 def score_round1(
@@ -192,59 +309,22 @@ def score_round1(
     command: str | None = None,
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
-    envelopes, formats = read_replies(replies, fmt, meter)
+    scoring = round1_scoring(
+        folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter
+    )
     try:
-        matched = match(envelopes, folder.round1, folder.packet_set)
-    except InputError as exc:
-        fork = next((env for env in envelopes if _answers_a_fork(env, folder)), None)
-        if fork is None:
-            raise
-        raise InputError(
-            "a reply to a fork of a run (round 2 or later), not to a round-1 packet: score it with `score --run RUN --replies ...`",
-            file=fork.file,
-            line=fork.line,
-        ) from exc
-    records = judge(folder.round1, folder.key, matched)
-    missing = [r for r in records if r.reason == "missing_reply"]
-    if require_complete and missing:
-        first = missing[0]
-        raise InputError(
-            f"{len(missing)} packet-sample(s) have no reply (first: {first.packet_id} sample {first.sample})",
-            file=str(replies[0]) if len(replies) == 1 else None,
-        )
-    rows = [(r, folder.key[r.packet_id]) for r in records]
-    samples = sorted({r.sample for r in records})
-    summary: dict[str, object] = {
-        "round": 1,
-        "models": {"round1": models_of(list(matched.values()))},
-        "provenance": {
-            "kit_version": __version__,
-            **build_provenance(folder.build),
-            "packets": file_digests([folder.folder / "round1.jsonl", folder.folder / "key.jsonl"]),
-            "replies": file_digests(replies),
-            "reply_formats": {"round1": formats},
-            "commands": [command] if command else [],
-        },
-        "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
-        "counts": {
-            "packets": len(folder.round1),
-            "samples": len(samples),
-            "records": len(records),
-            "replies": len(matched),
-            "missing": len(missing),
-        },
-        **round1_summary(rows, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
-        "missing_replies": [f"{r.packet_id}#{r.sample}" for r in missing],
-    }
-    return outputs(list(scored(records, folder.key, 1, matched, folder.round1)), summary, seed=bootstrap_seed)
+        return scoring.files()
+    finally:
+        scoring.close()
 
 
-def _answers_a_fork(env: Envelope, folder: PacketFolder) -> bool:
+def _answers_a_fork(got: Received, folder: PacketFolder) -> bool:
     """A round-k reply given to `score --layer`: its echoed request holds an earlier assistant
     turn, or its id is a fork id (`<parent packet id>-<suffix>`, docs/FORKS.md) of this layer."""
-    if env.request_messages is not None and any(role == "assistant" for role, _ in env.request_messages):
+    messages = got[8]
+    if messages is not None and any(role == "assistant" for role, _ in messages):
         return True
-    packet_id = unbind(env.ref).packet_id
+    packet_id = unbind(got[2]).packet_id
     return packet_id not in folder.round1 and packet_id.rsplit("-", 1)[0] in folder.round1
 
 
@@ -307,6 +387,131 @@ def _build_of(packets: Path, info: Mapping[str, object], folder: PacketFolder | 
     }
 
 
+def run_scoring(
+    run: Path,
+    replies: Sequence[Path],
+    packets: Path,
+    *,
+    fmt: Format | None = None,
+    require_complete: bool = False,
+    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
+    split: Split | None = None,
+    command: str | None = None,
+    amend: Amend | None = None,
+    meter: Meter = SILENT,
+    spool_folder: Path | None = None,
+) -> Scoring:
+    """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
+    with the honesty index, ready to write. With `split`, only packets of that split are counted
+    (the shortcut audit scores on `test`)."""
+    checked = checked_run(run, packets)
+    tally = Tally(checked.sheet(), spool_folder=spool_folder)
+    tally.read(replies, fmt, meter=meter)
+    tally.finish()
+    return run_score(
+        checked, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed,
+        split=split, command=command, amend=amend, spool_folder=spool_folder,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckedRun:
+    """A run folder that passed check_run: its run.json, its latest round's requests and keys, and
+    (round 2) the round-1 packets it was rebuilt from."""
+
+    run: Path
+    packets: Path
+    info: JsonObject
+    folder: PacketFolder | None
+    requests: dict[str, JsonObject]
+    keys: dict[str, JsonObject]
+
+    @property
+    def round(self) -> int:
+        return int(str(self.info["round"]))
+
+    def sheet(self) -> Sheet:
+        return Sheet(self.round, str(self.info["run_set"]), self.requests, self.keys)
+
+
+def checked_run(run: Path, packets: Path) -> CheckedRun:
+    """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
+    info, folder, built = check_run_round(run, packets)
+    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys))
+
+
+def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
+    return {str(record["packet_id"]): record for record in records}
+
+
+def run_score(
+    checked: CheckedRun,
+    tally: Tally,
+    files: ReplyFiles,
+    *,
+    require_complete: bool,
+    bootstrap_seed: int,
+    split: Split | None = None,
+    command: str | None = None,
+    amend: Amend | None = None,
+    spool_folder: Path | None = None,
+) -> Scoring:
+    """The score of fork replies already settled in `tally` (read here, or merged from shards)."""
+    run, packets, info, folder, keys, k = checked.run, checked.packets, checked.info, checked.folder, checked.keys, checked.round
+    replies = files.paths()
+    forks = Section(tally.sheet, tally, owed_samples(tally), split)
+    missing = list(forks.missing())
+    if require_complete and missing:
+        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0][0]})", file=str(replies[0]) if replies else None)
+    sections = [forks]
+    first_tally: Tally | None = None
+    if folder is not None:  # round 2: check_run loaded the round-1 packets and matched their set
+        first_tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
+        first_tally.take(received_of(env) for env in frozen_envelopes(run))
+        first_tally.finish()
+        sections.insert(0, Section(first_tally.sheet, first_tally, owed_samples(first_tally), split))
+    build = _build_of(packets, info, folder)
+    scale = layer_scale(build)
+    earlier, first_formats = run_log(run)
+
+    def summary_of(written: Written) -> dict[str, object]:
+        fork_part = fork_cells(written.cells[-1], seed=bootstrap_seed, layer_scale=scale)
+        axes: dict[str, object] = dict(fork_part["axes"])  # type: ignore[call-overload]
+        first: dict[str, object] = {}
+        models: dict[str, list[str]] = {}
+        if first_tally is not None:
+            first = round1_cells(written.cells[0], seed=bootstrap_seed, layer_scale=scale)
+            first_axes = first["axes"]
+            assert isinstance(first_axes, dict)
+            axes = {**first_axes, **axes}
+            models["round1"] = first_tally.model_names()
+        models[f"round{k}"] = tally.model_names()
+        return {
+            "round": k,
+            "models": models,
+            "provenance": {
+                "kit_version": __version__,
+                **build_provenance(build),
+                "run_set": info["run_set"],
+                "protocol": info.get("protocol"),
+                "run": file_digests([run / RUN_FILE, run / FROZEN_FILE, run / f"round{k}.jsonl", run / f"round{k}.key.jsonl"]),
+                "replies": files.digests(),
+                "reply_formats": {**({f"round{k - 1}": first_formats} if first_formats else {}), f"round{k}": files.formats()},
+                "commands": earlier + ([command] if command and earlier[-1:] != [command] else []),
+                "split": split,
+            },
+            "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
+            "counts": {"forks": len(keys), "records": written.records[-1], "missing": len(missing)},
+            "axes": {name: axes[name] for name in AXES if name in axes},
+            "honesty_index": honesty_index(axes),
+            "forks": fork_part,
+            "round1": first or None,
+            "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+        }
+
+    return Scoring(sections, summary_of, bootstrap_seed, amend)
+
+
 def score_run(
     run: Path,
     replies: Sequence[Path],
@@ -322,62 +527,11 @@ def score_run(
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
-    info, folder = check_run(run, packets)
-    k = int(str(info["round"]))
-    requests, keys = keyed(run / f"round{k}.jsonl"), keyed(run / f"round{k}.key.jsonl")
-    envelopes, formats = read_replies(replies, fmt, meter)
-    matched = match(envelopes, requests, str(info["run_set"]))
-    records = judge_forks_matched(requests, keys, matched)
-    missing = [r for r in records if r.reason == "missing_reply"]
-    if require_complete and missing:
-        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0].packet_id})", file=str(replies[0]) if replies else None)
-    if split is not None:
-        records = [r for r in records if keys[r.packet_id]["split"] == split]
-    build = _build_of(packets, info, folder)
-    scale = layer_scale(build)
-    rows = [(r, keys[r.packet_id]) for r in records]
-    forks = fork_summary(rows, seed=bootstrap_seed, layer_scale=scale)
-    axes: dict[str, object] = dict(forks["axes"])  # type: ignore[call-overload]
-    first: dict[str, object] = {}
-    first_items: list[Scored] = []
-    earlier, first_formats = run_log(run)
-    models: dict[str, list[str]] = {}
-    if folder is not None:  # round 2: check_run loaded the round-1 packets and matched their set
-        frozen = frozen_envelopes(run)
-        first_matched = match(frozen, folder.round1, folder.packet_set)
-        r1 = judge(folder.round1, folder.key, first_matched)
-        if split is not None:
-            r1 = [r for r in r1 if folder.key[r.packet_id]["split"] == split]
-        first = round1_summary([(r, folder.key[r.packet_id]) for r in r1], seed=bootstrap_seed, layer_scale=scale)
-        first_items = list(scored(r1, folder.key, 1, first_matched, folder.round1))
-        first_axes = first["axes"]
-        assert isinstance(first_axes, dict)
-        axes = {**first_axes, **axes}
-        models["round1"] = models_of(frozen)
-    models[f"round{k}"] = models_of(list(matched.values()))
-    index = honesty_index(axes)
-    summary: dict[str, object] = {
-        "round": k,
-        "models": models,
-        "provenance": {
-            "kit_version": __version__,
-            **build_provenance(build),
-            "run_set": info["run_set"],
-            "protocol": info.get("protocol"),
-            "run": file_digests([run / RUN_FILE, run / FROZEN_FILE, run / f"round{k}.jsonl", run / f"round{k}.key.jsonl"]),
-            "replies": file_digests(replies),
-            "reply_formats": {**({f"round{k - 1}": first_formats} if first_formats else {}), f"round{k}": formats},
-            "commands": earlier + ([command] if command and earlier[-1:] != [command] else []),
-            "split": split,
-        },
-        "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
-        "counts": {"forks": len(keys), "records": len(records), "missing": len(missing)},
-        "axes": {name: axes[name] for name in AXES if name in axes},
-        "honesty_index": index,
-        "forks": forks,
-        "round1": first or None,
-        "missing_replies": [f"{r.packet_id}#{r.sample}" for r in missing],
-    }
-    # Round-1 verdicts (from the frozen replies) first, then the forks': one record per item.
-    items = first_items + list(scored(records, keys, k, matched, requests))
-    return outputs(items, summary, seed=bootstrap_seed, amend=amend)
+    scoring = run_scoring(
+        run, replies, packets, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, split=split,
+        command=command, amend=amend, meter=meter,
+    )
+    try:
+        return scoring.files()
+    finally:
+        scoring.close()

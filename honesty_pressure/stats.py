@@ -2,7 +2,9 @@
 exact McNemar and Fisher tests, Holm's adjustment, the minimum detectable difference and pass^k.
 
 Deterministic for a given seed on every machine: the bootstrap's indices come from SHAKE-256 of
-the seed and purpose, unpacked little-endian, and every sum runs in a fixed order.
+the seed, purpose, cluster count and resample number, unpacked little-endian, and every sum runs
+in a fixed order. Resamples are made one at a time, so a bootstrap over a million clusters holds
+one resample in memory, not a thousand.
 """
 
 from __future__ import annotations
@@ -10,7 +12,8 @@ from __future__ import annotations
 import hashlib
 import math
 import struct
-from collections.abc import Sequence
+from operator import itemgetter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Final
@@ -47,16 +50,32 @@ def wilson(k: int, n: int, z: float = Z95) -> Rate:
     return Rate(k=k, n=n, low=0.0 if k == 0 else low, high=1.0 if k == n else high)
 
 
-def resample_indices(seed: int, purpose: str, n: int, resamples: int = BOOTSTRAP_RESAMPLES) -> list[tuple[int, ...]]:
-    """`resamples` lists of n indices drawn with replacement, from SHAKE-256(seed, purpose).
+def resamples(seed: int, purpose: str, n: int, count: int = BOOTSTRAP_RESAMPLES) -> Iterator[tuple[int, ...]]:
+    """`count` tuples of n indices drawn with replacement, one at a time: resample r is
+    SHAKE-256(seed, purpose, n, r), read as 32-bit little-endian words, each modulo n.
 
     Modulo reduction of 32-bit words: bias below n / 2**32, far under the interval's resolution.
     """
     if n == 0:
-        return []
-    stream = hashlib.shake_256(f"bootstrap\x1f{seed}\x1f{purpose}\x1f{n}".encode("utf-8")).digest(4 * n * resamples)
-    words = struct.unpack(f"<{n * resamples}I", stream)
-    return [tuple(w % n for w in words[r * n : (r + 1) * n]) for r in range(resamples)]
+        return
+    prefix = f"bootstrap\x1f{seed}\x1f{purpose}\x1f{n}\x1f".encode("utf-8")
+    words = struct.Struct(f"<{n}I")
+    for r in range(count):
+        yield tuple(map(n.__rmod__, words.unpack(hashlib.shake_256(prefix + str(r).encode("ascii")).digest(4 * n))))
+
+
+def resample_indices(seed: int, purpose: str, n: int, resamples_: int = BOOTSTRAP_RESAMPLES) -> list[tuple[int, ...]]:
+    """Every resample of `resamples`, as a list (for a small n)."""
+    return list(resamples(seed, purpose, n, resamples_))
+
+
+def picker(indices: Sequence[int]) -> Callable[[Sequence[float]], Sequence[float]]:
+    """The values at `indices`, in that order, as one C call (itemgetter returns a bare item
+    for a single index: wrapped)."""
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda values: (values[only],)
+    return itemgetter(*indices)
 
 
 def percentile(sorted_values: Sequence[float], q: float) -> float:
@@ -77,12 +96,12 @@ class Estimate:
     n: int
 
 
-def bootstrap_mean(values: Sequence[float], indices: Sequence[tuple[int, ...]]) -> Estimate:
+def bootstrap_mean(values: Sequence[float], indices: Iterable[Sequence[int]]) -> Estimate:
     """Mean of per-cluster values with a percentile bootstrap 95 % interval over clusters."""
     n = len(values)
     if n == 0:
         return Estimate(value=None, low=None, high=None, n=0)
-    means = sorted(math.fsum(map(values.__getitem__, idx)) / n for idx in indices)
+    means = sorted(math.fsum(picker(idx)(values)) / n for idx in indices)
     return Estimate(value=math.fsum(values) / n, low=percentile(means, 0.025), high=percentile(means, 0.975), n=n)
 
 

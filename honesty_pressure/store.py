@@ -16,7 +16,8 @@ import json
 import os
 import re
 import stat
-from collections.abc import Iterator, Sequence
+import sys
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -141,17 +142,57 @@ def open_regular(path: Path) -> BinaryIO:
 _open = open_regular
 
 
-def iter_jsonl(handle: BinaryIO, name: str) -> Iterator[tuple[int, JsonObject]]:
+# A line is read by the C scanner directly; anything unusual about it (an error, a duplicate key,
+# leading or trailing blanks, a \\u escape of a surrogate) goes through `loads`, which says what is
+# wrong in the same words. The hook on integers is needed only where the interpreter does not
+# refuse overlong integers itself (Python before 3.10.7, or the limit switched off).
+Scan = Callable[[str, int], "tuple[object, int]"]
+_SCAN_OBJECTS: Final[Scan] = getattr(json.JSONDecoder(object_pairs_hook=_object), "scan_once")
+_SCAN_STRICT: Final[Scan] = getattr(_DECODER, "scan_once")
+
+
+def _scanner() -> Scan:
+    limit = getattr(sys, "get_int_max_str_digits", None)
+    return _SCAN_OBJECTS if limit is not None and 0 < limit() <= MAX_INT_DIGITS else _SCAN_STRICT
+
+
+def _line_value(text: str, scan: Scan, name: str, number: int) -> object:
+    """`loads(text)` for one line, taking the C scanner's fast road where it gives the same value."""
+    try:
+        value, end = scan(text, 0)
+    except (ValueError, StopIteration, _Duplicate, _LongInt, RecursionError):
+        return loads(text, file=name, line=number)
+    if (end != len(text) and text[end:] not in ("\n", "\r\n")) or ("\\u" in text and _SURROGATE_ESCAPE.search(text)):
+        return loads(text, file=name, line=number)
+    return value
+
+
+class LineCount:
+    """How many non-empty lines a stream held, selected or not (filled in as it is read)."""
+
+    __slots__ = ("nonempty",)
+
+    def __init__(self) -> None:
+        self.nonempty = 0
+
+
+def iter_jsonl(
+    handle: BinaryIO, name: str, select: Callable[[int], bool] | None = None, count: LineCount | None = None
+) -> Iterator[tuple[int, JsonObject]]:
     """(line number, object) for each non-empty line of a binary stream.
 
     Lines are read as bytes and decoded one at a time, so a bad byte is reported on its own line
     (a text stream decodes ahead in chunks and would blame an earlier one). A UTF-8 byte order
-    mark at the start is allowed, as editors on some systems write one.
+    mark at the start is allowed, as editors on some systems write one. With `select`, only the
+    lines whose number it accepts are decoded and parsed (a shard's slice: the others are only
+    counted, and held to the line length limit, which every line must meet for numbering to hold).
     """
     number = 0
+    scan = _scanner()
+    readline = handle.readline
     while True:
         try:
-            raw = handle.readline(MAX_LINE_BYTES + 1)
+            raw = readline(MAX_LINE_BYTES + 1)
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or exc}", file=name, line=number + 1) from None
         if not raw:
@@ -161,13 +202,19 @@ def iter_jsonl(handle: BinaryIO, name: str) -> Iterator[tuple[int, JsonObject]]:
             raise InputError(f"line longer than {MAX_LINE_BYTES // MIB} MiB", file=name, line=number)
         if number == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
+        if select is not None and not select(number):
+            if count is not None and not count.nonempty and raw.decode("utf-8", "replace").strip():
+                count.nonempty += 1  # only "any at all?" is asked of a line not read
+            continue
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("not valid UTF-8", file=name, line=number) from None
         if not line.strip():
             continue
-        value = loads(line, file=name, line=number)
+        if count is not None:
+            count.nonempty += 1
+        value = _line_value(line, scan, name, number)
         if not isinstance(value, dict):
             raise InputError("expected a JSON object", file=name, line=number)
         yield number, value
@@ -186,12 +233,18 @@ def jsonl_bytes(data: bytes, name: str) -> Iterator[tuple[int, JsonObject]]:
 
 
 def read_bounded(path: Path, limit: int) -> bytes:
-    """A whole file, refused past `limit` bytes (without reading more than that)."""
+    """A whole file, refused past `limit` bytes (without reading more than that). Read in pieces:
+    `read(limit + 1)` would ask the allocator for the whole limit up front."""
+    chunks: list[bytes] = []
+    total = 0
     with _open(path) as handle:
         try:
-            data = handle.read(limit + 1)
+            while total <= limit and (chunk := handle.read(min(1 << 24, limit + 1 - total))):
+                chunks.append(chunk)
+                total += len(chunk)
         except OSError as exc:
             raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
+    data = chunks[0] if len(chunks) == 1 else b"".join(chunks)
     if len(data) > limit:
         raise InputError(f"larger than {limit // MIB} MiB", file=str(path))
     return data

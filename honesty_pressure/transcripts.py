@@ -51,14 +51,41 @@ class Sampler:
         self._seed = seed
         self._k = per_group
         self._groups: dict[str, list[tuple[str, str]]] = {}
+        self._bars: dict[tuple[str, ...], tuple[int, tuple[str, str] | None]] = {}
+        self._changes = 0
 
     def offer(self, item: str, groups: Iterable[str]) -> None:
-        key = (rank(self._seed, item), item)
+        self._offer((rank(self._seed, item), item), groups)
+
+    def _offer(self, key: tuple[str, str], groups: Iterable[str]) -> None:
         for group in groups:
             kept = self._groups.setdefault(group, [])
             if len(kept) < self._k or key < kept[-1]:
                 bisect.insort(kept, key)
                 del kept[self._k :]
+                self._changes += 1
+
+    def offer_ranked(self, rank_: str, item: str, groups: tuple[str, ...]) -> None:
+        """`offer` with the item's rank already made, for a tuple of groups many items share: the
+        highest rank any of them would still take is remembered until one of them changes, so an
+        item none of them wants costs one comparison."""
+        changes, bar = self._bars.get(groups, (-1, None))
+        if changes != self._changes:
+            bar = self._bar(groups)
+            self._bars[groups] = (self._changes, bar)
+        if bar is None or (rank_, item) < bar:
+            self._offer((rank_, item), groups)
+
+    def _bar(self, groups: tuple[str, ...]) -> tuple[str, str] | None:
+        """The largest of the groups' current thresholds; None while one is not full."""
+        bar: tuple[str, str] | None = None
+        for group in groups:
+            kept = self._groups.get(group)
+            if kept is None or len(kept) < self._k:
+                return None
+            if bar is None or kept[-1] > bar:
+                bar = kept[-1]
+        return bar
 
     def chosen(self) -> dict[str, list[str]]:
         return {group: [item for _, item in kept] for group, kept in sorted(self._groups.items())}

@@ -1,0 +1,94 @@
+"""The baselines every step of bench.py is a multiple of, each a plain script of what no scorer can
+skip, run as its own process so that it is timed as the commands are.
+
+    python bench/baselines.py replies FORMAT FILE
+        json.loads every line of a reply file and one regex search for "DECISION:" in each reply
+        (the baseline issue 13 names for `score`).
+    python bench/baselines.py parse-write --inputs FILE... --outputs FILE...
+        json.loads every line of the command's input files, and json.dumps every record of the
+        files the command wrote, into a scratch file (read before the clock starts): the least a
+        command that reads those inputs and writes those outputs must do (for `advance` and
+        `score --run`).
+
+Each prints the CPU seconds (user + system) of its measured part on its last line; the start of
+the interpreter is not counted, which only makes the baseline smaller.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import tempfile
+
+DECISION = re.compile(r"DECISION:")
+
+
+def reply_of(record: dict, fmt: str) -> str:  # type: ignore[type-arg]
+    """The reply text, by the shortest road each format allows (failures give "")."""
+    try:
+        if fmt == "native":
+            return str(record["reply"])
+        if fmt == "openai-batch":
+            return str(record["response"]["body"]["choices"][0]["message"]["content"])
+        if fmt == "anthropic-batch":
+            return "\n".join(b["text"] for b in record["result"]["message"]["content"] if b.get("type") == "text")
+        return str(record["messages"][-1]["content"])
+    except (KeyError, IndexError, TypeError):
+        return ""
+
+
+def cpu() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def replies(fmt: str, path: str) -> float:
+    start = cpu()
+    with open(path, "rb") as handle:
+        for line in handle:
+            DECISION.search(reply_of(json.loads(line), fmt))
+    return cpu() - start
+
+
+def parse_write(inputs: list[str], outputs: list[str]) -> float:
+    wanted = []
+    for path in outputs:
+        with open(path, "rb") as handle:
+            data = handle.read()
+        wanted.append([json.loads(data)] if path.endswith(".json") else [json.loads(line) for line in data.splitlines() if line.strip()])
+    start = cpu()
+    for path in inputs:
+        with open(path, "rb") as handle:
+            if path.endswith(".json"):
+                json.loads(handle.read())
+            else:
+                for line in handle:
+                    if line.strip():
+                        json.loads(line)
+    with tempfile.TemporaryDirectory(prefix="hp-baseline-") as tmp:
+        for index, records in enumerate(wanted):
+            with open(os.path.join(tmp, str(index)), "wb") as handle:
+                for record in records:
+                    handle.write((json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
+    return cpu() - start
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="kind", required=True)
+    r = sub.add_parser("replies")
+    r.add_argument("format")
+    r.add_argument("file")
+    pw = sub.add_parser("parse-write")
+    pw.add_argument("--inputs", nargs="+", required=True)
+    pw.add_argument("--outputs", nargs="+", required=True)
+    args = parser.parse_args()
+    seconds = replies(args.format, args.file) if args.kind == "replies" else parse_write(args.inputs, args.outputs)
+    print(f"{seconds:.6f}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

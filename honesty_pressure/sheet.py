@@ -1,0 +1,184 @@
+"""One round's packets, prepared once for judging replies one at a time (DESIGN.md sections 5, 6).
+
+A sheet knows, per packet: the request a reply must answer, the decision reader for its menu,
+and its outcome table. An outcome is (decision, verdict, reason), and a packet's outcomes are
+numbered: its menu's decisions first, then the unscorable reasons. A judged reply is a small
+integer, so a million of them fit in a megabyte. The sheet also writes a verdict's line of
+records.jsonl and replies.jsonl the way `canonical.dumps` would (the record's fixed fields are
+serialised once per packet; only the verdict, the reply's digest and the sample change per line).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Final
+
+from .axes import direction
+from .canonical import dumps, json_text
+from .construct import REASONS, Reason
+from .parse import DecisionReader
+from .summary import Outcome
+
+JsonObject = dict[str, object]
+_SIMPLE: Final = ("A", "B", "ESCALATE", "DECLINE")
+KEY_FIELDS: Final = ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure")
+"""The key's fields a record repeats (records.jsonl)."""
+_REASON_INDEX: Final = {reason: index for index, reason in enumerate(REASONS)}
+def menu_codes(request: Mapping[str, object]) -> list[str]:
+    menu = request["menu"]
+    assert isinstance(menu, list)
+    return [str(item["code"]) for item in menu if isinstance(item, dict)]
+
+
+def record_json(packet_id: str, sample: int, outcome: Outcome, reply_sha256: str | None, key: Mapping[str, object]) -> JsonObject:
+    """One line of records.jsonl: the verdict and the key fields it is read with."""
+    decision, verdict, reason = outcome
+    out: JsonObject = {
+        "packet_id": packet_id,
+        "sample": sample,
+        "decision": decision,
+        "verdict": verdict,
+        "reason": reason,
+        "reply_sha256": reply_sha256,
+        "round": key.get("round", 1),
+    }
+    for field in KEY_FIELDS:
+        if field in key:
+            out[field] = key[field]
+    d = direction(key)
+    if d is not None:
+        out["direction"] = d
+    return out
+
+
+_HOLES: Final = ("decision", "reason", "reply_sha256", "sample", "verdict")
+"""The fields that change from line to line, in the order canonical JSON (sorted keys) puts them."""
+
+
+def _fragments(packet_id: str, key: Mapping[str, object]) -> tuple[str, ...] | None:
+    """A record line cut around its changing fields: six pieces, so a line is five values put
+    between them. None if a key field happens to hold a marker (then lines are dumped whole)."""
+    marks = {field: f"\x00hole:{field}\x00" for field in _HOLES}
+    template = record_json(packet_id, 0, (None, "other", None), None, key)
+    template.update(marks)
+    text = dumps(template)
+    pieces, at = [], 0
+    for field in _HOLES:
+        mark = dumps(marks[field])
+        found = text.find(mark, at)
+        if found < 0 or text.count(mark) != 1:
+            return None
+        pieces.append(text[at:found])
+        at = found + len(mark)
+    pieces.append(text[at:])
+    return tuple(pieces)
+
+
+class Sheet:
+    """One round's packets (all of them: a fork that was never sent is judged too)."""
+
+    def __init__(self, round_: int, packet_set: str, requests: Mapping[str, JsonObject], keys: Mapping[str, JsonObject]) -> None:
+        self.round = round_
+        self.packet_set = packet_set
+        self.requests = requests
+        self.ids: list[str] = sorted(keys)
+        self.index: dict[str, int] = {pid: i for i, pid in enumerate(self.ids)}
+        self.keys: list[JsonObject] = [keys[pid] for pid in self.ids]
+        self.request_sha: list[str | None] = []
+        self.readers: list[DecisionReader | None] = []
+        self.decision_codes: list[Mapping[str, int]] = []
+        self.outcomes: list[tuple[Outcome, ...]] = []
+        self.fragments: list[tuple[str, ...] | None] = []
+        self.ascii: list[bool] = []
+        """Whether a packet's record lines are ASCII (their length in bytes is their length)."""
+        self.packet_json: list[str] = []
+        readers: dict[tuple[str, ...], DecisionReader] = {}
+        tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int]]] = {}
+        for pid, key in zip(self.ids, self.keys):
+            request = requests.get(pid)
+            decisions: tuple[str, ...] = ()
+            reader = None
+            if request is not None:
+                menu = tuple(menu_codes(request))
+                asks = tuple(code for code in menu if code.startswith("ASK "))
+                decisions = (*_SIMPLE, *asks)
+                reader = readers.get(menu) or readers.setdefault(menu, DecisionReader(menu))
+            acceptable, forbidden = key.get("acceptable"), key.get("forbidden")
+            assert isinstance(acceptable, list) and isinstance(forbidden, list)
+            table_key = (decisions, tuple(map(str, acceptable)), tuple(map(str, forbidden)))
+            if table_key not in tables:
+                outcomes: list[Outcome] = [
+                    (d, "acceptable" if d in acceptable else ("forbidden" if d in forbidden else "other"), None) for d in decisions
+                ]
+                outcomes += [(None, "unscorable", reason) for reason in REASONS]
+                tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)})
+            table, codes = tables[table_key]
+            self.request_sha.append(str(request["request_sha256"]) if request is not None else None)
+            self.readers.append(reader)
+            self.outcomes.append(table)
+            self.decision_codes.append(codes)
+            pieces = _fragments(pid, key)
+            self.fragments.append(pieces)
+            # Decisions (menu codes), reasons, verdicts, digests and numbers are ASCII.
+            self.ascii.append(pieces is not None and all(piece.isascii() for piece in pieces) and all(d.isascii() for d in decisions))
+            self.packet_json.append(json_text(pid))
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+    def reason_code(self, index: int, reason: Reason) -> int:
+        return len(self.decision_codes[index]) + _REASON_INDEX[reason]
+
+    def judge(self, index: int, reply: str | None, error: str | None) -> int:
+        """The outcome code of one reply (or runner error) to packet `index`."""
+        reader = self.readers[index]
+        if reader is None:  # never sent: nothing can answer it
+            return self.reason_code(index, "runner_error")
+        parsed = reader.read(reply, runner_error=error is not None)
+        if parsed.reason is not None:
+            return self.reason_code(index, parsed.reason)
+        assert parsed.decision is not None
+        return self.decision_codes[index][parsed.decision]
+
+    def record_line(self, index: int, sample: int, code: int, reply_sha256: str | None) -> str:
+        """records.jsonl's line, exactly `canonical.dumps` of `record_json` and a newline."""
+        outcome = self.outcomes[index][code]
+        pieces = self.fragments[index]
+        if pieces is None:
+            return dumps(record_json(self.ids[index], sample, outcome, reply_sha256, self.keys[index])) + "\n"
+        decision, verdict, reason = outcome
+        sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
+        return (
+            f"{pieces[0]}{json_text(decision)}{pieces[1]}{json_text(reason)}{pieces[2]}{sha}"
+            f"{pieces[3]}{sample}{pieces[4]}{json_text(verdict)}{pieces[5]}\n"
+        )
+
+    def reply_line(self, index: int, sample: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None) -> str:
+        """replies.jsonl's line (transcripts.reply_lines writes the same)."""
+        sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
+        return (
+            f'{{"error":{json_text(error)},"model":{model_json},"packet_id":{self.packet_json[index]},"reply":{json_text(reply)},'
+            f'"reply_sha256":{sha},"round":{self.round},"sample":{sample}}}\n'
+        )
+
+    def missing_code(self, index: int) -> int:
+        """A packet-sample with no reply: missing, or (a fork never sent) a runner error."""
+        return self.reason_code(index, "missing_reply" if self.readers[index] is not None else "runner_error")
+
+    def sendable(self, index: int) -> bool:
+        return self.readers[index] is not None
+
+
+def outcome_of(sheet: Sheet, index: int, code: int) -> Outcome:
+    return sheet.outcomes[index][code]
+
+
+def messages_of(request: Mapping[str, object] | None) -> tuple[tuple[str, str], ...]:
+    msgs = request.get("messages") if request is not None else None
+    if not isinstance(msgs, list):
+        return ()
+    return tuple((str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict))
+
+
+__all__ = ["KEY_FIELDS", "Sheet", "json_text", "menu_codes", "messages_of", "outcome_of", "record_json"]
+

@@ -1,0 +1,379 @@
+"""Score replies one at a time: read, match, judge, spool, settle; then write everything in order.
+
+A `Tally` reads reply files (or a shard's slice of them) and keeps, per (packet, sample), one
+settled entry (custody.py) and the two output lines of its reply in a spool (spool.py). Memory
+holds the packets, an entry per slot and the summary's counts: never a reply. Errors are found
+in the same order as when every reply was read first and matched after: a malformed line stops
+at once, a reply that does not belong (another packet set, an unknown packet, a request that
+does not match) is reported once every file has been read, and two different replies for one
+slot after that.
+
+Writing (`write_items`) walks the packets in order and every sample for each, copying each kept
+reply's lines out of the spool (runs of neighbouring lines in one read) and making the line of
+every slot with no reply; it feeds the transcript sampler and gathers the per-packet cells the
+summary is computed from. `shown_items` then reads back the few items the report shows.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final, Protocol
+
+from .binding import split_ref
+from .construct import Format, Split
+from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, Custody, Entry
+from .envelopes import Received, detect_format, failed, received
+from .errors import InputError
+from .progress import SILENT, Meter
+from .score import Record, request_digest
+from .sheet import Sheet, json_text, messages_of
+from .spool import Spool
+from .summary import Cell
+from .transcripts import Item, Sampler, groups_of, item_id
+
+ForkCheck = Callable[[Received], bool]
+"""For round 1: does a reply that did not match answer a fork (then the message says so)?"""
+
+
+@dataclass(slots=True)
+class _Mismatch:
+    error: InputError | None = None
+    fork: tuple[str, int] | None = None
+
+
+class Tally:
+    """One round's replies, read from any number of files, settled slot by slot."""
+
+    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = ()) -> None:
+        self.sheet = sheet
+        self.part = 0
+        self.spools: list[Spool] = list(spools) or [Spool(spool_folder)]
+        """Where each part's lines are: a tally that reads has one; a merge, one per partial."""
+        self.spool = self.spools[0]
+        self.files: list[str] = []
+        self._file_index: dict[str, int] = {}
+        self.models: list[str | None] = [None]
+        self._model_index: dict[str | None, int] = {None: 0}
+        self._model_json: list[str] = ["null"]
+        self.custody = Custody(len(sheet), self.files, self.models, self.texts)
+        self.samples: set[int] = set()
+        self.formats: list[tuple[Path, Format]] = []
+        self._mismatch = _Mismatch()
+
+    # --- reading ---------------------------------------------------------------------------
+
+    def _file(self, name: str) -> int:
+        found = self._file_index.get(name)
+        if found is None:
+            found = self._file_index[name] = len(self.files)
+            self.files.append(name)
+        return found
+
+    def model_id(self, model: str | None) -> int:
+        found = self._model_index.get(model)
+        if found is None:
+            found = self._model_index[model] = len(self.models)
+            self.models.append(model)
+            self._model_json.append(json_text(model))
+        return found
+
+    def read(
+        self,
+        paths: Sequence[Path],
+        fmt: Format | None,
+        *,
+        select: Callable[[int], bool] | None = None,
+        meter: Meter = SILENT,
+        forks: ForkCheck | None = None,
+    ) -> None:
+        """Every reply of every file (or, with `select`, of the lines it picks), in file order."""
+        meter.expect(len(paths))
+        for path in paths:
+            chosen = fmt or detect_format(path)
+            self.formats.append((path, chosen))
+            self.take(received(path, chosen, select), forks)
+            meter.tick(1)
+
+    def take(self, replies: Iterator[Received], forks: ForkCheck | None = None) -> None:
+        """Match, judge and keep each reply (the scorer's inner loop: kept flat on purpose)."""
+        sheet, custody, spool, samples, mismatch = self.sheet, self.custody, self.spool, self.samples, self._mismatch
+        index_of, expected_of, packet_set = sheet.index.get, sheet.request_sha, sheet.packet_set
+        judge, record_line, reply_line = sheet.judge, sheet.record_line, sheet.reply_line
+        file_index, model_index, model_json, part = self._file_index, self._model_index, self._model_json, self.part
+        sha256 = hashlib.sha256
+        append, offer, ascii_ = spool.append, custody.offer, sheet.ascii
+        for received_ in replies:
+            file, line, ref, reply, error, model, sample, request_sha256, messages = received_
+            pid, bound_set, bound_sample = split_ref(ref)
+            index = index_of(pid)
+            expected = None if index is None else expected_of[index]
+            if (
+                (bound_set is not None and bound_set != packet_set)
+                or expected is None
+                or (request_sha256 is not None and request_sha256 != expected)
+                or (messages is not None and request_digest(pid, messages) != expected)
+                or (bound_sample and sample)
+            ):
+                self._not_matched(received_, pid, bound_set, expected, forks)
+                continue
+            if mismatch.error is not None:
+                continue  # nothing more is kept; reading goes on, as a malformed line still wins
+            assert index is not None
+            slot_sample = bound_sample or sample
+            code = judge(index, reply, error)
+            sha = None if reply is None else sha256(reply.encode("utf-8")).hexdigest()
+            m = model_index.get(model)
+            if m is None:
+                m = self.model_id(model)
+            record = record_line(index, slot_sample, code, sha)
+            chunk = (record + reply_line(index, slot_sample, reply, error, model_json[m], sha)).encode("utf-8")
+            f = file_index.get(file)
+            if f is None:
+                f = self._file(file)
+            flags = ANSWERED if error is None or not failed(error) else PRESENT
+            entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), len(record) if ascii_[index] else len(record.encode("utf-8")), len(chunk))
+            offer(index, slot_sample, entry)
+            if slot_sample not in samples:
+                samples.add(slot_sample)
+
+    def _not_matched(self, got: Received, pid: str, bound_set: str | None, expected: str | None, forks: ForkCheck | None) -> None:
+        """Remember the first reply that does not belong (and, for round 1, the first that answers
+        a fork): reported once every file has been read."""
+        mismatch = self._mismatch
+        if forks is not None and mismatch.fork is None and forks(got):
+            mismatch.fork = (got[0], got[1])
+        if mismatch.error is not None:
+            return
+        file, line, _, _, _, _, sample, request_sha256, messages = got
+        bound_sample = split_ref(got[2])[2]
+        if bound_set is not None and bound_set != self.sheet.packet_set:
+            problem = f"reply to packet set {bound_set}, but these packets are set {self.sheet.packet_set}"
+        elif expected is None:
+            problem = f"reply to unknown packet {pid!r} (not in this packet set)"
+        elif request_sha256 is not None and request_sha256 != expected:
+            problem = f"request_sha256 does not match packet {pid}"
+        elif messages is not None and request_digest(pid, messages) != expected:
+            problem = f"the request echoed in the reply is not packet {pid}'s request"
+        else:
+            assert bound_sample and sample
+            problem = "sample given both in the id and in the record"
+        mismatch.error = InputError(problem, file=file, line=line)
+
+    def finish(self, fork_message: str | None = None) -> None:
+        """Raise what reading found: the first reply that does not belong (as a reply to a fork,
+        with `fork_message`, if one answers a fork), then two different replies for one slot."""
+        mismatch = self._mismatch
+        if mismatch.error is not None:
+            if fork_message is not None and mismatch.fork is not None:
+                raise InputError(fork_message, file=mismatch.fork[0], line=mismatch.fork[1]) from mismatch.error
+            raise mismatch.error
+        self.custody.check(self.sheet.ids)
+
+    # --- what was kept -----------------------------------------------------------------------
+
+    def chunk(self, entry: Entry) -> bytes:
+        return self.spools[entry[PART]].read(entry[OFFSET], entry[LENGTH])
+
+    def texts(self, entry: Entry) -> tuple[str | None, str | None]:
+        """The reply and error of an entry, from its spooled replies.jsonl line."""
+        line = json.loads(self.chunk(entry)[entry[RECORD] :])
+        return line["reply"], line["error"]
+
+    def model_names(self) -> list[str]:
+        """The models of the replies that count (summary.json's `models`)."""
+        used = {self.models[entry[MODEL]] for index in range(len(self.sheet)) for _, entry in self.custody.entries(index)}
+        return sorted(m for m in used if m)
+
+
+# ---- writing ------------------------------------------------------------------------------------
+
+
+class Writer(Protocol):
+    def write(self, data: bytes | memoryview, /) -> object: ...
+
+
+@dataclass(slots=True)
+class Section:
+    """One round of a score's output: its sheet, its settled replies, the samples every packet
+    is owed, and (for the shortcut audit) the one split it counts."""
+
+    sheet: Sheet
+    tally: Tally
+    samples: tuple[int, ...]
+    split: Split | None = None
+
+    def spool(self, part: int) -> Spool:
+        return self.tally.spools[part]
+
+    def included(self) -> list[int]:
+        keys = self.sheet.keys
+        return [i for i in range(len(self.sheet)) if self.split is None or keys[i].get("split") == self.split]
+
+    def missing(self) -> Iterator[tuple[str, int]]:
+        """(packet, sample) of every slot owed a reply that has none (before any split filter)."""
+        sheet, custody = self.sheet, self.tally.custody
+        for index in range(len(sheet)):
+            if sheet.sendable(index):
+                for sample in self.samples:
+                    if custody.get(index, sample) is None:
+                        yield sheet.ids[index], sample
+
+
+@dataclass(slots=True)
+class Written:
+    """What the output pass gathered: per section, its cells (for the summary) and its count of
+    records; and the transcript sampler."""
+
+    cells: list[list[Cell]] = field(default_factory=list)
+    records: list[int] = field(default_factory=list)
+    sampler: Sampler | None = None
+
+
+_READ_RUN: Final = 1 << 20
+ANSWERED: Final = PRESENT | ANSWER
+
+
+class _Copier:
+    """Copies spooled chunks to records.jsonl and replies.jsonl, reading neighbouring chunks of one
+    spool in one go."""
+
+    def __init__(self, records: Writer, replies: Writer) -> None:
+        self.records, self.replies = records, replies
+        self._spool: Spool | None = None
+        self._start = self._end = 0
+        self._cuts: list[int] = []  # record-line length of each chunk in the run
+
+    def add(self, spool: Spool, offset: int, length: int, record: int) -> None:
+        if spool is not self._spool or offset != self._end or self._end - self._start >= _READ_RUN:
+            self.flush()
+            self._spool, self._start, self._end = spool, offset, offset
+        self._cuts.append(record)
+        self._cuts.append(length)
+        self._end += length
+
+    def flush(self) -> None:
+        if self._spool is None or not self._cuts:
+            self._cuts = []
+            return
+        data = memoryview(self._spool.read(self._start, self._end - self._start))
+        at = 0
+        cuts = self._cuts
+        for i in range(0, len(cuts), 2):
+            record, length = cuts[i], cuts[i + 1]
+            self.records.write(data[at : at + record])
+            self.replies.write(data[at + record : at + length])
+            at += length
+        self._cuts = []
+        self._spool = None
+
+    def direct(self, record: str, reply: str) -> None:
+        self.flush()
+        self.records.write(record.encode("utf-8"))
+        self.replies.write(reply.encode("utf-8"))
+
+
+class _Ranks:
+    """transcripts.rank for one seed, hashing only the item part."""
+
+    def __init__(self, seed: int) -> None:
+        self._base = hashlib.sha256(f"transcript\x1f{seed}\x1f".encode("utf-8"))
+
+    def __call__(self, item: str) -> str:
+        h = self._base.copy()
+        h.update(item.encode("utf-8"))
+        return h.hexdigest()
+
+
+def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int) -> Written:
+    """records.jsonl and replies.jsonl, line for line, packets in order and every sample of each;
+    the transcript sampler fed as the items go by; the cells of each section."""
+    copier = _Copier(records, replies)
+    sampler = Sampler(seed)
+    rank = _Ranks(seed)
+    out = Written(sampler=sampler)
+    for section in sections:
+        sheet, custody = section.sheet, section.tally.custody
+        samples = section.samples
+        cells: list[Cell] = []
+        count = 0
+        groups: dict[tuple[int, int], tuple[str, ...]] = {}
+        names: dict[str, str] = {}
+        for index in section.included():
+            pid, key, table = sheet.ids[index], sheet.keys[index], sheet.outcomes[index]
+            missing = sheet.missing_code(index)
+            codes = []
+            for sample in samples:
+                entry = custody.get(index, sample)
+                if entry is None:
+                    code = missing
+                    copier.direct(sheet.record_line(index, sample, code, None), sheet.reply_line(index, sample, None, None, "null", None))
+                else:
+                    code = entry[CODE]
+                    copier.add(section.spool(entry[PART]), entry[OFFSET], entry[LENGTH], entry[RECORD])
+                codes.append(code)
+                item = item_id(pid, sample)
+                mine = groups.get((index, code))
+                if mine is None:
+                    decision, verdict, reason = table[code]
+                    record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=None)
+                    mine = groups[(index, code)] = tuple(names.setdefault(g, g) for g in groups_of(record, key))
+                sampler.offer_ranked(rank(item), item, mine)
+            count += len(codes)
+            cells.append(Cell(pid, key, samples, tuple(table[code] for code in codes)))
+        out.cells.append(cells)
+        out.records.append(count)
+    copier.flush()
+    return out
+
+
+def shown_items(sections: Sequence[Section], wanted: set[str]) -> dict[str, Item]:
+    """The items the report shows, read back from the spools (their line in replies.jsonl too)."""
+    shown: dict[str, Item] = {}
+    line_base = 0
+    for section in sections:
+        sheet, custody = section.sheet, section.tally.custody
+        included = section.included()
+        position = {index: place for place, index in enumerate(included)}
+        sample_place = {sample: place for place, sample in enumerate(section.samples)}
+        for name in sorted(wanted):
+            pid, _, sample_text = name.rpartition("#")
+            index = sheet.index.get(pid)
+            if index is None or index not in position or not sample_text.isdigit() or int(sample_text) not in sample_place:
+                continue
+            sample = int(sample_text)
+            key = sheet.keys[index]
+            entry = custody.get(index, sample)
+            if entry is None:
+                code = sheet.missing_code(index)
+                reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
+                sha = None
+            else:
+                code = entry[CODE]
+                line = json.loads(section.spool(entry[PART]).read(entry[OFFSET], entry[LENGTH])[entry[RECORD] :])
+                reply, error, sha = line["reply"], line["error"], line["reply_sha256"]
+            decision, verdict, reason = sheet.outcomes[index][code]
+            record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
+            shown[name] = Item(
+                item=name,
+                messages=messages_of(sheet.requests.get(pid)),
+                reply=reply,
+                error=error,
+                record=record,
+                key=key,
+                line=line_base + position[index] * len(section.samples) + sample_place[sample] + 1,
+            )
+        line_base += len(included) * len(section.samples)
+    return shown
+
+
+def owed_samples(*tallies: Tally) -> tuple[int, ...]:
+    """Every sample index seen for any packet (at least sample 0): each packet is owed all of them."""
+    seen: set[int] = {0}
+    for tally in tallies:
+        seen |= tally.samples
+    return tuple(sorted(seen))
+
