@@ -17,7 +17,10 @@ Reply files are made by bench/synthetic.py from the committed full layer (4,800 
 samples each), in the work folder (--work, default a fresh temporary folder; give one to keep the
 files between runs). Exit status 1 if a target is missed. Targets (issue 13): `score` at most 2x
 its baseline for native, OpenAI Batch and Anthropic results files, under 200 MB for a million
-replies; `advance` and `score --run` at most 5x theirs. Benchmarks are never unit tests.
+replies; `advance` and `score --run` at most 5x theirs; `selfcheck` under 10 s and `selfcheck
+--layer full` under 60 s, `verify` under 20 s and `verify --full` under two minutes, wall time on
+the committed checkout (their baseline parses the packet files they read). Benchmarks are never
+unit tests.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +48,7 @@ LAYER_FILES = [FULL / name for name in ("build.json", "round1.jsonl", "key.jsonl
 SCORE_TARGET = 2.0
 RUN_TARGET = 5.0
 MEMORY_TARGET_MB = 200.0
+VERIFY_FULL_SECONDS = 120.0  # "an auditor can run in a minute or two": both layers and the learned audit
 MILLION = 1_003_200  # 209 samples of 4,800 packets, the issue's file
 
 
@@ -51,6 +56,7 @@ MILLION = 1_003_200  # 209 samples of 4,800 packets, the issue's file
 class Measured:
     cpu: float
     peak_mb: float
+    wall: float = 0.0
 
 
 @dataclass
@@ -61,6 +67,7 @@ class Step:
     baseline: list[str]
     target: float | None
     memory_target_mb: float | None = None
+    seconds_target: float | None = None
     before: Callable[[], None] = lambda: None
     runs: list[tuple[Measured, Measured]] = field(default_factory=list)
 
@@ -77,6 +84,10 @@ class Step:
         return statistics.median(b.cpu for _, b in self.runs)
 
     @property
+    def wall(self) -> float:
+        return statistics.median(c.wall for c, _ in self.runs)
+
+    @property
     def peak_mb(self) -> float:
         return max(c.peak_mb for c, _ in self.runs)
 
@@ -86,6 +97,8 @@ class Step:
             out.append(f"{self.name}: {self.ratio:.2f}x its baseline, target {self.target:.1f}x")
         if self.memory_target_mb is not None and self.peak_mb > self.memory_target_mb:
             out.append(f"{self.name}: peak {self.peak_mb:.0f} MB, target {self.memory_target_mb:.0f} MB")
+        if self.seconds_target is not None and self.wall > self.seconds_target:
+            out.append(f"{self.name}: {self.wall:.1f} s wall, target {self.seconds_target:.0f} s")
         return out
 
 
@@ -93,8 +106,10 @@ def run(command: list[str], *, reads_cpu: bool = False) -> Measured:
     """One process, to its end: its CPU (user + system; or, for a baseline, the CPU it reports
     for its measured part) and its peak resident set."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.monotonic()
         proc = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err)
         _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.monotonic() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         if proc.returncode != 0:
             err.seek(0)
@@ -103,7 +118,7 @@ def run(command: list[str], *, reads_cpu: bool = False) -> Measured:
         if reads_cpu:
             out.seek(0)
             cpu = float(out.read().decode().split()[-1])
-    return Measured(cpu=cpu, peak_mb=usage.ru_maxrss / 1024)
+    return Measured(cpu=cpu, peak_mb=usage.ru_maxrss / 1024, wall=wall)
 
 
 def kit(*args: str | Path) -> list[str]:
@@ -195,6 +210,21 @@ def steps(work: Path, quick: bool) -> tuple[list[Step], list[Step]]:
     return targets, growth
 
 
+def checks() -> list[Step]:
+    """selfcheck and verify as an auditor runs them, on the committed checkout. Their targets are
+    wall seconds on two cores (issue 13); the baseline beside them parses every file they read
+    and writes the file they check against (controls/EXPECTED.json), as the other steps' does."""
+    layer = [PACKETS / "quick" / name for name in ("build.json", "round1.jsonl", "key.jsonl", "ledgers.jsonl")]
+    both = layer + LAYER_FILES
+    expected = ROOT / "controls" / "EXPECTED.json"
+    return [
+        Step("selfcheck quick", None, kit("selfcheck"), base("parse-write", "--inputs", *layer, "--outputs", expected), None, seconds_target=10),
+        Step("selfcheck full", None, kit("selfcheck", "--layer", "full"), base("parse-write", "--inputs", *LAYER_FILES, "--outputs", expected), None, seconds_target=60),
+        Step("verify", None, kit("verify"), base("parse-write", "--inputs", *both, "--outputs", expected), None, seconds_target=20),
+        Step("verify --full", None, kit("verify", "--full"), base("parse-write", "--inputs", *both, "--outputs", expected), None, seconds_target=VERIFY_FULL_SECONDS),
+    ]
+
+
 def measure(step: Step, repeats: int) -> None:
     for i in range(repeats):
         pair: list[Measured] = []
@@ -234,16 +264,22 @@ def machine() -> list[str]:
 
 def table(rows: list[Step]) -> list[str]:
     out = [
-        "| step | replies | command CPU s | baseline CPU s | ratio (median of pairs) | target | peak MB | verdict |",
-        "|---|---:|---:|---:|---:|---:|---:|---|",
+        "| step | replies | command CPU s | wall s | baseline CPU s | ratio (median of pairs) | target | peak MB | verdict |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for s in rows:
-        target = f"{s.target:.0f}x" if s.target else ""
-        if s.memory_target_mb:
-            target += f", {s.memory_target_mb:.0f} MB"
+        target = ", ".join(
+            t
+            for t in (
+                f"{s.target:.0f}x" if s.target else "",
+                f"{s.memory_target_mb:.0f} MB" if s.memory_target_mb else "",
+                f"{s.seconds_target:.0f} s wall" if s.seconds_target else "",
+            )
+            if t
+        )
         verdict = "MISSED" if s.missed() else "ok"
         count = f"{s.replies:,}" if s.replies else ""
-        out.append(f"| {s.name} | {count} | {s.cpu:.2f} | {s.baseline_cpu:.2f} | {s.ratio:.2f}x | {target} | {s.peak_mb:.0f} | {verdict} |")
+        out.append(f"| {s.name} | {count} | {s.cpu:.2f} | {s.wall:.2f} | {s.baseline_cpu:.2f} | {s.ratio:.2f}x | {target} | {s.peak_mb:.0f} | {verdict} |")
     return out
 
 
@@ -261,8 +297,10 @@ def main() -> int:
     print("\n".join(header))
     print(f"making reply files in {work} ...", flush=True)
     targets, growth = steps(work, args.quick)
+    targets += checks()
     for step in targets + growth:
-        repeats = args.repeats or (2 if args.quick else 3 if (step.replies or 0) >= MILLION else 5)
+        heavy = (step.replies or 0) >= MILLION or step.seconds_target is not None
+        repeats = args.repeats or (2 if args.quick else 3 if heavy else 5)
         print(f"{step.name} ({repeats} pairs)", flush=True)
         measure(step, repeats)
     lines = ["## Steps", "", *table(targets), "", "## Growth (score, native replies, full layer)", "", *table(growth), ""]

@@ -585,8 +585,8 @@ class Stage:
     def stream(self, rel: str) -> Iterator[BinaryIO]:
         """A new file in the staging folder (a top-level name), written as it is produced: the
         output of a score too large to hold. Swapped in with the rest, or removed with it."""
-        _step(f"write:{rel}")
         try:
+            _step(f"write:{rel}")
             fd = os.open(self.path / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
             handle = os.fdopen(fd, "wb", buffering=1 << 20)
         except OSError as exc:

@@ -214,7 +214,7 @@ def test_a_runner_writing_a_lone_surrogate_stops_with_the_file_that_holds_it(pac
 def test_many_distinct_samples_are_refused_at_once(packets: Path, tmp_path: Path) -> None:
     layer = load_checked_layer(packets, "quick")
     pid = sorted(layer.round1)[0]
-    lines = [{"packet_id": pid, "request_sha256": layer.round1[pid]["request_sha256"], "reply": "DECISION: A", "sample": s} for s in range(300)]
+    lines = [{"packet_id": pid, "request_sha256": layer.round1[pid]["request_sha256"], "reply": "DECISION: A", "sample": s} for s in range(MAX_SAMPLES + 5)]
     path = tmp_path / "samples.jsonl"
     path.write_bytes(jsonl(lines))
     result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", path, "--run", tmp_path / "run")

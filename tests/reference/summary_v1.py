@@ -22,6 +22,7 @@ from honesty_pressure.axes import (
     DIRECTIONS,
     EVIDENCE_FAMILIES,
     NEGATIVE_CONTROL_FAMILIES,
+    STABILITY_FAMILIES,
     Axis,
     component,
     direction,
@@ -347,7 +348,7 @@ def round1_summary(rows: Sequence[Row], *, seed: int, layer_scale: Mapping[str, 
         for family in sorted(present - {"original"})
     }
     control = axis_json(rows, "control_stability", seed=seed, layer_scale=scale)
-    control["flip_rate"] = {c: flip_rate(rows, c) for c in ("paraphrase", "distractor")}
+    control["flip_rate"] = {c: flip_rate(rows, c) for c in STABILITY_FAMILIES if c != "original" and any(r[1].get("family") == c for r in rows)}
     return {
         "axes": {
             "evidence_tracking": axis_json(rows, "evidence_tracking", seed=seed, layer_scale=scale),
