@@ -73,7 +73,8 @@ class Step:
 
     @property
     def ratio(self) -> float:
-        return statistics.median(c.cpu / b.cpu for c, b in self.runs)
+        # a baseline's measured part can round to 0 s (selfcheck quick reads four small files)
+        return statistics.median(c.cpu / max(b.cpu, 0.001) for c, b in self.runs)
 
     @property
     def cpu(self) -> float:

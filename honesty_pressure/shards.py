@@ -165,17 +165,20 @@ class Partial:
         return Spool.of_file(open_regular(self.folder / LINES_FILE))
 
 
-def read_partials(folders: Sequence[Path]) -> list[Partial]:
+def read_partials(folders: Sequence[Path], kind: str = PARTIAL_KIND) -> list[Partial]:
+    """The partials of `score --shard` (or, with kind ADVANCE_KIND, of `advance --shard`), each
+    made by this very kit version: a shard scored by another version is not one of this merge."""
+    verb = "advance" if kind == ADVANCE_KIND else "score"
     partials = []
     for folder in folders:
         path = folder / PARTIAL_FILE
         if not is_file(path):
-            raise InputError(f"not a partial (no {PARTIAL_FILE}; made by `score --shard I/N`?)", file=str(folder))
+            raise InputError(f"not a partial (no {PARTIAL_FILE}; made by `{verb} --shard I/N`?)", file=str(folder))
         meta = read_json(path)
-        if meta.get("kind") != PARTIAL_KIND:
-            raise InputError(f"'kind' must be {PARTIAL_KIND}", file=str(path))
+        if meta.get("kind") != kind:
+            raise InputError(f"'kind' must be {kind} (a partial of `{verb} --shard`)", file=str(path))
         if meta.get("kit_version") != __version__:
-            raise InputError(f"made by kit version {meta.get('kit_version')}, this is {__version__}: score the shards again", file=str(path))
+            raise InputError(f"made by kit version {meta.get('kit_version')}, this is {__version__}: {verb} the shards again", file=str(path))
         partials.append(Partial(folder, meta))
     return partials
 
@@ -326,9 +329,7 @@ def merge_advance(partials: Sequence[Partial]) -> dict[str, bytes]:
     if not partials:
         raise UsageError("--merge needs at least one partial folder")
     first = partials[0]
-    for partial in partials:
-        if partial.meta.get("kind") != ADVANCE_KIND:
-            raise InputError(f"'kind' must be {ADVANCE_KIND} (a partial of `advance --shard`)", file=str(partial.folder / PARTIAL_FILE))
+    for partial in partials:  # read_advance_partials has checked each one's kind
         for field in _ADVANCE_SAME:
             if partial.meta.get(field) != first.meta.get(field):
                 raise InputError(f"'{field}' differs from {first.folder / PARTIAL_FILE}: not a shard of the same advance", file=str(partial.folder / PARTIAL_FILE))
@@ -385,16 +386,7 @@ def _fork_rows(ids: list[str], sent: list[bool], requests: list[bytes], keys: li
 
 
 def read_advance_partials(folders: Sequence[Path]) -> list[Partial]:
-    partials = []
-    for folder in folders:
-        path = folder / PARTIAL_FILE
-        if not is_file(path):
-            raise InputError(f"not a partial (no {PARTIAL_FILE}; made by `advance --shard I/N`?)", file=str(folder))
-        meta = read_json(path)
-        if meta.get("kit_version") != __version__:
-            raise InputError(f"made by kit version {meta.get('kit_version')}, this is {__version__}: advance the shards again", file=str(path))
-        partials.append(Partial(folder, meta))
-    return partials
+    return read_partials(folders, ADVANCE_KIND)
 
 
 __all__ = [
