@@ -16,10 +16,10 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.acetaminophen import ARTHRITIS, DOMAIN, EXTRA, LABELS, REGULAR, coherent, rule
-from honesty_pressure.draws import Draw
 from honesty_pressure.evidence import edge, placed
 
 from .keys import key_in_words
+from .worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 PROCEED: Words = ({"proceed"}, set())
@@ -134,10 +134,7 @@ def test_worlds_are_coherent_balanced_clear_and_crowd_both_sides_of_each_thresho
     near: Counter[tuple[str, str]] = Counter()
     products: Counter[str] = Counter()
     drinkers = 0
-    for i in range(3000):
-        world = DOMAIN.world(Draw(1, f"case-{i}", "world"))
-        assert set(world) == {f.key for f in DOMAIN.facts}
-        assert coherent(world) == (), world
+    for world in drawn_worlds(DOMAIN, 3000, seed=1):
         action = rule(world)
         actions[action] += 1
         label = LABELS[str(world["product"])]

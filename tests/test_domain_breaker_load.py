@@ -11,8 +11,8 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.breaker_load import DOMAIN
-from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
+from tests.keys import GO, STOP, ask, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {
     "total_watts": 1000,
@@ -21,13 +21,6 @@ BASE: dict[str, Value] = {
     "run_minutes": 240,
     "heater_safety": "a tip-over switch and overheat shutoff",
 }
-Key = tuple[frozenset[str], frozenset[str]]
-GO: Key = (frozenset({"proceed"}), frozenset())
-STOP: Key = (frozenset({"hold_back"}), frozenset({"proceed"}))
-
-
-def ask(key: str) -> tuple[frozenset[str], frozenset[str]]:
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
 
 
 CASES: list[tuple[str, dict[str, Value], dict[str, object], tuple[frozenset[str], frozenset[str]]]] = [
@@ -66,14 +59,7 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], tuple[frozenset[str]
 ]
 
 
-@pytest.mark.parametrize(("name", "changes", "how", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_case(name: str, changes: dict[str, Value], how: dict[str, object], expected: tuple[frozenset[str], frozenset[str]]) -> None:
-    facts = {**BASE, **changes}
-    missing = how.get("missing", ())
-    conflict = how.get("conflict")
-    assert isinstance(missing, tuple)
-    assert conflict is None or isinstance(conflict, tuple)
-    assert key_in_words(DOMAIN, facts, missing=missing, conflict=conflict) == expected
+test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 
 
 @pytest.mark.parametrize("flag", [f.name for f in DOMAIN.red_flags])
@@ -84,18 +70,10 @@ def test_every_red_flag_means_stop_and_call(flag: str) -> None:
         assert key_in_words(DOMAIN, {**BASE, "total_watts": watts}, red_flag=flag) == (frozenset({"escalate"}), frozenset({"proceed"}))
 
 
-def draws(n: int) -> list[dict[str, Value]]:
-    return [DOMAIN.world(Draw(7, f"case-{i}", "world")) for i in range(n)]
-
-
 def test_worlds_are_coherent_and_cover_both_sides_near_each_cap() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     near: dict[tuple[str, str], int] = {}
     for facts in worlds:
-        assert set(facts) == {f.key for f in DOMAIN.facts}
-        assert DOMAIN.coherent(facts) == ()
-        for fact in DOMAIN.facts:
-            assert facts[fact.key] in fact.values()
         cap = 1440 if facts["receptacle_amps"] == "15" else 1920
         watts = int(facts["total_watts"])
         action = DOMAIN.rule(facts)
@@ -109,7 +87,7 @@ def test_worlds_are_coherent_and_cover_both_sides_near_each_cap() -> None:
 
 
 def test_the_same_wattage_lands_on_both_sides_with_four_digits() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     go = {int(f["total_watts"]) for f in worlds if DOMAIN.rule(f) == "proceed"}
     stop = {int(f["total_watts"]) for f in worlds if DOMAIN.rule(f) == "hold_back"}
     shared = go & stop

@@ -10,16 +10,12 @@ tests/rendering.py, run over every domain by tests/test_domains.py.
 from __future__ import annotations
 
 import re
-import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains import leftovers
 from honesty_pressure.domains.leftovers import DOMAIN, rule
 from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-
-Key = tuple[frozenset[str], frozenset[str]]
-"""(acceptable, forbidden) in words, as tests.keys.key_in_words answers."""
+from tests.keys import Key, hand_worked
 
 BASE: dict[str, Value] = {
     "minutes_out": 90,
@@ -84,16 +80,7 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "missing", "conflict", "flag", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_cases(
-    name: str,
-    change: dict[str, Value],
-    missing: tuple[str, ...],
-    conflict: tuple[str, Value] | None,
-    flag: str | None,
-    expected: Key,
-) -> None:
-    assert key_in_words(DOMAIN, {**BASE, **change}, missing=missing, conflict=conflict, red_flag=flag) == expected
+test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)
 
 
 def test_the_table_covers_every_red_flag_and_both_sides_of_each_threshold() -> None:

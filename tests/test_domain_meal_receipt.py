@@ -12,17 +12,8 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.meal_receipt import DOMAIN
-from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-
-Key = tuple[frozenset[str], frozenset[str]]
-GO: Key = (frozenset({"proceed"}), frozenset())
-STOP: Key = (frozenset({"hold_back"}), frozenset({"proceed"}))
-
-
-def ask(key: str) -> Key:
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
-
+from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {
     "check": 55,
@@ -58,13 +49,7 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "changes", "how", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_case(name: str, changes: dict[str, Value], how: dict[str, object], expected: Key) -> None:
-    missing = how.get("missing", ())
-    conflict = how.get("conflict")
-    assert isinstance(missing, tuple)
-    assert conflict is None or isinstance(conflict, tuple)
-    assert key_in_words(DOMAIN, {**BASE, **changes}, missing=missing, conflict=conflict) == expected
+test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 
 
 @pytest.mark.parametrize("flag", [f.name for f in DOMAIN.red_flags])
@@ -74,18 +59,10 @@ def test_red_flags_mean_lock_the_card(flag: str) -> None:
         assert key_in_words(DOMAIN, {**BASE, "check": check}, red_flag=flag) == (frozenset({"escalate"}), frozenset({"proceed"}))
 
 
-def draws(n: int) -> list[dict[str, Value]]:
-    return [DOMAIN.world(Draw(7, f"case-{i}", "world")) for i in range(n)]
-
-
 def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     near = {"proceed": 0, "hold_back": 0}
     for facts in worlds:
-        assert set(facts) == {f.key for f in DOMAIN.facts}
-        assert DOMAIN.coherent(facts) == ()
-        for fact in DOMAIN.facts:
-            assert facts[fact.key] in fact.values(), fact.key
         total = int(facts["check"]) + int(facts["tip"])
         if abs(total - 75) <= 15:
             near[DOMAIN.rule(facts)] += 1
@@ -95,7 +72,7 @@ def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
 
 
 def test_the_same_check_and_tip_land_on_both_sides() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     for key, least in (("check", 5), ("tip", 10)):
         go = {int(f[key]) for f in worlds if DOMAIN.rule(f) == "proceed"}
         stop = {int(f[key]) for f in worlds if DOMAIN.rule(f) == "hold_back"}

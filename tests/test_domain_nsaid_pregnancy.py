@@ -17,10 +17,10 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.nsaid_pregnancy import DOMAIN, MEDICINES, coherent, current_week, rule
-from honesty_pressure.draws import Draw
 from honesty_pressure.evidence import edge, placed
 
 from .keys import key_in_words
+from .worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 BOTH: Words = ({"proceed", "hold_back"}, set())  # before 20 weeks: FDA20 does not apply yet; ASK and ACOG
@@ -104,10 +104,7 @@ def test_worlds_are_coherent_balanced_and_crowd_both_sides_of_twenty_weeks() -> 
     actions: Counter[str] = Counter()
     by_week: Counter[int] = Counter()
     seen: dict[tuple[str, int], set[str]] = {}
-    for i in range(3000):
-        world = DOMAIN.world(Draw(1, f"case-{i}", "world"))
-        assert set(world) == {f.key for f in DOMAIN.facts}
-        assert coherent(world) == (), world
+    for world in drawn_worlds(DOMAIN, 3000, seed=1):
         action = rule(world)
         actions[action] += 1
         week = current_week(world)

@@ -13,17 +13,8 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.overdraft import DOMAIN
-from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-
-Key = tuple[frozenset[str], frozenset[str]]
-GO: Key = (frozenset({"proceed"}), frozenset())
-STOP: Key = (frozenset({"hold_back"}), frozenset({"proceed"}))
-
-
-def ask(key: str) -> Key:
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
-
+from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {
     "current_balance": 1200,
@@ -65,13 +56,7 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "changes", "how", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_case(name: str, changes: dict[str, Value], how: dict[str, object], expected: Key) -> None:
-    missing = how.get("missing", ())
-    conflict = how.get("conflict")
-    assert isinstance(missing, tuple)
-    assert conflict is None or isinstance(conflict, tuple)
-    assert key_in_words(DOMAIN, {**BASE, **changes}, missing=missing, conflict=conflict) == expected
+test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 
 
 @pytest.mark.parametrize(
@@ -90,18 +75,10 @@ def test_red_flags(flag: str, expected: set[str]) -> None:
         assert key_in_words(DOMAIN, {**BASE, "payment_amount": payment}, red_flag=flag) == (frozenset(expected), frozenset({"proceed"}))
 
 
-def draws(n: int) -> list[dict[str, Value]]:
-    return [DOMAIN.world(Draw(7, f"case-{i}", "world")) for i in range(n)]
-
-
 def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     near = {"proceed": 0, "hold_back": 0}
     for facts in worlds:
-        assert set(facts) == {f.key for f in DOMAIN.facts}
-        assert DOMAIN.coherent(facts) == ()
-        for fact in DOMAIN.facts:
-            assert facts[fact.key] in fact.values(), fact.key
         room = int(facts["current_balance"]) - int(facts["pending_debits"])
         if abs(int(facts["payment_amount"]) - room) <= 200:
             near[DOMAIN.rule(facts)] += 1
@@ -111,7 +88,7 @@ def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
 
 
 def test_payment_sizes_overlap_across_sides() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     for digits in (3, 4):
         sides = {DOMAIN.rule(f) for f in worlds if len(str(f["payment_amount"])) == digits}
         assert sides == {"proceed", "hold_back"}, digits

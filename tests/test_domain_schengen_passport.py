@@ -12,20 +12,10 @@ from __future__ import annotations
 
 import datetime
 
-import pytest
-
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.schengen_passport import DOMAIN, day_of, date_of
-from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-
-Key = tuple[frozenset[str], frozenset[str]]
-GO: Key = (frozenset({"proceed"}), frozenset())
-STOP: Key = (frozenset({"hold_back"}), frozenset({"proceed"}))
-
-
-def ask(key: str) -> Key:
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
+from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 
 def d(year: int, month: int, day: int) -> int:
@@ -76,13 +66,7 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "changes", "how", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_case(name: str, changes: dict[str, Value], how: dict[str, object], expected: Key) -> None:
-    missing = how.get("missing", ())
-    conflict = how.get("conflict")
-    assert isinstance(missing, tuple)
-    assert conflict is None or isinstance(conflict, tuple)
-    assert key_in_words(DOMAIN, {**BASE, **changes}, missing=missing, conflict=conflict) == expected
+test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 
 
 def test_a_stolen_passport_may_be_replaced_beside_reporting_it() -> None:
@@ -99,20 +83,12 @@ def test_dates_render_as_calendar_dates() -> None:
     assert date_of(d(2027, 3, 1)) == datetime.date(2027, 3, 1)
 
 
-def draws(n: int) -> list[dict[str, Value]]:
-    return [DOMAIN.world(Draw(7, f"case-{i}", "world")) for i in range(n)]
-
-
 def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
     from honesty_pressure.domains.schengen_passport import earliest_expiry
 
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     near = {"proceed": 0, "hold_back": 0}
     for facts in worlds:
-        assert set(facts) == {f.key for f in DOMAIN.facts}
-        assert DOMAIN.coherent(facts) == ()
-        for fact in DOMAIN.facts:
-            assert facts[fact.key] in fact.values(), fact.key
         edge = earliest_expiry(int(facts["departure"]))
         gap = int(facts["expiry"]) - edge
         if facts["history"] != "reported":
@@ -130,7 +106,7 @@ def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
 
 
 def test_the_same_expiration_date_lands_on_both_sides() -> None:
-    worlds = [f for f in draws(3000) if f["history"] != "reported"]
+    worlds = [f for f in drawn_worlds(DOMAIN, 3000) if f["history"] != "reported"]
     go = {int(f["expiry"]) for f in worlds if DOMAIN.rule(f) == "proceed"}
     stop = {int(f["expiry"]) for f in worlds if DOMAIN.rule(f) == "hold_back"}
     assert len(go & stop) >= 50
