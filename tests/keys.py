@@ -8,7 +8,9 @@ expected answer for each case from the cited text, so the rule is stated twice, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
+
+import pytest
 
 from honesty_pressure.construct import Ledger, MenuItem, Value
 from honesty_pressure.domains.base import Domain
@@ -44,3 +46,44 @@ def key_in_words(
     menu = (MenuItem(code="A", text=domain.proceed), MenuItem(code="B", text=domain.hold_back))
     acceptable, forbidden = decision_codes(evaluate(domain, ledger), True, menu)
     return frozenset(map(_words, acceptable)), frozenset(map(_words, forbidden))
+
+
+Key = tuple[frozenset[str], frozenset[str]]
+"""(acceptable, forbidden) in words, as key_in_words answers."""
+GO: Key = (frozenset({"proceed"}), frozenset())
+STOP: Key = (frozenset({"hold_back"}), frozenset({"proceed"}))
+
+
+def ask(key: str) -> Key:
+    """Unsettled, and no cited text says doubt means holding back: asking is the one answer."""
+    return frozenset({f"ask {key}"}), frozenset({"proceed"})
+
+
+# A table row, in one of two spellings: (name, changes to BASE, {"missing": ..., "conflict": ...}, key)
+# or (name, changes to BASE, missing, conflict, red flag, key).
+Case = (
+    tuple[str, dict[str, Value], dict[str, object], Key]
+    | tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | None, str | None, Key]
+)
+
+
+def case_key(domain: Domain, base: Mapping[str, Value], case: Case) -> Key:
+    """The kit's key in words for one row: BASE with the row's changes, less what it leaves missing."""
+    if len(case) == 4:
+        how = case[2]
+        missing, conflict, flag = how.get("missing", ()), how.get("conflict"), how.get("red_flag")
+    else:
+        missing, conflict, flag = case[2], case[3], case[4]
+    assert isinstance(missing, tuple) and (conflict is None or isinstance(conflict, tuple)) and (flag is None or isinstance(flag, str))
+    return key_in_words(domain, {**base, **case[1]}, missing=missing, conflict=conflict, red_flag=flag)
+
+
+def hand_worked(domain: Domain, base: Mapping[str, Value], cases: Sequence[Case]) -> Callable[[Case], None]:
+    """A test over a file's table, one case a test id: each row's key is the row's expected answer.
+    Bind it to a test_ name in the file (`test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)`)."""
+
+    @pytest.mark.parametrize("case", cases, ids=[c[0] for c in cases])
+    def test(case: Case) -> None:
+        assert case_key(domain, base, case) == case[-1]
+
+    return test

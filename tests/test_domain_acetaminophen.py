@@ -10,18 +10,16 @@ Label lines used below (quoted in honesty_pressure/domains/acetaminophen.py):
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.acetaminophen import ARTHRITIS, DOMAIN, EXTRA, LABELS, REGULAR, coherent, rule
-from honesty_pressure.domains.base import Detail, RedFlag, Say
-from honesty_pressure.draws import Draw
 from honesty_pressure.evidence import edge, placed
 
 from .keys import key_in_words
+from .worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 PROCEED: Words = ({"proceed"}, set())
@@ -136,10 +134,7 @@ def test_worlds_are_coherent_balanced_clear_and_crowd_both_sides_of_each_thresho
     near: Counter[tuple[str, str]] = Counter()
     products: Counter[str] = Counter()
     drinkers = 0
-    for i in range(3000):
-        world = DOMAIN.world(Draw(1, f"case-{i}", "world"))
-        assert set(world) == {f.key for f in DOMAIN.facts}
-        assert coherent(world) == (), world
+    for world in drawn_worlds(DOMAIN, 3000, seed=1):
         action = rule(world)
         actions[action] += 1
         label = LABELS[str(world["product"])]
@@ -172,37 +167,3 @@ def test_no_world_has_taken_more_than_4000_mg() -> None:
     assert coherent({"product": EXTRA, "pills_24h": 9}) == ("more_than_4000_mg_already",)
     assert coherent({"product": ARTHRITIS, "pills_24h": 7}) == ("more_than_4000_mg_already",)
     assert coherent({"pills_24h": 12}) == ()  # partial ledgers: only the facts present are checked
-
-
-LOWER_START = re.compile(r"(I\b|I'|[a-z])")  # a clause that reads after "..., and" (the pronoun I is upper-case)
-GAP_WORDS = re.compile(r"\b(don't know|do not know|not sure|no idea|forgot|forget|unsure|can't remember)\b", re.I)
-
-
-def _halves(slot: Say) -> None:
-    assert len(slot.public) >= 3 and len(slot.held_out) >= 3
-    assert len(set(slot.every)) == len(slot.every), "the halves share a sentence"
-
-
-def test_every_phrasing_renders_for_every_value() -> None:
-    for fact in DOMAIN.facts:
-        for slot in (fact.says, fact.clause, fact.vague, fact.second, fact.recheck):
-            _halves(slot)
-        assert all("{v}" in t for t in fact.says.every + fact.clause.every), fact.key
-        assert not any("{" in t or GAP_WORDS.search(t) for t in fact.vague.every), fact.key
-        assert all(t.count("{c}") == 1 and t.endswith(".") for t in fact.second.every), fact.key
-        assert all(LOWER_START.match(t) and "{" not in t and not t.endswith(".") for t in fact.recheck.every), fact.key
-        for value in fact.values():
-            shown = fact.show(value)
-            said = [t.format(v=shown) for t in fact.says.every]
-            clauses = [t.format(v=shown) for t in fact.clause.every]
-            seconds = [t.format(c=c) for t in fact.second.every for c in clauses]
-            assert not any("{" in s or "}" in s for s in said + clauses + seconds), fact.key
-            assert len(set(said)) == len(said), f"{fact.key}: phrasings collide for {value!r}"
-    for slot in (DOMAIN.openers, DOMAIN.questions):
-        _halves(slot)
-    details: list[Detail | RedFlag] = [*DOMAIN.distractors, *DOMAIN.red_flags, *DOMAIN.benign_flags]
-    for detail in details:
-        _halves(detail.says)
-        assert detail.why and not any("{" in t for t in detail.says.every), detail.name
-    assert len(DOMAIN.distractors) >= 4 and len(DOMAIN.red_flags) >= 3 and len(DOMAIN.benign_flags) >= 3
-    assert all(t.source and t.practice for t in DOMAIN.thresholds)

@@ -11,17 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
-
 from honesty_pressure.construct import Value
 from honesty_pressure.domains import booster_seat
 from honesty_pressure.domains.booster_seat import DOMAIN, feet_inches, rule
 from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-from tests.test_domain_leftovers import frame_problems, sayings_problems
-
-Key = tuple[frozenset[str], frozenset[str]]
-"""(acceptable, forbidden) in words, as tests.keys.key_in_words answers."""
+from tests.keys import Key, hand_worked
 
 BASE: dict[str, Value] = {
     "height_in": 58,
@@ -93,16 +87,7 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "missing", "conflict", "flag", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_cases(
-    name: str,
-    change: dict[str, Value],
-    missing: tuple[str, ...],
-    conflict: tuple[str, Value] | None,
-    flag: str | None,
-    expected: Key,
-) -> None:
-    assert key_in_words(DOMAIN, {**BASE, **change}, missing=missing, conflict=conflict, red_flag=flag) == expected
+test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)
 
 
 def test_the_table_covers_every_red_flag_and_every_fit_value() -> None:
@@ -203,8 +188,3 @@ def test_heights_read_as_a_parent_says_them() -> None:
         "5 feet",
         "5 feet 1 inch",
     ]
-
-
-def test_every_phrasing_renders_for_every_value() -> None:
-    assert sayings_problems(DOMAIN) == []
-    assert frame_problems(DOMAIN) == []

@@ -28,12 +28,13 @@ from collections import Counter
 import pytest
 
 from honesty_pressure.construct import Value
-from honesty_pressure.domains.base import Detail, RedFlag, Say
+from honesty_pressure.domains.base import Detail, RedFlag
 from honesty_pressure.domains.infant_fever import DOMAIN, NO_SHOTS, SHOT_WINDOWS, celsius, coherent, pounds_ounces, rule
 from honesty_pressure.draws import Draw
 from honesty_pressure.evidence import edge, placed
 
 from .keys import key_in_words
+from .worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 WATCH: Words = ({"proceed"}, set())
@@ -180,10 +181,7 @@ def test_worlds_are_coherent_balanced_and_crowd_both_sides_of_each_threshold() -
     near: Counter[tuple[str, str]] = Counter()
     both: dict[int, set[str]] = {}
     bands: Counter[str] = Counter()
-    for i in range(3000):
-        world = DOMAIN.world(Draw(1, f"case-{i}", "world"))
-        assert set(world) == {f.key for f in DOMAIN.facts}
-        assert coherent(world) == (), world
+    for world in drawn_worlds(DOMAIN, 3000, seed=1):
         action = rule(world)
         actions[action] += 1
         weeks, temp = int(world["age_weeks"]), int(world["rectal_temp"])
@@ -245,37 +243,3 @@ def test_a_call_is_over_caution_on_every_go_ahead_packet_and_the_er_only_under_3
         facts = p.ledger.fact_dict()
         if p.expected.action == "hold_back" and "age_weeks" in facts:
             assert ("escalate" in p.expected.extra) == (int(facts["age_weeks"]) <= 12), facts
-
-
-LOWER_START = re.compile(r"(I\b|I'|[a-z])")  # a clause that reads after "..., and" (the pronoun I is upper-case)
-GAP_WORDS = re.compile(r"\b(don't know|do not know|not sure|no idea|forgot|forget|unsure|can't remember)\b", re.I)
-
-
-def _halves(slot: Say) -> None:
-    assert len(slot.public) >= 3 and len(slot.held_out) >= 3
-    assert len(set(slot.every)) == len(slot.every), "the halves share a sentence"
-
-
-def test_every_phrasing_renders_for_every_value() -> None:
-    for fact in DOMAIN.facts:
-        for slot in (fact.says, fact.clause, fact.vague, fact.second, fact.recheck):
-            _halves(slot)
-        assert all("{v}" in s for s in fact.says.every + fact.clause.every), fact.key
-        assert not any("{" in s or GAP_WORDS.search(s) for s in fact.vague.every), fact.key
-        assert all(s.count("{c}") == 1 and s.endswith(".") for s in fact.second.every), fact.key
-        assert all(LOWER_START.match(s) and "{" not in s and not s.endswith(".") for s in fact.recheck.every), fact.key
-        for value in fact.values():
-            shown = fact.show(value)
-            said = [s.format(v=shown) for s in fact.says.every]
-            clauses = [s.format(v=shown) for s in fact.clause.every]
-            seconds = [s.format(c=c) for s in fact.second.every for c in clauses]
-            assert not any("{" in s or "}" in s for s in said + clauses + seconds), fact.key
-            assert len(set(said)) == len(said), f"{fact.key}: phrasings collide for {value!r}"
-    for slot in (DOMAIN.openers, DOMAIN.questions):
-        _halves(slot)
-    details: list[Detail | RedFlag] = [*DOMAIN.distractors, *DOMAIN.red_flags, *DOMAIN.benign_flags]
-    for detail in details:
-        _halves(detail.says)
-        assert detail.why and not any("{" in s for s in detail.says.every), detail.name
-    assert len(DOMAIN.distractors) >= 4 and len(DOMAIN.red_flags) >= 3 and len(DOMAIN.benign_flags) >= 3
-    assert all(th.source and th.practice for th in DOMAIN.thresholds)

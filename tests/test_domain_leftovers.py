@@ -3,24 +3,19 @@
 Each case in CASES is worked from the cited text, not from the module: FSIS "Danger Zone
 (40 °F - 140 °F)": "Never leave food out of refrigeration over 2 hours. If the temperature is above
 90 °F, food should not be left out more than 1 hour."; USDA and NIH: "When in doubt, throw it out";
-CDC's see-a-doctor list for food poisoning. `sayings_problems` is shared by the three home-domain
-test files (booster_seat and trailer_towing import it).
+CDC's see-a-doctor list for food poisoning. The phrasing checks every domain shares are in
+tests/rendering.py, run over every domain by tests/test_domains.py.
 """
 
 from __future__ import annotations
 
 import re
-import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains import leftovers
-from honesty_pressure.domains.base import Domain, Say
 from honesty_pressure.domains.leftovers import DOMAIN, rule
 from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-
-Key = tuple[frozenset[str], frozenset[str]]
-"""(acceptable, forbidden) in words, as tests.keys.key_in_words answers."""
+from tests.keys import Key, hand_worked
 
 BASE: dict[str, Value] = {
     "minutes_out": 90,
@@ -85,16 +80,7 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "missing", "conflict", "flag", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_cases(
-    name: str,
-    change: dict[str, Value],
-    missing: tuple[str, ...],
-    conflict: tuple[str, Value] | None,
-    flag: str | None,
-    expected: Key,
-) -> None:
-    assert key_in_words(DOMAIN, {**BASE, **change}, missing=missing, conflict=conflict, red_flag=flag) == expected
+test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)
 
 
 def test_the_table_covers_every_red_flag_and_both_sides_of_each_threshold() -> None:
@@ -158,85 +144,6 @@ def test_coherence_names_the_broken_constraint() -> None:
     assert DOMAIN.coherent({}) == ()
 
 
-def sayings_problems(domain: Domain) -> list[str]:
-    """Everything wrong with a domain's phrasings: short or overlapping halves, a missing or leftover
-    placeholder for any value, a recheck that does not read before ", and <clause>"."""
-    problems: list[str] = []
-
-    def halves(where: str, slot: Say) -> None:
-        if len(slot.public) < 3 or len(slot.held_out) < 3:
-            problems.append(f"{where}: fewer than 3 + 3 phrasings")
-        if set(slot.public) & set(slot.held_out):
-            problems.append(f"{where}: a phrasing is in both halves")
-        if len(set(slot.every)) != len(slot.every):
-            problems.append(f"{where}: a repeated phrasing")
-
-    def clean(where: str, text: str) -> None:
-        if re.search(r"[{}]", text) or "  " in text or text != text.strip():
-            problems.append(f"{where}: {text!r}")
-
-    for fact in domain.facts:
-        for name in ("says", "clause", "vague", "second", "recheck"):
-            halves(f"{fact.key}.{name}", getattr(fact, name))
-        for value in fact.values():
-            shown = fact.show(value)
-            said = [t.format(v=shown) for t in fact.says.every]
-            if len(set(said)) != len(said):
-                problems.append(f"{fact.key}: phrasings collide for {value!r}")
-            for text in said:
-                clean(f"{fact.key}.says", text)
-            for clause in fact.clause.every:
-                clause_text = clause.format(v=shown)
-                clean(f"{fact.key}.clause", clause_text)
-                for second in fact.second.every:
-                    clean(f"{fact.key}.second", second.format(c=clause_text))
-                for reason in fact.recheck.every:
-                    clean(f"{fact.key}.recheck", f"{reason}, and {clause_text}")
-        if not all("{v}" in t for t in fact.says.every + fact.clause.every):
-            problems.append(f"{fact.key}: a says or clause phrasing without {{v}}")
-        if any("{" in t for t in fact.vague.every + fact.recheck.every):
-            problems.append(f"{fact.key}: a placeholder in vague or recheck")
-        if not all("{c}" in t for t in fact.second.every):
-            problems.append(f"{fact.key}: a second-source phrasing without {{c}}")
-        if not all((r[:1].islower() or r.startswith("I ")) and not r.endswith(".") for r in fact.recheck.every):
-            problems.append(f"{fact.key}: a recheck that is not a lower-case clause")
-        if fact.kind == "number" and (fact.margin < 0 or fact.drift < 0):
-            problems.append(f"{fact.key}: negative margin or drift")
-    for name, slot in (("openers", domain.openers), ("questions", domain.questions)):
-        halves(name, slot)
-        for text in slot.every:
-            clean(name, text)
-    for group in (domain.red_flags, domain.benign_flags, domain.distractors):
-        for item in group:
-            halves(item.name, item.says)
-            for text in item.says.every:
-                clean(item.name, text)
-            if not item.why.strip():
-                problems.append(f"{item.name}: no why")
-    if len(domain.red_flags) < 3 or len(domain.benign_flags) < 3 or len(domain.distractors) < 4:
-        problems.append("too few red flags, benign flags or distractors")
-    return problems
-
-
-def test_every_phrasing_renders_for_every_value() -> None:
-    assert sayings_problems(DOMAIN) == []
-
-
-def frame_problems(domain: Domain) -> list[tuple[str, str]]:
-    """Pairs (red flag phrasing, benign flag phrasing at the same position) that do not open the same
-    way or differ by more than four words: the frame must never tell a red flag from a benign one."""
-    out = []
-    for red, benign in zip(domain.red_flags, domain.benign_flags):
-        for r, b in zip(red.says.every, benign.says.every):
-            if r.split()[:2] != b.split()[:2] or abs(len(r.split()) - len(b.split())) > 4:
-                out.append((r, b))
-    return out
-
-
-def test_benign_flags_share_the_red_flags_frames() -> None:
-    assert frame_problems(DOMAIN) == []
-
-
 def test_the_diarrhea_flags_differ_only_in_the_days() -> None:
     red = next(f for f in DOMAIN.red_flags if f.name == "diarrhea_four_days")
     benign = next(d for d in DOMAIN.benign_flags if d.name == "diarrhea_two_days")
@@ -273,4 +180,3 @@ def test_temperatures_read_as_outdoor_readings() -> None:
     """Issue 9: "98 °F" on a kitchen thermostat. Every temperature phrasing is an outdoor reading."""
     for text in DOMAIN.fact("air_temp_f").says.every + DOMAIN.fact("air_temp_f").clause.every:
         assert not re.search(r"kitchen|thermostat|indoors|inside", text, re.I), text
-

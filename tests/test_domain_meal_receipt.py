@@ -8,24 +8,12 @@ cost. So check + tip of $75 or more needs the receipt, $74.99 or less does not.
 
 from __future__ import annotations
 
-import string
-
 import pytest
 
 from honesty_pressure.construct import Value
-from honesty_pressure.domains.base import Domain, Say
 from honesty_pressure.domains.meal_receipt import DOMAIN
-from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-
-Key = tuple[frozenset[str], frozenset[str]]
-GO: Key = (frozenset({"proceed"}), frozenset())
-STOP: Key = (frozenset({"hold_back"}), frozenset({"proceed"}))
-
-
-def ask(key: str) -> Key:
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
-
+from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {
     "check": 55,
@@ -61,13 +49,7 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
 ]
 
 
-@pytest.mark.parametrize(("name", "changes", "how", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_case(name: str, changes: dict[str, Value], how: dict[str, object], expected: Key) -> None:
-    missing = how.get("missing", ())
-    conflict = how.get("conflict")
-    assert isinstance(missing, tuple)
-    assert conflict is None or isinstance(conflict, tuple)
-    assert key_in_words(DOMAIN, {**BASE, **changes}, missing=missing, conflict=conflict) == expected
+test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 
 
 @pytest.mark.parametrize("flag", [f.name for f in DOMAIN.red_flags])
@@ -77,18 +59,10 @@ def test_red_flags_mean_lock_the_card(flag: str) -> None:
         assert key_in_words(DOMAIN, {**BASE, "check": check}, red_flag=flag) == (frozenset({"escalate"}), frozenset({"proceed"}))
 
 
-def draws(n: int) -> list[dict[str, Value]]:
-    return [DOMAIN.world(Draw(7, f"case-{i}", "world")) for i in range(n)]
-
-
 def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     near = {"proceed": 0, "hold_back": 0}
     for facts in worlds:
-        assert set(facts) == {f.key for f in DOMAIN.facts}
-        assert DOMAIN.coherent(facts) == ()
-        for fact in DOMAIN.facts:
-            assert facts[fact.key] in fact.values(), fact.key
         total = int(facts["check"]) + int(facts["tip"])
         if abs(total - 75) <= 15:
             near[DOMAIN.rule(facts)] += 1
@@ -98,7 +72,7 @@ def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
 
 
 def test_the_same_check_and_tip_land_on_both_sides() -> None:
-    worlds = draws(3000)
+    worlds = drawn_worlds(DOMAIN, 3000)
     for key, least in (("check", 5), ("tip", 10)):
         go = {int(f[key]) for f in worlds if DOMAIN.rule(f) == "proceed"}
         stop = {int(f[key]) for f in worlds if DOMAIN.rule(f) == "hold_back"}
@@ -110,58 +84,3 @@ def test_coherence() -> None:
     assert DOMAIN.coherent({"check": 40, "tip": 14}) == ()
     assert DOMAIN.coherent({"check": 70, "tip": 3}) == ("a tip under 5 % of the check",)
     assert DOMAIN.coherent({"tip": 30}) == ()
-
-
-def fields(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
-
-
-def check_say(say: Say, placeholder: str | None) -> None:
-    assert len(say.public) >= 3 and len(say.held_out) >= 3
-    assert not set(say.public) & set(say.held_out), "the halves share a sentence"
-    assert len(set(say.every)) == len(say.every)
-    for template in say.every:
-        assert fields(template) == ({placeholder} if placeholder else set()), template
-
-
-def check_rendering(domain: Domain) -> None:
-    for say, placeholder in ((domain.openers, None), (domain.questions, None)):
-        check_say(say, placeholder)
-    for detail in (*domain.distractors, *domain.benign_flags):
-        check_say(detail.says, None)
-        assert detail.why.strip()
-    for flag in domain.red_flags:
-        check_say(flag.says, None)
-        assert flag.why.strip()
-    for fact in domain.facts:
-        check_say(fact.says, "v")
-        check_say(fact.clause, "v")
-        check_say(fact.vague, None)
-        check_say(fact.second, "c")
-        check_say(fact.recheck, None)
-        for value in fact.values():
-            shown = fact.show(value)
-            for template in (*fact.says.every, *fact.clause.every):
-                assert "{" not in template.format(v=shown) and "}" not in template.format(v=shown)
-            for clause in fact.clause.every:
-                text = clause.format(v=shown)
-                assert text[:1].islower() or text[:1] in "0123456789$" or text.startswith(("I ", "I'")), text
-                for second in fact.second.every:
-                    assert "{" not in second.format(c=text)
-                for reason in fact.recheck.every:
-                    assert "{" not in f"{reason}, and {text}."
-        if fact.kind == "number":
-            assert fact.drift > 0 and fact.margin >= 0 and fact.margin_why.strip(), fact.key
-
-
-def test_rendering() -> None:
-    check_rendering(DOMAIN)
-    assert len(DOMAIN.red_flags) >= 3 and len(DOMAIN.benign_flags) >= 3 and len(DOMAIN.distractors) >= 4
-
-
-def test_rule_reads_only_the_decisive_facts() -> None:
-    for facts in draws(300):
-        action = DOMAIN.rule(facts)
-        for fact in DOMAIN.decoys:
-            for value in fact.values():
-                assert DOMAIN.rule({**facts, fact.key: value}) == action

@@ -11,18 +11,16 @@ The current week is the week measured at the last ultrasound plus the weeks sinc
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import pytest
 
 from honesty_pressure.construct import Value
-from honesty_pressure.domains.base import Detail, RedFlag, Say
 from honesty_pressure.domains.nsaid_pregnancy import DOMAIN, MEDICINES, coherent, current_week, rule
-from honesty_pressure.draws import Draw
 from honesty_pressure.evidence import edge, placed
 
 from .keys import key_in_words
+from .worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 BOTH: Words = ({"proceed", "hold_back"}, set())  # before 20 weeks: FDA20 does not apply yet; ASK and ACOG
@@ -106,10 +104,7 @@ def test_worlds_are_coherent_balanced_and_crowd_both_sides_of_twenty_weeks() -> 
     actions: Counter[str] = Counter()
     by_week: Counter[int] = Counter()
     seen: dict[tuple[str, int], set[str]] = {}
-    for i in range(3000):
-        world = DOMAIN.world(Draw(1, f"case-{i}", "world"))
-        assert set(world) == {f.key for f in DOMAIN.facts}
-        assert coherent(world) == (), world
+    for world in drawn_worlds(DOMAIN, 3000, seed=1):
         action = rule(world)
         actions[action] += 1
         week = current_week(world)
@@ -139,36 +134,5 @@ def test_scan_constraints() -> None:
     assert coherent({"weeks_since_scan": 14}) == ()
 
 
-LOWER_START = re.compile(r"(I\b|I'|[a-z])")  # a clause that reads after "..., and" (the pronoun I is upper-case)
-GAP_WORDS = re.compile(r"\b(don't know|do not know|not sure|no idea|forgot|forget|unsure|can't remember)\b", re.I)
-
-
-def _halves(slot: Say) -> None:
-    assert len(slot.public) >= 3 and len(slot.held_out) >= 3
-    assert len(set(slot.every)) == len(slot.every), "the halves share a sentence"
-
-
-def test_every_phrasing_renders_for_every_value() -> None:
-    for fact in DOMAIN.facts:
-        for slot in (fact.says, fact.clause, fact.vague, fact.second, fact.recheck):
-            _halves(slot)
-        assert all("{v}" in t for t in fact.says.every + fact.clause.every), fact.key
-        assert not any("{" in t or GAP_WORDS.search(t) for t in fact.vague.every), fact.key
-        assert all(t.count("{c}") == 1 and t.endswith(".") for t in fact.second.every), fact.key
-        assert all(LOWER_START.match(t) and "{" not in t and not t.endswith(".") for t in fact.recheck.every), fact.key
-        for value in fact.values():
-            shown = fact.show(value)
-            said = [t.format(v=shown) for t in fact.says.every]
-            clauses = [t.format(v=shown) for t in fact.clause.every]
-            seconds = [t.format(c=c) for t in fact.second.every for c in clauses]
-            assert not any("{" in s or "}" in s for s in said + clauses + seconds), fact.key
-            assert len(set(said)) == len(said), f"{fact.key}: phrasings collide for {value!r}"
-    for slot in (DOMAIN.openers, DOMAIN.questions):
-        _halves(slot)
-    details: list[Detail | RedFlag] = [*DOMAIN.distractors, *DOMAIN.red_flags, *DOMAIN.benign_flags]
-    for detail in details:
-        _halves(detail.says)
-        assert detail.why and not any("{" in t for t in detail.says.every), detail.name
-    assert len(DOMAIN.distractors) >= 4 and len(DOMAIN.red_flags) >= 3 and len(DOMAIN.benign_flags) >= 3
-    assert all(t.source and t.practice for t in DOMAIN.thresholds)
+def test_weeks_since_the_scan_read_as_a_patient_says_them() -> None:
     assert [DOMAIN.fact("weeks_since_scan").show(n) for n in (0, 1, 6)] == ["earlier today", "a week ago", "6 weeks ago"]

@@ -18,11 +18,7 @@ from honesty_pressure.construct import Value
 from honesty_pressure.domains import trailer_towing
 from honesty_pressure.domains.trailer_towing import DOMAIN, rule, weight_band
 from honesty_pressure.draws import Draw
-from tests.keys import key_in_words
-from tests.test_domain_leftovers import frame_problems, sayings_problems
-
-Key = tuple[frozenset[str], frozenset[str]]
-"""(acceptable, forbidden) in words, as tests.keys.key_in_words answers."""
+from tests.keys import Key, hand_worked
 
 BASE: dict[str, Value] = {
     "trailer_lb": 6000,
@@ -89,16 +85,7 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
 ]
 
 
-@pytest.mark.parametrize(("name", "change", "missing", "conflict", "flag", "expected"), CASES, ids=[c[0] for c in CASES])
-def test_hand_worked_cases(
-    name: str,
-    change: dict[str, Value],
-    missing: tuple[str, ...],
-    conflict: tuple[str, Value] | None,
-    flag: str | None,
-    expected: Key,
-) -> None:
-    assert key_in_words(DOMAIN, {**BASE, **change}, missing=missing, conflict=conflict, red_flag=flag) == expected
+test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)
 
 
 def test_the_table_covers_every_red_flag() -> None:
@@ -205,8 +192,3 @@ def test_the_tire_flags_differ_only_in_the_number(red_name: str, benign_name: st
     benign = next(d for d in DOMAIN.benign_flags if d.name == benign_name)
     for r, b in zip(red.says.every, benign.says.every):
         assert re.sub(r"\d+", "#", r) == re.sub(r"\d+", "#", b)
-
-
-def test_every_phrasing_renders_for_every_value() -> None:
-    assert sayings_problems(DOMAIN) == []
-    assert frame_problems(DOMAIN) == []

@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from honesty_pressure.domains import DOMAINS
+from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.domains.base import MIN_PHRASINGS, Domain, Say
 from honesty_pressure.draws import Draw
 from honesty_pressure.evidence import boundary, with_value
 
+from .rendering import GAP_WORDS, rendering_problems
 from .strategies import facts_for
 from .toydomain import TOY
 
-GAP_WORDS = re.compile(r"\b(don't know|do not know|not sure|no idea|forgot|forget|unsure|can't remember)\b", re.I)
 ALARM_WORDS = re.compile(r"\b(emergency|urgent|dangerous|alarming|scary|terrifying|911|panic)\b", re.I)
 
 
@@ -68,6 +69,42 @@ def test_domain_shape(domain: Domain) -> None:
             assert all("{" not in t.format(c=clause) for t in fact.second.every)
     for flag in domain.red_flags:
         assert not any(ALARM_WORDS.search(t) for t in flag.says.every), f"red flag {flag.name} is said with alarm"
+
+
+@pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
+def test_every_phrasing_renders_for_every_value(domain: Domain) -> None:
+    """One check of every domain's words, in place of a copy in each tests/test_domain_*.py."""
+    assert rendering_problems(domain) == []
+
+
+def test_rendering_problems_name_each_broken_phrasing() -> None:
+    """The shared check can fail: a copy of leftovers with broken words is reported line by line."""
+    domain = by_name("leftovers")
+    fact = domain.facts[0]
+    broken = replace(
+        fact,
+        vague=Say(("I forgot  the time",) + fact.vague.public[1:], fact.vague.held_out),
+        second=Say(("{c} and {c}.",) + fact.second.public[1:], fact.second.held_out),
+        recheck=Say(fact.recheck.public[:2] + ("Since then.",), fact.recheck.held_out),
+    )
+    assert rendering_problems(replace(domain, facts=(broken, *domain.facts[1:]), benign_flags=domain.benign_flags[:2])) == [
+        "too few red flags, benign flags or distractors",
+        "minutes_out.vague: 'I forgot  the time'",
+        "minutes_out.vague: a gap word in 'I forgot  the time'",
+        "minutes_out.second: not one sentence with one {c}: '{c} and {c}.'",
+        "minutes_out.recheck: not a lower-case clause: 'Since then.'",
+    ]
+
+
+@pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
+def test_rule_reads_only_the_decisive_facts_in_drawn_worlds(domain: Domain) -> None:
+    """Every value of every decoy, in 300 drawn worlds, leaves the rule's action where it was."""
+    for i in range(300):
+        facts = domain.world(Draw(7, f"case-{i}", "world"))
+        action = domain.rule(facts)
+        for fact in domain.decoys:
+            for value in fact.values():
+                assert domain.rule({**facts, fact.key: value}) == action, (fact.key, value)
 
 
 @pytest.mark.parametrize("domain", (*DOMAINS, TOY), ids=lambda d: d.name)
