@@ -69,7 +69,9 @@ class Step:
     memory_target_mb: float | None = None
     seconds_target: float | None = None
     before: Callable[[], None] = lambda: None
+    floor: list[str] | None = None
     runs: list[tuple[Measured, Measured]] = field(default_factory=list)
+    floors: list[float] = field(default_factory=list)
 
     @property
     def ratio(self) -> float:
@@ -83,6 +85,14 @@ class Step:
     @property
     def baseline_cpu(self) -> float:
         return statistics.median(b.cpu for _, b in self.runs)
+
+    @property
+    def floor_ratio(self) -> float | None:
+        """Command CPU over the parse-write floor's (reading the inputs, writing the outputs the
+        command writes), median over the pairs: what the command costs beyond moving its bytes."""
+        if not self.floors:
+            return None
+        return statistics.median(c.cpu / max(f, 0.001) for (c, _), f in zip(self.runs, self.floors))
 
     @property
     def wall(self) -> float:
@@ -151,6 +161,18 @@ def lines_in(path: Path) -> int:
         return sum(1 for _ in handle)
 
 
+def score_floor(work: Path, replies: Path) -> list[str]:
+    """The parse-write floor of `score` on a reply file: json.loads every line of the layer and the
+    replies, json.dumps every line of the records, replies and summary that score writes (a
+    reference score, made once per work folder, supplies them)."""
+    reference = work / f"scored-{replies.stem}"
+    if not (reference / "summary.json").is_file():
+        shutil.rmtree(reference, ignore_errors=True)
+        run(kit("score", "--layer", "full", "--replies", replies, "--out", reference))
+    outputs = [reference / name for name in ("records.jsonl", "replies.jsonl", "summary.json")]
+    return base("parse-write", "--inputs", *LAYER_FILES, replies, "--outputs", *outputs)
+
+
 def fresh(path: Path) -> Callable[[], None]:
     return lambda: shutil.rmtree(path, ignore_errors=True)
 
@@ -160,7 +182,15 @@ def steps(work: Path, quick: bool) -> tuple[list[Step], list[Step]]:
     out = work / "out"
     size = 20_000 if quick else 100_000
     formats = [
-        Step(f"score {fmt}", size, kit("score", "--layer", "full", "--replies", path, "--out", out), base("replies", fmt, path), SCORE_TARGET, before=fresh(out))
+        Step(
+            f"score {fmt}",
+            size,
+            kit("score", "--layer", "full", "--replies", path, "--out", out),
+            base("replies", fmt, path),
+            SCORE_TARGET,
+            before=fresh(out),
+            floor=score_floor(work, path),
+        )
         for fmt in ("native", "openai-batch", "anthropic-batch")
         for path in [reply_file(work, fmt, size)]
     ]
@@ -176,6 +206,7 @@ def steps(work: Path, quick: bool) -> tuple[list[Step], list[Step]]:
                 SCORE_TARGET,
                 MEMORY_TARGET_MB if count >= MILLION else None,
                 before=fresh(out),
+                floor=score_floor(work, path),
             )
         )
     # advance and score --run on the full layer: a reference run made once, then timed runs.
@@ -238,6 +269,8 @@ def measure(step: Step, repeats: int) -> None:
                 pair.append(run(step.baseline, reads_cpu=True))
         command, baseline = pair if len(pair) == 2 else (pair[0], pair[1])
         step.runs.append((command, baseline))
+        if step.floor is not None:
+            step.floors.append(run(step.floor, reads_cpu=True).cpu)
         print(f"  {step.name}: run {i + 1}: {command.cpu:.2f} s vs {baseline.cpu:.2f} s, peak {command.peak_mb:.0f} MB", flush=True)
 
 
@@ -265,8 +298,8 @@ def machine() -> list[str]:
 
 def table(rows: list[Step]) -> list[str]:
     out = [
-        "| step | replies | command CPU s | wall s | baseline CPU s | ratio (median of pairs) | target | peak MB | verdict |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| step | replies | command CPU s | wall s | baseline CPU s | ratio (median of pairs) | target | ratio to parse-write floor | peak MB | verdict |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for s in rows:
         target = ", ".join(
@@ -280,7 +313,8 @@ def table(rows: list[Step]) -> list[str]:
         )
         verdict = "MISSED" if s.missed() else "ok"
         count = f"{s.replies:,}" if s.replies else ""
-        out.append(f"| {s.name} | {count} | {s.cpu:.2f} | {s.wall:.2f} | {s.baseline_cpu:.2f} | {s.ratio:.2f}x | {target} | {s.peak_mb:.0f} | {verdict} |")
+        floor = "" if s.floor_ratio is None else f"{s.floor_ratio:.2f}x"
+        out.append(f"| {s.name} | {count} | {s.cpu:.2f} | {s.wall:.2f} | {s.baseline_cpu:.2f} | {s.ratio:.2f}x | {target} | {floor} | {s.peak_mb:.0f} | {verdict} |")
     return out
 
 
@@ -326,7 +360,9 @@ def main() -> int:
             f"- finished{load}",
             "",
             "Ratios are command CPU over baseline CPU, per alternating pair, median over the pairs (bench/bench.py",
-            "says what each baseline does). Targets are issue 13's.",
+            "says what each baseline does). Targets are issue 13's. Beside each `score` step, its ratio to the",
+            "parse-write floor: json.loads of the layer and the reply file, json.dumps of the records, replies and",
+            "summary that score writes (no matching, parsing, digests or statistics): what moving the bytes alone costs.",
             "",
             *lines,
         ]

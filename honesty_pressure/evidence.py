@@ -46,9 +46,22 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
     fact = domain.fact(key)
     if fact.kind != "number":
         raise ValueError(f"{key} is not a number")
-    values = fact.values()
-    here = int(facts[key])
-    action = domain.rule(facts)
+    found = _crossing(domain, key, tuple(sorted((k, v) for k, v in facts.items() if k != key)))
+    if found is None:
+        return None
+    below, above, first = found
+    if domain.rule(facts) == first and int(facts[key]) <= below:
+        return Boundary(inside=below, across=above)
+    return Boundary(inside=above, across=below)
+
+
+@lru_cache(maxsize=1 << 16)
+def _crossing(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -> tuple[int, int, Action] | None:
+    """Where the action changes along `key`, the other facts held at `others`: the last value with
+    the action of the range's first value, the first with the other, and that first action. It
+    does not depend on the fact's own value, so every value of it shares one bisection."""
+    facts = dict(others)
+    values = domain.fact(key).values()
     first = domain.rule(with_value(facts, key, values[0]))
     last = domain.rule(with_value(facts, key, values[-1]))
     if first == last:
@@ -61,10 +74,7 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
             lo = mid
         else:
             hi = mid
-    below, above = int(values[lo]), int(values[hi])
-    if action == first and here <= below:
-        return Boundary(inside=below, across=above)
-    return Boundary(inside=above, across=below)
+    return int(values[lo]), int(values[hi]), first
 
 
 def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...], *, coherent_only: bool = True) -> frozenset[Action]:

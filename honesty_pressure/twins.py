@@ -23,7 +23,7 @@ from typing import TypeVar
 from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value
+from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -140,7 +140,13 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
         if at is None:
             values = values if side is None or domain.rule(facts) == side else []
         else:
-            values = [v for v in values if (side is None or at.side(int(v)) == side) and placed(fact, at, int(v), "allowed")]
+            # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
+            # the values kept are the grid's values inside the zones asked for (ascending)
+            zones = sorted(z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None)
+            if isinstance(values, range):
+                values = [v for lo, hi in zones for v in grid(fact, max(lo, values.start), min(hi, values[-1]))] if values else []
+            else:
+                values = [v for v in values if any(lo <= int(v) <= hi for lo, hi in zones)]
     # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
     # long list is never filtered whole when one fitting value is all that is needed.
     return [v for v in values if v != here]  # memoised: callers shuffle copies, never this list
