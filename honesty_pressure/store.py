@@ -309,17 +309,38 @@ def files_digest(files: dict[str, bytes], names: Sequence[str]) -> str:
     return hashlib.sha256("".join(hashlib.sha256(files[name]).hexdigest() for name in names).encode("ascii")).hexdigest()
 
 
+def _shared(value: object, pool: dict[str, str]) -> object:
+    """The value with every equal string one object: a layer repeats its system prompt, menu
+    texts and key labels in every packet, and json gives each occurrence its own copy (a quarter
+    of the full layer's memory, which a million-reply score holds beside its entries)."""
+    if isinstance(value, str):
+        return pool.setdefault(value, value)
+    if isinstance(value, dict):
+        return {k: _shared(v, pool) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shared(v, pool) for v in value]
+    return value
+
+
+def _shared_records(records: Iterator[tuple[int, JsonObject]], pool: dict[str, str]) -> Iterator[tuple[int, JsonObject]]:
+    for number, record in records:
+        yield number, {k: _shared(v, pool) for k, v in record.items()}
+
+
 def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
     """A layer from its four files' bytes (`folder` names them in messages)."""
+    pool: dict[str, str] = {}
     build = json_object(files["build.json"], str(folder / "build.json"))
     if not isinstance(build.get("packet_set"), str):
         raise InputError("missing string field 'packet_set'", file=str(folder / "build.json"))
     loaded = PacketFolder(
         folder=folder,
         build=build,
-        round1=keyed_records(jsonl_bytes(files["round1.jsonl"], str(folder / "round1.jsonl")), str(folder / "round1.jsonl")),
-        key=keyed_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), str(folder / "key.jsonl")),
-        ledgers=keyed_records(jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), str(folder / "ledgers.jsonl"), "source_id"),
+        round1=keyed_records(_shared_records(jsonl_bytes(files["round1.jsonl"], str(folder / "round1.jsonl")), pool), str(folder / "round1.jsonl")),
+        key=keyed_records(_shared_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), pool), str(folder / "key.jsonl")),
+        ledgers=keyed_records(
+            _shared_records(jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), pool), str(folder / "ledgers.jsonl"), "source_id"
+        ),
         digest=files_digest(files, LAYER_FILES),
     )
     if loaded.round1.keys() != loaded.key.keys():
