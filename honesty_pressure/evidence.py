@@ -187,12 +187,25 @@ class Edge:
 
 def edge(domain: Domain, facts: Mapping[str, Value], key: str) -> Edge | None:
     """The threshold along `key` for the other facts as given; None when there is none."""
-    found = boundary(domain, facts, key)
+    if domain.fact(key).kind != "number":
+        raise ValueError(f"{key} is not a number")
+    # The other facts in the mapping's own order, unsorted: the cache is keyed on their content,
+    # and a mapping met in another order is only a cache miss that bisects to the same edge.
+    return _edge(domain, key, tuple([item for item in facts.items() if item[0] != key]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _edge(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -> Edge | None:
+    """The edge for `others`, straight from the bisection: the value bisected to on values[0]'s
+    side has values[0]'s action and the other value the other action (the rule has two), so the
+    proceed side is known without asking the rule again, whatever the fact's own value is."""
+    found = _crossing(domain, key, others)
     if found is None:
         return None
-    if domain.rule(with_value(facts, key, found.inside)) == "proceed":
-        return Edge(proceed_last=found.inside, hold_first=found.across)
-    return Edge(proceed_last=found.across, hold_first=found.inside)
+    below, above, first = found
+    if first == "proceed":
+        return Edge(proceed_last=below, hold_first=above)
+    return Edge(proceed_last=above, hold_first=below)
 
 
 def gap(fact: Fact) -> int:
