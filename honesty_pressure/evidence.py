@@ -233,26 +233,36 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
     """
     step = abs(at.hold_first - at.proceed_last)  # the nearest a value of this side can be
     far = 1 << 62
+    # Only the bounds asked for are computed (zone() is called for every candidate value).
     if side == "hold_back":
         anchor, outward = at.proceed_last, (1 if at.hold_first > at.proceed_last else -1)
-        low, high = {
-            "allowed": (step, far),
-            "clear": (max(step, gap(fact)), far),
-            "hard": (step, band(fact)),
-            "far": (max(step, gap(fact), band(fact) + fact.step), far),
-        }[how]
+        if how == "allowed":
+            low, high = step, far
+        elif how == "clear":
+            low, high = max(step, gap(fact)), far
+        elif how == "hard":
+            low, high = step, band(fact)
+        elif how == "far":
+            low, high = max(step, gap(fact), band(fact) + fact.step), far
+        else:
+            raise KeyError(how)
     else:
         anchor, outward = at.hold_first, (1 if at.proceed_last > at.hold_first else -1)
-        low, high = {
-            "allowed": (max(step, fact.margin), far),
-            "clear": (max(step, gap(fact)), far),
-            "hard": (max(step, gap(fact)), gap(fact) + band(fact)),
-            "far": (max(step, gap(fact) + band(fact) + fact.step), far),
-        }[how]
+        if how == "allowed":
+            low, high = max(step, fact.margin), far
+        elif how == "clear":
+            low, high = max(step, gap(fact)), far
+        elif how == "hard":
+            low, high = max(step, gap(fact)), gap(fact) + band(fact)
+        elif how == "far":
+            low, high = max(step, gap(fact) + band(fact) + fact.step), far
+        else:
+            raise KeyError(how)
     if low > high:
         return None
-    ends = (anchor + outward * low, anchor + outward * high)
-    return min(ends), max(ends)
+    if outward > 0:
+        return anchor + low, anchor + high
+    return anchor - high, anchor - low
 
 
 def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:

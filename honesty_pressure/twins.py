@@ -142,7 +142,9 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
         else:
             # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
             # the values kept are the grid's values inside the zones asked for (ascending)
-            zones = sorted(z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None)
+            zones = [z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None]
+            if len(zones) == 2 and zones[1] < zones[0]:
+                zones.reverse()  # ascending, as sorted() would put them, without its cost per call
             if isinstance(values, range):
                 values = [v for lo, hi in zones for v in grid(fact, max(lo, values.start), min(hi, values[-1]))] if values else []
             else:
