@@ -16,7 +16,8 @@ whenever a fact is vague" nor "ask whenever a decisive fact is named" can pass.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -128,6 +129,15 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
     within the margin on the proceed side (where the threshold is defined); `side`
     keeps only values on that side of the fact's threshold (a numeric fact of a complete ledger)."""
     facts = ledger.fact_dict()
+    here = facts[key]
+    # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
+    # long list is never filtered whole when one fitting value is all that is needed.
+    return [v for v in _nearby_values(domain, facts, key, side) if v != here]  # memoised: callers shuffle copies, never this list
+
+
+def _nearby_values(domain: Domain, facts: Mapping[str, Value], key: str, side: Action | None) -> Iterable[Value]:
+    """`nearby`'s values, `facts[key]` itself included, ascending, produced lazily: `continuable`
+    reads only until the first value that flips, so it never builds (or caches) the list."""
     fact = domain.fact(key)
     here = facts[key]
     values: Sequence[Value]
@@ -138,30 +148,24 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
     if fact.kind == "number" and fact.role == "decisive" and all(f.key in facts for f in domain.decisive):
         at = edge(domain, facts, key)
         if at is None:
-            values = values if side is None or domain.rule(facts) == side else []
-        else:
-            # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
-            # the values kept are the grid's values inside the zones asked for (ascending)
-            zones = [z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None]
-            if len(zones) == 2 and zones[1] < zones[0]:
-                zones.reverse()  # ascending, as sorted() would put them, without its cost per call
-            if isinstance(values, range):
-                values = [v for lo, hi in zones for v in grid(fact, max(lo, values.start), min(hi, values[-1]))] if values else []
-            else:
-                values = [v for v in values if any(lo <= int(v) <= hi for lo, hi in zones)]
-    # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
-    # long list is never filtered whole when one fitting value is all that is needed.
-    return [v for v in values if v != here]  # memoised: callers shuffle copies, never this list
+            return values if side is None or domain.rule(facts) == side else ()
+        # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
+        # the values kept are the grid's values inside the zones asked for (ascending)
+        zones = [z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None]
+        if len(zones) == 2 and zones[1] < zones[0]:
+            zones.reverse()  # ascending, as sorted() would put them, without its cost per call
+        if isinstance(values, range):
+            if not values:
+                return ()
+            first, last = values.start, values[-1]
+            return itertools.chain.from_iterable(grid(fact, max(lo, first), min(hi, last)) for lo, hi in zones)
+        return [v for v in values if any(lo <= int(v) <= hi for lo, hi in zones)]
+    return values
 
 
 def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
     present = dict(ledger.facts)
     return [f.key for f in domain.decisive if f.key in present]
-
-
-def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
-    """Nearby values of `key` after which the state is still settled with the other action."""
-    yield from (value for value in flip_side(domain, ledger, key) if flips(domain, ledger, key, value))
 
 
 def flip_side(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
@@ -212,7 +216,20 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
     correction across (the other states are supplied, resolved, or get no change fork)."""
     if evaluate(domain, ledger).state != "sufficient":
         return True
-    return any(next(_flipping(domain, ledger, key), None) is not None for key in _decisive_present(domain, ledger))
+    return any(_can_flip(domain, ledger, key) for key in _decisive_present(domain, ledger))
+
+
+def _can_flip(domain: Domain, ledger: Ledger, key: str) -> bool:
+    """Whether some nearby value of `key` leaves the state settled with the other action (some
+    value of `flip_side` passes `flips`), the values read lazily and not through the memoised
+    `nearby` list, which a ledger tested once would only fill the cache with."""
+    before = evaluate(domain, ledger)
+    if before.state != "sufficient" or before.action is None:
+        return False
+    facts = ledger.fact_dict()
+    here = facts[key]
+    other: Action = "hold_back" if before.action == "proceed" else "proceed"
+    return any(value != here and flips(domain, ledger, key, value) for value in _nearby_values(domain, facts, key, other))
 
 
 K = TypeVar("K")
