@@ -227,12 +227,22 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
         if key not in facts:
             continue
         here = facts[key]
-        if complete and fact.kind == "number" and fact.drift > 0 and (at := edge(domain, facts, key)) is not None:
+        if complete and fact.kind == "number" and fact.drift > 0:
             # The values are the grid within the drift of `here` inside the other side's allowed
             # zone: none when the two intervals do not meet (the common case, far from the edge).
-            found = zone(fact, at, "allowed", other)
-            if found is None or found[1] < max(int(here) - fact.drift, fact.lo) or found[0] > min(int(here) + fact.drift, fact.hi):
+            window = grid(fact, int(here) - fact.drift, int(here) + fact.drift)
+            if not window:
                 continue
+            # The rule is monotone in each number (as the bisection assumes; tests check it for
+            # every domain): when both ends of the window keep this side's action, so does every
+            # value between, and none is on the other side, found without bisecting for the edge.
+            if domain.rule(with_value(facts, key, window[0])) == before.action == domain.rule(with_value(facts, key, window[-1])):
+                continue
+            at = edge(domain, facts, key)
+            if at is not None:
+                found = zone(fact, at, "allowed", other)
+                if found is None or found[1] < window[0] or found[0] > window[-1]:
+                    continue
         for value in _nearby_values(domain, facts, key, other):
             # On a complete ledger a correction leaves the state settled only with the rule's
             # action for the corrected facts, so a value the rule keeps on this side cannot flip.
