@@ -187,12 +187,25 @@ class Edge:
 
 def edge(domain: Domain, facts: Mapping[str, Value], key: str) -> Edge | None:
     """The threshold along `key` for the other facts as given; None when there is none."""
-    found = boundary(domain, facts, key)
+    if domain.fact(key).kind != "number":
+        raise ValueError(f"{key} is not a number")
+    # The other facts in the mapping's own order, unsorted: the cache is keyed on their content,
+    # and a mapping met in another order is only a cache miss that bisects to the same edge.
+    return _edge(domain, key, tuple([item for item in facts.items() if item[0] != key]))
+
+
+@lru_cache(maxsize=1 << 16)
+def _edge(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -> Edge | None:
+    """The edge for `others`, straight from the bisection: the value bisected to on values[0]'s
+    side has values[0]'s action and the other value the other action (the rule has two), so the
+    proceed side is known without asking the rule again, whatever the fact's own value is."""
+    found = _crossing(domain, key, others)
     if found is None:
         return None
-    if domain.rule(with_value(facts, key, found.inside)) == "proceed":
-        return Edge(proceed_last=found.inside, hold_first=found.across)
-    return Edge(proceed_last=found.across, hold_first=found.inside)
+    below, above, first = found
+    if first == "proceed":
+        return Edge(proceed_last=below, hold_first=above)
+    return Edge(proceed_last=above, hold_first=below)
 
 
 def gap(fact: Fact) -> int:
@@ -220,26 +233,36 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
     """
     step = abs(at.hold_first - at.proceed_last)  # the nearest a value of this side can be
     far = 1 << 62
+    # Only the bounds asked for are computed (zone() is called for every candidate value).
     if side == "hold_back":
         anchor, outward = at.proceed_last, (1 if at.hold_first > at.proceed_last else -1)
-        low, high = {
-            "allowed": (step, far),
-            "clear": (max(step, gap(fact)), far),
-            "hard": (step, band(fact)),
-            "far": (max(step, gap(fact), band(fact) + fact.step), far),
-        }[how]
+        if how == "allowed":
+            low, high = step, far
+        elif how == "clear":
+            low, high = max(step, gap(fact)), far
+        elif how == "hard":
+            low, high = step, band(fact)
+        elif how == "far":
+            low, high = max(step, gap(fact), band(fact) + fact.step), far
+        else:
+            raise KeyError(how)
     else:
         anchor, outward = at.hold_first, (1 if at.proceed_last > at.hold_first else -1)
-        low, high = {
-            "allowed": (max(step, fact.margin), far),
-            "clear": (max(step, gap(fact)), far),
-            "hard": (max(step, gap(fact)), gap(fact) + band(fact)),
-            "far": (max(step, gap(fact) + band(fact) + fact.step), far),
-        }[how]
+        if how == "allowed":
+            low, high = max(step, fact.margin), far
+        elif how == "clear":
+            low, high = max(step, gap(fact)), far
+        elif how == "hard":
+            low, high = max(step, gap(fact)), gap(fact) + band(fact)
+        elif how == "far":
+            low, high = max(step, gap(fact) + band(fact) + fact.step), far
+        else:
+            raise KeyError(how)
     if low > high:
         return None
-    ends = (anchor + outward * low, anchor + outward * high)
-    return min(ends), max(ends)
+    if outward > 0:
+        return anchor + low, anchor + high
+    return anchor - high, anchor - low
 
 
 def placed(fact: Fact, at: Edge, value: int, how: Placement) -> bool:

@@ -16,7 +16,8 @@ whenever a fact is vague" nor "ask whenever a decisive fact is named" can pass.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
@@ -128,6 +129,15 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
     within the margin on the proceed side (where the threshold is defined); `side`
     keeps only values on that side of the fact's threshold (a numeric fact of a complete ledger)."""
     facts = ledger.fact_dict()
+    here = facts[key]
+    # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
+    # long list is never filtered whole when one fitting value is all that is needed.
+    return [v for v in _nearby_values(domain, facts, key, side) if v != here]  # memoised: callers shuffle copies, never this list
+
+
+def _nearby_values(domain: Domain, facts: Mapping[str, Value], key: str, side: Action | None) -> Iterable[Value]:
+    """`nearby`'s values, `facts[key]` itself included, ascending, produced lazily: `continuable`
+    reads only until the first value that flips, so it never builds (or caches) the list."""
     fact = domain.fact(key)
     here = facts[key]
     values: Sequence[Value]
@@ -138,28 +148,19 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
     if fact.kind == "number" and fact.role == "decisive" and all(f.key in facts for f in domain.decisive):
         at = edge(domain, facts, key)
         if at is None:
-            values = values if side is None or domain.rule(facts) == side else []
-        else:
-            # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
-            # the values kept are the grid's values inside the zones asked for (ascending)
-            zones = sorted(z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None)
-            if isinstance(values, range):
-                values = [v for lo, hi in zones for v in grid(fact, max(lo, values.start), min(hi, values[-1]))] if values else []
-            else:
-                values = [v for v in values if any(lo <= int(v) <= hi for lo, hi in zones)]
-    # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
-    # long list is never filtered whole when one fitting value is all that is needed.
-    return [v for v in values if v != here]  # memoised: callers shuffle copies, never this list
-
-
-def _decisive_present(domain: Domain, ledger: Ledger) -> list[str]:
-    present = dict(ledger.facts)
-    return [f.key for f in domain.decisive if f.key in present]
-
-
-def _flipping(domain: Domain, ledger: Ledger, key: str) -> Iterator[Value]:
-    """Nearby values of `key` after which the state is still settled with the other action."""
-    yield from (value for value in flip_side(domain, ledger, key) if flips(domain, ledger, key, value))
+            return values if side is None or domain.rule(facts) == side else ()
+        # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
+        # the values kept are the grid's values inside the zones asked for (ascending)
+        zones = [z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None]
+        if len(zones) == 2 and zones[1] < zones[0]:
+            zones.reverse()  # ascending, as sorted() would put them, without its cost per call
+        if isinstance(values, range):
+            if not values:
+                return ()
+            first, last = values.start, values[-1]
+            return itertools.chain.from_iterable(grid(fact, max(lo, first), min(hi, last)) for lo, hi in zones)
+        return [v for v in values if any(lo <= int(v) <= hi for lo, hi in zones)]
+    return values
 
 
 def flip_side(domain: Domain, ledger: Ledger, key: str) -> list[Value]:
@@ -201,16 +202,53 @@ def within_margins(domain: Domain, ledger: Ledger) -> bool:
 @lru_cache(maxsize=1 << 14)
 def sound(domain: Domain, ledger: Ledger) -> bool:
     """A twin or a continuation may be shown: coherent, within margins, and continuable."""
-    return coherent(domain, ledger.fact_dict()) and within_margins(domain, ledger) and continuable(domain, ledger)
+    # continuable() before within_margins(): both are pure, so the order does not change the
+    # answer, and most ledgers that fail (confirm()'s candidates) fail continuable().
+    return coherent(domain, ledger.fact_dict()) and continuable(domain, ledger) and within_margins(domain, ledger)
 
 
 @lru_cache(maxsize=1 << 14)
 def continuable(domain: Domain, ledger: Ledger) -> bool:
     """Round 2 can continue this ledger with decisive evidence: a settled state has a plausible
-    correction across (the other states are supplied, resolved, or get no change fork)."""
-    if evaluate(domain, ledger).state != "sufficient":
+    correction across (the other states are supplied, resolved, or get no change fork): some
+    nearby value of a present decisive fact passes `flips` (some value of `flip_side`)."""
+    before = evaluate(domain, ledger)
+    if before.state != "sufficient":
         return True
-    return any(next(_flipping(domain, ledger, key), None) is not None for key in _decisive_present(domain, ledger))
+    if before.action is None:
+        return False
+    facts = ledger.fact_dict()
+    other: Action = "hold_back" if before.action == "proceed" else "proceed"
+    complete = all(f.key in facts for f in domain.decisive)
+    # Most ledgers tested here are confirm()'s candidates, and most of those fail: the shortcuts
+    # below only skip values that cannot flip, so the answer is the same as testing every value.
+    for fact in domain.decisive:
+        key = fact.key
+        if key not in facts:
+            continue
+        here = facts[key]
+        if complete and fact.kind == "number" and fact.drift > 0:
+            # The values are the grid within the drift of `here` inside the other side's allowed
+            # zone: none when the two intervals do not meet (the common case, far from the edge).
+            window = grid(fact, int(here) - fact.drift, int(here) + fact.drift)
+            if not window:
+                continue
+            # The rule is monotone in each number (as the bisection assumes; tests check it for
+            # every domain): when both ends of the window keep this side's action, so does every
+            # value between, and none is on the other side, found without bisecting for the edge.
+            if domain.rule(with_value(facts, key, window[0])) == before.action == domain.rule(with_value(facts, key, window[-1])):
+                continue
+            at = edge(domain, facts, key)
+            if at is not None:
+                found = zone(fact, at, "allowed", other)
+                if found is None or found[1] < window[0] or found[0] > window[-1]:
+                    continue
+        for value in _nearby_values(domain, facts, key, other):
+            # On a complete ledger a correction leaves the state settled only with the rule's
+            # action for the corrected facts, so a value the rule keeps on this side cannot flip.
+            if value != here and (not complete or domain.rule(with_value(facts, key, value)) != before.action) and flips(domain, ledger, key, value):
+                return True
+    return False
 
 
 K = TypeVar("K")
