@@ -271,7 +271,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         out = Path(args.out)
         what = "; round-1 scores go into a folder of their own (give --run to score the run's forks)"
         with open_writer(out, ("score",), replace=True, what=what) as writer:
-            folder = load_checked_layer(packets, args.layer)
+            folder = load_checked_layer(packets, args.layer, ledgers=False)
             with progress("score: reply files read") as meter:
                 made = round1_scoring(
                     folder,
@@ -320,7 +320,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
                 forks = None
                 meta.update(layer=checked.info.get("layer"), run=str(run))
             else:
-                folder = load_checked_layer(packets, args.layer)
+                folder = load_checked_layer(packets, args.layer, ledgers=False)
                 tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder(out))
                 forks = folder
                 meta.update(layer=args.layer, run=None)
@@ -366,7 +366,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
             raise UsageError("--out is required when merging round-1 shards")
         out = Path(args.out)
         with open_writer(out, ("score",), replace=True, what="; round-1 scores go into a folder of their own") as writer:
-            folder = load_checked_layer(packets, str(first.get("layer")))
+            folder = load_checked_layer(packets, str(first.get("layer")), ledgers=False)
             tally = merged_tally(Sheet(1, folder.packet_set, folder.round1, folder.key), partials)
             tally.finish()
             made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)

@@ -327,8 +327,9 @@ def _shared_records(records: Iterator[tuple[int, JsonObject]], pool: dict[str, s
         yield number, {k: _shared(v, pool) for k, v in record.items()}
 
 
-def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
-    """A layer from its four files' bytes (`folder` names them in messages)."""
+def layer_from_bytes(folder: Path, files: dict[str, bytes], *, ledgers: bool = True) -> PacketFolder:
+    """A layer from its four files' bytes (`folder` names them in messages); with ledgers=False
+    the ledgers are left unparsed (empty): scoring never reads them."""
     pool: dict[str, str] = {}
     build = json_object(files["build.json"], str(folder / "build.json"))
     if not isinstance(build.get("packet_set"), str):
@@ -340,7 +341,9 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes]) -> PacketFolder:
         key=keyed_records(_shared_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), pool), str(folder / "key.jsonl")),
         ledgers=keyed_records(
             _shared_records(jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), pool), str(folder / "ledgers.jsonl"), "source_id"
-        ),
+        )
+        if ledgers
+        else {},
         digest=files_digest(files, LAYER_FILES),
     )
     if loaded.round1.keys() != loaded.key.keys():
@@ -365,12 +368,14 @@ def load_layer(packets: Path, layer: str) -> PacketFolder:
     return layer_from_bytes(folder, _layer_bytes(folder))
 
 
-def load_checked_layer(packets: Path, layer: str) -> PacketFolder:
+def load_checked_layer(packets: Path, layer: str, *, ledgers: bool = True) -> PacketFolder:
     """A layer whose four files match the MANIFEST.sha256 that lists them: what every command
-    that scores, advances or exports uses, so an edited key is never scored (DESIGN.md 8)."""
+    that scores, advances or exports uses, so an edited key is never scored (DESIGN.md 8).
+    ledgers=False checks the ledgers file like the others but does not parse it (a score never
+    reads a ledger, and a million-reply score holds everything it parses beside its entries)."""
     from .manifest import check_layer_files
 
     folder = _layer_folder(packets, layer)
     files = _layer_bytes(folder)
     check_layer_files(packets, layer, files)
-    return layer_from_bytes(folder, files)
+    return layer_from_bytes(folder, files, ledgers=ledgers)
