@@ -1,7 +1,7 @@
 """Speed and memory of the commands people run, each as a multiple of a baseline measured beside it.
 
     python bench/bench.py            # every step, the growth curve to 1M replies; writes bench/RESULTS.md
-    python bench/bench.py --quick    # the same steps on smaller files (about two minutes; no RESULTS.md)
+    python bench/bench.py --quick    # the same steps on smaller files (a few minutes; no RESULTS.md)
 
 Every step runs a whole command in its own process (`python -m honesty_pressure ...`), alternating
 with its baseline process (bench/baselines.py), several times; a step's ratio is the median over
