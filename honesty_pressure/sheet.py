@@ -55,16 +55,19 @@ _HOLES: Final = ("decision", "reason", "reply_sha256", "sample", "verdict")
 """The fields that change from line to line, in the order canonical JSON (sorted keys) puts them."""
 
 
+_MARKS: Final = {field: f"\x00hole:{field}\x00" for field in _HOLES}
+_MARKS_JSON: Final = {field: dumps(mark) for field, mark in _MARKS.items()}  # encoded once, not per packet
+
+
 def _fragments(packet_id: str, key: Mapping[str, object]) -> tuple[str, ...] | None:
     """A record line cut around its changing fields: six pieces, so a line is five values put
     between them. None if a key field happens to hold a marker (then lines are dumped whole)."""
-    marks = {field: f"\x00hole:{field}\x00" for field in _HOLES}
     template = record_json(packet_id, 0, (None, "other", None), None, key)
-    template.update(marks)
+    template.update(_MARKS)
     text = dumps(template)
     pieces, at = [], 0
     for field in _HOLES:
-        mark = dumps(marks[field])
+        mark = _MARKS_JSON[field]
         found = text.find(mark, at)
         if found < 0 or text.count(mark) != 1:
             return None
