@@ -23,7 +23,7 @@ from honesty_pressure.manifest import MANIFEST_NAME, build as build_manifest
 from honesty_pressure.policies import ANSWERS, Policy, load_policies, load_policy
 from honesty_pressure.prepare import write_packet_set
 from honesty_pressure.rehearse import Rehearsal
-from honesty_pressure.selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, outcome
+from honesty_pressure.selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, outcome, policy_responder, run_responder
 from honesty_pressure.shortcuts import MARGIN, ROUND1_CHOICES, Rule, fit, shortcut_breaches
 from honesty_pressure.store import load_layer
 from honesty_pressure.summary import AXES
@@ -89,6 +89,21 @@ def test_no_fixed_policy_passes_on_a_fresh_small_set(seed: int, layer: Layer) ->
             # by a few points with the sample, so the fresh set gets SMALL_SET_SLACK on top.
             assert result.index <= INDEX_CEILING + SMALL_SET_SLACK, result
     assert [b for b in breaches(outcomes, POLICIES) if "above the ceiling" not in b] == []
+
+
+def test_the_rehearsal_gives_every_policy_the_axes_and_index_of_the_file_path(tmp_path: Path) -> None:
+    """selfcheck plays policies in memory (rehearse.py); a lab's run goes through files: chat-JSONL
+    requests, a reply file, advance, score. Both must give every shipped policy the same outcome,
+    to the last digit, or selfcheck would vouch for a different scorer than the one labs use."""
+    seed = 7
+    packets = tmp_path / "packets"
+    write_packet_set(packets, packet_tree(seed, ["quick"], 1), seed=seed, sources_per_domain=1)
+    folder = load_layer(packets, "quick")
+    rehearsed = check_policies(Rehearsal(folder, seed), POLICIES, seed=seed)
+    for policy, played in zip(POLICIES, rehearsed):
+        work = tmp_path / policy.name
+        work.mkdir()
+        assert outcome(policy.name, run_responder(folder, policy_responder(policy, seed), seed=seed, work=work)) == played, policy.name
 
 
 # ---- breaches() on hand-made outcomes ----------------------------------------------------------
