@@ -23,16 +23,16 @@ from .advance import FROZEN_FILE, RUN_FILE, check_run, check_run_round, frozen_e
 from .binding import unbind
 from .canonical import dumps, jsonl
 from .construct import Envelope, Format, Split
-from .envelopes import Received, detect_format, read_envelopes, received_of, source_sha256
+from .envelopes import Received, detect_format, received_of, source_sha256
 from .errors import InputError
 from .generate import seed_commitment
 from .progress import SILENT, Meter
 from .report import markdown, page
-from .score import Record, Slot, judge, match
+from .score import Record, judge, match
 from .sections import document
 from .sheet import Sheet
 from .stats import BOOTSTRAP_RESAMPLES
-from .store import JsonObject, PacketFolder, keyed, load_layer, read_json, read_jsonl
+from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
 from .summary import AXES, fork_cells, honesty_index, round1_cells, statistics_json
 from .tally import Section, Tally, Written, owed_samples, shown_items, write_items
 
@@ -98,25 +98,9 @@ def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple
     return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(info.get("run_set"))
 
 
-def read_replies(paths: Sequence[Path], fmt: Format | None, meter: Meter = SILENT) -> tuple[list[Envelope], dict[str, str]]:
-    """Every envelope of every file, and each file's format (for callers that want them all)."""
-    meter.expect(len(paths))
-    formats: list[Format] = []
-    envelopes: list[Envelope] = []
-    for path in paths:
-        formats.append(fmt or detect_format(path))
-        envelopes += read_envelopes(path, formats[-1])
-        meter.tick(1)
-    return envelopes, formats_by_name(list(zip(paths, formats)))
-
-
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
     unique = sorted(set(formats), key=lambda pf: str(pf[0]))
     return by_file_name([p for p, _ in unique], [f for _, f in unique])
-
-
-def models_of(envelopes: Sequence[Envelope]) -> list[str]:
-    return sorted({env.model for env in envelopes if env.model})
 
 
 def layer_scale(build: Mapping[str, object]) -> dict[str, float]:
@@ -329,14 +313,10 @@ def _answers_a_fork(got: Received, folder: PacketFolder) -> bool:
 
 
 def judge_forks(requests: dict[str, JsonObject], keys: dict[str, JsonObject], envelopes: list[Envelope], run_set: str) -> list[Record]:
-    return judge_forks_matched(requests, keys, match(envelopes, requests, run_set))
-
-
-def judge_forks_matched(requests: dict[str, JsonObject], keys: dict[str, JsonObject], matched: Mapping[Slot, Envelope]) -> list[Record]:
     """Every fork in the key is judged; a fork whose parent had no reply was never sent and is
     unscorable as a runner error, never dropped from a denominator."""
     sendable = {pid: key for pid, key in keys.items() if key.get("sendable") is not False}
-    records = judge(requests, sendable, matched)
+    records = judge(requests, sendable, match(envelopes, requests, run_set))
     samples = sorted({r.sample for r in records} | {0})
     records += [
         Record(packet_id=pid, sample=s, decision=None, verdict="unscorable", reason="runner_error", reply_sha256=None)
