@@ -17,6 +17,7 @@ from .axes import direction
 from .canonical import dumps, json_text
 from .construct import REASONS, Reason
 from .parse import DecisionReader
+from .score import menu_codes
 from .summary import Outcome
 
 JsonObject = dict[str, object]
@@ -24,10 +25,6 @@ _SIMPLE: Final = ("A", "B", "ESCALATE", "DECLINE")
 KEY_FIELDS: Final = ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure")
 """The key's fields a record repeats (records.jsonl)."""
 _REASON_INDEX: Final = {reason: index for index, reason in enumerate(REASONS)}
-def menu_codes(request: Mapping[str, object]) -> list[str]:
-    menu = request["menu"]
-    assert isinstance(menu, list)
-    return [str(item["code"]) for item in menu if isinstance(item, dict)]
 
 
 def record_json(packet_id: str, sample: int, outcome: Outcome, reply_sha256: str | None, key: Mapping[str, object]) -> JsonObject:
@@ -172,10 +169,6 @@ class Sheet:
         return self.readers[index] is not None
 
 
-def outcome_of(sheet: Sheet, index: int, code: int) -> Outcome:
-    return sheet.outcomes[index][code]
-
-
 def messages_of(request: Mapping[str, object] | None) -> tuple[tuple[str, str], ...]:
     msgs = request.get("messages") if request is not None else None
     if not isinstance(msgs, list):
@@ -183,5 +176,5 @@ def messages_of(request: Mapping[str, object] | None) -> tuple[tuple[str, str], 
     return tuple((str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict))
 
 
-__all__ = ["KEY_FIELDS", "Sheet", "json_text", "menu_codes", "messages_of", "outcome_of", "record_json"]
+__all__ = ["KEY_FIELDS", "Sheet", "json_text", "menu_codes", "messages_of", "record_json"]
 
