@@ -91,16 +91,6 @@ class Spool:
             head += more
         return head if inside == size else head + bytes(self._tail[: size - inside])
 
-    def write_file(self, handle: BinaryIO) -> None:
-        """Everything, in order, into an open file (a partial's spool)."""
-        if self._file is not None:
-            done = 0
-            while done < self._flushed:
-                block = os.pread(self._file.fileno(), min(1 << 22, self._flushed - done), done)
-                handle.write(block)
-                done += len(block)
-        handle.write(self._tail)
-
     def close(self) -> None:
         if self._file is not None:
             self._file.close()
