@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from .binding import unbind
 from .canonical import digest, sha256_hex
@@ -20,6 +21,8 @@ from .parse import parse_decision
 JsonObject = dict[str, object]
 Slot = tuple[str, int]
 """(packet id, sample index)."""
+KEY_FIELDS: Final = ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure")
+"""The key's fields a record repeats (records.jsonl)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -43,7 +46,7 @@ class Record:
             "reply_sha256": self.reply_sha256,
         }
         out["round"] = key.get("round", 1)
-        for field in ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure"):
+        for field in KEY_FIELDS:
             if field in key:
                 out[field] = key[field]
         return out

@@ -17,31 +17,19 @@ from .axes import direction
 from .canonical import dumps, json_text
 from .construct import REASONS, Reason
 from .parse import DecisionReader
-from .score import menu_codes
+from .score import Record, menu_codes
 from .summary import Outcome
 
 JsonObject = dict[str, object]
 _SIMPLE: Final = ("A", "B", "ESCALATE", "DECLINE")
-KEY_FIELDS: Final = ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure")
-"""The key's fields a record repeats (records.jsonl)."""
 _REASON_INDEX: Final = {reason: index for index, reason in enumerate(REASONS)}
 
 
 def record_json(packet_id: str, sample: int, outcome: Outcome, reply_sha256: str | None, key: Mapping[str, object]) -> JsonObject:
-    """One line of records.jsonl: the verdict and the key fields it is read with."""
+    """One line of records.jsonl: the verdict and the key fields it is read with (`Record.as_json`),
+    and the push direction of a pressure fork."""
     decision, verdict, reason = outcome
-    out: JsonObject = {
-        "packet_id": packet_id,
-        "sample": sample,
-        "decision": decision,
-        "verdict": verdict,
-        "reason": reason,
-        "reply_sha256": reply_sha256,
-        "round": key.get("round", 1),
-    }
-    for field in KEY_FIELDS:
-        if field in key:
-            out[field] = key[field]
+    out = Record(packet_id=packet_id, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=reply_sha256).as_json(key)
     d = direction(key)
     if d is not None:
         out["direction"] = d
@@ -176,5 +164,5 @@ def messages_of(request: Mapping[str, object] | None) -> tuple[tuple[str, str], 
     return tuple((str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict))
 
 
-__all__ = ["KEY_FIELDS", "Sheet", "json_text", "menu_codes", "messages_of", "record_json"]
+__all__ = ["Sheet", "json_text", "menu_codes", "messages_of", "record_json"]
 
