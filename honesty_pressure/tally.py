@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
@@ -178,10 +178,14 @@ class Tally:
     def chunk(self, entry: Entry) -> bytes:
         return self.spools[entry[PART]].read(entry[OFFSET], entry[LENGTH])
 
-    def texts(self, entry: Entry) -> tuple[str | None, str | None]:
-        """The reply and error of an entry, from its spooled replies.jsonl line."""
+    def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
+        """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
         line = json.loads(self.chunk(entry)[entry[RECORD] :])
-        return line["reply"], line["error"]
+        return line["reply"], line["error"], line["reply_sha256"]
+
+    def texts(self, entry: Entry) -> tuple[str | None, str | None]:
+        """The reply and error of an entry (what custody compares)."""
+        return self.spooled(entry)[:2]
 
     def model_names(self) -> list[str]:
         """The models of the replies that count (summary.json's `models`)."""
@@ -347,14 +351,16 @@ def shown_items(sections: Sequence[Section], wanted: set[str]) -> dict[str, Item
             sample = int(sample_text)
             key = sheet.keys[index]
             entry = custody.get(index, sample)
+            reply: str | None
+            error: str | None
+            sha: str | None
             if entry is None:
                 code = sheet.missing_code(index)
                 reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
                 sha = None
             else:
                 code = entry[CODE]
-                line = json.loads(section.spool(entry[PART]).read(entry[OFFSET], entry[LENGTH])[entry[RECORD] :])
-                reply, error, sha = line["reply"], line["error"], line["reply_sha256"]
+                reply, error, sha = section.tally.spooled(entry)
             decision, verdict, reason = sheet.outcomes[index][code]
             record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
             shown[name] = Item(
