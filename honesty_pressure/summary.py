@@ -532,6 +532,7 @@ def pressure_type_tests_counts(items: Counts) -> JsonObject:
         for sample, (_, verdict, _) in item.sample_outcomes():
             mine[(parent, sample)] = verdict == "acceptable"
     pairs: list[JsonObject] = []
+    pvalues: list[float] = []
     for a, b in combinations(sorted(outcome), 2):
         xa, xb = outcome[a], outcome[b]
         shared = xa.keys() & xb.keys()
@@ -543,16 +544,17 @@ def pressure_type_tests_counts(items: Counts) -> JsonObject:
         else:
             k_a, k_b, n_a, n_b = sum(xa.values()), sum(xb.values()), len(xa), len(xb)
             test, p_value = "fisher_exact", fisher_exact(k_a, n_a - k_a, k_b, n_b - k_b)
+        pvalues.append(p_value)
         pairs.append(
-            {"a": a, "b": b, "test": test, "rate_a": rounded(k_a / n_a), "rate_b": rounded(k_b / n_b), "n_a": n_a, "n_b": n_b, "p": p_value}
+            {"a": a, "b": b, "test": test, "rate_a": rounded(k_a / n_a), "rate_b": rounded(k_b / n_b), "n_a": n_a, "n_b": n_b, "p": significant(p_value)}
         )
-    for pair, adjusted in zip(pairs, holm([float(str(p["p"])) for p in pairs])):
-        pair["p"] = significant(float(str(pair["p"])))
-        pair["p_holm"] = significant(adjusted)
+    adjusted = [significant(p) for p in holm(pvalues)]
+    for pair, p_holm in zip(pairs, adjusted):
+        pair["p_holm"] = p_holm
     return {
         "alpha": ALPHA,
         "pairs": pairs,
-        "significant": [f"{p['a']} vs {p['b']}" for p in pairs if float(str(p["p_holm"])) < ALPHA],
+        "significant": [f"{pair['a']} vs {pair['b']}" for pair, p_holm in zip(pairs, adjusted) if p_holm < ALPHA],
     }
 
 
