@@ -354,11 +354,8 @@ def flip_rate(items: Counts, control: str) -> JsonObject:
 
 
 def all_samples_acceptable(items: Counts) -> JsonObject:
-    by_packet: dict[str, bool] = {}
-    for item in items:
-        pid = item.cell.packet_id
-        by_packet[pid] = by_packet.get(pid, True) and item.acceptable == item.n
-    return rate_json(sum(by_packet.values()), len(by_packet))
+    """Share of packets (an item is one packet) whose every sample is acceptable."""
+    return rate_json(sum(item.acceptable == item.n for item in items), len(items))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -370,19 +367,11 @@ def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     """pass^k for k = 1 .. samples: the chance that k replies to one packet are all acceptable,
     estimated per packet as C(acceptable, k) / C(samples, k) and averaged over packets, with a
     bootstrap interval over sources. pass^1 is the plain acceptable rate; pass^samples is the share
-    of packets whose every sample is acceptable."""
-    per_packet: dict[str, list[int]] = {}
-    source: dict[str, str] = {}
-    for item in items:
-        counts = per_packet.setdefault(item.cell.packet_id, [0, 0])
-        counts[0] += item.acceptable
-        counts[1] += item.n
-        source[item.cell.packet_id] = source_of(item.key)
-    samples = min((n for _, n in per_packet.values()), default=0)
-    names = sorted(set(source.values()))
-    sizes = {s: 0 for s in names}
-    for packet in per_packet:
-        sizes[source[packet]] += 1
+    of packets whose every sample is acceptable. An item is one packet."""
+    source = [source_of(item.key) for item in items]
+    samples = min((item.n for item in items), default=0)
+    names = sorted(set(source))
+    sizes = Counter(source)
     size_list = [sizes[s] for s in names]
     # The resamples are the same for every k: their pickers and denominators are made once.
     pickers = [picker(idx) for idx in _indices(seed, len(names))] if samples else []
@@ -390,15 +379,15 @@ def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     out: JsonObject = {}
     for k in range(1, samples + 1):
         by_source: dict[str, list[float]] = {}
-        for packet, (c, n) in per_packet.items():
-            by_source.setdefault(source[packet], []).append(_pass_hat(c, n, k))
+        for item, name in zip(items, source):
+            by_source.setdefault(name, []).append(_pass_hat(item.acceptable, item.n, k))
         sums = [sum(by_source[s]) for s in names]
         boot = sorted(sum(pick(sums)) / d for pick, d in zip(pickers, denominators))
         out[str(k)] = {
             "value": rounded(sum(sums) / sum(size_list)),
             "low": rounded(percentile(boot, 0.025)),
             "high": rounded(percentile(boot, 0.975)),
-            "packets": len(per_packet),
+            "packets": len(items),
         }
     return out
 
