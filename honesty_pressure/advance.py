@@ -229,7 +229,8 @@ def build_round(
     where: str | None = None,
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
-    """advance_envelopes, remembered for check_run."""
+    """The same from envelopes already read, remembered for check_run (the caller gets a copy of the
+    files: the remembered round keeps its own)."""
     return dict(_build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files)
 
 
@@ -242,10 +243,15 @@ def _build(
     where: str | None = None,
     meter: Meter = SILENT,
 ) -> Built:
-    built = _advance(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
     key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
-    _LAST_BUILT[:] = [(key, built)] if key is not None else []  # callers get a copy of its dict
+    _LAST_BUILT[:] = [(key, built)] if key is not None else []  # build_round's callers get a copy of its dict
     return built
+
+
+advance_envelopes: Final = build_round
+"""build_round's earlier name."""
 
 
 FORK_SUFFIX: Final = len("-00000")
@@ -266,33 +272,6 @@ def check_id_room(parents: ParentSet, envelopes: Sequence[Envelope], where: str 
             f"runners accept: this chain ends at round {parents.round}",
             file=where,
         )
-
-
-def advance_envelopes(
-    parents: ParentSet,
-    envelopes: Sequence[Envelope],
-    *,
-    protocol: Protocol = "default",
-    require_complete: bool = False,
-    where: str | None = None,
-    meter: Meter = SILENT,
-) -> dict[str, bytes]:
-    """The same from envelopes already read (a run's integrity check rebuilds it from frozen.jsonl)."""
-    return _advance(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files
-
-
-def _advance(
-    parents: ParentSet,
-    envelopes: Sequence[Envelope],
-    *,
-    protocol: Protocol = "default",
-    require_complete: bool = False,
-    where: str | None = None,
-    meter: Meter = SILENT,
-) -> Built:
-    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
-    forks = grow(parents, frozen, frozen.parents, where=where, meter=meter)
-    return assemble(parents, frozen, forks)
 
 
 @dataclass(frozen=True, slots=True)
