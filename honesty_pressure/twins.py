@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from .construct import Action, Edit, Expected, Family, Ledger, Value
+from .construct import Action, Edit, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
 from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
