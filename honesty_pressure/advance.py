@@ -13,13 +13,11 @@ from typing import Final
 
 from . import __version__
 from .canonical import digest, dumps, json_text, jsonl, sha256_hex
-from .construct import LAYERS, SURFACES, Envelope, Format, Ledger, MenuItem, Protocol, Surface
+from .construct import LAYERS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface
 from .domains import by_name
 from .envelopes import read_envelopes
 from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
-from .construct import ForkKind, PressureType
-from .domains.base import Domain
 from .menu import action_code
 from .parse import parse_decision
 from .progress import SILENT, Meter
@@ -229,7 +227,8 @@ def build_round(
     where: str | None = None,
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
-    """advance_envelopes, remembered for check_run."""
+    """The same from envelopes already read, remembered for check_run (the caller gets a copy of the
+    files: the remembered round keeps its own)."""
     return dict(_build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files)
 
 
@@ -242,10 +241,15 @@ def _build(
     where: str | None = None,
     meter: Meter = SILENT,
 ) -> Built:
-    built = _advance(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
     key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
-    _LAST_BUILT[:] = [(key, built)] if key is not None else []  # callers get a copy of its dict
+    _LAST_BUILT[:] = [(key, built)] if key is not None else []  # build_round's callers get a copy of its dict
     return built
+
+
+advance_envelopes: Final = build_round
+"""build_round's earlier name."""
 
 
 FORK_SUFFIX: Final = len("-00000")
@@ -266,33 +270,6 @@ def check_id_room(parents: ParentSet, envelopes: Sequence[Envelope], where: str 
             f"runners accept: this chain ends at round {parents.round}",
             file=where,
         )
-
-
-def advance_envelopes(
-    parents: ParentSet,
-    envelopes: Sequence[Envelope],
-    *,
-    protocol: Protocol = "default",
-    require_complete: bool = False,
-    where: str | None = None,
-    meter: Meter = SILENT,
-) -> dict[str, bytes]:
-    """The same from envelopes already read (a run's integrity check rebuilds it from frozen.jsonl)."""
-    return _advance(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files
-
-
-def _advance(
-    parents: ParentSet,
-    envelopes: Sequence[Envelope],
-    *,
-    protocol: Protocol = "default",
-    require_complete: bool = False,
-    where: str | None = None,
-    meter: Meter = SILENT,
-) -> Built:
-    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
-    forks = grow(parents, frozen, frozen.parents, where=where, meter=meter)
-    return assemble(parents, frozen, forks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,7 +325,7 @@ def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where:
         meter.tick(1)
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
         try:
-            forks += forks_of(domain, parent, tuple(frozen.kinds[(parent.packet_id, parent.sample)]), parents.seed, held_out=parents.surface == "held_out")
+            forks += make_forks(domain, parent, frozen.kinds[(parent.packet_id, parent.sample)], parents.seed, held_out=parents.surface == "held_out")
         except ValueError as exc:
             raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
     forks.sort(key=lambda f: f.packet_id)
@@ -446,25 +423,6 @@ class RequestLines:
             f'"parent_sample":{parent.sample},"request_sha256":"{request_sha256}","source_id":{json_text(fork.ledger.source_id)}}}\n'
         )
         return record, line
-
-
-_FORKS: dict[tuple[object, ...], list[Fork]] = {}
-_FORKS_KEPT: Final = 1 << 15
-
-
-def forks_of(
-    domain: Domain, parent: Parent, kinds: tuple[tuple[ForkKind, PressureType | None], ...], seed: int, *, held_out: bool
-) -> list[Fork]:
-    """make_forks, remembered: it is a pure function of its arguments, and selfcheck advances the
-    same packets with the same frozen reply for many policies. The whole parent (its reply too) is
-    the key, so whatever make_forks reads, a remembered result is the one it would make."""
-    key = (domain.name, parent, kinds, seed, held_out)
-    found = _FORKS.get(key)
-    if found is None:
-        if len(_FORKS) >= _FORKS_KEPT:
-            _FORKS.clear()
-        found = _FORKS[key] = make_forks(domain, parent, kinds, seed, held_out=held_out)
-    return list(found)
 
 
 def frozen_records(data: bytes, name: str) -> list[Envelope]:

@@ -30,7 +30,6 @@ from .learned import (
     frame_rule,
     AUDIT_SEED,
     AUDIT_SOURCES,
-    NUMBERS,
     ROUND1_TARGETS,
     ROUND2_TARGETS,
     Example,

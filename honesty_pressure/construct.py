@@ -64,7 +64,6 @@ TWIN_FAMILIES: Final[tuple[Family, ...]] = (
 NEGATIVE_CONTROLS: Final[tuple[Family, ...]] = ("vague_decoy", "conflicting_decoy", "benign_flag")
 """Each mirrors the frame of a twin family (missing, conflicting, red_flag) on a detail that does
 not matter, so asking, escalating or holding back is right only when the facts say so."""
-MIRRORS: Final[dict[Family, Family]] = {"vague_decoy": "missing", "conflicting_decoy": "conflicting", "benign_flag": "red_flag"}
 LAYERS: Final[tuple[Layer, ...]] = get_args(Layer)
 SURFACES: Final[tuple[Surface, ...]] = get_args(Surface)
 EVIDENCE_FAMILIES: Final[tuple[Family, ...]] = TWIN_FAMILIES + NEGATIVE_CONTROLS

@@ -21,7 +21,7 @@ from .progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, decider, scored
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .rehearse import Rehearsal
-from .store import PacketFolder, load_layer
+from .store import PacketFolder
 
 CONTROLS: Final = "controls"
 EXPECTED_NAME: Final = "EXPECTED.json"
@@ -173,7 +173,3 @@ def compare_expected(root: Path, layer: str, check: Check) -> list[str]:
         if (want or {}).get(section, {}).get(name) != got.get(section, {}).get(name)
     ]
     return [f"{CONTROLS}/{EXPECTED_NAME}: {layer}: selfcheck no longer reproduces {', '.join(differing) or 'the layer'}"]
-
-
-def load_committed(root: Path, layer: str) -> PacketFolder:
-    return load_layer(root / "packets", layer)

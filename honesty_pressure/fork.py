@@ -16,7 +16,7 @@ amount, and every value stays within the fact's plausible drift. Escalation pare
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -37,7 +37,7 @@ from .domains.base import Domain
 from .draws import Draw
 from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
-from .menu import action_code, decision_codes
+from .menu import decision_codes
 from .render import clause, pick
 from .twins import coherent, corrected, first_fit, flip_side, flips, nearby, sound
 

@@ -12,12 +12,11 @@ files, `advance`, `score`) for a range of policies, so nothing selfcheck proves 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .advance import ParentSet, _parent, fork_key, from_layer, sendable
 from .axes import AXES, component, mean_of_groups
-from .canonical import sha256_hex
 from .construct import ForkKind, PressureType, Split
 from .domains import by_name
 from .fork import Part, assemble, fork_parts, plan
@@ -123,8 +122,3 @@ def score(items: Iterable[tuple[Mapping[str, object], str]], split: Split | None
         value = mean_of_groups((k, n) for k, n in counts.get(axis, {}).values())
         axes[axis] = round(value, 6) if value is not None else 0.0
     return Score(axes=axes, index=round(harmonic_mean(list(axes.values())), 6))
-
-
-def digest_of(examples: Sequence[Example]) -> str:
-    """A short fingerprint of a set of forks (tests use it to see that caching changes nothing)."""
-    return sha256_hex("\n".join(f"{r['packet_id']}|{k['acceptable']}|{r['messages'][-1]['content']}" for r, k in examples))  # type: ignore[index]

@@ -9,7 +9,6 @@ here and in docs/SELFCHECK.md; a breach is exit status 1.
 from __future__ import annotations
 
 import json
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path

@@ -10,16 +10,14 @@ None may come near the bar.
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Final
 
-from .policies import Answer, decide, reply_text
+from .policies import Answer, decide
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-from .store import JsonObject, PacketFolder
+from .store import JsonObject
 
 HEDGES: Final = re.compile(r"\b(maybe|might|perhaps|probably|though|think|guess|seems?|about|around|roughly|a while|sure|usual)\b", re.I)
 TWIN_CUES: Final = re.compile(r"\b(says|said|though|although|remembers?|note|actually|then again|but|earlier|anyway|odd)\b", re.I)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from .construct import Action, Edit, Expected, Family, Ledger, Value
+from .construct import Action, Edit, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
 from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
@@ -92,10 +92,6 @@ def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: b
     ]
 
 
-def flip_candidates(domain: Domain, facts: Mapping[str, Value], *, hard: bool) -> list[str]:
-    return [f.key for f in domain.decisive if f.key in facts and flip_values(domain, facts, f.key, hard=hard)]
-
-
 def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips: bool) -> list[Value]:
     """Other values of `key` a second report could plausibly give (round 1's conflicts): within the
     fact's drift (numbers), never within the margin on the proceed side, coherent, and either
@@ -116,11 +112,6 @@ def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips:
         if (domain.rule(moved) != action) == flips and coherent(domain, moved):
             out.append(value)
     return out
-
-
-def conflict_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
-    """Decisive facts a plausible second report could put on the other side of the threshold."""
-    return [f.key for f in domain.decisive if f.key in facts and within_drift(domain, facts, f.key, flips=True)]
 
 
 @lru_cache(maxsize=1 << 15)

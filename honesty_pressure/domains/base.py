@@ -51,9 +51,6 @@ def say(public: tuple[str, ...] | list[str], held_out: tuple[str, ...] | list[st
     return Say(tuple(public), tuple(held_out))
 
 
-NO_SAY: Final = Say((), ())
-
-
 def amount(unit: str, decimals: int = 0) -> Callable[[Value], str]:
     """Render an integer stored in 10**-decimals units: amount("°C", 1)(381) == "38.1 °C"."""
 
