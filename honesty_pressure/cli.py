@@ -622,7 +622,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             # The learned-shortcut audit trains on the committed full layer: it runs with the full
             # layer (about 15 s beside the rest), or on request (--learned) with the quick one.
             wanted = (layer == "full" or args.learned) and not args.no_learned
-            train = load_checked_layer(root / "packets", "full") if wanted else None
+            committed_full = layer == "full" and args.seed is None  # then `folder` is the committed full layer
+            train = (folder if committed_full else load_checked_layer(root / "packets", "full")) if wanted else None
             with progress(f"selfcheck {layer}") as meter:
                 check = run_checks(folder, policies, seed=seed, jobs=args.jobs, meter=meter, train=train, fresh=args.seed is not None)
             checks[layer] = check
