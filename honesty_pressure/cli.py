@@ -420,7 +420,7 @@ def write_scoring(writer: FolderWriter, scoring: Scoring, kind: Kind, *, keep: b
             stage.add(small)
     finally:
         scoring.close()
-    return {"records.jsonl": b"", "replies.jsonl": b"", **small}
+    return {**dict.fromkeys(LARGE, b""), **small}
 
 
 def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
