@@ -339,6 +339,13 @@ def cmd_shard(args: argparse.Namespace) -> int:
     return 0
 
 
+def _merge_only(args: argparse.Namespace) -> None:
+    """`--merge` (score or advance) reads the replies and options from the partials: refuse both."""
+    given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
+    if given:
+        raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+
+
 def cmd_merge(args: argparse.Namespace) -> int:
     """`score --merge PARTIAL...`: the shards' partials, settled together, written as one score."""
     from .pipeline import ReplyFiles, checked_run, round1_score, run_score
@@ -346,9 +353,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from .sheet import Sheet
     from .shards import check_partials, merged_command, merged_tally, read_partials
 
-    given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
-    if given:
-        raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+    _merge_only(args)
     partials = read_partials([Path(p) for p in args.merge])
     files_given = check_partials(partials)
     first = partials[0].meta
@@ -415,7 +420,7 @@ def write_scoring(writer: FolderWriter, scoring: Scoring, kind: Kind, *, keep: b
             stage.add(small)
     finally:
         scoring.close()
-    return {"records.jsonl": b"", "replies.jsonl": b"", **small}
+    return {**dict.fromkeys(LARGE, b""), **small}
 
 
 def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
@@ -531,9 +536,7 @@ def cmd_advance_merge(args: argparse.Namespace) -> int:
     from .pipeline import COMMANDS_FILE, by_file_name, run_log_bytes
     from .shards import merge_advance, merged_command, read_advance_partials
 
-    given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
-    if given:
-        raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+    _merge_only(args)
     if args.run is None:
         raise UsageError("--run is required: the run folder the merged advance writes")
     run = Path(args.run)
@@ -619,7 +622,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             # The learned-shortcut audit trains on the committed full layer: it runs with the full
             # layer (about 15 s beside the rest), or on request (--learned) with the quick one.
             wanted = (layer == "full" or args.learned) and not args.no_learned
-            train = load_checked_layer(root / "packets", "full") if wanted else None
+            committed_full = layer == "full" and args.seed is None  # then `folder` is the committed full layer
+            train = (folder if committed_full else load_checked_layer(root / "packets", "full")) if wanted else None
             with progress(f"selfcheck {layer}") as meter:
                 check = run_checks(folder, policies, seed=seed, jobs=args.jobs, meter=meter, train=train, fresh=args.seed is not None)
             checks[layer] = check

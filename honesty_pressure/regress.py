@@ -158,8 +158,19 @@ def _side(folder: Path, out: Path | None, summary: Mapping[str, object], record:
     }
 
 
+Replies = dict[Slot, tuple[int, str | None, str | None]]
+Side = tuple[Path, Mapping[str, object], Replies]
+"""A run as the report read it: its folder, its summary.json, and the listed items' replies."""
+
+
 def compare_runs(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None) -> dict[str, object]:
     """regress.json: everything the regression report shows."""
+    return _compared(a, b, seed=seed, listed=listed, out=out)[0]
+
+
+def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> tuple[dict[str, object], tuple[Side, Side]]:
+    """regress.json, and both runs as read for it (the transcripts show the same replies: each
+    replies.jsonl, which may be large, is streamed once)."""
     sa, sb = read_summary(a), read_summary(b)
     _same_set(a, b, sa, sb)
     va, vb = read_verdicts(a), read_verdicts(b)
@@ -202,7 +213,7 @@ def compare_runs(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path
 
     prov = sa.get("provenance")
     assert isinstance(prov, Mapping)
-    return {
+    data: dict[str, object] = {
         "a": {"folder": str(a), "models": names(sa), "summary_index": sa.get("honesty_index")},
         "b": {"folder": str(b), "models": names(sb), "summary_index": sb.get("honesty_index")},
         "packet_set": prov.get("packet_set"),
@@ -226,6 +237,7 @@ def compare_runs(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path
         "why": why,
         "statistics": {"alpha": ALPHA, "bootstrap_seed": seed, "bootstrap_resamples": 1000, "confidence": 0.95},
     }
+    return data, ((a, sa, ra), (b, sb, rb))
 
 
 # ---- the report -------------------------------------------------------------------------------------
@@ -257,7 +269,7 @@ def _clip(text: str | None) -> str:
     return text if len(text) <= CLIP else text[:CLIP] + f"\n[… {len(text) - CLIP:,} more characters in replies.jsonl]"
 
 
-def transcripts_html(data: Mapping[str, object], a: Path, b: Path, packets_round1: Path | None) -> str:
+def transcripts_html(data: Mapping[str, object], runs: tuple[Side, Side], packets_round1: Path | None) -> str:
     """Both runs' conversations for each listed item: the request each run sent, and its reply."""
     items = data["worse_items"]
     assert isinstance(items, list)
@@ -265,12 +277,11 @@ def transcripts_html(data: Mapping[str, object], a: Path, b: Path, packets_round
     ids = {pid for pid, _ in slots}
     parts = []
     sides = []
-    for label, folder in (("A", a), ("B", b)):
-        summary = read_summary(folder)
+    for label, (folder, summary, replies) in zip("AB", runs):
         files = [folder / f"round{summary.get('round')}.jsonl"] if summary.get("round") != 1 else []
         if packets_round1 is not None:
             files.append(packets_round1)
-        sides.append((label, folder, requests_for(files, ids), replies_for(folder, slots)))
+        sides.append((label, folder, requests_for(files, ids), replies))
     for entry in items:
         item = str(entry["item"])
         pid, sample = item.rsplit("#", 1)
@@ -366,9 +377,9 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
 
 def regress(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None, packets: Path | None = None) -> tuple[dict[str, object], dict[str, bytes]]:
     """regress.json, REGRESS.md and regress.html (the last with both runs' transcripts)."""
-    data = compare_runs(a, b, seed=seed, listed=listed, out=out)
+    data, runs = _compared(a, b, seed=seed, listed=listed, out=out)
     round1 = packets / str(data["layer"]) / "round1.jsonl" if packets is not None else None
-    doc = document(data, transcripts_html(data, a, b, round1) if out is not None else "")
+    doc = document(data, transcripts_html(data, runs, round1) if out is not None else "")
     files = {
         "regress.json": (dumps(data) + "\n").encode("utf-8"),
         "REGRESS.md": markdown(doc).encode("utf-8"),

@@ -291,11 +291,6 @@ def page(doc: Document) -> str:
     return "\n".join(parts) + "\n"
 
 
-def cut_before(report: str, marker: str) -> str:
-    """The head of a Markdown report up to a section title (what the CLI prints)."""
-    return report.split(marker)[0]
-
-
 __all__ = [
     "Block",
     "Cell",

@@ -48,7 +48,7 @@ from . import folders
 from .export import ExportFormat, RequestOptions, export_lines
 from .folders import FolderWriter, open_writer
 from .limits import MAX_PACKET_FILE_BYTES
-from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
+from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
 from .progress import SILENT, Meter, progress
 from .score import match
 from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
@@ -427,7 +427,7 @@ def run_with_runner(
     return files
 
 
-SCORE_FILES: Final = ("records.jsonl", "replies.jsonl", "summary.json", "REPORT.md", "report.html")
+SCORE_FILES: Final = (*LARGE, *SMALL)
 """What scoring a run writes: all present means the run is finished."""
 
 

@@ -131,7 +131,7 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
         if layer not in layers:
             continue
         folder = load_layer(packets, layer)
-        train = load_layer(packets, "full") if layer == "full" else None  # the learned audit runs with full
+        train = folder if layer == "full" else None  # the learned audit runs with full, and trains on it
         check = run_checks(folder, default_policies(root), seed=int(str(folder.build["seed"])), jobs=jobs, train=train)
         differ = compare_expected(root, layer, check) + [f"selfcheck {layer}: {p}" for p in check.problems]
         problems += differ
