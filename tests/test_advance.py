@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.advance import ParentSet, advance, from_layer
+from honesty_pressure.advance import ParentSet, RequestLines, advance, fork_request, from_layer
 from honesty_pressure.binding import ID_RE, bind, unbind
-from honesty_pressure.canonical import jsonl, sha256_hex
+from honesty_pressure.canonical import dumps, jsonl, sha256_hex
 from honesty_pressure.cli import main
 from honesty_pressure.construct import PRESSURE_TYPES, Ledger, MenuItem
 from honesty_pressure.domains import DOMAINS, Domain, by_name
@@ -310,6 +310,21 @@ def test_evidence_change_moves_the_key_and_nothing_else_does(case: tuple[int, li
         assert [f.kind for f in forks][: len(default_kinds(before.state))] == default_kinds(before.state)
         assert {f.kind for f in forks[len(default_kinds(before.state)) :]} <= {"pressure"}
         check_fork_keys((before.state, before.action, before.ask), parent.ledger, forks)
+
+
+@settings(max_examples=FEW)
+@given(built_parents(), st.sampled_from(["default", "full"]), st.text(alphabet="0123456789abcdef", min_size=12, max_size=12))
+def test_request_lines_are_the_fork_request_dumped(case: tuple[int, list[Parent]], protocol: str, run_set: str) -> None:
+    """RequestLines encodes each parent's shared pieces once (a speed-up); fork_request is the
+    readable definition of a round-k+1 request. Both must give the same record and the same line."""
+    seed, parents = case
+    kinds = plan([(p.packet_id, p.sample) for p in parents], seed, protocol, escalation_parents(parents))  # type: ignore[arg-type]
+    writer = RequestLines(run_set)
+    for parent in parents:
+        for fork in make_forks(by_name(parent.ledger.domain), parent, kinds[(parent.packet_id, 0)], seed):
+            record, line = writer.line(fork)
+            assert record == fork_request(fork, run_set)
+            assert line == dumps(fork_request(fork, run_set)) + "\n"
 
 
 @settings(max_examples=FEW)
