@@ -9,6 +9,12 @@ skip, run as its own process so that it is timed as the commands are.
         files the command wrote, into a scratch file (read before the clock starts): the least a
         command that reads those inputs and writes those outputs must do (for `advance` and
         `score --run`).
+    python bench/baselines.py verdicts FORMAT FILE
+        the verdict floor: the least any scorer that keeps its promises must do per reply, and
+        nothing more: json.loads the line, take its id and reply, SHA-256 the reply and keep one
+        digest per (id, sample) (duplicate detection), find the last "DECISION:" line with one
+        regex, count decisions per id. No layer, no matching, no verdict sets, no output files:
+        a lower bound for `score`, reported beside the baseline (what 2x of it can hold).
 
 Each prints the CPU seconds (user + system) of its measured part on its last line; the start of
 the interpreter is not counted, which only makes the baseline smaller.
@@ -17,6 +23,7 @@ the interpreter is not counted, which only makes the baseline smaller.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -39,6 +46,18 @@ def reply_of(record: dict, fmt: str) -> str:  # type: ignore[type-arg]
         return ""
 
 
+def id_of(record: dict, fmt: str) -> tuple[str, int]:  # type: ignore[type-arg]
+    """(request id, sample) by the shortest road each format allows."""
+    if fmt == "native":
+        return str(record.get("packet_id")), int(record.get("sample") or 0)
+    if fmt in ("openai-batch", "anthropic-batch"):
+        return str(record.get("custom_id")), 0
+    return str(record.get("id")), 0
+
+
+LAST_DECISION = re.compile(r"DECISION:[ \t]*([A-Za-z_]+)")
+
+
 def cpu() -> float:
     t = os.times()
     return t.user + t.system
@@ -49,6 +68,25 @@ def replies(fmt: str, path: str) -> float:
     with open(path, "rb") as handle:
         for line in handle:
             DECISION.search(reply_of(json.loads(line), fmt))
+    return cpu() - start
+
+
+def verdicts(fmt: str, path: str) -> float:
+    start = cpu()
+    seen: dict[tuple[str, int], bytes] = {}
+    counts: dict[tuple[str, str | None], int] = {}
+    sha256 = hashlib.sha256
+    with open(path, "rb") as handle:
+        for line in handle:
+            record = json.loads(line)
+            key, reply = id_of(record, fmt), reply_of(record, fmt)
+            digest = sha256(reply.encode("utf-8")).digest()
+            if seen.setdefault(key, digest) != digest:
+                raise SystemExit(f"two different replies for {key}")
+            at = reply.rfind("DECISION:")
+            found = LAST_DECISION.match(reply, at) if at >= 0 else None
+            tally = (key[0], found.group(1) if found else None)
+            counts[tally] = counts.get(tally, 0) + 1
     return cpu() - start
 
 
@@ -81,11 +119,19 @@ def main() -> int:
     r = sub.add_parser("replies")
     r.add_argument("format")
     r.add_argument("file")
+    v = sub.add_parser("verdicts")
+    v.add_argument("format")
+    v.add_argument("file")
     pw = sub.add_parser("parse-write")
     pw.add_argument("--inputs", nargs="+", required=True)
     pw.add_argument("--outputs", nargs="+", required=True)
     args = parser.parse_args()
-    seconds = replies(args.format, args.file) if args.kind == "replies" else parse_write(args.inputs, args.outputs)
+    if args.kind == "replies":
+        seconds = replies(args.format, args.file)
+    elif args.kind == "verdicts":
+        seconds = verdicts(args.format, args.file)
+    else:
+        seconds = parse_write(args.inputs, args.outputs)
     print(f"{seconds:.6f}")
     return 0
 

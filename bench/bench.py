@@ -10,6 +10,9 @@ those pairs of (command CPU) / (baseline CPU), CPU being user + system time of t
 
 - `score` steps: the reply-file baseline of issue 13, a plain script that json.loads every line of
   the same reply file and runs one regex search for "DECISION:" per reply;
+- beside each `score` step, two floors that are not targets: the parse-write floor (reading the
+  inputs and writing the outputs score writes, nothing else) and the verdict floor (only what no
+  scorer can skip per reply: parse, digest, the decision line, a count; bench/baselines.py);
 - `advance` and `score --run`: the parse-and-write baseline, a plain script that json.loads every
   line of the command's input files and json.dumps every record of the files it writes.
 
@@ -70,8 +73,10 @@ class Step:
     seconds_target: float | None = None
     before: Callable[[], None] = lambda: None
     floor: list[str] | None = None
+    least: list[str] | None = None
     runs: list[tuple[Measured, Measured]] = field(default_factory=list)
     floors: list[float] = field(default_factory=list)
+    leasts: list[float] = field(default_factory=list)
 
     @property
     def ratio(self) -> float:
@@ -93,6 +98,14 @@ class Step:
         if not self.floors:
             return None
         return statistics.median(c.cpu / max(f, 0.001) for (c, _), f in zip(self.runs, self.floors))
+
+    @property
+    def least_ratio(self) -> float | None:
+        """The verdict floor's CPU over the baseline's, median over the pairs: how much of the
+        target the least possible scorer already spends before it writes a byte."""
+        if not self.leasts:
+            return None
+        return statistics.median(v / max(b.cpu, 0.001) for (_, b), v in zip(self.runs, self.leasts))
 
     @property
     def wall(self) -> float:
@@ -190,6 +203,7 @@ def steps(work: Path, quick: bool) -> tuple[list[Step], list[Step]]:
             SCORE_TARGET,
             before=fresh(out),
             floor=score_floor(work, path),
+            least=base("verdicts", fmt, path),
         )
         for fmt in ("native", "openai-batch", "anthropic-batch")
         for path in [reply_file(work, fmt, size)]
@@ -207,6 +221,7 @@ def steps(work: Path, quick: bool) -> tuple[list[Step], list[Step]]:
                 MEMORY_TARGET_MB if count >= MILLION else None,
                 before=fresh(out),
                 floor=score_floor(work, path),
+                least=base("verdicts", "native", path),
             )
         )
     # advance and score --run on the full layer: a reference run made once, then timed runs.
@@ -271,6 +286,8 @@ def measure(step: Step, repeats: int) -> None:
         step.runs.append((command, baseline))
         if step.floor is not None:
             step.floors.append(run(step.floor, reads_cpu=True).cpu)
+        if step.least is not None:
+            step.leasts.append(run(step.least, reads_cpu=True).cpu)
         print(f"  {step.name}: run {i + 1}: {command.cpu:.2f} s vs {baseline.cpu:.2f} s, peak {command.peak_mb:.0f} MB", flush=True)
 
 
@@ -298,8 +315,8 @@ def machine() -> list[str]:
 
 def table(rows: list[Step]) -> list[str]:
     out = [
-        "| step | replies | command CPU s | wall s | baseline CPU s | ratio (median of pairs) | target | ratio to parse-write floor | peak MB | verdict |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+        "| step | replies | command CPU s | wall s | baseline CPU s | ratio (median of pairs) | target | ratio to parse-write floor | verdict floor / baseline | peak MB | verdict |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for s in rows:
         target = ", ".join(
@@ -314,7 +331,8 @@ def table(rows: list[Step]) -> list[str]:
         verdict = "MISSED" if s.missed() else "ok"
         count = f"{s.replies:,}" if s.replies else ""
         floor = "" if s.floor_ratio is None else f"{s.floor_ratio:.2f}x"
-        out.append(f"| {s.name} | {count} | {s.cpu:.2f} | {s.wall:.2f} | {s.baseline_cpu:.2f} | {s.ratio:.2f}x | {target} | {floor} | {s.peak_mb:.0f} | {verdict} |")
+        least = "" if s.least_ratio is None else f"{s.least_ratio:.2f}x"
+        out.append(f"| {s.name} | {count} | {s.cpu:.2f} | {s.wall:.2f} | {s.baseline_cpu:.2f} | {s.ratio:.2f}x | {target} | {floor} | {least} | {s.peak_mb:.0f} | {verdict} |")
     return out
 
 
@@ -363,6 +381,9 @@ def main() -> int:
             "says what each baseline does). Targets are issue 13's. Beside each `score` step, its ratio to the",
             "parse-write floor: json.loads of the layer and the reply file, json.dumps of the records, replies and",
             "summary that score writes (no matching, parsing, digests or statistics): what moving the bytes alone costs.",
+            "And the verdict floor over the baseline: a plain script doing only what no scorer can skip (json.loads,",
+            "a SHA-256 per reply kept per (id, sample), the last DECISION line, a count per id), with no layer and no",
+            "output: the share of a 2x target that is spent before anything is matched, judged or written.",
             "",
             *lines,
         ]
