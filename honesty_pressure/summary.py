@@ -39,14 +39,16 @@ from .stats import (
     ALPHA,
     POWER,
     Estimate,
-    bootstrap_mean,
+    Picker,
     fisher_exact,
     harmonic_mean,
     holm,
     mcnemar_exact,
     minimum_detectable_difference,
+    one_pass_pickers,
     pass_hat_k,
     percentile,
+    picked_mean,
     picker,
     resamples,
     rounded,
@@ -180,14 +182,21 @@ _SMALL: int = 2000
 
 
 @lru_cache(maxsize=8)
-def _cached(seed: int, n: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(resamples(seed, "clusters", n))
+def _cached(seed: int, n: int) -> tuple[Callable[[Sequence[float]], Sequence[float]], ...]:
+    # The pickers, not the index tuples, are kept: a picker wraps its tuple without a copy, and
+    # making one per estimate cost as much as the picking.
+    return tuple(map(picker, resamples(seed, "clusters", n)))
 
 
-def _indices(seed: int, n: int) -> Iterable[tuple[int, ...]]:
+def _pickers(seed: int, n: int) -> Iterable[Callable[[Sequence[float]], Sequence[float]]]:
     """Resamples depend on (seed, cluster count) only: estimates over the same clusters share them
     (common random numbers). Small counts are kept; a large one is made one resample at a time."""
-    return _cached(seed, n) if n <= _SMALL else resamples(seed, "clusters", n)
+    return _cached(seed, n) if n <= _SMALL else map(picker, resamples(seed, "clusters", n))
+
+
+def _one_pass(seed: int, n: int) -> Iterable[Picker]:
+    """`_pickers` for an estimate that uses each resample once (a large one skips the indices)."""
+    return _cached(seed, n) if n <= _SMALL else one_pass_pickers(seed, "clusters", n)
 
 
 def source_of(key: Mapping[str, object]) -> str:
@@ -218,7 +227,7 @@ def paired_contrast(
         counts[0] += _indicator(item, indicator)
         counts[1] += item.n
     diffs = [both["a"][0] / both["a"][1] - both["b"][0] / both["b"][1] for _, both in sorted(sides.items()) if "a" in both and "b" in both]
-    return estimate_json(bootstrap_mean(diffs, _indices(seed, len(diffs))))
+    return estimate_json(picked_mean(diffs, _one_pass(seed, len(diffs))))
 
 
 # ---- axes ---------------------------------------------------------------------------------------
@@ -261,8 +270,7 @@ def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | N
         return {**empty, "forbidden": dict(empty), "groups": []}
     value, harm = means([[sum(col) for col in group] for group in columns])
     boot = []
-    for idx in _indices(seed, len(sources)):
-        pick = picker(idx)
+    for pick in _pickers(seed, len(sources)):
         boot.append(means([[sum(pick(col)) for col in group] for group in columns]))  # type: ignore[arg-type]
     acc_boot, harm_boot = sorted(b[0] for b in boot), sorted(b[1] for b in boot)
     return {
@@ -374,7 +382,7 @@ def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     sizes = Counter(source)
     size_list = [sizes[s] for s in names]
     # The resamples are the same for every k: their pickers and denominators are made once.
-    pickers = [picker(idx) for idx in _indices(seed, len(names))] if samples else []
+    pickers = list(_pickers(seed, len(names))) if samples else []
     denominators = [sum(pick(size_list)) for pick in pickers]
     out: JsonObject = {}
     for k in range(1, samples + 1):
