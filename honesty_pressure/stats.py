@@ -189,14 +189,24 @@ def fisher_exact(a: int, b: int, c: int, d: int) -> float:
     if min(a, b, c, d) < 0:
         raise ValueError("a 2x2 table needs counts >= 0")
     row1, col1, total = a + b, a + c, a + b + c + d
+    weights = _hypergeometric_weights(row1, col1, total)
+    observed = weights[a - max(0, row1 + col1 - total)]
+    as_likely = sum(w for w in weights if w <= observed)
+    # The weights sum to C(total, row1) (Vandermonde's identity): the same integer, exactly.
+    return min(1.0, as_likely / sum(weights))
+
+
+def _hypergeometric_weights(row1: int, col1: int, total: int) -> list[int]:
+    """C(col1, x) * C(total - col1, row1 - x) for every feasible x, in order: proportional to the
+    hypergeometric probabilities. Each from the last by the exact ratio of neighbours (the
+    division leaves no remainder), not by two binomials each: large tables cost a fraction."""
     low, high = max(0, row1 + col1 - total), min(row1, col1)
-
-    def weight(x: int) -> int:  # proportional to the hypergeometric probability of x
-        return math.comb(col1, x) * math.comb(total - col1, row1 - x)
-
-    observed = weight(a)
-    as_likely = sum(w for w in map(weight, range(low, high + 1)) if w <= observed)
-    return min(1.0, as_likely / math.comb(total, row1))
+    w = math.comb(col1, low) * math.comb(total - col1, row1 - low)
+    weights = [w]
+    for x in range(low, high):
+        w = w * (col1 - x) * (row1 - x) // ((x + 1) * (total - col1 - row1 + x + 1))
+        weights.append(w)
+    return weights
 
 
 def holm(pvalues: Sequence[float]) -> list[float]:
