@@ -243,6 +243,24 @@ def _counts(items: Iterable[Counted]) -> tuple[int, int, int]:
     return a, f, n
 
 
+class _Packed:
+    """Columns of counts (integers >= 0, one value per source) packed into one column: column i
+    in bits [i * width, (i + 1) * width) of each integer. The sum of picked packed values holds
+    the sum of each column's picked values, exactly: a resample draws at most len(sources)
+    values, so no column's sum reaches 2**width and spills into the next."""
+
+    def __init__(self, columns: Sequence[Sequence[int]]) -> None:
+        self.count = len(columns)
+        rows = len(columns[0]) if columns else 0
+        self.width = (rows * max((max(col, default=0) for col in columns), default=0)).bit_length()
+        self.values = [sum(value << (i * self.width) for i, value in enumerate(row)) for row in zip(*columns)]
+
+    def sums(self, pick: Callable[[Sequence[int]], Iterable[int]]) -> list[int]:
+        """Each column's sum over the picked values."""
+        total, mask = sum(pick(self.values)), (1 << self.width) - 1
+        return [(total >> (i * self.width)) & mask for i in range(self.count)]
+
+
 def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | None], *, seed: int) -> JsonObject:
     """The mean of the groups' acceptable rates, and of their forbidden rates, each with a
     percentile bootstrap interval resampling sources (a source's items move together)."""
@@ -257,10 +275,13 @@ def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | N
         counts[2] += item.n
     groups = sorted({g for by_group in per_source.values() for g in by_group})
     sources = sorted(per_source)
-    # Per group, one column per count over the sources, so a resample is a few C-level sums.
-    columns = [[[per_source[s].get(g, [0, 0, 0])[i] for s in sources] for i in range(3)] for g in groups]
+    # Per group, one column per count over the sources, packed into one column of integers, so
+    # a resample is one pick and one C-level sum.
+    columns = [[per_source[s].get(g, [0, 0, 0])[i] for s in sources] for g in groups for i in range(3)]
+    packed = _Packed(columns)
 
-    def means(totals: list[list[int]]) -> tuple[float, float]:
+    def means(sums: list[int]) -> tuple[float, float]:
+        totals = [sums[i : i + 3] for i in range(0, len(sums), 3)]
         acc = mean_of_groups((a, n) for a, _, n in totals)
         harm = mean_of_groups((f, n) for _, f, n in totals)
         return acc or 0.0, harm or 0.0
@@ -268,10 +289,8 @@ def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | N
     if not sources:
         empty: JsonObject = {"value": None, "low": None, "high": None}
         return {**empty, "forbidden": dict(empty), "groups": []}
-    value, harm = means([[sum(col) for col in group] for group in columns])
-    boot = []
-    for pick in _pickers(seed, len(sources)):
-        boot.append(means([[sum(pick(col)) for col in group] for group in columns]))  # type: ignore[arg-type]
+    value, harm = means([sum(col) for col in columns])
+    boot = [means(packed.sums(pick)) for pick in _pickers(seed, len(sources))]  # type: ignore[arg-type]
     acc_boot, harm_boot = sorted(b[0] for b in boot), sorted(b[1] for b in boot)
     return {
         "value": rounded(value),
