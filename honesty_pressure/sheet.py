@@ -10,6 +10,7 @@ serialised once per packet; only the verdict, the reply's digest and the sample 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -44,22 +45,20 @@ _MARKS: Final = {field: f"\x00hole:{field}\x00" for field in _HOLES}
 _MARKS_JSON: Final = {field: dumps(mark) for field, mark in _MARKS.items()}  # encoded once, not per packet
 
 
+_CUT: Final = re.compile("(" + "|".join(re.escape(_MARKS_JSON[field]) for field in _HOLES) + ")")
+_CUT_MARKS: Final = [_MARKS_JSON[field] for field in _HOLES]
+
+
 def _fragments(packet_id: str, key: Mapping[str, object]) -> tuple[str, ...] | None:
     """A record line cut around its changing fields: six pieces, so a line is five values put
     between them. None if a key field happens to hold a marker (then lines are dumped whole)."""
     template = record_json(packet_id, 0, (None, "other", None), None, key)
     template.update(_MARKS)
-    text = dumps(template)
-    pieces, at = [], 0
-    for field in _HOLES:
-        mark = _MARKS_JSON[field]
-        found = text.find(mark, at)
-        if found < 0 or text.count(mark) != 1:
-            return None
-        pieces.append(text[at:found])
-        at = found + len(mark)
-    pieces.append(text[at:])
-    return tuple(pieces)
+    # One split at every marker (kept, in the capture group): each marker once, in order.
+    parts = _CUT.split(dumps(template))
+    if parts[1::2] != _CUT_MARKS:
+        return None
+    return tuple(parts[0::2])
 
 
 class Sheet:
@@ -108,7 +107,7 @@ class Sheet:
             pieces = _fragments(pid, key)
             self.fragments.append(pieces)
             # Decisions (menu codes), reasons, verdicts, digests and numbers are ASCII.
-            self.ascii.append(pieces is not None and all(piece.isascii() for piece in pieces) and all(d.isascii() for d in decisions))
+            self.ascii.append(pieces is not None and "".join(pieces).isascii() and "".join(decisions).isascii())
             self.packet_json.append(json_text(pid))
 
     def __len__(self) -> int:
