@@ -218,15 +218,32 @@ def paired_contrast(
     """Mean over clusters of (indicator share on side "a") minus (on side "b"), with a bootstrap
     interval over clusters. Items whose side is None are ignored; a cluster needs both sides.
     The indicator is "acceptable" or "changed" (a decision other than the parent's)."""
-    sides: dict[str, dict[str, list[int]]] = {}
+    return contrast_of(side_counts(items, cluster_of, side_of, indicator), "a", "b", seed=seed)
+
+
+Sides = dict[str, dict[str, list[int]]]
+"""Per cluster, per side: [indicator count, samples]."""
+
+
+def side_counts(
+    items: Counts, cluster_of: Callable[[Mapping[str, object]], str | None], side_of: KeyFn, indicator: str = "acceptable"
+) -> Sides:
+    """The counts every contrast between two of `side_of`'s sides is made of (items whose
+    cluster or side is None are left out)."""
+    sides: Sides = {}
     for item in items:
         cluster, side = cluster_of(item.key), side_of(item.key)
         if cluster is None or side is None:
             continue
-        counts = sides.setdefault(cluster, {}).setdefault(side, [0, 0])
+        counts = sides.setdefault(cluster, {}).setdefault(str(side), [0, 0])
         counts[0] += _indicator(item, indicator)
         counts[1] += item.n
-    diffs = [both["a"][0] / both["a"][1] - both["b"][0] / both["b"][1] for _, both in sorted(sides.items()) if "a" in both and "b" in both]
+    return sides
+
+
+def contrast_of(sides: Sides, a: str, b: str, *, seed: int) -> JsonObject:
+    """`paired_contrast` of side a against side b, from their counts."""
+    diffs = [both[a][0] / both[a][1] - both[b][0] / both[b][1] for _, both in sorted(sides.items()) if a in both and b in both]
     return estimate_json(picked_mean(diffs, _one_pass(seed, len(diffs))))
 
 
@@ -454,13 +471,10 @@ def round1_cells(cells: Iterable[Cell], *, seed: int, layer_scale: Mapping[str, 
     scale = layer_scale or {}
     items = counted(cells)
 
-    def versus(family: str) -> Callable[[Mapping[str, object]], str | None]:
-        return lambda key: "a" if key["family"] == family else ("b" if key["family"] == "original" else None)
-
     present = {str(item.key.get("family")) for item in items}
-    contrasts = {
-        f"{family} - original": paired_contrast(items, source_of, versus(family), seed=seed) for family in sorted(present - {"original"})
-    }
+    # Every family against the original on the same sources: one pass counts them all.
+    by_family = side_counts(items, source_of, lambda key: key["family"])
+    contrasts = {f"{family} - original": contrast_of(by_family, family, "original", seed=seed) for family in sorted(present - {"original"})}
     control = axis_json(items, "control_stability", seed=seed, layer_scale=scale)
     control["flip_rate"] = {
         c: flip_rate(items, c) for c in STABILITY_FAMILIES if c != "original" and any(item.key.get("family") == c for item in items)
