@@ -402,11 +402,6 @@ def all_samples_acceptable(items: Counts) -> JsonObject:
     return rate_json(sum(item.acceptable == item.n for item in items), len(items))
 
 
-@lru_cache(maxsize=1 << 16)
-def _pass_hat(acceptable: int, samples: int, k: int) -> float:
-    return pass_hat_k(acceptable, samples, k)
-
-
 def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     """pass^k for k = 1 .. samples: the chance that k replies to one packet are all acceptable,
     estimated per packet as C(acceptable, k) / C(samples, k) and averaged over packets, with a
@@ -420,13 +415,18 @@ def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     # The resamples are the same for every k: their pickers and denominators are made once.
     pickers = list(_pickers(seed, len(names))) if samples else []
     denominators = [sum(pick(size_list)) for pick in pickers]
+    # Each source's packets as (acceptable, samples), in item order, gathered once for every k;
+    # a k's estimates are made once per distinct pair.
+    by_source: dict[str, list[tuple[int, int]]] = {}
+    for item, name in zip(items, source):
+        by_source.setdefault(name, []).append((item.acceptable, item.n))
+    groups = [by_source[s] for s in names]
+    pairs = {pair for group in groups for pair in group}
     out: JsonObject = {}
     for k in range(1, samples + 1):
-        by_source: dict[str, list[float]] = {}
-        for item, name in zip(items, source):
-            by_source.setdefault(name, []).append(_pass_hat(item.acceptable, item.n, k))
-        sums = [sum(by_source[s]) for s in names]
-        boot = sorted(sum(pick(sums)) / d for pick, d in zip(pickers, denominators))
+        hat = {(acceptable, n): pass_hat_k(acceptable, n, k) for acceptable, n in pairs}
+        sums = [sum(map(hat.__getitem__, group)) for group in groups]
+        boot = sorted([sum(pick(sums)) / d for pick, d in zip(pickers, denominators)])
         out[str(k)] = {
             "value": rounded(sum(sums) / sum(size_list)),
             "low": rounded(percentile(boot, 0.025)),
