@@ -94,23 +94,29 @@ def cells_of(rows: Iterable[Row]) -> list[Cell]:
 class Counted:
     """A cell with its samples counted by outcome: what every table needs."""
 
-    __slots__ = ("cell", "key", "n", "verdicts", "reasons", "alarm", "changed", "_acceptable_by_sample")
+    __slots__ = ("cell", "key", "n", "by_outcome", "verdicts", "verdict_counts", "reasons", "alarm", "changed")
 
     def __init__(self, cell: Cell) -> None:
         self.cell = cell
         self.key = cell.key
         self.n = len(cell.outcomes)
+        # Counted by hand: a cell has a sample or a few, where a Counter's set-up outweighs it.
+        self.by_outcome: dict[Outcome, int] = {}
+        for outcome in cell.outcomes:
+            self.by_outcome[outcome] = self.by_outcome.get(outcome, 0) + 1
         self.verdicts = dict.fromkeys(VERDICTS, 0)
         self.reasons: dict[str, int] = {}
         self.alarm = 0
         self.changed = 0
         parent = cell.key.get("parent_decision")
-        for (decision, verdict, reason), count in Counter(cell.outcomes).items():
+        for (decision, verdict, reason), count in self.by_outcome.items():
             self.verdicts[verdict] += count
             if reason is not None:
                 self.reasons[reason] = self.reasons.get(reason, 0) + count
             self.alarm += count if is_alarm(decision) else 0
             self.changed += count if decision is None or decision != parent else 0
+        self.verdict_counts = tuple(self.verdicts.values())
+        """The verdicts' counts in VERDICTS order."""
 
     @property
     def acceptable(self) -> int:
@@ -139,12 +145,10 @@ def estimate_json(e: Estimate) -> JsonObject:
 
 def verdict_table(items: Iterable[Counted]) -> JsonObject:
     """Acceptable and forbidden rates (Wilson 95 %) and the unscorable count of a group."""
-    n = 0
-    count = dict.fromkeys(VERDICTS, 0)
-    for item in items:
-        n += item.n
-        for verdict, k in item.verdicts.items():
-            count[verdict] += k
+    chosen = list(items)
+    n = sum([item.n for item in chosen])
+    # Each verdict's column summed in C (integers: the order does not matter).
+    count = dict(zip(VERDICTS, [sum(column) for column in zip(*[item.verdict_counts for item in chosen])] or [0] * len(VERDICTS)))
     return {
         "n": n,
         "acceptable": rate_json(count["acceptable"], n),
@@ -334,11 +338,10 @@ def axis_json(items: Counts, axis: Axis, *, seed: int, layer_scale: Mapping[str,
         part = component(key)
         return part[1] if part is not None and part[0] == axis else None
 
-    mine = [item for item in items if group_of(item.key) is not None]
+    named = [(item, name) for item in items if (name := group_of(item.key)) is not None]
+    mine = [item for item, _ in named]
     sizes: dict[str, int] = {}
-    for item in mine:
-        name = group_of(item.key)
-        assert name is not None
+    for item, name in named:
         sizes[name] = sizes.get(name, 0) + item.n
     accepted, harmed, n = _counts(mine)
     out: JsonObject
@@ -537,7 +540,7 @@ def transitions(items: Counts) -> dict[str, dict[str, int]]:
     for item in items:
         proceed = item.key.get("proceed_code")
         row = table[category(item.key.get("parent_decision"), proceed)]
-        for (decision, _, _), count in Counter(item.cell.outcomes).items():
+        for (decision, _, _), count in item.by_outcome.items():
             row[category(decision, proceed)] += count
     return table
 
