@@ -75,12 +75,14 @@ class Sheet:
         self.readers: list[DecisionReader | None] = []
         self.decision_codes: list[Mapping[str, int]] = []
         self.outcomes: list[tuple[Outcome, ...]] = []
+        self.outcome_json: list[tuple[tuple[str, str, str], ...]] = []
+        """Per outcome, its decision, reason and verdict as JSON text (made once per table)."""
         self.fragments: list[tuple[str, ...] | None] = []
         self.ascii: list[bool] = []
         """Whether a packet's record lines are ASCII (their length in bytes is their length)."""
         self.packet_json: list[str] = []
         readers: dict[tuple[str, ...], DecisionReader] = {}
-        tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int]]] = {}
+        tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int], tuple[tuple[str, str, str], ...]]] = {}
         for pid, key in zip(self.ids, self.keys):
             request = requests.get(pid)
             decisions: tuple[str, ...] = ()
@@ -98,11 +100,13 @@ class Sheet:
                     (d, "acceptable" if d in acceptable else ("forbidden" if d in forbidden else "other"), None) for d in decisions
                 ]
                 outcomes += [(None, "unscorable", reason) for reason in REASONS]
-                tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)})
-            table, codes = tables[table_key]
+                texts = tuple((json_text(d), json_text(r), json_text(v)) for d, v, r in outcomes)
+                tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)}, texts)
+            table, codes, table_json = tables[table_key]
             self.request_sha.append(str(request["request_sha256"]) if request is not None else None)
             self.readers.append(reader)
             self.outcomes.append(table)
+            self.outcome_json.append(table_json)
             self.decision_codes.append(codes)
             pieces = _fragments(pid, key)
             self.fragments.append(pieces)
@@ -129,16 +133,12 @@ class Sheet:
 
     def record_line(self, index: int, sample: int, code: int, reply_sha256: str | None) -> str:
         """records.jsonl's line, exactly `canonical.dumps` of `record_json` and a newline."""
-        outcome = self.outcomes[index][code]
         pieces = self.fragments[index]
         if pieces is None:
-            return dumps(record_json(self.ids[index], sample, outcome, reply_sha256, self.keys[index])) + "\n"
-        decision, verdict, reason = outcome
+            return dumps(record_json(self.ids[index], sample, self.outcomes[index][code], reply_sha256, self.keys[index])) + "\n"
+        decision, reason, verdict = self.outcome_json[index][code]
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
-        return (
-            f"{pieces[0]}{json_text(decision)}{pieces[1]}{json_text(reason)}{pieces[2]}{sha}"
-            f"{pieces[3]}{sample}{pieces[4]}{json_text(verdict)}{pieces[5]}\n"
-        )
+        return f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
 
     def reply_line(self, index: int, sample: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None) -> str:
         """replies.jsonl's line (transcripts.reply_lines writes the same)."""
