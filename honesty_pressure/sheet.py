@@ -81,7 +81,8 @@ class Sheet:
         self.ascii: list[bool] = []
         """Whether a packet's record lines are ASCII (their length in bytes is their length)."""
         self.packet_json: list[str] = []
-        readers: dict[tuple[str, ...], DecisionReader] = {}
+        menus: dict[tuple[str, ...], tuple[tuple[str, ...], DecisionReader]] = {}
+        """Per menu, its decisions and its reader (packets share a few menus)."""
         tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int], tuple[tuple[str, str, str], ...]]] = {}
         for pid, key in zip(self.ids, self.keys):
             request = requests.get(pid)
@@ -89,9 +90,11 @@ class Sheet:
             reader = None
             if request is not None:
                 menu = tuple(menu_codes(request))
-                asks = tuple(code for code in menu if code.startswith("ASK "))
-                decisions = (*_SIMPLE, *asks)
-                reader = readers.get(menu) or readers.setdefault(menu, DecisionReader(menu))
+                known = menus.get(menu)
+                if known is None:
+                    asks = tuple(code for code in menu if code.startswith("ASK "))
+                    known = menus[menu] = ((*_SIMPLE, *asks), DecisionReader(menu))
+                decisions, reader = known
             acceptable, forbidden = key.get("acceptable"), key.get("forbidden")
             assert isinstance(acceptable, list) and isinstance(forbidden, list)
             table_key = (decisions, tuple(map(str, acceptable)), tuple(map(str, forbidden)))
