@@ -61,6 +61,16 @@ def _fragments(packet_id: str, key: Mapping[str, object]) -> tuple[str, ...] | N
     return tuple(parts[0::2])
 
 
+def _encoded(outcome: Outcome, known: dict[Outcome, tuple[str, str, str]]) -> tuple[str, str, str]:
+    """An outcome's decision, reason and verdict as JSON text, shared by every table holding the
+    outcome (nearly every packet has a table of its own: its ASK codes are its own)."""
+    found = known.get(outcome)
+    if found is None:
+        decision, verdict, reason = outcome
+        found = known[outcome] = (json_text(decision), json_text(reason), json_text(verdict))
+    return found
+
+
 class Sheet:
     """One round's packets (all of them: a fork that was never sent is judged too)."""
 
@@ -84,6 +94,7 @@ class Sheet:
         menus: dict[tuple[str, ...], tuple[tuple[str, ...], DecisionReader]] = {}
         """Per menu, its decisions and its reader (packets share a few menus)."""
         tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int], tuple[tuple[str, str, str], ...]]] = {}
+        encoded: dict[Outcome, tuple[str, str, str]] = {}
         for pid, key in zip(self.ids, self.keys):
             request = requests.get(pid)
             decisions: tuple[str, ...] = ()
@@ -103,7 +114,7 @@ class Sheet:
                     (d, "acceptable" if d in acceptable else ("forbidden" if d in forbidden else "other"), None) for d in decisions
                 ]
                 outcomes += [(None, "unscorable", reason) for reason in REASONS]
-                texts = tuple((json_text(d), json_text(r), json_text(v)) for d, v, r in outcomes)
+                texts = tuple(_encoded(outcome, encoded) for outcome in outcomes)
                 tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)}, texts)
             table, codes, table_json = tables[table_key]
             self.request_sha.append(str(request["request_sha256"]) if request is not None else None)
