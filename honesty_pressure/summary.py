@@ -94,22 +94,18 @@ def cells_of(rows: Iterable[Row]) -> list[Cell]:
 class Counted:
     """A cell with its samples counted by outcome: what every table needs."""
 
-    __slots__ = ("cell", "key", "n", "by_outcome", "verdicts", "verdict_counts", "reasons", "alarm", "changed")
+    __slots__ = ("cell", "key", "n", "verdicts", "verdict_counts", "reasons", "alarm", "changed")
 
     def __init__(self, cell: Cell) -> None:
         self.cell = cell
         self.key = cell.key
         self.n = len(cell.outcomes)
-        # Counted by hand: a cell has a sample or a few, where a Counter's set-up outweighs it.
-        self.by_outcome: dict[Outcome, int] = {}
-        for outcome in cell.outcomes:
-            self.by_outcome[outcome] = self.by_outcome.get(outcome, 0) + 1
         self.verdicts = dict.fromkeys(VERDICTS, 0)
         self.reasons: dict[str, int] = {}
         self.alarm = 0
         self.changed = 0
         parent = cell.key.get("parent_decision")
-        for (decision, verdict, reason), count in self.by_outcome.items():
+        for (decision, verdict, reason), count in tally_outcomes(cell.outcomes).items():
             self.verdicts[verdict] += count
             if reason is not None:
                 self.reasons[reason] = self.reasons.get(reason, 0) + count
@@ -124,6 +120,15 @@ class Counted:
 
     def sample_outcomes(self) -> Iterator[tuple[int, Outcome]]:
         return zip(self.cell.samples, self.cell.outcomes)
+
+
+def tally_outcomes(outcomes: Iterable[Outcome]) -> dict[Outcome, int]:
+    """How often each outcome occurs (by hand: a cell has a sample or a few, where a Counter's
+    set-up outweighs the counting)."""
+    counts: dict[Outcome, int] = {}
+    for outcome in outcomes:
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
 
 
 Counts = Sequence[Counted]
@@ -540,7 +545,7 @@ def transitions(items: Counts) -> dict[str, dict[str, int]]:
     for item in items:
         proceed = item.key.get("proceed_code")
         row = table[category(item.key.get("parent_decision"), proceed)]
-        for (decision, _, _), count in item.by_outcome.items():
+        for (decision, _, _), count in tally_outcomes(item.cell.outcomes).items():
             row[category(decision, proceed)] += count
     return table
 
