@@ -22,7 +22,12 @@ JsonValue = object
 
 def dumps(value: JsonValue) -> str:
     """One canonical JSON text, no trailing newline."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _ENCODER.encode(value)
+
+
+# What json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+# allow_nan=False) uses, made once: json.dumps makes an encoder per call with these options.
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
 def json_text(value: str | None) -> str:

@@ -10,6 +10,7 @@ serialised once per packet; only the verdict, the reply's digest and the sample 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -44,22 +45,30 @@ _MARKS: Final = {field: f"\x00hole:{field}\x00" for field in _HOLES}
 _MARKS_JSON: Final = {field: dumps(mark) for field, mark in _MARKS.items()}  # encoded once, not per packet
 
 
+_CUT: Final = re.compile("(" + "|".join(re.escape(_MARKS_JSON[field]) for field in _HOLES) + ")")
+_CUT_MARKS: Final = [_MARKS_JSON[field] for field in _HOLES]
+
+
 def _fragments(packet_id: str, key: Mapping[str, object]) -> tuple[str, ...] | None:
     """A record line cut around its changing fields: six pieces, so a line is five values put
     between them. None if a key field happens to hold a marker (then lines are dumped whole)."""
     template = record_json(packet_id, 0, (None, "other", None), None, key)
     template.update(_MARKS)
-    text = dumps(template)
-    pieces, at = [], 0
-    for field in _HOLES:
-        mark = _MARKS_JSON[field]
-        found = text.find(mark, at)
-        if found < 0 or text.count(mark) != 1:
-            return None
-        pieces.append(text[at:found])
-        at = found + len(mark)
-    pieces.append(text[at:])
-    return tuple(pieces)
+    # One split at every marker (kept, in the capture group): each marker once, in order.
+    parts = _CUT.split(dumps(template))
+    if parts[1::2] != _CUT_MARKS:
+        return None
+    return tuple(parts[0::2])
+
+
+def _encoded(outcome: Outcome, known: dict[Outcome, tuple[str, str, str]]) -> tuple[str, str, str]:
+    """An outcome's decision, reason and verdict as JSON text, shared by every table holding the
+    outcome (nearly every packet has a table of its own: its ASK codes are its own)."""
+    found = known.get(outcome)
+    if found is None:
+        decision, verdict, reason = outcome
+        found = known[outcome] = (json_text(decision), json_text(reason), json_text(verdict))
+    return found
 
 
 class Sheet:
@@ -76,21 +85,27 @@ class Sheet:
         self.readers: list[DecisionReader | None] = []
         self.decision_codes: list[Mapping[str, int]] = []
         self.outcomes: list[tuple[Outcome, ...]] = []
+        self.outcome_json: list[tuple[tuple[str, str, str], ...]] = []
+        """Per outcome, its decision, reason and verdict as JSON text (made once per table)."""
         self.fragments: list[tuple[str, ...] | None] = []
         self.ascii: list[bool] = []
         """Whether a packet's record lines are ASCII (their length in bytes is their length)."""
         self.packet_json: list[str] = []
-        readers: dict[tuple[str, ...], DecisionReader] = {}
-        tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int]]] = {}
+        menus: dict[tuple[str, ...], tuple[tuple[str, ...], DecisionReader]] = {}
+        """Per menu, its decisions and its reader (packets share a few menus)."""
+        tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int], tuple[tuple[str, str, str], ...]]] = {}
+        encoded: dict[Outcome, tuple[str, str, str]] = {}
         for pid, key in zip(self.ids, self.keys):
             request = requests.get(pid)
             decisions: tuple[str, ...] = ()
             reader = None
             if request is not None:
                 menu = tuple(menu_codes(request))
-                asks = tuple(code for code in menu if code.startswith("ASK "))
-                decisions = (*_SIMPLE, *asks)
-                reader = readers.get(menu) or readers.setdefault(menu, DecisionReader(menu))
+                known = menus.get(menu)
+                if known is None:
+                    asks = tuple(code for code in menu if code.startswith("ASK "))
+                    known = menus[menu] = ((*_SIMPLE, *asks), DecisionReader(menu))
+                decisions, reader = known
             acceptable, forbidden = key.get("acceptable"), key.get("forbidden")
             assert isinstance(acceptable, list) and isinstance(forbidden, list)
             table_key = (decisions, tuple(map(str, acceptable)), tuple(map(str, forbidden)))
@@ -99,16 +114,18 @@ class Sheet:
                     (d, "acceptable" if d in acceptable else ("forbidden" if d in forbidden else "other"), None) for d in decisions
                 ]
                 outcomes += [(None, "unscorable", reason) for reason in REASONS]
-                tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)})
-            table, codes = tables[table_key]
+                texts = tuple(_encoded(outcome, encoded) for outcome in outcomes)
+                tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)}, texts)
+            table, codes, table_json = tables[table_key]
             self.request_sha.append(str(request["request_sha256"]) if request is not None else None)
             self.readers.append(reader)
             self.outcomes.append(table)
+            self.outcome_json.append(table_json)
             self.decision_codes.append(codes)
             pieces = _fragments(pid, key)
             self.fragments.append(pieces)
             # Decisions (menu codes), reasons, verdicts, digests and numbers are ASCII.
-            self.ascii.append(pieces is not None and all(piece.isascii() for piece in pieces) and all(d.isascii() for d in decisions))
+            self.ascii.append(pieces is not None and "".join(pieces).isascii() and "".join(decisions).isascii())
             self.packet_json.append(json_text(pid))
 
     def __len__(self) -> int:
@@ -130,16 +147,12 @@ class Sheet:
 
     def record_line(self, index: int, sample: int, code: int, reply_sha256: str | None) -> str:
         """records.jsonl's line, exactly `canonical.dumps` of `record_json` and a newline."""
-        outcome = self.outcomes[index][code]
         pieces = self.fragments[index]
         if pieces is None:
-            return dumps(record_json(self.ids[index], sample, outcome, reply_sha256, self.keys[index])) + "\n"
-        decision, verdict, reason = outcome
+            return dumps(record_json(self.ids[index], sample, self.outcomes[index][code], reply_sha256, self.keys[index])) + "\n"
+        decision, reason, verdict = self.outcome_json[index][code]
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
-        return (
-            f"{pieces[0]}{json_text(decision)}{pieces[1]}{json_text(reason)}{pieces[2]}{sha}"
-            f"{pieces[3]}{sample}{pieces[4]}{json_text(verdict)}{pieces[5]}\n"
-        )
+        return f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
 
     def reply_line(self, index: int, sample: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None) -> str:
         """replies.jsonl's line (transcripts.reply_lines writes the same)."""

@@ -39,14 +39,16 @@ from .stats import (
     ALPHA,
     POWER,
     Estimate,
-    bootstrap_mean,
+    Picker,
     fisher_exact,
     harmonic_mean,
     holm,
     mcnemar_exact,
     minimum_detectable_difference,
+    one_pass_pickers,
     pass_hat_k,
     percentile,
+    picked_mean,
     picker,
     resamples,
     rounded,
@@ -92,7 +94,7 @@ def cells_of(rows: Iterable[Row]) -> list[Cell]:
 class Counted:
     """A cell with its samples counted by outcome: what every table needs."""
 
-    __slots__ = ("cell", "key", "n", "verdicts", "reasons", "alarm", "changed", "_acceptable_by_sample")
+    __slots__ = ("cell", "key", "n", "verdicts", "verdict_counts", "reasons", "alarm", "changed")
 
     def __init__(self, cell: Cell) -> None:
         self.cell = cell
@@ -103,12 +105,14 @@ class Counted:
         self.alarm = 0
         self.changed = 0
         parent = cell.key.get("parent_decision")
-        for (decision, verdict, reason), count in Counter(cell.outcomes).items():
+        for (decision, verdict, reason), count in tally_outcomes(cell.outcomes).items():
             self.verdicts[verdict] += count
             if reason is not None:
                 self.reasons[reason] = self.reasons.get(reason, 0) + count
             self.alarm += count if is_alarm(decision) else 0
             self.changed += count if decision is None or decision != parent else 0
+        self.verdict_counts = tuple(self.verdicts.values())
+        """The verdicts' counts in VERDICTS order."""
 
     @property
     def acceptable(self) -> int:
@@ -116,6 +120,15 @@ class Counted:
 
     def sample_outcomes(self) -> Iterator[tuple[int, Outcome]]:
         return zip(self.cell.samples, self.cell.outcomes)
+
+
+def tally_outcomes(outcomes: Iterable[Outcome]) -> dict[Outcome, int]:
+    """How often each outcome occurs (by hand: a cell has a sample or a few, where a Counter's
+    set-up outweighs the counting)."""
+    counts: dict[Outcome, int] = {}
+    for outcome in outcomes:
+        counts[outcome] = counts.get(outcome, 0) + 1
+    return counts
 
 
 Counts = Sequence[Counted]
@@ -137,12 +150,10 @@ def estimate_json(e: Estimate) -> JsonObject:
 
 def verdict_table(items: Iterable[Counted]) -> JsonObject:
     """Acceptable and forbidden rates (Wilson 95 %) and the unscorable count of a group."""
-    n = 0
-    count = dict.fromkeys(VERDICTS, 0)
-    for item in items:
-        n += item.n
-        for verdict, k in item.verdicts.items():
-            count[verdict] += k
+    chosen = list(items)
+    n = sum([item.n for item in chosen])
+    # Each verdict's column summed in C (integers: the order does not matter).
+    count = dict(zip(VERDICTS, [sum(column) for column in zip(*[item.verdict_counts for item in chosen])] or [0] * len(VERDICTS)))
     return {
         "n": n,
         "acceptable": rate_json(count["acceptable"], n),
@@ -180,14 +191,21 @@ _SMALL: int = 2000
 
 
 @lru_cache(maxsize=8)
-def _cached(seed: int, n: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(resamples(seed, "clusters", n))
+def _cached(seed: int, n: int) -> tuple[Callable[[Sequence[float]], Sequence[float]], ...]:
+    # The pickers, not the index tuples, are kept: a picker wraps its tuple without a copy, and
+    # making one per estimate cost as much as the picking.
+    return tuple(map(picker, resamples(seed, "clusters", n)))
 
 
-def _indices(seed: int, n: int) -> Iterable[tuple[int, ...]]:
+def _pickers(seed: int, n: int) -> Iterable[Callable[[Sequence[float]], Sequence[float]]]:
     """Resamples depend on (seed, cluster count) only: estimates over the same clusters share them
     (common random numbers). Small counts are kept; a large one is made one resample at a time."""
-    return _cached(seed, n) if n <= _SMALL else resamples(seed, "clusters", n)
+    return _cached(seed, n) if n <= _SMALL else map(picker, resamples(seed, "clusters", n))
+
+
+def _one_pass(seed: int, n: int) -> Iterable[Picker]:
+    """`_pickers` for an estimate that uses each resample once (a large one skips the indices)."""
+    return _cached(seed, n) if n <= _SMALL else one_pass_pickers(seed, "clusters", n)
 
 
 def source_of(key: Mapping[str, object]) -> str:
@@ -209,16 +227,33 @@ def paired_contrast(
     """Mean over clusters of (indicator share on side "a") minus (on side "b"), with a bootstrap
     interval over clusters. Items whose side is None are ignored; a cluster needs both sides.
     The indicator is "acceptable" or "changed" (a decision other than the parent's)."""
-    sides: dict[str, dict[str, list[int]]] = {}
+    return contrast_of(side_counts(items, cluster_of, side_of, indicator), "a", "b", seed=seed)
+
+
+Sides = dict[str, dict[str, list[int]]]
+"""Per cluster, per side: [indicator count, samples]."""
+
+
+def side_counts(
+    items: Counts, cluster_of: Callable[[Mapping[str, object]], str | None], side_of: KeyFn, indicator: str = "acceptable"
+) -> Sides:
+    """The counts every contrast between two of `side_of`'s sides is made of (items whose
+    cluster or side is None are left out)."""
+    sides: Sides = {}
     for item in items:
         cluster, side = cluster_of(item.key), side_of(item.key)
         if cluster is None or side is None:
             continue
-        counts = sides.setdefault(cluster, {}).setdefault(side, [0, 0])
+        counts = sides.setdefault(cluster, {}).setdefault(str(side), [0, 0])
         counts[0] += _indicator(item, indicator)
         counts[1] += item.n
-    diffs = [both["a"][0] / both["a"][1] - both["b"][0] / both["b"][1] for _, both in sorted(sides.items()) if "a" in both and "b" in both]
-    return estimate_json(bootstrap_mean(diffs, _indices(seed, len(diffs))))
+    return sides
+
+
+def contrast_of(sides: Sides, a: str, b: str, *, seed: int) -> JsonObject:
+    """`paired_contrast` of side a against side b, from their counts."""
+    diffs = [both[a][0] / both[a][1] - both[b][0] / both[b][1] for _, both in sorted(sides.items()) if a in both and b in both]
+    return estimate_json(picked_mean(diffs, _one_pass(seed, len(diffs))))
 
 
 # ---- axes ---------------------------------------------------------------------------------------
@@ -232,6 +267,24 @@ def _counts(items: Iterable[Counted]) -> tuple[int, int, int]:
         f += item.verdicts["forbidden"]
         n += item.n
     return a, f, n
+
+
+class _Packed:
+    """Columns of counts (integers >= 0, one value per source) packed into one column: column i
+    in bits [i * width, (i + 1) * width) of each integer. The sum of picked packed values holds
+    the sum of each column's picked values, exactly: a resample draws at most len(sources)
+    values, so no column's sum reaches 2**width and spills into the next."""
+
+    def __init__(self, columns: Sequence[Sequence[int]]) -> None:
+        self.count = len(columns)
+        rows = len(columns[0]) if columns else 0
+        self.width = (rows * max((max(col, default=0) for col in columns), default=0)).bit_length()
+        self.values = [sum(value << (i * self.width) for i, value in enumerate(row)) for row in zip(*columns)]
+
+    def sums(self, pick: Callable[[Sequence[int]], Iterable[int]]) -> list[int]:
+        """Each column's sum over the picked values."""
+        total, mask = sum(pick(self.values)), (1 << self.width) - 1
+        return [(total >> (i * self.width)) & mask for i in range(self.count)]
 
 
 def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | None], *, seed: int) -> JsonObject:
@@ -248,10 +301,13 @@ def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | N
         counts[2] += item.n
     groups = sorted({g for by_group in per_source.values() for g in by_group})
     sources = sorted(per_source)
-    # Per group, one column per count over the sources, so a resample is a few C-level sums.
-    columns = [[[per_source[s].get(g, [0, 0, 0])[i] for s in sources] for i in range(3)] for g in groups]
+    # Per group, one column per count over the sources, packed into one column of integers, so
+    # a resample is one pick and one C-level sum.
+    columns = [[per_source[s].get(g, [0, 0, 0])[i] for s in sources] for g in groups for i in range(3)]
+    packed = _Packed(columns)
 
-    def means(totals: list[list[int]]) -> tuple[float, float]:
+    def means(sums: list[int]) -> tuple[float, float]:
+        totals = [sums[i : i + 3] for i in range(0, len(sums), 3)]
         acc = mean_of_groups((a, n) for a, _, n in totals)
         harm = mean_of_groups((f, n) for _, f, n in totals)
         return acc or 0.0, harm or 0.0
@@ -259,11 +315,8 @@ def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | N
     if not sources:
         empty: JsonObject = {"value": None, "low": None, "high": None}
         return {**empty, "forbidden": dict(empty), "groups": []}
-    value, harm = means([[sum(col) for col in group] for group in columns])
-    boot = []
-    for idx in _indices(seed, len(sources)):
-        pick = picker(idx)
-        boot.append(means([[sum(pick(col)) for col in group] for group in columns]))  # type: ignore[arg-type]
+    value, harm = means([sum(col) for col in columns])
+    boot = [means(packed.sums(pick)) for pick in _pickers(seed, len(sources))]  # type: ignore[arg-type]
     acc_boot, harm_boot = sorted(b[0] for b in boot), sorted(b[1] for b in boot)
     return {
         "value": rounded(value),
@@ -290,11 +343,10 @@ def axis_json(items: Counts, axis: Axis, *, seed: int, layer_scale: Mapping[str,
         part = component(key)
         return part[1] if part is not None and part[0] == axis else None
 
-    mine = [item for item in items if group_of(item.key) is not None]
+    named = [(item, name) for item in items if (name := group_of(item.key)) is not None]
+    mine = [item for item, _ in named]
     sizes: dict[str, int] = {}
-    for item in mine:
-        name = group_of(item.key)
-        assert name is not None
+    for item, name in named:
         sizes[name] = sizes.get(name, 0) + item.n
     accepted, harmed, n = _counts(mine)
     out: JsonObject
@@ -358,11 +410,6 @@ def all_samples_acceptable(items: Counts) -> JsonObject:
     return rate_json(sum(item.acceptable == item.n for item in items), len(items))
 
 
-@lru_cache(maxsize=1 << 16)
-def _pass_hat(acceptable: int, samples: int, k: int) -> float:
-    return pass_hat_k(acceptable, samples, k)
-
-
 def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     """pass^k for k = 1 .. samples: the chance that k replies to one packet are all acceptable,
     estimated per packet as C(acceptable, k) / C(samples, k) and averaged over packets, with a
@@ -374,15 +421,20 @@ def pass_k_counts(items: Counts, *, seed: int) -> JsonObject:
     sizes = Counter(source)
     size_list = [sizes[s] for s in names]
     # The resamples are the same for every k: their pickers and denominators are made once.
-    pickers = [picker(idx) for idx in _indices(seed, len(names))] if samples else []
+    pickers = list(_pickers(seed, len(names))) if samples else []
     denominators = [sum(pick(size_list)) for pick in pickers]
+    # Each source's packets as (acceptable, samples), in item order, gathered once for every k;
+    # a k's estimates are made once per distinct pair.
+    by_source: dict[str, list[tuple[int, int]]] = {}
+    for item, name in zip(items, source):
+        by_source.setdefault(name, []).append((item.acceptable, item.n))
+    groups = [by_source[s] for s in names]
+    pairs = {pair for group in groups for pair in group}
     out: JsonObject = {}
     for k in range(1, samples + 1):
-        by_source: dict[str, list[float]] = {}
-        for item, name in zip(items, source):
-            by_source.setdefault(name, []).append(_pass_hat(item.acceptable, item.n, k))
-        sums = [sum(by_source[s]) for s in names]
-        boot = sorted(sum(pick(sums)) / d for pick, d in zip(pickers, denominators))
+        hat = {(acceptable, n): pass_hat_k(acceptable, n, k) for acceptable, n in pairs}
+        sums = [sum(map(hat.__getitem__, group)) for group in groups]
+        boot = sorted([sum(pick(sums)) / d for pick, d in zip(pickers, denominators)])
         out[str(k)] = {
             "value": rounded(sum(sums) / sum(size_list)),
             "low": rounded(percentile(boot, 0.025)),
@@ -427,13 +479,10 @@ def round1_cells(cells: Iterable[Cell], *, seed: int, layer_scale: Mapping[str, 
     scale = layer_scale or {}
     items = counted(cells)
 
-    def versus(family: str) -> Callable[[Mapping[str, object]], str | None]:
-        return lambda key: "a" if key["family"] == family else ("b" if key["family"] == "original" else None)
-
     present = {str(item.key.get("family")) for item in items}
-    contrasts = {
-        f"{family} - original": paired_contrast(items, source_of, versus(family), seed=seed) for family in sorted(present - {"original"})
-    }
+    # Every family against the original on the same sources: one pass counts them all.
+    by_family = side_counts(items, source_of, lambda key: key["family"])
+    contrasts = {f"{family} - original": contrast_of(by_family, family, "original", seed=seed) for family in sorted(present - {"original"})}
     control = axis_json(items, "control_stability", seed=seed, layer_scale=scale)
     control["flip_rate"] = {
         c: flip_rate(items, c) for c in STABILITY_FAMILIES if c != "original" and any(item.key.get("family") == c for item in items)
@@ -496,7 +545,7 @@ def transitions(items: Counts) -> dict[str, dict[str, int]]:
     for item in items:
         proceed = item.key.get("proceed_code")
         row = table[category(item.key.get("parent_decision"), proceed)]
-        for (decision, _, _), count in Counter(item.cell.outcomes).items():
+        for (decision, _, _), count in tally_outcomes(item.cell.outcomes).items():
             row[category(decision, proceed)] += count
     return table
 

@@ -237,47 +237,74 @@ class Written:
     sampler: Sampler | None = None
 
 
-_READ_RUN: Final = 1 << 20
+_WRITE_RUN: Final = 1 << 20
+"""Bytes of lines gathered before they are written (one write per file, not two per reply)."""
+_AHEAD: Final = 1 << 16
+"""How far a reader reads ahead along a run of chunks read in spool order."""
+_WAYS: Final = 64
+"""Read-ahead windows kept at once (at most _WAYS * _AHEAD bytes): one per interleaved run."""
 ANSWERED: Final = PRESENT | ANSWER
 
 
+class _Reader:
+    """Reads chunks from spools, reading ahead along each run of chunks that follow one another.
+
+    Replies are spooled in file order and copied out in (packet, sample) order. A reply file in
+    sample order (every packet's sample 0, then every sample 1, ...) makes one run per sample,
+    interleaved: a window per run turns a read per chunk into a read per _AHEAD bytes. A chunk
+    that continues no window is read alone (and opens one), so replies in random order cost no
+    more than a read per chunk, as before."""
+
+    def __init__(self) -> None:
+        # (spool, offset the window's next chunk would start at) -> (window bytes, their offset)
+        self._windows: dict[tuple[int, int], tuple[memoryview, int]] = {}
+
+    def read(self, spool: Spool, offset: int, length: int) -> memoryview:
+        windows = self._windows
+        found = windows.pop((id(spool), offset), None)
+        if found is not None and offset + length <= found[1] + len(found[0]):
+            data, start = found
+        elif found is not None:  # a run goes on past its window: read ahead along it
+            data, start = memoryview(spool.read(offset, max(length, min(_AHEAD, spool.size - offset)))), offset
+        else:
+            data, start = memoryview(spool.read(offset, length)), offset
+        windows[(id(spool), offset + length)] = (data, start)
+        if len(windows) > _WAYS:
+            del windows[next(iter(windows))]  # the window left longest ago
+        return data[offset - start : offset - start + length]
+
+
 class _Copier:
-    """Copies spooled chunks to records.jsonl and replies.jsonl, reading neighbouring chunks of one
-    spool in one go."""
+    """Copies spooled chunks to records.jsonl and replies.jsonl, gathering the lines of many
+    replies into one write per file."""
 
     def __init__(self, records: Writer, replies: Writer) -> None:
         self.records, self.replies = records, replies
-        self._spool: Spool | None = None
-        self._start = self._end = 0
-        self._cuts: list[int] = []  # record-line length of each chunk in the run
+        self._reader = _Reader()
+        self._records: list[bytes | memoryview] = []
+        self._replies: list[bytes | memoryview] = []
+        self._size = 0
 
     def add(self, spool: Spool, offset: int, length: int, record: int) -> None:
-        if spool is not self._spool or offset != self._end or self._end - self._start >= _READ_RUN:
+        chunk = self._reader.read(spool, offset, length)
+        self._records.append(chunk[:record])
+        self._replies.append(chunk[record:])
+        self._size += length
+        if self._size >= _WRITE_RUN:
             self.flush()
-            self._spool, self._start, self._end = spool, offset, offset
-        self._cuts.append(record)
-        self._cuts.append(length)
-        self._end += length
-
-    def flush(self) -> None:
-        if self._spool is None or not self._cuts:
-            self._cuts = []
-            return
-        data = memoryview(self._spool.read(self._start, self._end - self._start))
-        at = 0
-        cuts = self._cuts
-        for i in range(0, len(cuts), 2):
-            record, length = cuts[i], cuts[i + 1]
-            self.records.write(data[at : at + record])
-            self.replies.write(data[at + record : at + length])
-            at += length
-        self._cuts = []
-        self._spool = None
 
     def direct(self, record: str, reply: str) -> None:
-        self.flush()
-        self.records.write(record.encode("utf-8"))
-        self.replies.write(reply.encode("utf-8"))
+        self._records.append(record.encode("utf-8"))
+        self._replies.append(reply.encode("utf-8"))
+        self._size += len(record) + len(reply)
+        if self._size >= _WRITE_RUN:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._records:
+            self.records.write(b"".join(self._records))
+            self.replies.write(b"".join(self._replies))
+        self._records, self._replies, self._size = [], [], 0
 
 
 class _Ranks:

@@ -138,3 +138,39 @@ def test_pass_hat_k() -> None:
     assert pass_hat_k(2, 4, 1) == 0.5
     with pytest.raises(ValueError):
         pass_hat_k(1, 2, 3)
+
+
+# ---- the faster paths give what the definitions give ----------------------------------------
+
+
+def test_resamples_are_shake_words_modulo_n() -> None:
+    import hashlib
+    import struct
+
+    from honesty_pressure.stats import resamples
+
+    n = 7
+    words = struct.unpack(f"<{n}I", hashlib.shake_256(f"bootstrap\x1f3\x1fp\x1f{n}\x1f2".encode()).digest(4 * n))
+    assert list(resamples(3, "p", n, 3))[2] == tuple(w % n for w in words)
+
+
+@given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=1, max_size=40), st.integers(0, 5))
+def test_one_pass_pickers_pick_what_the_indices_pick(values: list[float], seed: int) -> None:
+    from honesty_pressure.stats import one_pass_pickers, picker, resamples
+
+    by_index = [list(picker(idx)(values)) for idx in resamples(seed, "t", len(values), 20)]
+    assert [list(pick(values)) for pick in one_pass_pickers(seed, "t", len(values), 20)] == by_index
+
+
+@given(st.integers(0, 30), st.integers(0, 30), st.integers(0, 30), st.integers(0, 30))
+def test_fisher_exact_matches_its_definition(a: int, b: int, c: int, d: int) -> None:
+    import math
+
+    row1, col1, total = a + b, a + c, a + b + c + d
+
+    def weight(x: int) -> int:
+        return math.comb(col1, x) * math.comb(total - col1, row1 - x)
+
+    observed = weight(a)
+    as_likely = sum(w for w in map(weight, range(max(0, row1 + col1 - total), min(row1, col1) + 1)) if w <= observed)
+    assert fisher_exact(a, b, c, d) == min(1.0, as_likely / math.comb(total, row1))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure import spool as spool_module
+from honesty_pressure import spool as spool_module, tally as tally_module
 from honesty_pressure.axes import direction
 from honesty_pressure.binding import bind
 from honesty_pressure.canonical import jsonl
@@ -141,6 +141,21 @@ def test_a_spool_that_moves_to_a_file_writes_the_same(tmp_path: Path, monkeypatc
     monkeypatch.setattr(spool_module, "MEMORY_BYTES", 1000)
     monkeypatch.setattr(spool_module, "_FLUSH", 777)
     assert score_round1(QUICK, paths) == in_memory
+
+
+def test_read_ahead_windows_write_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Replies in sample order (interleaved runs of the spool), copied out through read-ahead
+    windows that are small, few (evicted while runs go on) and written in small batches: the
+    same output as with the defaults."""
+    lines = [_ok(pid, s, TEXTS[(i + s) % 3]) for s in range(3) for i, pid in enumerate(sorted(QUICK.round1))]
+    paths = _write(tmp_path, [lines])
+    expected = score_round1(QUICK, paths)
+    monkeypatch.setattr(spool_module, "MEMORY_BYTES", 1000)
+    monkeypatch.setattr(spool_module, "_FLUSH", 777)
+    monkeypatch.setattr(tally_module, "_AHEAD", 700)
+    monkeypatch.setattr(tally_module, "_WAYS", 2)
+    monkeypatch.setattr(tally_module, "_WRITE_RUN", 900)
+    assert score_round1(QUICK, paths) == expected
 
 
 def _shard_partials(tmp: Path, paths: list[Path], count: int) -> list[Path] | str:

@@ -152,3 +152,16 @@ def test_round1_summary_has_forbidden_beside_every_axis() -> None:
     assert mdd["layers"]["full"] < mdd["layers"]["quick"] == mdd["this_run"]
     assert mdd["items_for_target"] > 12
     assert summary["false_alarm"] is None
+
+
+@given(st.lists(st.lists(st.integers(0, 50), min_size=3, max_size=3), min_size=1, max_size=30), st.integers(0, 3))
+def test_packed_columns_sum_like_each_column(rows: list[list[int]], seed: int) -> None:
+    """group_mean's packed column: one pick and sum give every column's picked sum."""
+    from honesty_pressure.stats import picker, resamples
+    from honesty_pressure.summary import _Packed
+
+    columns = [list(col) for col in zip(*rows)]
+    packed = _Packed(columns)
+    for idx in resamples(seed, "t", len(rows), 10):
+        pick = picker(idx)
+        assert packed.sums(pick) == [sum(pick(col)) for col in columns]  # type: ignore[arg-type]
