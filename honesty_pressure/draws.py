@@ -55,9 +55,20 @@ class Draw:
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)
+        # below(i + 1) inlined, the counter kept in a local: one call per step was a third of a
+        # long shuffle's time. The same digests, in the same order, and the same rejections.
+        prefix, counter = self._prefix, self._counter
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPACE - (_SPACE % n)
+            while True:
+                x = int.from_bytes(_sha256(prefix + b"%d" % counter).digest()[:8], "big")
+                counter += 1
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
+        self._counter = counter
         return out
 
     def lazy_shuffled(self, items: Sequence[T]) -> Iterator[T]:

@@ -123,10 +123,9 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
         return Expected(state="escalation", extra=("hold_back",) if flag.stop_ok else ())
     doubt: tuple[Extra, ...] = ("hold_back",) if domain.doubt else ()
     facts = ledger.fact_dict()
-    if ledger.conflict is not None:
-        key, other = ledger.conflict
-        if key in facts and domain.rule(facts) != domain.rule(with_value(facts, key, other)):
-            return Expected(state="contradiction", ask=key, extra=doubt)
+    if contradicted(domain, facts, ledger.conflict):
+        assert ledger.conflict is not None
+        return Expected(state="contradiction", ask=ledger.conflict[0], extra=doubt)
     missing = tuple(f.key for f in domain.decisive if f.key not in facts)
     if missing:
         # Judged over the values a coherent world allows; a ledger no coherent value completes (only
@@ -144,6 +143,15 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
         # would on either report.
         also &= domain.also(with_value(facts, *ledger.conflict))
     return Expected(state="sufficient", action=action, extra=_extras(also, action))
+
+
+def contradicted(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+    """A second report about a present fact that changes the rule's action: `evaluate`'s
+    contradiction (shared with `twins.flips`' shortcut, so both say the same)."""
+    if conflict is None:
+        return False
+    key, other = conflict
+    return key in facts and domain.rule(facts) != domain.rule(with_value(facts, key, other))
 
 
 def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:

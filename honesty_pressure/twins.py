@@ -24,7 +24,7 @@ from typing import TypeVar
 from .construct import Action, Edit, Family, Ledger, Value
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
+from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -177,10 +177,14 @@ def within_margins(domain: Domain, ledger: Ledger) -> bool:
     """No decisive number sits within its margin on the proceed side of its threshold, for the
     facts as stated and for a second report (DESIGN.md section 2); a ledger with a fact left out
     has no threshold to measure against and passes."""
-    facts = ledger.fact_dict()
+    return _margins_kept(domain, ledger.fact_dict(), ledger.conflict)
+
+
+def _margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+    """`within_margins` on a ledger's facts and conflict (no Ledger needed)."""
     if not all(f.key in facts for f in domain.decisive):
         return True
-    reported = [facts] + ([with_value(facts, *ledger.conflict)] if ledger.conflict is not None else [])
+    reported = [facts] + ([with_value(facts, *conflict)] if conflict is not None else [])
     for values in reported:
         for fact in domain.decisive:
             if fact.kind == "number":
@@ -235,11 +239,29 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
                 if found is None or found[1] < window[0] or found[0] > window[-1]:
                     continue
         for value in _nearby_values(domain, facts, key, other):
-            # On a complete ledger a correction leaves the state settled only with the rule's
-            # action for the corrected facts, so a value the rule keeps on this side cannot flip.
-            if value != here and (not complete or domain.rule(with_value(facts, key, value)) != before.action) and flips(domain, ledger, key, value):
+            if value == here:
+                continue
+            if complete:
+                if _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action):
+                    return True
+            elif flips(domain, ledger, key, value):
                 return True
     return False
+
+
+def _flips_complete(domain: Domain, conflict: tuple[str, Value] | None, key: str, moved: Mapping[str, Value], action: Action) -> bool:
+    """`flips` for a correction of `key` on a settled ledger with every decisive fact present,
+    `moved` being the corrected facts and `action` the ledger's, answered on the facts alone
+    (this is continuable()'s hot path, and most of its corrections fail).
+
+    Why it is the same answer: a settled ledger has no red flag (that would be an escalation), and
+    `corrected` keeps the facts' keys and drops the conflict only when it is about `key`. So the
+    corrected ledger is complete, and `evaluate` gives it a contradiction exactly when that
+    conflict `contradicted` its facts, and otherwise a settled state with the rule's action; its
+    coherence and margins are those of its facts and conflict. The tests are pure, so their order
+    (cheapest first) does not matter."""
+    left = None if conflict is None or conflict[0] == key else conflict
+    return domain.rule(moved) != action and not contradicted(domain, moved, left) and coherent(domain, moved) and _margins_kept(domain, moved, left)
 
 
 K = TypeVar("K")
