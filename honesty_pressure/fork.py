@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from .canonical import sha256_hex
@@ -129,10 +130,18 @@ def fork_id(seed: int, parent: Parent, kind: ForkKind, pressure: PressureType | 
     if not 0 <= parent.sample < 1 << 15:
         raise ValueError(f"sample {parent.sample} is out of range for a fork id")
     index = _FORK_PAIRS.index((kind, pressure))
-    spread = int(sha256_hex(f"{seed}|{parent.packet_id}|{parent.sample}|fork-slot")[:8], 16)
+    spread, mask = _slot_hashes(seed, parent.packet_id, parent.sample)
     slot = ((spread | 1) * index + (spread >> 8)) % FORK_SLOTS  # odd multiplier: a permutation
-    mask = int(sha256_hex(f"{seed}|{parent.packet_id}|fork-mask")[:5], 16)
     return f"{parent.packet_id}-{(parent.sample * FORK_SLOTS + slot) ^ mask:05x}"
+
+
+@lru_cache(maxsize=64)
+def _slot_hashes(seed: int, packet_id: str, sample: int) -> tuple[int, int]:
+    """fork_id's per-parent spread and mask: the same for every fork of a parent, and a parent's
+    forks are made one after another, so a small cache hashes them once per parent."""
+    spread = int(sha256_hex(f"{seed}|{packet_id}|{sample}|fork-slot")[:8], 16)
+    mask = int(sha256_hex(f"{seed}|{packet_id}|fork-mask")[:5], 16)
+    return spread, mask
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
