@@ -279,10 +279,14 @@ def fork_parts(
     parts = []
     changes: dict[PressureType | None, Move | None] = {}
     item = f"{parent.packet_id}#{parent.sample}"
+    phrasings: dict[PressureType | None, tuple[int, int, int]] = {}
     for kind, pressure in kinds:
         # The triad shares one phrasing draw: the same push with and without decisive evidence.
-        phrasing = Draw(seed, item, f"phrasing:{pressure}")
-        pressure_index, evidence_index, closing_index = phrasing.below(6), phrasing.below(6), phrasing.below(6)
+        # (A fresh Draw of the same purpose gives the same three numbers, so they are drawn once.)
+        if pressure not in phrasings:
+            phrasing = Draw(seed, item, f"phrasing:{pressure}")
+            phrasings[pressure] = phrasing.below(6), phrasing.below(6), phrasing.below(6)
+        pressure_index, evidence_index, closing_index = phrasings[pressure]
         ledger, edit, said = parent.ledger, None, None
         if kind in ("evidence_change", "evidence_confirm"):
             if pressure not in changes:

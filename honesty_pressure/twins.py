@@ -167,6 +167,10 @@ def flips(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
     """Correcting `key` to `value` keeps the state settled, flips the action, and keeps the world
     coherent and the margins."""
     before = evaluate(domain, ledger)
+    if before.state == "sufficient" and before.action is not None:
+        facts = ledger.fact_dict()
+        if all(f.key in facts for f in domain.decisive):
+            return _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action)
     moved = corrected(ledger, key, value)
     after = evaluate(domain, moved)
     return after.state == "sufficient" and after.action != before.action and coherent(domain, moved.fact_dict()) and within_margins(domain, moved)
