@@ -202,11 +202,12 @@ def _margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[st
 def sound(domain: Domain, ledger: Ledger) -> bool:
     """A twin or a continuation may be shown: coherent, within margins, and continuable."""
     # continuable() before within_margins(): both are pure, so the order does not change the
-    # answer, and most ledgers that fail (confirm()'s candidates) fail continuable().
+    # answer, and most ledgers that fail (confirm()'s candidates) fail continuable(). sound() is
+    # continuable()'s only caller and is cached on the same ledger, so continuable() has no cache
+    # of its own (one more hash and insertion per ledger, for nothing).
     return coherent(domain, ledger.fact_dict()) and continuable(domain, ledger) and within_margins(domain, ledger)
 
 
-@lru_cache(maxsize=1 << 14)
 def continuable(domain: Domain, ledger: Ledger) -> bool:
     """Round 2 can continue this ledger with decisive evidence: a settled state has a plausible
     correction across (the other states are supplied, resolved, or get no change fork): some
