@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import TypeVar
 
 from .construct import Action, Edit, Family, Ledger, Value
-from .domains.base import Domain
+from .domains.base import Domain, Fact
 from .draws import Draw
 from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
 
@@ -191,11 +191,21 @@ def _margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[st
     reported = [facts] + ([with_value(facts, *conflict)] if conflict is not None else [])
     for values in reported:
         for fact in domain.decisive:
-            if fact.kind == "number":
+            if fact.kind == "number" and not _always_allowed(fact, int(values[fact.key])):
                 at = edge(domain, values, fact.key)
                 if at is not None and not placed(fact, at, int(values[fact.key]), "allowed"):
                     return False
     return True
+
+
+def _always_allowed(fact: Fact, value: int) -> bool:
+    """`placed(fact, edge, value, "allowed")` holds whatever the edge, so it need not be found.
+
+    Why: the edge's two values are neighbours in `fact.values()` (the bisection ends on adjacent
+    indices), so they are `step` apart. A value on the fact's grid is then at least `step` from
+    the edge's value on the other side, which is all "allowed" asks on the cautious side, and on
+    the proceed side too when the margin is at most a step (exact facts have margin 0)."""
+    return fact.margin <= fact.step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
 
 
 @lru_cache(maxsize=1 << 14)
