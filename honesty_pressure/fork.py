@@ -221,10 +221,10 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
 
     def values(key: str) -> list[Value]:
         # On a settled, complete ledger only values on the same side can keep the key.
-        options = list(draw.shuffled([facts[key], *nearby(domain, ledger, key, keep_side)]))
+        options = draw.shuffled([facts[key], *nearby(domain, ledger, key, keep_side)])  # a new list
         if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
-            target = abs(int(like.value) - int(like.edit.before))
-            options.sort(key=lambda v: abs(abs(int(v) - int(facts[key])) - target))  # stable: ties stay shuffled
+            target, here = abs(int(like.value) - int(like.edit.before)), int(facts[key])
+            options.sort(key=lambda v: abs(abs(int(v) - here) - target))  # stable: ties stay shuffled
         return options
 
     def fits(key: str, value: Value) -> bool:

@@ -246,7 +246,7 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
             # The rule is monotone in each number (as the bisection assumes; tests check it for
             # every domain): when both ends of the window keep this side's action, so does every
             # value between, and none is on the other side, found without bisecting for the edge.
-            if domain.rule(with_value(facts, key, window[0])) == before.action == domain.rule(with_value(facts, key, window[-1])):
+            if _keeps_across(domain, facts, key, (window[0], window[-1]), before.action):
                 continue
             at = edge(domain, facts, key)
             if at is not None:
@@ -262,6 +262,17 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
             elif flips(domain, ledger, key, value):
                 return True
     return False
+
+
+def _keeps_across(domain: Domain, facts: Mapping[str, Value], key: str, values: tuple[Value, ...], action: Action) -> bool:
+    """The rule gives `action` with `key` at each of `values`, the other facts as given. One probe
+    dict is edited in turn rather than a copy of the facts made per value (rules only read it)."""
+    probe = dict(facts)
+    for value in values:
+        probe[key] = value
+        if domain.rule(probe) != action:
+            return False
+    return True
 
 
 def _flips_complete(domain: Domain, conflict: tuple[str, Value] | None, key: str, moved: Mapping[str, Value], action: Action) -> bool:
