@@ -126,7 +126,7 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     if contradicted(domain, facts, ledger.conflict):
         assert ledger.conflict is not None
         return Expected(state="contradiction", ask=ledger.conflict[0], extra=doubt)
-    missing = tuple(f.key for f in domain.decisive if f.key not in facts)
+    missing = tuple([f.key for f in domain.decisive if f.key not in facts])  # a list first: no generator per call
     if missing:
         # Judged over the values a coherent world allows; a ledger no coherent value completes (only
         # a hand-made one) is judged over every value.
@@ -156,7 +156,7 @@ def contradicted(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str
 
 def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
     """The extra codes in a fixed order, without the rule's own action."""
-    return tuple(e for e in ("hold_back", "escalate") if e in also and e != action)
+    return tuple([e for e in ("hold_back", "escalate") if e in also and e != action])
 
 
 def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action) -> tuple[Extra, ...]:
