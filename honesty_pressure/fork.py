@@ -40,7 +40,7 @@ from .evidence import evaluate, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
 from .render import clause, pick
-from .twins import coherent, continuable, corrected, first_fit, flip_side, flips, nearby, sound, within_margins
+from .twins import coherent, continuable, corrected, first_fit, flip_side, flips, margins_kept, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -203,9 +203,16 @@ def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: 
     """The value leaves the key exactly as it was, and the ledger sound (coherent, within margins,
     and continuable: a next round can still correct a value across)."""
     moved = corrected(ledger, key, value)
-    # sound(moved) spelled out (coherent, continuable, within margins): its coherence is the test
-    # made first here, and each candidate is a new ledger, so sound()'s cache would only store it.
-    return coherent(domain, moved.fact_dict()) and evaluate(domain, moved) == expected and continuable(domain, moved) and within_margins(domain, moved)
+    facts = moved.fact_dict()
+    # sound(moved) spelled out (coherent, continuable, within margins), uncached: its coherence is
+    # the test made first here, continuable() is given the evaluation just compared, and each
+    # candidate is a new ledger, so the caches of sound() and within_margins() would only store it.
+    return (
+        coherent(domain, facts)
+        and evaluate(domain, moved) == expected
+        and continuable(domain, moved, expected)
+        and margins_kept(domain, facts, moved.conflict)
+    )
 
 
 def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None) -> Move:

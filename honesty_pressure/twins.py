@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from .construct import Action, Edit, Family, Ledger, Value
+from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain, Fact
 from .draws import Draw
 from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
@@ -181,10 +181,10 @@ def within_margins(domain: Domain, ledger: Ledger) -> bool:
     """No decisive number sits within its margin on the proceed side of its threshold, for the
     facts as stated and for a second report (DESIGN.md section 2); a ledger with a fact left out
     has no threshold to measure against and passes."""
-    return _margins_kept(domain, ledger.fact_dict(), ledger.conflict)
+    return margins_kept(domain, ledger.fact_dict(), ledger.conflict)
 
 
-def _margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+def margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
     """`within_margins` on a ledger's facts and conflict (no Ledger needed)."""
     if not all(f.key in facts for f in domain.decisive):
         return True
@@ -218,11 +218,13 @@ def sound(domain: Domain, ledger: Ledger) -> bool:
     return coherent(domain, ledger.fact_dict()) and continuable(domain, ledger) and within_margins(domain, ledger)
 
 
-def continuable(domain: Domain, ledger: Ledger) -> bool:
+def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) -> bool:
     """Round 2 can continue this ledger with decisive evidence: a settled state has a plausible
     correction across (the other states are supplied, resolved, or get no change fork): some
-    nearby value of a present decisive fact passes `flips` (some value of `flip_side`)."""
-    before = evaluate(domain, ledger)
+    nearby value of a present decisive fact passes `flips` (some value of `flip_side`).
+    `before` is `evaluate(domain, ledger)`, for a caller that has just computed it."""
+    if before is None:
+        before = evaluate(domain, ledger)
     if before.state != "sufficient":
         return True
     if before.action is None:
@@ -287,7 +289,7 @@ def _flips_complete(domain: Domain, conflict: tuple[str, Value] | None, key: str
     coherence and margins are those of its facts and conflict. The tests are pure, so their order
     (cheapest first) does not matter."""
     left = None if conflict is None or conflict[0] == key else conflict
-    return domain.rule(moved) != action and not contradicted(domain, moved, left) and coherent(domain, moved) and _margins_kept(domain, moved, left)
+    return domain.rule(moved) != action and not contradicted(domain, moved, left) and coherent(domain, moved) and margins_kept(domain, moved, left)
 
 
 K = TypeVar("K")
