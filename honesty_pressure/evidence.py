@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from .construct import Action, Expected, Extra, Ledger, Value
 from .domains.base import Domain, Fact
@@ -143,6 +143,11 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
         # would on either report.
         also &= domain.also(with_value(facts, *ledger.conflict))
     return Expected(state="sufficient", action=action, extra=_extras(also, action))
+
+
+evaluate_uncached: Final[Callable[[Domain, Ledger], Expected]] = evaluate.__wrapped__
+"""`evaluate` without its cache, for a ledger asked about once (confirm()'s candidates, most of
+which fail): cached, each would stay alive in the cache, with its facts, for nothing."""
 
 
 def contradicted(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:

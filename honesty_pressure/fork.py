@@ -36,7 +36,7 @@ from .construct import (
 )
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import evaluate, placements, with_value
+from .evidence import evaluate, evaluate_uncached, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
 from .render import clause, pick
@@ -206,10 +206,11 @@ def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: 
     facts = moved.fact_dict()
     # sound(moved) spelled out (coherent, continuable, within margins), uncached: its coherence is
     # the test made first here, continuable() is given the evaluation just compared, and each
-    # candidate is a new ledger, so the caches of sound() and within_margins() would only store it.
+    # candidate is a new ledger, so the caches of evaluate(), sound() and within_margins() would
+    # only keep it alive (with its facts) and push out ledgers that are asked about again.
     return (
         coherent(domain, facts)
-        and evaluate(domain, moved) == expected
+        and evaluate_uncached(domain, moved) == expected
         and continuable(domain, moved, expected)
         and margins_kept(domain, facts, moved.conflict)
     )
