@@ -6,10 +6,8 @@ successive pushes is the same step repeated. All output is returned as bytes; th
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import hashlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -244,29 +242,11 @@ def _build(
     where: str | None = None,
     meter: Meter = SILENT,
 ) -> Built:
-    with _collector_paused():
-        frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
-        built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
     key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
     _LAST_BUILT[:] = [(key, built)] if key is not None else []  # build_round's callers get a copy of its dict
     return built
-
-
-@contextlib.contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector off while a round is built, as it was before afterwards.
-
-    A build keeps almost everything it makes (parents, forks, ledgers, the caches of twins and
-    evidence, the output) and makes almost no cycles (on the full layer the collections during a
-    build freed under 500 objects), so the collector's passes over the young objects were pure cost:
-    about a tenth of a build's CPU. Reference counting still frees everything else at once."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 advance_envelopes: Final = build_round
