@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _SPACE = 1 << 64
 _sha256 = hashlib.sha256
-_first64 = struct.Struct(">Q").unpack_from
+_first64: Callable[[bytes], tuple[int]] = struct.Struct(">Q").unpack_from
 """A digest's first 8 bytes as a big-endian integer: int.from_bytes(digest[:8], "big"), without
 the slice (a quarter of a draw's time)."""
 
