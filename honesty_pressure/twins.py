@@ -212,9 +212,9 @@ def _always_allowed(fact: Fact, value: int) -> bool:
 def sound(domain: Domain, ledger: Ledger) -> bool:
     """A twin or a continuation may be shown: coherent, within margins, and continuable."""
     # continuable() before within_margins(): both are pure, so the order does not change the
-    # answer, and most ledgers that fail (confirm()'s candidates) fail continuable(). sound() is
-    # continuable()'s only caller and is cached on the same ledger, so continuable() has no cache
-    # of its own (one more hash and insertion per ledger, for nothing).
+    # answer, and most ledgers that fail (confirm()'s candidates) fail continuable().
+    # continuable() has no cache of its own: its callers are this function, cached on the same
+    # ledger, and confirm()'s _keeps, whose candidates are new ledgers each asked about once.
     return coherent(domain, ledger.fact_dict()) and continuable(domain, ledger) and within_margins(domain, ledger)
 
 
