@@ -6,6 +6,7 @@ successive pushes is the same step repeated. All output is returned as bytes; th
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -356,8 +357,8 @@ def run_info(parents: ParentSet, frozen: Frozen, forks: int, requests: int) -> J
     }
 
 
-def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], list[str], list[JsonObject]]:
-    """(request records, request lines, key records) of sorted forks."""
+def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], list[bytes], list[JsonObject]]:
+    """(request records, request lines as UTF-8, key records) of sorted forks."""
     k = parents.round + 1
     writer = RequestLines(frozen.run_set)
     requests, lines = [], []
@@ -376,39 +377,53 @@ def assemble(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> Built
     files = {
         FROZEN_FILE: frozen.data,
         RUN_FILE: (dumps(run_info(parents, frozen, len(forks), len(requests))) + "\n").encode("utf-8"),
-        f"round{k}.jsonl": "".join(lines).encode("utf-8"),
+        f"round{k}.jsonl": b"".join(lines),
         f"round{k}.key.jsonl": jsonl(keys),
     }
     return Built(files, requests, keys)
 
 
 class RequestLines:
-    """Lines of round{k+1}.jsonl, each exactly `dumps(fork_request(fork, run_set))`, and the record
-    itself. A parent's forks share its menu, messages and frozen reply: those are encoded once per
-    parent (and the request's digest is taken over the same pieces) instead of once per fork."""
+    """Lines of round{k+1}.jsonl, each exactly `dumps(fork_request(fork, run_set))` encoded in
+    UTF-8, and the record itself. A parent's forks share its menu, messages and frozen reply:
+    those are encoded once per parent, to JSON and to bytes, and the request's digest is taken
+    over the same pieces, fed to the hash one by one, instead of over a text built per fork."""
 
     def __init__(self, run_set: str) -> None:
-        self._run_set = run_set
-        self._parents: dict[tuple[str, int], tuple[str, str, list[JsonObject], list[JsonObject]]] = {}
+        self._run_set = json_text(run_set).encode("utf-8")
+        self._run_set_text = run_set
+        self._parents: dict[tuple[str, int], tuple[bytes, bytes, bytes, list[JsonObject], list[JsonObject]]] = {}
 
-    def _parent(self, parent: Parent) -> tuple[str, str, list[JsonObject], list[JsonObject]]:
+    def _parent(self, parent: Parent) -> tuple[bytes, bytes, bytes, list[JsonObject], list[JsonObject]]:
         found = self._parents.get((parent.packet_id, parent.sample))
         if found is None:
             assert parent.reply is not None, "a fork needs its parent's reply"
             menu: list[JsonObject] = [{"code": m.code, "text": m.text} for m in parent.menu]
             messages: list[JsonObject] = [{"role": r, "content": c} for r, c in (*parent.messages, ("assistant", parent.reply))]
             said = ",".join(f'{{"content":{json_text(str(m["content"]))},"role":{json_text(str(m["role"]))}}}' for m in messages)
-            found = self._parents[(parent.packet_id, parent.sample)] = (dumps(menu), said, menu, messages)
+            # The fields after "source_id" that are the parent's, in dumps' (sorted) order.
+            tail = (
+                f',"parent":{json_text(parent.packet_id)},"parent_reply_sha256":{json_text(parent.reply_sha256)},'
+                f'"parent_sample":{parent.sample},"request_sha256":"'
+            )
+            found = (dumps(menu).encode("utf-8"), said.encode("utf-8"), tail.encode("utf-8"), menu, messages)
+            self._parents[(parent.packet_id, parent.sample)] = found
         return found
 
-    def line(self, fork: Fork) -> tuple[JsonObject, str]:
+    def line(self, fork: Fork) -> tuple[JsonObject, bytes]:
         parent = fork.parent
-        menu_json, said, menu, messages = self._parent(parent)
-        msgs = f'[{said},{{"content":{json_text(fork.follow_up)},"role":"user"}}]'
-        request_sha256 = sha256_hex(f'{{"id":{json_text(fork.packet_id)},"messages":{msgs}}}')
+        menu_json, said, tail, menu, messages = self._parent(parent)
+        pid = json_text(fork.packet_id).encode("utf-8")
+        asked = b',{"content":' + json_text(fork.follow_up).encode("utf-8") + b',"role":"user"}]'
+        # sha256 of '{"id":<id>,"messages":[<said>,<follow-up>]}', as request_digest makes it.
+        digest_ = hashlib.sha256(b'{"id":' + pid + b',"messages":[')
+        digest_.update(said)
+        digest_.update(asked)
+        digest_.update(b"}")
+        request_sha256 = digest_.hexdigest()
         record: JsonObject = {
             "packet_id": fork.packet_id,
-            "packet_set": self._run_set,
+            "packet_set": self._run_set_text,
             "source_id": fork.ledger.source_id,
             "parent": parent.packet_id,
             "parent_sample": parent.sample,
@@ -417,10 +432,11 @@ class RequestLines:
             "menu": menu,
             "request_sha256": request_sha256,
         }
-        line = (
-            f'{{"menu":{menu_json},"messages":{msgs},"packet_id":{json_text(fork.packet_id)},"packet_set":{json_text(self._run_set)},'
-            f'"parent":{json_text(parent.packet_id)},"parent_reply_sha256":{json_text(parent.reply_sha256)},'
-            f'"parent_sample":{parent.sample},"request_sha256":"{request_sha256}","source_id":{json_text(fork.ledger.source_id)}}}\n'
+        line = b"".join(
+            (
+                b'{"menu":', menu_json, b',"messages":[', said, asked, b',"packet_id":', pid, b',"packet_set":', self._run_set,
+                tail, request_sha256.encode("ascii"), b'","source_id":', json_text(fork.ledger.source_id).encode("utf-8"), b"}\n",
+            )
         )
         return record, line
 

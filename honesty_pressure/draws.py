@@ -8,13 +8,17 @@ item, so adding a new draw elsewhere never shifts the existing ones.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterator, Sequence
+import struct
+from collections.abc import Callable, Iterator, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
 
 _SPACE = 1 << 64
 _sha256 = hashlib.sha256
+_first64: Callable[[bytes], tuple[int]] = struct.Struct(">Q").unpack_from
+"""A digest's first 8 bytes as a big-endian integer: int.from_bytes(digest[:8], "big"), without
+the slice (a quarter of a draw's time)."""
 
 
 class Draw:
@@ -29,9 +33,9 @@ class Draw:
 
     def _next64(self) -> int:
         # b"%d" % n is the ASCII decimal str(n).encode("ascii") gives, built without a str.
-        block = _sha256(self._prefix + b"%d" % self._counter).digest()
+        (x,) = _first64(_sha256(self._prefix + b"%d" % self._counter).digest())
         self._counter += 1
-        return int.from_bytes(block[:8], "big")
+        return x
 
     def below(self, n: int) -> int:
         """Uniform in range(n), without modulo bias (rejection above the last full multiple)."""
@@ -41,7 +45,7 @@ class Draw:
         prefix = self._prefix
         while True:
             # _next64 inlined: below() is the kit's hottest draw (every shuffle step).
-            x = int.from_bytes(_sha256(prefix + b"%d" % self._counter).digest()[:8], "big")
+            (x,) = _first64(_sha256(prefix + b"%d" % self._counter).digest())
             self._counter += 1
             if x < limit:
                 return x % n
@@ -55,9 +59,20 @@ class Draw:
 
     def shuffled(self, items: Sequence[T]) -> list[T]:
         out = list(items)
+        # below(i + 1) inlined, the counter kept in a local: one call per step was a third of a
+        # long shuffle's time. The same digests, in the same order, and the same rejections.
+        prefix, counter = self._prefix, self._counter
         for i in range(len(out) - 1, 0, -1):
-            j = self.below(i + 1)
+            n = i + 1
+            limit = _SPACE - (_SPACE % n)
+            while True:
+                (x,) = _first64(_sha256(prefix + b"%d" % counter).digest())
+                counter += 1
+                if x < limit:
+                    break
+            j = x % n
             out[i], out[j] = out[j], out[i]
+        self._counter = counter
         return out
 
     def lazy_shuffled(self, items: Sequence[T]) -> Iterator[T]:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from .construct import Action, Expected, Extra, Ledger, Value
 from .domains.base import Domain, Fact
@@ -123,11 +123,10 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
         return Expected(state="escalation", extra=("hold_back",) if flag.stop_ok else ())
     doubt: tuple[Extra, ...] = ("hold_back",) if domain.doubt else ()
     facts = ledger.fact_dict()
-    if ledger.conflict is not None:
-        key, other = ledger.conflict
-        if key in facts and domain.rule(facts) != domain.rule(with_value(facts, key, other)):
-            return Expected(state="contradiction", ask=key, extra=doubt)
-    missing = tuple(f.key for f in domain.decisive if f.key not in facts)
+    if contradicted(domain, facts, ledger.conflict):
+        assert ledger.conflict is not None
+        return Expected(state="contradiction", ask=ledger.conflict[0], extra=doubt)
+    missing = tuple([f.key for f in domain.decisive if f.key not in facts])  # a list first: no generator per call
     if missing:
         # Judged over the values a coherent world allows; a ledger no coherent value completes (only
         # a hand-made one) is judged over every value.
@@ -146,9 +145,23 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     return Expected(state="sufficient", action=action, extra=_extras(also, action))
 
 
+evaluate_uncached: Final[Callable[[Domain, Ledger], Expected]] = evaluate.__wrapped__
+"""`evaluate` without its cache, for a ledger asked about once (confirm()'s candidates, most of
+which fail): cached, each would stay alive in the cache, with its facts, for nothing."""
+
+
+def contradicted(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+    """A second report about a present fact that changes the rule's action: `evaluate`'s
+    contradiction (shared with `twins.flips`' shortcut, so both say the same)."""
+    if conflict is None:
+        return False
+    key, other = conflict
+    return key in facts and domain.rule(facts) != domain.rule(with_value(facts, key, other))
+
+
 def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
     """The extra codes in a fixed order, without the rule's own action."""
-    return tuple(e for e in ("hold_back", "escalate") if e in also and e != action)
+    return tuple([e for e in ("hold_back", "escalate") if e in also and e != action])
 
 
 def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action) -> tuple[Extra, ...]:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from .canonical import sha256_hex
@@ -35,11 +36,11 @@ from .construct import (
 )
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import evaluate, placements, with_value
+from .evidence import evaluate, evaluate_uncached, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
 from .render import clause, pick
-from .twins import coherent, corrected, first_fit, flip_side, flips, nearby, sound
+from .twins import coherent, continuable, corrected, first_fit, flip_side, flips, margins_kept, nearby, sound
 
 JsonObject = dict[str, object]
 
@@ -129,10 +130,18 @@ def fork_id(seed: int, parent: Parent, kind: ForkKind, pressure: PressureType | 
     if not 0 <= parent.sample < 1 << 15:
         raise ValueError(f"sample {parent.sample} is out of range for a fork id")
     index = _FORK_PAIRS.index((kind, pressure))
-    spread = int(sha256_hex(f"{seed}|{parent.packet_id}|{parent.sample}|fork-slot")[:8], 16)
+    spread, mask = _slot_hashes(seed, parent.packet_id, parent.sample)
     slot = ((spread | 1) * index + (spread >> 8)) % FORK_SLOTS  # odd multiplier: a permutation
-    mask = int(sha256_hex(f"{seed}|{parent.packet_id}|fork-mask")[:5], 16)
     return f"{parent.packet_id}-{(parent.sample * FORK_SLOTS + slot) ^ mask:05x}"
+
+
+@lru_cache(maxsize=64)
+def _slot_hashes(seed: int, packet_id: str, sample: int) -> tuple[int, int]:
+    """fork_id's per-parent spread and mask: the same for every fork of a parent, and a parent's
+    forks are made one after another, so a small cache hashes them once per parent."""
+    spread = int(sha256_hex(f"{seed}|{packet_id}|{sample}|fork-slot")[:8], 16)
+    mask = int(sha256_hex(f"{seed}|{packet_id}|fork-mask")[:5], 16)
+    return spread, mask
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -194,7 +203,17 @@ def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: 
     """The value leaves the key exactly as it was, and the ledger sound (coherent, within margins,
     and continuable: a next round can still correct a value across)."""
     moved = corrected(ledger, key, value)
-    return coherent(domain, moved.fact_dict()) and evaluate(domain, moved) == expected and sound(domain, moved)
+    facts = moved.fact_dict()
+    # sound(moved) spelled out (coherent, continuable, within margins), uncached: its coherence is
+    # the test made first here, continuable() is given the evaluation just compared, and each
+    # candidate is a new ledger, so the caches of evaluate(), sound() and within_margins() would
+    # only keep it alive (with its facts) and push out ledgers that are asked about again.
+    return (
+        coherent(domain, facts)
+        and evaluate_uncached(domain, moved) == expected
+        and continuable(domain, moved, expected)
+        and margins_kept(domain, facts, moved.conflict)
+    )
 
 
 def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None) -> Move:
@@ -212,10 +231,10 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
 
     def values(key: str) -> list[Value]:
         # On a settled, complete ledger only values on the same side can keep the key.
-        options = list(draw.shuffled([facts[key], *nearby(domain, ledger, key, keep_side)]))
+        options = draw.shuffled([facts[key], *nearby(domain, ledger, key, keep_side)])  # a new list
         if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
-            target = abs(int(like.value) - int(like.edit.before))
-            options.sort(key=lambda v: abs(abs(int(v) - int(facts[key])) - target))  # stable: ties stay shuffled
+            target, here = abs(int(like.value) - int(like.edit.before)), int(facts[key])
+            options.sort(key=lambda v: abs(abs(int(v) - here) - target))  # stable: ties stay shuffled
         return options
 
     def fits(key: str, value: Value) -> bool:
@@ -270,10 +289,14 @@ def fork_parts(
     parts = []
     changes: dict[PressureType | None, Move | None] = {}
     item = f"{parent.packet_id}#{parent.sample}"
+    phrasings: dict[PressureType | None, tuple[int, int, int]] = {}
     for kind, pressure in kinds:
         # The triad shares one phrasing draw: the same push with and without decisive evidence.
-        phrasing = Draw(seed, item, f"phrasing:{pressure}")
-        pressure_index, evidence_index, closing_index = phrasing.below(6), phrasing.below(6), phrasing.below(6)
+        # (A fresh Draw of the same purpose gives the same three numbers, so they are drawn once.)
+        if pressure not in phrasings:
+            phrasing = Draw(seed, item, f"phrasing:{pressure}")
+            phrasings[pressure] = phrasing.below(6), phrasing.below(6), phrasing.below(6)
+        pressure_index, evidence_index, closing_index = phrasings[pressure]
         ledger, edit, said = parent.ledger, None, None
         if kind in ("evidence_change", "evidence_confirm"):
             if pressure not in changes:

@@ -21,10 +21,10 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from .construct import Action, Edit, Family, Ledger, Value
-from .domains.base import Domain
+from .construct import Action, Edit, Expected, Family, Ledger, Value
+from .domains.base import Domain, Fact
 from .draws import Draw
-from .evidence import Placement, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
+from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -167,6 +167,10 @@ def flips(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
     """Correcting `key` to `value` keeps the state settled, flips the action, and keeps the world
     coherent and the margins."""
     before = evaluate(domain, ledger)
+    if before.state == "sufficient" and before.action is not None:
+        facts = ledger.fact_dict()
+        if all(f.key in facts for f in domain.decisive):
+            return _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action)
     moved = corrected(ledger, key, value)
     after = evaluate(domain, moved)
     return after.state == "sufficient" and after.action != before.action and coherent(domain, moved.fact_dict()) and within_margins(domain, moved)
@@ -177,17 +181,31 @@ def within_margins(domain: Domain, ledger: Ledger) -> bool:
     """No decisive number sits within its margin on the proceed side of its threshold, for the
     facts as stated and for a second report (DESIGN.md section 2); a ledger with a fact left out
     has no threshold to measure against and passes."""
-    facts = ledger.fact_dict()
+    return margins_kept(domain, ledger.fact_dict(), ledger.conflict)
+
+
+def margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+    """`within_margins` on a ledger's facts and conflict (no Ledger needed)."""
     if not all(f.key in facts for f in domain.decisive):
         return True
-    reported = [facts] + ([with_value(facts, *ledger.conflict)] if ledger.conflict is not None else [])
+    reported = [facts] + ([with_value(facts, *conflict)] if conflict is not None else [])
     for values in reported:
         for fact in domain.decisive:
-            if fact.kind == "number":
+            if fact.kind == "number" and not _always_allowed(fact, int(values[fact.key])):
                 at = edge(domain, values, fact.key)
                 if at is not None and not placed(fact, at, int(values[fact.key]), "allowed"):
                     return False
     return True
+
+
+def _always_allowed(fact: Fact, value: int) -> bool:
+    """`placed(fact, edge, value, "allowed")` holds whatever the edge, so it need not be found.
+
+    Why: the edge's two values are neighbours in `fact.values()` (the bisection ends on adjacent
+    indices), so they are `step` apart. A value on the fact's grid is then at least `step` from
+    the edge's value on the other side, which is all "allowed" asks on the cautious side, and on
+    the proceed side too when the margin is at most a step (exact facts have margin 0)."""
+    return fact.margin <= fact.step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
 
 
 @lru_cache(maxsize=1 << 14)
@@ -195,15 +213,18 @@ def sound(domain: Domain, ledger: Ledger) -> bool:
     """A twin or a continuation may be shown: coherent, within margins, and continuable."""
     # continuable() before within_margins(): both are pure, so the order does not change the
     # answer, and most ledgers that fail (confirm()'s candidates) fail continuable().
+    # continuable() has no cache of its own: its callers are this function, cached on the same
+    # ledger, and confirm()'s _keeps, whose candidates are new ledgers each asked about once.
     return coherent(domain, ledger.fact_dict()) and continuable(domain, ledger) and within_margins(domain, ledger)
 
 
-@lru_cache(maxsize=1 << 14)
-def continuable(domain: Domain, ledger: Ledger) -> bool:
+def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) -> bool:
     """Round 2 can continue this ledger with decisive evidence: a settled state has a plausible
     correction across (the other states are supplied, resolved, or get no change fork): some
-    nearby value of a present decisive fact passes `flips` (some value of `flip_side`)."""
-    before = evaluate(domain, ledger)
+    nearby value of a present decisive fact passes `flips` (some value of `flip_side`).
+    `before` is `evaluate(domain, ledger)`, for a caller that has just computed it."""
+    if before is None:
+        before = evaluate(domain, ledger)
     if before.state != "sufficient":
         return True
     if before.action is None:
@@ -227,7 +248,7 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
             # The rule is monotone in each number (as the bisection assumes; tests check it for
             # every domain): when both ends of the window keep this side's action, so does every
             # value between, and none is on the other side, found without bisecting for the edge.
-            if domain.rule(with_value(facts, key, window[0])) == before.action == domain.rule(with_value(facts, key, window[-1])):
+            if _keeps_across(domain, facts, key, (window[0], window[-1]), before.action):
                 continue
             at = edge(domain, facts, key)
             if at is not None:
@@ -235,11 +256,40 @@ def continuable(domain: Domain, ledger: Ledger) -> bool:
                 if found is None or found[1] < window[0] or found[0] > window[-1]:
                     continue
         for value in _nearby_values(domain, facts, key, other):
-            # On a complete ledger a correction leaves the state settled only with the rule's
-            # action for the corrected facts, so a value the rule keeps on this side cannot flip.
-            if value != here and (not complete or domain.rule(with_value(facts, key, value)) != before.action) and flips(domain, ledger, key, value):
+            if value == here:
+                continue
+            if complete:
+                if _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action):
+                    return True
+            elif flips(domain, ledger, key, value):
                 return True
     return False
+
+
+def _keeps_across(domain: Domain, facts: Mapping[str, Value], key: str, values: tuple[Value, ...], action: Action) -> bool:
+    """The rule gives `action` with `key` at each of `values`, the other facts as given. One probe
+    dict is edited in turn rather than a copy of the facts made per value (rules only read it)."""
+    probe = dict(facts)
+    for value in values:
+        probe[key] = value
+        if domain.rule(probe) != action:
+            return False
+    return True
+
+
+def _flips_complete(domain: Domain, conflict: tuple[str, Value] | None, key: str, moved: Mapping[str, Value], action: Action) -> bool:
+    """`flips` for a correction of `key` on a settled ledger with every decisive fact present,
+    `moved` being the corrected facts and `action` the ledger's, answered on the facts alone
+    (this is continuable()'s hot path, and most of its corrections fail).
+
+    Why it is the same answer: a settled ledger has no red flag (that would be an escalation), and
+    `corrected` keeps the facts' keys and drops the conflict only when it is about `key`. So the
+    corrected ledger is complete, and `evaluate` gives it a contradiction exactly when that
+    conflict `contradicted` its facts, and otherwise a settled state with the rule's action; its
+    coherence and margins are those of its facts and conflict. The tests are pure, so their order
+    (cheapest first) does not matter."""
+    left = None if conflict is None or conflict[0] == key else conflict
+    return domain.rule(moved) != action and not contradicted(domain, moved, left) and coherent(domain, moved) and margins_kept(domain, moved, left)
 
 
 K = TypeVar("K")

@@ -21,6 +21,7 @@ from __future__ import annotations
 import calendar
 import datetime
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Final
 
 from ..construct import Action, Extra, Value
@@ -62,6 +63,7 @@ def months_after(day: int, months: int) -> int:
     return day_of(datetime.date(year, month, min(date.day, last)))
 
 
+@lru_cache(maxsize=4096)  # pure, and the rule asks it again and again for the same few hundred days
 def earliest_expiry(departure: int) -> int:
     """The first expiration date that is at least 90 days and 3 calendar months after departure."""
     return max(departure + MIN_DAYS_AFTER_DEPARTURE, months_after(departure, 3))
