@@ -7,6 +7,7 @@ successive pushes is the same step repeated. All output is returned as bytes; th
 from __future__ import annotations
 
 import hashlib
+import io
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -357,18 +358,20 @@ def run_info(parents: ParentSet, frozen: Frozen, forks: int, requests: int) -> J
     }
 
 
-def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], list[bytes], list[JsonObject]]:
-    """(request records, request lines as UTF-8, key records) of sorted forks."""
+def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], bytes, list[JsonObject]]:
+    """(request records, the request file's bytes, key records) of sorted forks. The lines go
+    straight into one buffer whose bytes are handed over without a copy (BytesIO.getvalue shares
+    them), so the file is held once, not as a list of lines and again as their join."""
     k = parents.round + 1
     writer = RequestLines(frozen.run_set)
-    requests, lines = [], []
+    requests, out = [], io.BytesIO()
     for fork in forks:
         if sendable(fork.parent):
             record, line = writer.line(fork)
             requests.append(record)
-            lines.append(line)
+            out.write(line)
     keys = [fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks]
-    return requests, lines, keys
+    return requests, out.getvalue(), keys
 
 
 def assemble(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> Built:
@@ -377,7 +380,7 @@ def assemble(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> Built
     files = {
         FROZEN_FILE: frozen.data,
         RUN_FILE: (dumps(run_info(parents, frozen, len(forks), len(requests))) + "\n").encode("utf-8"),
-        f"round{k}.jsonl": b"".join(lines),
+        f"round{k}.jsonl": lines,
         f"round{k}.key.jsonl": jsonl(keys),
     }
     return Built(files, requests, keys)

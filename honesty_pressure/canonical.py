@@ -8,6 +8,7 @@ theory, but integers never do, so hashed records hold integers and strings only)
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
 import stat
@@ -41,8 +42,12 @@ _text = json.encoder.encode_basestring  # not ASCII-escaped: what dumps writes f
 
 
 def jsonl(records: Iterable[JsonValue]) -> bytes:
-    """Canonical JSON Lines: one record per line, LF, UTF-8, a final newline."""
-    return "".join(dumps(r) + "\n" for r in records).encode("utf-8")
+    """Canonical JSON Lines: one record per line, LF, UTF-8, a final newline (encoded line by line
+    into one buffer: a large file is held once, not as its text and again as its bytes)."""
+    out = io.BytesIO()
+    for r in records:
+        out.write((dumps(r) + "\n").encode("utf-8"))
+    return out.getvalue()
 
 
 def sha256_hex(data: bytes | str) -> str:

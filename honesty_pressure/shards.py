@@ -314,7 +314,7 @@ def advance_partial_files(parents: ParentSet, frozen: Frozen, forks: Sequence[Fo
     return {
         PARTIAL_FILE: (dumps(body) + "\n").encode("utf-8"),
         FROZEN_FILE: frozen.data,
-        f"round{k}.jsonl": b"".join(lines),
+        f"round{k}.jsonl": lines,
         f"round{k}.key.jsonl": jsonl(keys),
         FORKS_FILE: ids.encode("utf-8"),
     }

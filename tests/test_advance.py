@@ -324,7 +324,7 @@ def test_request_lines_are_the_fork_request_dumped(case: tuple[int, list[Parent]
         for fork in make_forks(by_name(parent.ledger.domain), parent, kinds[(parent.packet_id, 0)], seed):
             record, line = writer.line(fork)
             assert record == fork_request(fork, run_set)
-            assert line == dumps(fork_request(fork, run_set)) + "\n"
+            assert line == (dumps(fork_request(fork, run_set)) + "\n").encode("utf-8")
 
 
 @settings(max_examples=FEW)
