@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from functools import lru_cache
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -80,28 +80,57 @@ def _crossing(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -
 def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...], *, coherent_only: bool = True) -> frozenset[Action]:
     """Every action the rule can give as the named facts range over the values a coherent world
     allows them (a fact left vague could only have been one of those)."""
+    # The answer never reads the named facts' own values (each combination overwrites them), so
+    # they are left out of the cache key. The other facts go in the mapping's own order, unsorted
+    # (as `edge` does): a mapping met in another order is only a cache miss, since neither
+    # `coherent` nor `rule` of any domain iterates over the facts.
+    others = tuple([item for item in facts.items() if item[0] not in keys])
+    return _outcomes(domain, others, keys, coherent_only)
+
+
+@lru_cache(maxsize=1 << 14)
+def _outcomes(domain: Domain, others: tuple[tuple[str, Value], ...], keys: tuple[str, ...], coherent_only: bool) -> frozenset[Action]:
+    """`outcomes` for the other facts as given, memoised (bounded: a few thousand small tuples)."""
+    # One dict, the named facts' values written into it in turn, instead of a new dict per value
+    # tried: every domain's `coherent` and `rule` only read the mapping and keep no reference.
+    trial = dict(others)
+    coherent = domain.coherent
+    rule = domain.rule
 
     def fits(combo: tuple[Value, ...]) -> bool:
-        return not coherent_only or not domain.coherent({**facts, **dict(zip(keys, combo))})
+        trial.update(zip(keys, combo))
+        return not coherent_only or not coherent(trial)
 
+    def first_fitting(key: str, values: Iterable[Value]) -> Value | None:
+        """The first of `values` a coherent world allows for `key` (one key, so `fits` inlined)."""
+        for value in values:
+            trial[key] = value
+            if not coherent(trial):
+                return value
+        return None
+
+    facts = [domain.fact(key) for key in keys]
     ranges: list[tuple[Value, ...]] = []
-    for key in keys:
-        fact = domain.fact(key)
+    for key, fact in zip(keys, facts):
         if fact.kind == "number" and len(keys) == 1:
             # Monotone in a number: the lowest and highest coherent values give every action.
             values = fact.values()
-            low = next((v for v in values if fits((v,))), None)
-            high = next((v for v in reversed(values) if fits((v,))), None)
+            if coherent_only:
+                low, high = first_fitting(key, values), first_fitting(key, reversed(values))
+            else:
+                low, high = values[0], values[-1]
             ranges.append(tuple(v for v in (low, high) if v is not None))
         else:
             ranges.append(fact.values())
+    # Which combinations are tested for coherence: every one with several keys; with one key, a
+    # category's or boolean's values (a number's two ends above are already coherent).
+    check = len(keys) > 1 or (len(keys) == 1 and facts[0].kind != "number")
     seen: set[Action] = set()
     for combo in itertools.product(*ranges):
-        if len(keys) > 1 and not fits(combo):
+        if check and not fits(combo):
             continue
-        if len(keys) == 1 and domain.fact(keys[0]).kind != "number" and not fits(combo):
-            continue
-        seen.add(domain.rule({**facts, **dict(zip(keys, combo))}))
+        trial.update(zip(keys, combo))
+        seen.add(rule(trial))
         if len(seen) == 2:
             break
     return frozenset(seen)
