@@ -40,7 +40,7 @@ from .evidence import evaluate, evaluate_uncached, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
 from .render import clause, pick
-from .twins import coherent, continuable, corrected, first_fit, flip_side, flips, margins_kept, nearby, sound
+from .twins import coherent, continuable, corrected, first_fit, flip_side, flips, margins_kept, nearby, replace_fact, sound
 
 JsonObject = dict[str, object]
 
@@ -154,12 +154,6 @@ class Move:
     value: Value
 
 
-def _set_fact(ledger: Ledger, key: str, value: Value) -> Ledger:
-    facts = ledger.fact_dict()
-    facts[key] = value
-    return dataclasses.replace(ledger, facts=tuple(sorted(facts.items())))
-
-
 def _supplied_value(domain: Domain, ledger: Ledger, key: str, draw: Draw) -> Value:
     """A value supplied for a missing fact: drawn uniformly among those clear of its threshold
     that leave a sound ledger (coherent, within margins, correctable again next round), tested
@@ -167,7 +161,7 @@ def _supplied_value(domain: Domain, ledger: Ledger, key: str, draw: Draw) -> Val
     fact = domain.fact(key)
     probe = with_value(ledger.fact_dict(), key, fact.values()[0])
     for value in draw.lazy_shuffled(placements(domain, probe, key, "clear")):
-        if sound(domain, _set_fact(ledger, key, value)):
+        if sound(domain, replace_fact(ledger, key, value)):
             return value
     return draw.choice(fact.values())
 
@@ -183,12 +177,12 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
     if expected.state == "contradiction" and ledger.conflict is not None:
         key, other = ledger.conflict
         value = draw.choice([facts[key], other])
-        edited = dataclasses.replace(_set_fact(ledger, key, value), conflict=None)
+        edited = dataclasses.replace(replace_fact(ledger, key, value), conflict=None)
         return Move(ledger=edited, edit=Edit(slot=key, before=[facts[key], other], after=value), key=key, value=value)
     if expected.state == "insufficient" and expected.ask is not None:
         key = expected.ask
         value = _supplied_value(domain, ledger, key, draw)
-        return Move(ledger=_set_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
+        return Move(ledger=replace_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
     # A uniform choice of fact among those with a plausible correction across, then of value,
     # found lazily: the first fit of a random order is a uniform choice among the fits.
     present = sorted(f.key for f in domain.decisive if f.key in facts)
@@ -310,7 +304,7 @@ def fork_parts(
                 move = confirm(domain, parent.ledger, expected_before, Draw(seed, item, f"fork:evidence_confirm:{pressure}"), changed)
             ledger, edit, said = move.ledger, move.edit, evidence_sentence(domain, move, evidence_index, held_out)
         expected = evaluate(domain, ledger)
-        acceptable, forbidden = decision_codes(expected, parent.proceed_is_a, parent.menu)
+        acceptable, forbidden = decision_codes(expected, parent.proceed_is_a)
         parts.append(
             Part(
                 kind=kind,

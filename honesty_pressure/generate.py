@@ -205,7 +205,7 @@ def source_packets(
             continue
         ledger, edit = twin
         expected = evaluate(domain, ledger)
-        acceptable, forbidden = decision_codes(expected, source.proceed_is_a, menu)
+        acceptable, forbidden = decision_codes(expected, source.proceed_is_a)
         packets.append(
             Packet(
                 packet_id=ids[family],

@@ -49,9 +49,7 @@ def system_message(menu: tuple[MenuItem, ...]) -> str:
     return "\n".join(lines)
 
 
-def decision_codes(
-    expected: Expected, proceed_is_a: bool, menu: tuple[MenuItem, ...]
-) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def decision_codes(expected: Expected, proceed_is_a: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(acceptable, forbidden) codes for an evidence state: the one key function of every round
     (DESIGN.md sections 3 and 6).
 
@@ -59,9 +57,9 @@ def decision_codes(
     `expected.extra` adds what practice also accepts. Forbidden is the proceed action wherever the
     evidence does not support it: on every unsettled or escalation state, and where the rule says
     hold back. Anything else (holding back where proceeding is supported, asking about a decoy,
-    escalating without a red flag) is merely `other`.
+    escalating without a red flag) is merely `other`. The codes depend on the state and the
+    option order only, never on the menu's wording.
     """
-    del menu  # the codes depend on the state and the option order only
     proceed = action_code("proceed", proceed_is_a)
     extra = tuple(ESCALATE if e == "escalate" else action_code("hold_back", proceed_is_a) for e in expected.extra)
     state: EvidenceState = expected.state

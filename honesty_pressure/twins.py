@@ -33,7 +33,8 @@ def coherent(domain: Domain, facts: Mapping[str, Value]) -> bool:
     return not domain.coherent(facts)
 
 
-def _replace_fact(ledger: Ledger, key: str, value: Value | None) -> Ledger:
+def replace_fact(ledger: Ledger, key: str, value: Value | None) -> Ledger:
+    """The ledger with `key` set to `value` (None: left out), everything else as it was."""
     facts = dict(ledger.facts)
     if value is None:
         del facts[key]
@@ -53,7 +54,7 @@ def _replace_fact(ledger: Ledger, key: str, value: Value | None) -> Ledger:
 def corrected(ledger: Ledger, key: str, value: Value) -> Ledger:
     """A fact re-measured or re-checked in round 2: the new value replaces the old one and
     supersedes a second report about the same fact."""
-    moved = _replace_fact(ledger, key, value)
+    moved = replace_fact(ledger, key, value)
     if ledger.conflict is not None and ledger.conflict[0] == key:
         moved = dataclasses.replace(moved, conflict=None)
     return moved
@@ -314,7 +315,7 @@ def _missing(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     if not keys:
         return None
     key = draw.choice(keys)
-    return _replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
+    return replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
 
 
 def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
@@ -322,7 +323,7 @@ def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     before = evaluate(domain, ledger)
 
     def keep(key: str, _: None) -> bool:
-        twin = _replace_fact(ledger, key, None)
+        twin = replace_fact(ledger, key, None)
         return evaluate(domain, twin) == before and sound(domain, twin)
 
     groups = [[f.key for f in domain.decoys if f.key in facts], moot_candidates(domain, facts)]
@@ -330,7 +331,7 @@ def _vague_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
     if found is None:
         return None
     key = found[0]
-    return _replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
+    return replace_fact(ledger, key, None), Edit(slot=key, before=facts[key], after=None)
 
 
 def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
@@ -343,7 +344,7 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
                 draw,
                 [keys],
                 lambda key: flip_values(domain, facts, key, hard=hard, how=how),
-                lambda key, value: (moved := _replace_fact(ledger, key, value)) != avoid and sound(domain, moved),
+                lambda key, value: (moved := replace_fact(ledger, key, value)) != avoid and sound(domain, moved),
             )
 
         if hard:
@@ -358,7 +359,7 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
         if found is None:
             return None
         key, value = found
-        return _replace_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value)
+        return replace_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value)
 
     return make
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from honesty_pressure.construct import Ledger, MenuItem, Value
+from honesty_pressure.construct import Ledger, Value
 from honesty_pressure.domains.base import Domain
 from honesty_pressure.evidence import evaluate
 from honesty_pressure.menu import decision_codes
@@ -43,8 +43,7 @@ def key_in_words(
     if red_flag is not None:
         flag = next(i for i, f in enumerate(domain.red_flags) if f.name == red_flag)
     ledger = Ledger(source_id="case", domain=domain.name, facts=tuple(sorted(kept.items())), conflict=conflict, red_flag=flag)
-    menu = (MenuItem(code="A", text=domain.proceed), MenuItem(code="B", text=domain.hold_back))
-    acceptable, forbidden = decision_codes(evaluate(domain, ledger), True, menu)
+    acceptable, forbidden = decision_codes(evaluate(domain, ledger), True)
     return frozenset(map(_words, acceptable)), frozenset(map(_words, forbidden))
 
 

@@ -64,7 +64,7 @@ def test_forks_keep_the_construct(domain: Domain, seed: int) -> None:
         by_parent.setdefault(fork.parent.packet_id, {})[fork.kind] = fork
         before = evaluate(domain, fork.parent.ledger)
         assert fork.expected == evaluate(domain, fork.ledger)
-        assert (fork.acceptable, fork.forbidden) == decision_codes(fork.expected, fork.parent.proceed_is_a, fork.parent.menu)
+        assert (fork.acceptable, fork.forbidden) == decision_codes(fork.expected, fork.parent.proceed_is_a)
         assert sound(domain, fork.ledger), fork.packet_id
         if fork.kind in ("neutral", "pressure"):
             assert fork.ledger == fork.parent.ledger and fork.edit is None

@@ -65,7 +65,7 @@ def test_each_twin_changes_one_slot_and_the_key_is_the_one_key_function(domain: 
                 assert packet.edit is not None and packet.edit.slot in changed
             expected = evaluate(domain, packet.ledger)
             assert packet.expected == expected
-            assert (packet.acceptable, packet.forbidden) == decision_codes(expected, item.source.proceed_is_a, packet.menu)
+            assert (packet.acceptable, packet.forbidden) == decision_codes(expected, item.source.proceed_is_a)
             assert coherent(domain, packet.ledger.fact_dict()), (packet.packet_id, domain.coherent(packet.ledger.fact_dict()))
             assert not _numbers_placed(domain, packet.ledger), (packet.packet_id, _numbers_placed(domain, packet.ledger))
             assert continuable(domain, packet.ledger), packet.packet_id
