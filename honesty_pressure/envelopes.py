@@ -857,14 +857,15 @@ def received(path: str | Path, fmt: Format | None = None, select: Select | None 
         reader, fast = LINE_READERS[chosen], _FAST.get(chosen)
         with source.open() as handle:
             for number, record in iter_jsonl(handle, name, select, count):
-                at = _At(name, number, chosen)
+                # The place (`_At`) is made only for the reader, never on the fast road.
                 got = fast(record) if fast is not None else None
                 if got is not None:
                     ref, reply, error, model, sample, digest = got
                     if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES:
-                        reader(record, at)  # raises the reader's own message
+                        reader(record, _At(name, number, chosen))  # raises the reader's own message
                     yield (name, number, ref, reply, error, model, sample, digest, None)
                     continue
+                at = _At(name, number, chosen)
                 if chosen == "chat-jsonl":
                     found = _fast_chat(record, at)
                     if found is not None and _bound_sample(found[2]) < MAX_SAMPLES:
