@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from .binding import unbind
+from .binding import split_ref, unbind
 from .construct import FORMATS, Envelope, Format
 from .errors import InputError
 from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
@@ -820,7 +820,7 @@ _FAST: Final[dict[Format, Callable[[JsonObject], "tuple[str, str | None, str | N
 
 def _bound_sample(ref: str) -> int:
     """The sample an exported id carries (`..._s<k>`), 0 if none."""
-    return (unbind(ref).sample or 0) if "_s" in ref else 0
+    return (split_ref(ref)[2] or 0) if "_s" in ref else 0  # `unbind(ref).sample`, making no BoundId
 
 
 def _fast_chat(record: JsonObject, at: _At) -> Received | None:
