@@ -86,6 +86,12 @@ class Custody:
             return None
         return ENTRY.unpack_from(table, at)
 
+    def holds(self, index: int, sample: int) -> bool:
+        """Whether a slot has an entry: `get(...) is not None` without unpacking it."""
+        table = self._tables[index]
+        at = sample * SIZE
+        return table is not None and len(table) >= at + SIZE and table[at] != 0
+
     def entries(self, index: int) -> Iterator[tuple[int, Entry]]:
         """(sample, entry) of one packet, by sample."""
         table = self._tables[index]

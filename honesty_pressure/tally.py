@@ -222,7 +222,7 @@ class Section:
         for index in range(len(sheet)):
             if sheet.sendable(index):
                 for sample in self.samples:
-                    if custody.get(index, sample) is None:
+                    if not custody.holds(index, sample):
                         yield sheet.ids[index], sample
 
 
