@@ -66,8 +66,10 @@ class Custody:
     def offer(self, index: int, sample: int, entry: Entry) -> None:
         table = self._tables[index]
         at = sample * SIZE
-        if table is None or len(table) < at + SIZE:
-            table = self._grow(index, at + SIZE)
+        if table is None:  # grown here, with no call: nearly every offer is a slot's first
+            table = self._tables[index] = bytearray(at + SIZE)
+        elif len(table) < at + SIZE:
+            table += bytes(at + SIZE - len(table))
         if not table[at]:
             ENTRY.pack_into(table, at, *entry)
             self.kept += 1
@@ -77,19 +79,18 @@ class Custody:
         if new is not old:
             ENTRY.pack_into(table, at, *new)
 
-    def _grow(self, index: int, size: int) -> bytearray:
-        table = self._tables[index]
-        if table is None:
-            table = self._tables[index] = bytearray()
-        table.extend(bytes(size - len(table)))
-        return table
-
     def get(self, index: int, sample: int) -> Entry | None:
         table = self._tables[index]
         at = sample * SIZE
         if table is None or len(table) < at + SIZE or not table[at]:
             return None
         return ENTRY.unpack_from(table, at)
+
+    def holds(self, index: int, sample: int) -> bool:
+        """Whether a slot has an entry: `get(...) is not None` without unpacking it."""
+        table = self._tables[index]
+        at = sample * SIZE
+        return table is not None and len(table) >= at + SIZE and table[at] != 0
 
     def entries(self, index: int) -> Iterator[tuple[int, Entry]]:
         """(sample, entry) of one packet, by sample."""

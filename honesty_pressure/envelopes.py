@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from .binding import unbind
+from .binding import split_ref, unbind
 from .construct import FORMATS, Envelope, Format
 from .errors import InputError
 from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
@@ -820,7 +820,7 @@ _FAST: Final[dict[Format, Callable[[JsonObject], "tuple[str, str | None, str | N
 
 def _bound_sample(ref: str) -> int:
     """The sample an exported id carries (`..._s<k>`), 0 if none."""
-    return (unbind(ref).sample or 0) if "_s" in ref else 0
+    return (split_ref(ref)[2] or 0) if "_s" in ref else 0  # `unbind(ref).sample`, making no BoundId
 
 
 def _fast_chat(record: JsonObject, at: _At) -> Received | None:
@@ -857,14 +857,15 @@ def received(path: str | Path, fmt: Format | None = None, select: Select | None 
         reader, fast = LINE_READERS[chosen], _FAST.get(chosen)
         with source.open() as handle:
             for number, record in iter_jsonl(handle, name, select, count):
-                at = _At(name, number, chosen)
+                # The place (`_At`) is made only for the reader, never on the fast road.
                 got = fast(record) if fast is not None else None
                 if got is not None:
                     ref, reply, error, model, sample, digest = got
                     if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES:
-                        reader(record, at)  # raises the reader's own message
+                        reader(record, _At(name, number, chosen))  # raises the reader's own message
                     yield (name, number, ref, reply, error, model, sample, digest, None)
                     continue
+                at = _At(name, number, chosen)
                 if chosen == "chat-jsonl":
                     found = _fast_chat(record, at)
                     if found is not None and _bound_sample(found[2]) < MAX_SAMPLES:

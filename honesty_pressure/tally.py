@@ -102,10 +102,10 @@ class Tally:
         """Match, judge and keep each reply (the scorer's inner loop: kept flat on purpose)."""
         sheet, custody, spool, samples, mismatch = self.sheet, self.custody, self.spool, self.samples, self._mismatch
         index_of, expected_of, packet_set = sheet.index.get, sheet.request_sha, sheet.packet_set
-        judge, record_line, reply_line = sheet.judge, sheet.record_line, sheet.reply_line
+        judge, lines = sheet.judge, sheet.lines
         file_index, model_index, model_json, part = self._file_index, self._model_index, self._model_json, self.part
         sha256 = hashlib.sha256
-        append, offer, ascii_ = spool.append, custody.offer, sheet.ascii
+        append, offer = spool.append, custody.offer
         for received_ in replies:
             file, line, ref, reply, error, model, sample, request_sha256, messages = received_
             pid, bound_set, bound_sample = split_ref(ref)
@@ -129,13 +129,12 @@ class Tally:
             m = model_index.get(model)
             if m is None:
                 m = self.model_id(model)
-            record = record_line(index, slot_sample, code, sha)
-            chunk = (record + reply_line(index, slot_sample, reply, error, model_json[m], sha)).encode("utf-8")
+            chunk, record = lines(index, slot_sample, code, reply, error, model_json[m], sha)
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
             flags = ANSWERED if error is None or not failed(error) else PRESENT
-            entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), len(record) if ascii_[index] else len(record.encode("utf-8")), len(chunk))
+            entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), record, len(chunk))
             offer(index, slot_sample, entry)
             if slot_sample not in samples:
                 samples.add(slot_sample)
@@ -223,7 +222,7 @@ class Section:
         for index in range(len(sheet)):
             if sheet.sendable(index):
                 for sample in self.samples:
-                    if custody.get(index, sample) is None:
+                    if not custody.holds(index, sample):
                         yield sheet.ids[index], sample
 
 
