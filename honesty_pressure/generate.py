@@ -61,22 +61,17 @@ def _on_grid(domain: Domain, facts: dict[str, Value]) -> None:
             raise GenerationError(f"{domain.name}: world drew {fact.key}={facts.get(fact.key)!r}, not a value of the fact")
 
 
-def usable(domain: Domain, facts: dict[str, Value], target: Action, source_id: str = "probe", seed: int = 0) -> bool:
-    """The original must give the target action in a coherent world, sit clear of every
-    threshold (no value within its margin), be continuable in round 2, and have every family:
-    every twin and negative control the domain declares can be drawn from it."""
-    return _usable_twins(domain, facts, target, source_id, seed) is not None
-
-
 Twins = dict[Family, Twin]
 
 
-def _usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source_id: str, seed: int) -> Twins | None:
-    """`usable`, returning every family's twin when the facts are usable (None when not).
+def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source_id: str, seed: int) -> Twins | None:
+    """Whether the facts make a usable source, with every family's twin if they do (None if not).
 
-    `make_twin` is a pure function of (domain, ledger, family, seed) -- its draws are seeded by
-    (seed, source id, family) -- so the twins drawn here to test the ledger are exactly those
-    `source_packets` would draw again; keeping them saves drawing every twin twice."""
+    The original must give the target action in a coherent world, sit clear of every threshold
+    (no value within its margin), be continuable in round 2, and have every family: every twin
+    and negative control the domain declares can be drawn from it. `make_twin` is a pure function
+    of (domain, ledger, family, seed), so the twins drawn here to test the ledger are the ones its
+    packets are made of: they are returned, not drawn a second time."""
     if domain.rule(facts) != target:
         return None
     for fact in domain.decisive:
@@ -88,7 +83,7 @@ def _usable_twins(domain: Domain, facts: dict[str, Value], target: Action, sourc
     if not sound(domain, ledger):
         return None
     twins: Twins = {}
-    for family in FAMILIES:  # stops at the first family the ledger cannot have, as all() did
+    for family in FAMILIES:  # stops at the first family the ledger cannot have
         twin = make_twin(domain, ledger, family, seed)
         if twin is None:
             return None
@@ -102,7 +97,7 @@ def _sample_facts(domain: Domain, source_id: str, seed: int, target: Action) -> 
     for _ in range(MAX_ATTEMPTS):
         facts = domain.world(draw)
         _on_grid(domain, facts)
-        twins = _usable_twins(domain, facts, target, source_id, seed)
+        twins = usable_twins(domain, facts, target, source_id, seed)
         if twins is not None:
             return facts, twins
     raise GenerationError(f"{domain.name}: no usable {target} ledger for {source_id} in {MAX_ATTEMPTS} draws")
@@ -135,13 +130,9 @@ def _phrasing(domain: Domain, source_id: str, seed: int) -> Phrasing:
     return Phrasing(order=order, pick=tuple(pick), alt=tuple(alt), extra_at=draw.between(0, len(order)))
 
 
-def domain_sources(domain: Domain, seed: int, count: int) -> list[Source]:
-    """`count` sources, half proceed and half hold_back, A/B order balanced within each action."""
-    return [source for source, _ in _sources_with_twins(domain, seed, count)]
-
-
-def _sources_with_twins(domain: Domain, seed: int, count: int) -> list[tuple[Source, Twins]]:
-    """`domain_sources`, each source with the twins drawn while testing it (see `_usable_twins`)."""
+def domain_sources(domain: Domain, seed: int, count: int) -> list[tuple[Source, Twins]]:
+    """`count` sources, half proceed and half hold_back, A/B order balanced within each action;
+    each with its families' twins (drawn while testing it, see `usable_twins`)."""
     draw = Draw(seed, domain.name, "balance")
     targets = _balanced(draw, count, "proceed", "hold_back")
     a_first = {
@@ -190,20 +181,14 @@ def packet_id(seed: int, source_id: str, family: Family) -> str:
     return packet_ids(seed, source_id)[family]
 
 
-def source_packets(
-    domain: Domain, source: Source, seed: int, surface: Surface = "public", twins: Mapping[Family, Twin | None] | None = None
-) -> list[Packet]:
-    """The source's packets; `twins` are its families' twins when already drawn (they are the same
-    as `make_twin` draws here: it is pure in its arguments)."""
+def source_packets(domain: Domain, source: Source, seed: int, twins: Mapping[Family, Twin], surface: Surface = "public") -> list[Packet]:
+    """The source's packets, one per family, from its families' twins (`domain_sources`)."""
     menu = build_menu(domain, source)
     system = system_message(menu)
     packets = []
     ids = packet_ids(seed, source.source_id)
     for family in FAMILIES:
-        twin = twins[family] if twins is not None else make_twin(domain, source.ledger, family, seed)
-        if twin is None:
-            continue
-        ledger, edit = twin
+        ledger, edit = twins[family]
         expected = evaluate(domain, ledger)
         acceptable, forbidden = decision_codes(expected, source.proceed_is_a)
         packets.append(
@@ -237,8 +222,8 @@ def build(
 ) -> list[Built]:
     out = []
     for domain in domains:
-        for source, twins in _sources_with_twins(domain, seed, sources_per_domain):
-            out.append(Built(source=source, packets=tuple(source_packets(domain, source, seed, surface, twins))))
+        for source, twins in domain_sources(domain, seed, sources_per_domain):
+            out.append(Built(source=source, packets=tuple(source_packets(domain, source, seed, twins, surface))))
     return out
 
 
