@@ -31,12 +31,6 @@ class Draw:
         self._counter = 0
         self.seed = seed
 
-    def _next64(self) -> int:
-        # b"%d" % n is the ASCII decimal str(n).encode("ascii") gives, built without a str.
-        (x,) = _first64(_sha256(self._prefix + b"%d" % self._counter).digest())
-        self._counter += 1
-        return x
-
     def below(self, n: int) -> int:
         """Uniform in range(n), without modulo bias (rejection above the last full multiple)."""
         if n <= 0:
@@ -44,7 +38,8 @@ class Draw:
         limit = _SPACE - (_SPACE % n)
         prefix = self._prefix
         while True:
-            # _next64 inlined: below() is the kit's hottest draw (every shuffle step).
+            # Draw k: the first 8 bytes, big-endian, of SHA-256(prefix + k in ASCII decimal; b"%d" % k
+            # builds those bytes without a str).
             (x,) = _first64(_sha256(prefix + b"%d" % self._counter).digest())
             self._counter += 1
             if x < limit:
