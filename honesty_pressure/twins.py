@@ -212,11 +212,17 @@ def _always_allowed(fact: Fact, value: int) -> bool:
 @lru_cache(maxsize=1 << 14)
 def sound(domain: Domain, ledger: Ledger) -> bool:
     """A twin or a continuation may be shown: coherent, within margins, and continuable."""
-    # continuable() before within_margins(): both are pure, so the order does not change the
-    # answer, and most ledgers that fail (confirm()'s candidates) fail continuable().
-    # continuable() has no cache of its own: its callers are this function, cached on the same
-    # ledger, and confirm()'s _keeps, whose candidates are new ledgers each asked about once.
-    return coherent(domain, ledger.fact_dict()) and continuable(domain, ledger) and within_margins(domain, ledger)
+    return sound_once(domain, ledger)
+
+
+def sound_once(domain: Domain, ledger: Ledger, before: Expected | None = None) -> bool:
+    """`sound`, uncached, for a ledger asked about once (confirm()'s candidates: cached, each
+    would stay alive with its facts and push out ledgers that are asked about again). `before` is
+    `evaluate(domain, ledger)` when the caller has it."""
+    # continuable() before the margins: both are pure, so the order does not change the answer,
+    # and most ledgers that fail (confirm()'s candidates) fail continuable().
+    facts = ledger.fact_dict()
+    return coherent(domain, facts) and continuable(domain, ledger, before) and margins_kept(domain, facts, ledger.conflict)
 
 
 def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) -> bool:
