@@ -154,25 +154,22 @@ class Sheet:
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
         return f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
 
-    def reply_line(self, index: int, sample: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None) -> str:
-        """replies.jsonl's line (transcripts.reply_lines writes the same; so does `lines`)."""
+    def reply_line(
+        self, index: int, sample: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None, head: str = ""
+    ) -> str:
+        """replies.jsonl's line (transcripts.reply_lines writes the same), after `head`: `lines`
+        puts the record line there, so the reply is copied into one text, not into two and a join."""
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
         return (
-            f'{{"error":{json_text(error)},"model":{model_json},"packet_id":{self.packet_json[index]},"reply":{json_text(reply)},'
+            f'{head}{{"error":{json_text(error)},"model":{model_json},"packet_id":{self.packet_json[index]},"reply":{json_text(reply)},'
             f'"reply_sha256":{sha},"round":{self.round},"sample":{sample}}}\n'
         )
 
     def lines(self, index: int, sample: int, code: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None) -> tuple[bytes, int]:
         """Both lines of one judged reply (`record_line` then `reply_line`), encoded, and the
-        length in bytes of the first. Made in one piece: the reply is copied once into the text
-        and once into its bytes, not a third time by joining the two lines (the scorer's inner
-        loop calls this once per reply)."""
+        length in bytes of the first (the scorer's inner loop calls this once per reply)."""
         record = self.record_line(index, sample, code, reply_sha256)
-        sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
-        chunk = (
-            f'{record}{{"error":{"null" if error is None else json_text(error)},"model":{model_json},"packet_id":{self.packet_json[index]},'
-            f'"reply":{json_text(reply)},"reply_sha256":{sha},"round":{self.round},"sample":{sample}}}\n'
-        ).encode("utf-8")
+        chunk = self.reply_line(index, sample, reply, error, model_json, reply_sha256, head=record).encode("utf-8")
         return chunk, len(record) if self.ascii[index] else len(record.encode("utf-8"))
 
     def missing_code(self, index: int) -> int:
