@@ -266,6 +266,8 @@ def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) 
             if value == here:
                 continue
             if complete:
+                # flips() would take this same road, after evaluating the ledger again (and caching
+                # it: a confirm() candidate is asked about once) and re-checking its completeness.
                 if _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action):
                     return True
             elif flips(domain, ledger, key, value):
