@@ -19,9 +19,9 @@ from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
 from . import __version__
-from .advance import FROZEN_FILE, RUN_FILE, check_run, check_run_round, frozen_envelopes
+from .advance import check_run, check_run_round, frozen_envelopes, run_files
 from .binding import unbind
-from .canonical import dumps, jsonl
+from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
 from .envelopes import Received, detect_format, received_of, source_sha256
 from .errors import InputError
@@ -56,13 +56,6 @@ def by_file_name(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]
             name = f"{name}+"
         out[name] = value
     return out
-
-
-def file_digests(paths: Sequence[Path]) -> dict[str, str]:
-    """SHA-256 of each input by file name; a pipe's digest is of the bytes read once, not of a
-    second read."""
-    unique = sorted(set(paths), key=str)
-    return by_file_name(unique, [source_sha256(p) for p in unique])
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,7 +256,7 @@ def round1_score(
             "provenance": {
                 "kit_version": __version__,
                 **build_provenance(folder.build),
-                "packets": file_digests([folder.folder / "round1.jsonl", folder.folder / "key.jsonl"]),
+                "packets": by_file_name([folder.folder / name for name in ("round1.jsonl", "key.jsonl")], [folder.sha256[name] for name in ("round1.jsonl", "key.jsonl")]),
                 "replies": files.digests(),
                 "reply_formats": {"round1": files.formats()},
                 "commands": [command] if command else [],
@@ -405,6 +398,8 @@ class CheckedRun:
     folder: PacketFolder | None
     requests: dict[str, JsonObject]
     keys: dict[str, JsonObject]
+    digests: dict[str, str]
+    """SHA-256 of the run's files by name, of the bytes the check compared (not read again)."""
 
     @property
     def round(self) -> int:
@@ -417,7 +412,9 @@ class CheckedRun:
 def checked_run(run: Path, packets: Path) -> CheckedRun:
     """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
     info, folder, built = check_run_round(run, packets)
-    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys))
+    names = run_files(int(str(info["round"])))
+    digests = by_file_name([run / name for name in names], [sha256_hex(built.files[name]) for name in names])
+    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys), digests)
 
 
 def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
@@ -474,7 +471,7 @@ def run_score(
                 **build_provenance(build),
                 "run_set": info["run_set"],
                 "protocol": info.get("protocol"),
-                "run": file_digests([run / RUN_FILE, run / FROZEN_FILE, run / f"round{k}.jsonl", run / f"round{k}.key.jsonl"]),
+                "run": checked.digests,
                 "replies": files.digests(),
                 "reply_formats": {**({f"round{k - 1}": first_formats} if first_formats else {}), f"round{k}": files.formats()},
                 "commands": earlier + ([command] if command and earlier[-1:] != [command] else []),

@@ -17,7 +17,7 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
@@ -283,6 +283,8 @@ class PacketFolder:
     ledgers: dict[str, JsonObject]
     digest: str = ""
     """SHA-256 over the four files' SHA-256s, in LAYER_FILES order ("" when not read from files)."""
+    sha256: Mapping[str, str]
+    """Each file's SHA-256 by name, of the bytes read (a score records them without reading again)."""
 
     @property
     def packet_set(self) -> str:
@@ -309,7 +311,12 @@ def keyed(path: Path, field: str = "packet_id") -> dict[str, JsonObject]:
 
 def files_digest(files: dict[str, bytes], names: Sequence[str]) -> str:
     """One SHA-256 naming a set of files' contents (in the given order)."""
-    return hashlib.sha256("".join(hashlib.sha256(files[name]).hexdigest() for name in names).encode("ascii")).hexdigest()
+    return digest_of_files({name: hashlib.sha256(files[name]).hexdigest() for name in names}, names)
+
+
+def digest_of_files(sha256: Mapping[str, str], names: Sequence[str]) -> str:
+    """`files_digest` from the files' own SHA-256s (hex, by name)."""
+    return hashlib.sha256("".join(sha256[name] for name in names).encode("ascii")).hexdigest()
 
 
 def _shared(value: object, pool: dict[str, str]) -> object:
@@ -334,6 +341,7 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes], *, ledgers: bool = T
     """A layer from its four files' bytes (`folder` names them in messages); with ledgers=False
     the ledgers are left unparsed (empty): scoring never reads them."""
     pool: dict[str, str] = {}
+    sha256 = {name: hashlib.sha256(files[name]).hexdigest() for name in LAYER_FILES}
     build = json_object(files["build.json"], str(folder / "build.json"))
     if not isinstance(build.get("packet_set"), str):
         raise InputError("missing string field 'packet_set'", file=str(folder / "build.json"))
@@ -347,7 +355,8 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes], *, ledgers: bool = T
         )
         if ledgers
         else {},
-        digest=files_digest(files, LAYER_FILES),
+        digest=digest_of_files(sha256, LAYER_FILES),
+        sha256=sha256,
     )
     if loaded.round1.keys() != loaded.key.keys():
         raise InputError("round1.jsonl and key.jsonl list different packets", file=str(folder / "key.jsonl"))
