@@ -478,12 +478,6 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
     return out
 
 
-def frozen_envelopes(run: Path) -> list[Envelope]:
-    """The frozen parent replies of a run folder, as envelopes."""
-    path = run / FROZEN_FILE
-    return frozen_records(read_bounded(path, MAX_PACKET_FILE_BYTES), str(path))
-
-
 CHAIN_FOLDER: Final = "parents"
 """A round-k run (k >= 3) carries each earlier round of its chain in parents/round<j>/."""
 MAX_ROUND: Final = 99

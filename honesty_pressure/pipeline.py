@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
 from . import __version__
-from .advance import check_run, check_run_round, frozen_envelopes, run_files
+from .advance import FROZEN_FILE, check_run, check_run_round, frozen_records, run_files
 from .binding import unbind
 from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
@@ -400,6 +400,8 @@ class CheckedRun:
     keys: dict[str, JsonObject]
     digests: dict[str, str]
     """SHA-256 of the run's files by name, of the bytes the check compared (not read again)."""
+    frozen: bytes
+    """frozen.jsonl as checked: round 2 scores these replies, never a second reading of the file."""
 
     @property
     def round(self) -> int:
@@ -414,7 +416,7 @@ def checked_run(run: Path, packets: Path) -> CheckedRun:
     info, folder, built = check_run_round(run, packets)
     names = run_files(int(str(info["round"])))
     digests = by_file_name([run / name for name in names], [sha256_hex(built.files[name]) for name in names])
-    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys), digests)
+    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys), digests, built.files[FROZEN_FILE])
 
 
 def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
@@ -444,7 +446,7 @@ def run_score(
     first_tally: Tally | None = None
     if folder is not None:  # round 2: check_run loaded the round-1 packets and matched their set
         first_tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
-        first_tally.take(received_of(env) for env in frozen_envelopes(run))
+        first_tally.take(received_of(env) for env in frozen_records(checked.frozen, str(run / FROZEN_FILE)))
         first_tally.finish()
         sections.insert(0, Section(first_tally.sheet, first_tally, owed_samples(first_tally), split))
     build = _build_of(packets, info, folder)
