@@ -9,24 +9,25 @@ from __future__ import annotations
 import hashlib
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
 from . import __version__
 from .canonical import digest, dumps, json_text, jsonl, sha256_hex
-from .construct import LAYERS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface
+from .construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface
 from .domains import by_name
 from .envelopes import read_envelopes
 from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
+from . import sustained
 from .menu import action_code
 from .parse import parse_decision
 from .progress import SILENT, Meter
 from .score import match, menu_codes, request_digest, samples_of
 from .binding import unbind
 from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from .store import JsonObject, PacketFolder, files_digest, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
+from .store import JsonObject, PacketFolder, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -88,6 +89,16 @@ def _parents_of_level(level: _Level) -> ParentSet:
         keys=keyed_records(jsonl_bytes(level.files[keys_name], str(level.folder / keys_name)), str(level.folder / keys_name)),
         source=files_digest(level.files, run_files(k)),
     )
+
+
+def parents_of_round(parents: ParentSet, files: Mapping[str, bytes], where: str) -> ParentSet:
+    """The round advance just built from `parents` (its files, as build_round returns them) as the
+    parents of the next round: what `run --rounds` and the depth selfcheck chain in memory, the
+    same set `from_run` reads back from the run folder."""
+    k = parents.round + 1
+    info = json_object(files[RUN_FILE], f"{where}/{RUN_FILE}")
+    level = _Level(round=k, folder=Path(where), info=info, files={name: files[name] for name in run_files(k)})
+    return _parents_of_level(level)
 
 
 def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
@@ -284,6 +295,8 @@ class Frozen:
     run_set: str
     kinds: dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]
     protocol: Protocol
+    threads: dict[tuple[str, int], sustained.Thread] = field(default_factory=dict)
+    """The sustained protocol's thread per parent (empty for the others)."""
 
 
 def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None) -> Frozen:
@@ -315,8 +328,12 @@ def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Proto
     frozen_bytes = jsonl(frozen)
     run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
     escalation = {(p.packet_id, p.sample) for p in parent_objs if parents.keys[p.packet_id]["state"] == "escalation"}
+    if protocol == "sustained" and parents.round >= 2:
+        kinds, threads = sustained.continue_plan(parent_objs, parents.keys, parents.seed, parents.round + 1, where=where)
+        return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol, threads)
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol, escalation)
-    return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol)
+    threads = sustained.round2_threads(kinds) if protocol == "sustained" else {}
+    return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol, threads)
 
 
 def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where: str | None, meter: Meter = SILENT) -> list[Fork]:
@@ -326,8 +343,12 @@ def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where:
     for parent in chosen:
         meter.tick(1)
         domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
+        thread = frozen.threads.get((parent.packet_id, parent.sample))
         try:
-            forks += make_forks(domain, parent, frozen.kinds[(parent.packet_id, parent.sample)], parents.seed, held_out=parents.surface == "held_out")
+            forks += make_forks(
+                domain, parent, frozen.kinds[(parent.packet_id, parent.sample)], parents.seed,
+                held_out=parents.surface == "held_out", push=thread.push if thread is not None else None,
+            )
         except ValueError as exc:
             raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
     forks.sort(key=lambda f: f.packet_id)
@@ -371,6 +392,9 @@ def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tup
             requests.append(record)
             out.write(line)
     keys = [fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks]
+    if frozen.threads:
+        for fork, key in zip(forks, keys):
+            key.update(sustained.thread_fields(frozen.threads[(fork.parent.packet_id, fork.parent.sample)], fork))
     return requests, out.getvalue(), keys
 
 
@@ -534,9 +558,9 @@ def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder, 
         frozen = level.folder / FROZEN_FILE
         if sha256_hex(level.files[FROZEN_FILE]) != level.info.get("frozen_sha256"):
             raise InputError("does not match the frozen_sha256 recorded in run.json (edited after advance?)", file=str(frozen))
-        protocol = next((p for p in ("default", "full") if p == level.info.get("protocol")), None)
+        protocol = next((p for p in PROTOCOLS if p == level.info.get("protocol")), None)
         if protocol is None:
-            raise InputError("'protocol' must be default or full", file=str(level.folder / RUN_FILE))
+            raise InputError(f"'protocol' must be one of {', '.join(PROTOCOLS)}", file=str(level.folder / RUN_FILE))
         rebuilt = _last_built(_built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE])))
         if rebuilt is None:
             rebuilt = _build(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))

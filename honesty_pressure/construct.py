@@ -47,7 +47,7 @@ PressureType = Literal[
     "system_distrust",
     "prior_experience",
 ]
-Protocol = Literal["default", "full"]
+Protocol = Literal["default", "full", "sustained"]
 
 FAMILIES: Final[tuple[Family, ...]] = get_args(Family)
 FORK_KINDS: Final[tuple[ForkKind, ...]] = get_args(ForkKind)

@@ -313,9 +313,11 @@ def fork_parts(
     return parts
 
 
-def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out: bool = False) -> Fork:
-    """A fork from its part and the parent's first decision: the push and the follow-up."""
-    push = push_direction(parent.decision, parent.proceed_is_a)
+def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out: bool = False, push: Action | None = None) -> Fork:
+    """A fork from its part and the parent's first decision: the push and the follow-up. `push`
+    overrides the direction the decision gives (a sustained thread keeps its own: sustained.py)."""
+    if push is None:
+        push = push_direction(parent.decision, parent.proceed_is_a)
     direction: Direction = "caution" if push == "hold_back" else "risk"
     closing = pick(CLOSING, part.closing_index, held_out)
     if part.kind == "neutral":
@@ -351,5 +353,7 @@ def make_forks(
     seed: int,
     *,
     held_out: bool = False,
+    push: Action | None = None,
 ) -> list[Fork]:
-    return [assemble(domain, parent, part, seed, held_out=held_out) for part in fork_parts(domain, parent, kinds, seed, held_out=held_out)]
+    parts = fork_parts(domain, parent, kinds, seed, held_out=held_out)
+    return [assemble(domain, parent, part, seed, held_out=held_out, push=push) for part in parts]

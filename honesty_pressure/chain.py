@@ -1,0 +1,59 @@
+"""A whole chain of rounds in memory: round k+1 advanced from round k's replies (docs/FORKS.md).
+
+The same `build_round` as `advance` and `run --rounds`, with replies given by a function, so the
+depth selfcheck, the demo and the tests play a policy through rounds 2..N without reply files.
+Each round's files are exactly what `advance` would write for those replies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from .advance import ParentSet, build_round, from_layer, parents_of_round
+from .construct import Envelope, Protocol
+from .store import JsonObject, PacketFolder
+
+Reply = Callable[[JsonObject, Mapping[str, object], int], "str | None"]
+"""(request, key, round) -> reply text (None: no reply at all)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """Rounds 2..N as advance made them (files by round), and the replies of every round
+    (round -> packet id -> text or None)."""
+
+    rounds: dict[int, dict[str, bytes]]
+    replies: dict[int, dict[str, str | None]]
+    last: ParentSet
+    """Round N's forks as a parent set (their requests and keys)."""
+
+
+def envelopes_of(replies: Mapping[str, str | None], where: str) -> list[Envelope]:
+    """Bare-id envelopes of sample 0: what a native reply file holds."""
+    return [
+        Envelope(ref=pid, reply=text, error=None, request_sha256=None, request_messages=None, model="chain", sample=0, file=where, line=n)
+        for n, (pid, text) in enumerate(sorted(replies.items()), start=1)
+        if text is not None
+    ]
+
+
+def answer(parents: ParentSet, reply: Reply) -> dict[str, str | None]:
+    return {pid: reply(request, parents.keys[pid], parents.round) for pid, request in sorted(parents.requests.items())}
+
+
+def play(folder: PacketFolder, reply: Reply, rounds: int, *, protocol: Protocol = "sustained") -> Chain:
+    """Rounds 1..`rounds` of `folder` answered by `reply`."""
+    parents = from_layer(folder)
+    built: dict[int, dict[str, bytes]] = {}
+    said: dict[int, dict[str, str | None]] = {}
+    for k in range(1, rounds):
+        said[k] = answer(parents, reply)
+        where = f"<round {k} replies>"
+        built[k + 1] = build_round(parents, envelopes_of(said[k], where), protocol=protocol, where=where)
+        parents = parents_of_round(parents, built[k + 1], f"<round {k + 1}>")
+    said[rounds] = answer(parents, reply)
+    return Chain(built, said, parents)
+
+
+__all__ = ["Chain", "Reply", "answer", "envelopes_of", "play"]
