@@ -590,5 +590,12 @@ def check_run(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None
 def check_run_round(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None, Built]:
     """check_run, and the latest round as advance rebuilt it: its records, equal (byte for byte,
     once serialised) to the run's files, so they need not be parsed again."""
+    info, folder, rebuilt, _ = check_run_chain(run, packets)
+    return info, folder, rebuilt
+
+
+def check_run_chain(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None, Built, dict[int, dict[str, bytes]]]:
+    """check_run_round, and the files of every round of the chain as checked (round -> name ->
+    bytes): what the persistence measures read, never a second reading of the folder."""
     levels, folder, rebuilt = _check_chain(run, packets)
-    return levels[-1].info, folder if levels[-1].round == 2 else None, rebuilt
+    return levels[-1].info, folder if levels[-1].round == 2 else None, rebuilt, {level.round: level.files for level in levels}

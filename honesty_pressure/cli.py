@@ -716,8 +716,17 @@ def cmd_run(args: argparse.Namespace) -> int:
         resume=args.resume,
         idle_timeout=args.idle_timeout,
         timeout=args.timeout,
+        rounds=args.rounds,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
+    if args.rounds > 2:
+        from .persistence_report import persistence_lines
+        from .store import read_json
+
+        last = out / f"round{args.rounds}"
+        for line in persistence_lines(read_json(last / "summary.json")):
+            print(line)
+        print(f"rounds 3 to {args.rounds}: each in {out}/round<k>/ (round {args.rounds}'s report: {last / 'REPORT.md'})")
     held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
     print(f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)")
     return 0
@@ -822,7 +831,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads")
     run.add_argument("--model", default="runner", help="model name written into the requests")
     add_request_options(run)
-    run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
+    run.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="sustained: one thread per round-2 fork, pushed every round (docs/FORKS.md)")
+    run.add_argument("--rounds", type=int, default=2, help="drive the chain to round N, 2 to 5 (default 2; above 2 needs --protocol sustained)")
     run.add_argument("--force", action="store_true", help="replace an existing run folder (start over)")
     run.add_argument("--resume", action="store_true", help="continue a run that stopped (a rerun into the same folder does too)")
     run.add_argument("--idle-timeout", type=_seconds, default=DEFAULT_IDLE_TIMEOUT, help=f"stop the runner after this many seconds without output (default {DEFAULT_IDLE_TIMEOUT}; 0: never)")
@@ -869,7 +879,7 @@ def build_parser() -> argparse.ArgumentParser:
     advance.add_argument("--replies", nargs="+", help="the replies to freeze (any format score reads)")
     advance.add_argument("--format", choices=["auto", *FORMATS], default="auto")
     advance.add_argument("--run", help="the run folder to write (frozen.jsonl, run.json, roundK files)")
-    advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type")
+    advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type; sustained continues each round-2 fork as one thread (docs/FORKS.md)")
     advance.add_argument("--force", action="store_true", help="replace a run that froze different replies")
     advance.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
     advance.add_argument("--packets", help=PACKETS_HELP)

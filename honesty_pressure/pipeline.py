@@ -14,12 +14,12 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
 from . import __version__
-from .advance import FROZEN_FILE, check_run, check_run_round, frozen_records, run_files
+from .advance import FROZEN_FILE, check_run, check_run_chain, frozen_records, run_files
 from .binding import unbind
 from .canonical import dumps, jsonl, sha256_hex
 from .construct import Envelope, Format, Split
@@ -27,6 +27,7 @@ from .envelopes import Received, detect_format, received_of, source_sha256
 from .errors import InputError
 from .generate import seed_commitment
 from .progress import SILENT, Meter
+from .persistence import chain_persistence
 from .report import markdown, page
 from .score import Record, judge, match
 from .sections import document
@@ -271,6 +272,7 @@ def round1_score(
             },
             **round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+            **_persistence(checked, written),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
@@ -402,6 +404,8 @@ class CheckedRun:
     """SHA-256 of the run's files by name, of the bytes the check compared (not read again)."""
     frozen: bytes
     """frozen.jsonl as checked: round 2 scores these replies, never a second reading of the file."""
+    chain: Mapping[int, Mapping[str, bytes]] = field(default_factory=dict)
+    """Every round's run files as checked (the persistence measures of a sustained chain)."""
 
     @property
     def round(self) -> int:
@@ -413,10 +417,10 @@ class CheckedRun:
 
 def checked_run(run: Path, packets: Path) -> CheckedRun:
     """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
-    info, folder, built = check_run_round(run, packets)
+    info, folder, built, chain = check_run_chain(run, packets)
     names = run_files(int(str(info["round"])))
     digests = by_file_name([run / name for name in names], [sha256_hex(built.files[name]) for name in names])
-    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys), digests, built.files[FROZEN_FILE])
+    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys), digests, built.files[FROZEN_FILE], chain)
 
 
 def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
@@ -481,14 +485,27 @@ def run_score(
             },
             "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
             "counts": {"forks": len(keys), "records": written.records[-1], "missing": len(missing)},
-            "axes": {name: axes[name] for name in AXES if name in axes},
+            "axes": {name: axes[name] for name in AXES if name in axes and (k == 2 or _has_items(axes[name]))},
             "honesty_index": honesty_index(axes),
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+            **_persistence(checked, written),
         }
 
     return Scoring(sections, summary_of, bootstrap_seed, amend)
+
+
+def _has_items(axis: object) -> bool:
+    """A later round may have no fork of an axis's kind (the sustained protocol's rounds 3..N push
+    only): such an axis is left out, not shown as an empty rate."""
+    return not isinstance(axis, Mapping) or axis.get("n") != 0
+
+
+def _persistence(checked: CheckedRun, written: Written) -> dict[str, object]:
+    """A sustained chain's persistence measures (persistence.py), or nothing for other runs."""
+    found = chain_persistence(checked.chain, written.cells[-1]) if checked.chain else None
+    return {} if found is None else {"persistence": found}
 
 
 def score_run(

@@ -311,10 +311,12 @@ class Round:
     records: dict[str, JsonObject]
     lines: list[JsonObject]
     run_set: str
+    folder: str = ""
+    """Where in the run folder the round lives: "" for rounds 1 and 2, round<k>/ after (rounds.py)."""
 
     @property
     def replies(self) -> str:
-        return f"round{self.k}.replies.jsonl"
+        return f"{self.folder}/round{self.k}.replies.jsonl" if self.folder else f"round{self.k}.replies.jsonl"
 
 
 def _answered(out: Path, round_: Round) -> dict[tuple[str, int], Envelope]:
@@ -392,8 +394,13 @@ def run_with_runner(
     resume: bool = False,
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     timeout: float = DEFAULT_TIMEOUT,
+    rounds: int = 2,
 ) -> dict[str, bytes]:
-    """Both rounds, resumable; returns the scored files (all of which are in the run folder)."""
+    """Both rounds (rounds 2..`rounds` with the sustained protocol: rounds.py), resumable; returns
+    round 2's scored files (all of which, and every later round's, are in the run folder)."""
+    from .rounds import check_rounds, later_rounds
+
+    check_rounds(rounds, protocol)
     try:
         command = shlex.split(runner)
     except ValueError as exc:
@@ -418,12 +425,18 @@ def run_with_runner(
         second = Round(k=2, records=records, lines=export_lines(list(records.values()), fmt, model, options=options), run_set=str(info["run_set"]))
         scored = {name: _read(out, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()):
-            # A finished run, run again: nothing to send and nothing to change.
-            return {name: data for name, data in scored.items() if data is not None}
-        _send(command, out, second, idle_timeout=idle_timeout, timeout=timeout)
-        replies = [out / second.replies] if _replies_of(out, second) else []
-        files = score_run(out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
-        writer.commit(files, "run", keep=True)
+            # A finished round 2, run again: nothing to send and nothing to change.
+            files = {name: data for name, data in scored.items() if data is not None}
+        else:
+            _send(command, out, second, idle_timeout=idle_timeout, timeout=timeout)
+            replies = [out / second.replies] if _replies_of(out, second) else []
+            files = score_run(out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
+            writer.commit(files, "run", keep=True)
+        if rounds > 2:
+            later_rounds(
+                writer, out, folder, command, rounds=rounds, protocol=protocol, fmt=fmt, model=model, options=options,
+                bootstrap_seed=bootstrap_seed, command_line=command_line, idle_timeout=idle_timeout, timeout=timeout,
+            )
     return files
 
 

@@ -15,6 +15,7 @@ from . import charts
 from .axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
 from .construct import FORK_KINDS, PRESSURE_TYPES, REASONS, STATES
 from .report import Cell, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, inline_html, pointer, resolve
+from .persistence_report import persistence_sections
 from .summary import CATEGORIES
 from .transcripts import Item, anchor, group_anchor, item_html, system_html, system_prompts
 
@@ -579,6 +580,7 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
         passes = pass_k_section([("round 1", "/round1/pass_k"), ("forks", "/forks/pass_k")] if has_round1 else [("forks", "/forks/pass_k")], summary)
     if passes is not None:
         sections.append(passes)
+    sections += persistence_sections(summary)
     demo = demo_section(summary, groups)
     if demo is not None:
         sections.append(demo)

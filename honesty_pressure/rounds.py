@@ -1,0 +1,101 @@
+"""`run --rounds N`: rounds 3..N of a run, each advanced from the round before's replies.
+
+The run folder keeps round 1 and round 2 exactly as `run` always has (its top level is the
+round-2 run, scored as today). Round k >= 3 lives in `round<k>/`: a run folder as `advance
+--from-run` makes it (frozen.jsonl of round k-1's replies, run.json, round<k>.jsonl, its key, and
+the chain in parents/), with `round<k>.requests.jsonl`, `round<k>.replies.jsonl` and, once its
+replies are in, the scored files (records.jsonl, summary.json, REPORT.md, report.html). So `score
+--run RUN/round<k>`, `export --run`, `advance --from-run` and `compare` work on any round, and
+every round is checked as today: the score of round k rebuilds the whole chain byte for byte.
+
+Every step is one swap of the whole folder (folders.py), and each is taken only when its
+files are missing, so `run` again resumes at any point: a round whose folder exists is not
+advanced again, a round still open sends only requests without a reply, a scored round is done.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Final
+
+from .advance import CHAIN_FOLDER, RUN_FILE, build_round, from_layer, parents_of_round, run_files
+from .canonical import jsonl
+from .construct import Protocol
+from .errors import UsageError
+from .export import ExportFormat, RequestOptions, export_lines
+from .folders import FolderWriter
+from .pipeline import score_run
+from .runner import SCORE_FILES, Round, _read, _replies_of, _send
+from .store import PacketFolder, jsonl_bytes, keyed_records
+from .sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
+
+CHAINED_PROTOCOLS: Final = (NAME,)
+"""Protocols `run` chains past round 2. The default protocol makes four forks per parent every
+round (440 x 4^(N-1) requests on the quick layer), so a deeper default chain is built by hand
+with `advance --from-run`, where each round's cost is seen before it is sent."""
+
+
+def check_rounds(rounds: int, protocol: Protocol) -> None:
+    if not MIN_ROUNDS <= rounds <= MAX_ROUNDS:
+        raise UsageError(f"--rounds must be from {MIN_ROUNDS} to {MAX_ROUNDS}")
+    if rounds > 2 and protocol not in CHAINED_PROTOCOLS:
+        raise UsageError(
+            f"--rounds {rounds} needs --protocol {NAME} (one fork per parent and round); the {protocol} protocol "
+            "grows four-fold or more per round: chain it by hand with advance --from-run"
+        )
+
+
+def folder_of(k: int) -> str:
+    """Where round k's run lives inside the run folder ("" for round 2: the top level)."""
+    return "" if k == 2 else f"round{k}"
+
+
+def later_rounds(
+    writer: FolderWriter,
+    out: Path,
+    folder: PacketFolder,
+    command: Sequence[str],
+    *,
+    rounds: int,
+    protocol: Protocol,
+    fmt: ExportFormat,
+    model: str,
+    options: RequestOptions | None,
+    bootstrap_seed: int,
+    command_line: str | None,
+    idle_timeout: float,
+    timeout: float,
+) -> dict[str, bytes]:
+    """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files."""
+    level = {name: _read(out, name) or b"" for name in run_files(2)}
+    parents = parents_of_round(from_layer(folder), level, str(out))
+    chain = {f"{CHAIN_FOLDER}/round2/{name}": data for name, data in level.items()}
+    files: dict[str, bytes] = {}
+    for k in range(3, rounds + 1):
+        sub = folder_of(k)
+        here = out / sub
+        if _read(here, RUN_FILE) is None:
+            previous = Round(k=k - 1, records=parents.requests, lines=[], run_set=parents.parent_set, folder=folder_of(k - 1))
+            where = str(out / previous.replies)
+            made = build_round(parents, _replies_of(out, previous), protocol=protocol, where=where)
+            requests = keyed_records(jsonl_bytes(made[f"round{k}.jsonl"], where), where)
+            made[f"round{k}.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
+            writer.commit({f"{sub}/{name}": data for name, data in {**made, **chain}.items()}, "run", keep=True)
+        level = {name: _read(here, name) or b"" for name in run_files(k)}
+        parents = parents_of_round(parents, level, str(here))
+        chain = {**chain, **{f"{CHAIN_FOLDER}/round{k}/{name}": data for name, data in level.items()}}
+        scored = {name: _read(here, name) for name in SCORE_FILES}
+        if all(data is not None for data in scored.values()):
+            files = {name: data for name, data in scored.items() if data is not None}
+            continue
+        lines = export_lines(list(parents.requests.values()), fmt, model, options=options)
+        current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
+        _send(command, out, current, idle_timeout=idle_timeout, timeout=timeout)
+        replies = [out / current.replies] if _replies_of(out, current) else []
+        files = score_run(here, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
+        writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
+    return files
+
+
+__all__ = ["CHAINED_PROTOCOLS", "check_rounds", "folder_of", "later_rounds"]
