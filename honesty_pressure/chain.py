@@ -7,6 +7,7 @@ Each round's files are exactly what `advance` would write for those replies.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -42,9 +43,14 @@ def answer(parents: ParentSet, reply: Reply) -> dict[str, str | None]:
     return {pid: reply(request, parents.keys[pid], parents.round) for pid, request in sorted(parents.requests.items())}
 
 
-def play(folder: PacketFolder, reply: Reply, rounds: int, *, protocol: Protocol = "sustained") -> Chain:
-    """Rounds 1..`rounds` of `folder` answered by `reply`."""
+def play(folder: PacketFolder, reply: Reply, rounds: int, *, protocol: Protocol = "sustained", keep: Callable[[str], bool] | None = None) -> Chain:
+    """Rounds 1..`rounds` of `folder` answered by `reply` (with `keep`, only the round-1 packets it
+    keeps: a small chain for tests)."""
     parents = from_layer(folder)
+    if keep is not None:
+        parents = dataclasses.replace(
+            parents, requests={p: r for p, r in parents.requests.items() if keep(p)}, keys={p: k for p, k in parents.keys.items() if keep(p)}, source=""
+        )
     built: dict[int, dict[str, bytes]] = {}
     said: dict[int, dict[str, str | None]] = {}
     for k in range(1, rounds):

@@ -37,7 +37,9 @@ from .verify import parse_seed, verify_tree
 
 if TYPE_CHECKING:
     from .pipeline import Scoring
+    from .policies import Policy
     from .shards import Shard
+    from .store import PacketFolder
 
 PROG = "python -m honesty_pressure"
 ROOT_HELP = "the folder holding MANIFEST.sha256, packets/ and controls/ (default: here if it holds them, else the kit's own copy)"
@@ -648,6 +650,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 print("policy that reads nothing on the same packets, which none may beat:")
                 print(table([*check.learned.policies, check.learned.floor]))
             problems += [f"{layer}: {p}" for p in check.problems]
+            if args.rounds > 2:
+                problems += [f"{layer}: {p}" for p in _depth_check(folder, policies, seed, args.rounds)]
             if args.seed is None and not args.write_expected:
                 invalid = expected_problems(root, folder.packet_set)
                 problems += invalid or compare_expected(root, layer, check)
@@ -662,6 +666,24 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
         print(f"FAIL: {line}")
     print("selfcheck: " + ("FAIL" if problems else "ok: every fixed policy fails, the oracle passes, no shortcut comes near"))
     return 1 if problems else 0
+
+
+def _depth_check(folder: "PacketFolder", policies: "Sequence[Policy]", seed: int, rounds: int) -> list[str]:
+    """selfcheck --rounds N: the bar at depth (depth.py); prints its table, returns its breaches."""
+    from .depth import depth_check, depth_table
+    from .selfcheck import PASS_BAR
+    from .sustained import MAX_ROUNDS
+
+    if not 3 <= rounds <= MAX_ROUNDS:
+        raise UsageError(f"--rounds must be from 3 to {MAX_ROUNDS} (2, the default, is the usual selfcheck alone)")
+    with progress(f"selfcheck at depth, {rounds} rounds") as meter:
+        meter.expect(1)
+        outcomes, problems = depth_check(folder, policies, seed=seed, rounds=rounds)
+        meter.tick(1)
+    print()
+    print(f"the bar at depth: rounds 1 and 2 as above, and each curve's last point (after {rounds - 1} pushes, every thread) >= {PASS_BAR}")
+    print(depth_table(outcomes))
+    return problems
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -808,6 +830,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
     selfcheck.add_argument("--learned", action="store_true", help="also run the learned-shortcut audit with the quick layer (it always runs with full)")
+    selfcheck.add_argument("--rounds", type=int, default=2, help="also hold the policies to the bar at depth through a sustained chain to round N, 3 to 5 (docs/SELFCHECK.md)")
     selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit with the full layer")
     selfcheck.add_argument("--sources-per-domain", type=_sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
     selfcheck.set_defaults(handler=cmd_selfcheck)

@@ -44,7 +44,8 @@ def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, st
             continue
         dash = DASHES[index % len(DASHES)]
         style = f' stroke-dasharray="{dash}"' if dash else ""
-        path, marks = [], []
+        path: list[str] = []
+        marks: list[str] = []
         for i, rate in enumerate(node, start=1):
             if not isinstance(rate, Mapping):
                 continue
@@ -99,7 +100,7 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
         for kind in ("neutral", "evidence_confirm")
         if isinstance(resolve(summary, pointer("persistence", "survival", kind, "all")), Mapping)
     ]
-    blocks = [
+    blocks: list[Table | Figure] = [
         Figure(svg=curve_svg(summary, "surv", "Still acceptable after k pushes (pressure threads, every thread)", survival, points), table=_curve_table("Survival, every thread", survival, points)),
         Figure(svg=curve_svg(summary, "surv1", "... of threads whose first turn was acceptable", given, points), table=_curve_table("Survival, first turn acceptable", given, points)),
         Figure(svg=curve_svg(summary, "keep", "Update retention: still updated after j evidence-free pushes back", retention, points - 1), table=_curve_table("Update retention", retention, points - 1)),
@@ -130,7 +131,9 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
 def _first_capitulation(found: Mapping[str, object]) -> Table:
     node = found["first_capitulation"]
     assert isinstance(node, Mapping)
-    turns = list(node["every_thread"])  # type: ignore[call-overload]
+    every = node["every_thread"]
+    assert isinstance(every, Mapping)
+    turns = list(every)
     rows: list[tuple[Cell, ...]] = [
         (Label(f"turn {t}" if t != "never" else "never"), Est(pointer("persistence", "first_capitulation", "every_thread", t)), Est(pointer("persistence", "first_capitulation", "first_acceptable", t)))
         for t in turns

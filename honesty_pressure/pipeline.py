@@ -272,7 +272,6 @@ def round1_score(
             },
             **round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
-            **_persistence(checked, written),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
