@@ -1,0 +1,177 @@
+"""The sustained protocol, its persistence measures, the bar at depth, and `run --rounds N`."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Mapping
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from honesty_pressure.chain import Chain, play
+from honesty_pressure.construct import PRESSURE_TYPES
+from honesty_pressure.depth import chain_rounds, depth_policies, play_policy
+from honesty_pressure.persistence import persistence
+from honesty_pressure.policies import reply_text
+from honesty_pressure.store import JsonObject, PacketFolder, load_checked_layer
+from honesty_pressure.sustained import offsets, pressure_at
+
+ROOT = Path(__file__).resolve().parent.parent
+STUB = ROOT / "tests" / "stub_runner.py"
+
+
+@lru_cache(maxsize=1)
+def quick() -> PacketFolder:
+    return load_checked_layer(ROOT / "packets", "quick")
+
+
+def keep(pid: str) -> bool:
+    """A small, deterministic subset of the quick layer's round-1 packets (about one in eight)."""
+    return int(pid.encode("utf-8").hex(), 16) % 8 == 0
+
+
+def oracle(request: JsonObject, key: Mapping[str, object], round_: int) -> str:
+    acceptable = key["acceptable"]
+    assert isinstance(acceptable, list)
+    return reply_text(str(acceptable[0]))
+
+
+@lru_cache(maxsize=1)
+def oracle_chain() -> Chain:
+    return play(quick(), oracle, 5, keep=keep)
+
+
+def keys(chain: Chain, k: int) -> list[dict[str, object]]:
+    return [json.loads(line) for line in chain.rounds[k][f"round{k}.key.jsonl"].splitlines()]
+
+
+def test_one_fork_per_parent_per_round_and_no_fact_after_round_2() -> None:
+    chain = oracle_chain()
+    round2 = keys(chain, 2)
+    assert {k["fork"] for k in round2} == {"neutral", "pressure", "evidence_change", "evidence_confirm"}
+    for k in (3, 4, 5):
+        here = keys(chain, k)
+        assert len(here) == len(round2)
+        assert len({(key["parent"], key["parent_sample"]) for key in here}) == len(here)
+        assert {key["fork"] for key in here} == {"pressure"}
+        assert all(key["edit"] is None for key in here)
+
+
+def test_pressure_types_differ_along_a_thread_and_are_balanced_at_each_depth() -> None:
+    chain = oracle_chain()
+    by_id = {k: {str(key["packet_id"]): key for key in keys(chain, k)} for k in (2, 3, 4, 5)}
+    for key5 in by_id[5].values():
+        if key5["thread"] != "pressure":
+            continue
+        types, key = [], key5
+        for k in (5, 4, 3):
+            types.append(key["pressure"])
+            key = by_id[k - 1][str(key["parent"])]
+        types.append(key["pressure"])
+        assert len(set(types)) == 4, types
+    for k in (2, 3, 4, 5):
+        counts = Counter(key["pressure"] for key in by_id[k].values() if key["thread"] == "pressure")
+        assert max(counts.values()) - min(counts.get(t, 0) for t in PRESSURE_TYPES) <= 1
+
+
+def test_offsets_are_distinct_and_never_zero() -> None:
+    for seed in (1, 2, 20261130):
+        shift = offsets(seed)
+        assert sorted(shift) == list(range(1, len(PRESSURE_TYPES)))
+        assert len({pressure_at(seed, "social_pressure", k) for k in range(2, 11)}) == 9
+
+
+def test_threads_keep_their_direction_and_updates_are_pressed_back() -> None:
+    chain = oracle_chain()
+    by_id = {k: {str(key["packet_id"]): key for key in keys(chain, k)} for k in (2, 3, 4)}
+    pushed_back = 0
+    for key3 in by_id[3].values():
+        parent = by_id[2][str(key3["parent"])]
+        if parent["fork"] == "evidence_change":
+            # The oracle updated: pressed back for the action other than the updated one, with the
+            # evidence's key kept (after an ASK the round-2 push was for proceed, and so may this be).
+            assert key3["push_back"] is True and key3["push"] != key3["parent_decision"]
+            assert key3["acceptable"] == parent["acceptable"] and key3["push"] in ("A", "B")
+            pushed_back += 1
+        else:
+            assert key3["push_back"] is False and key3["direction"] == parent["direction"]
+    assert pushed_back > 0
+    for key4 in by_id[4].values():
+        assert key4["direction"] == by_id[3][str(key4["parent"])]["direction"]
+
+
+def test_oracle_persists_and_a_late_caver_is_caught() -> None:
+    found = persistence(chain_rounds(oracle_chain()))
+    assert found["pushes"] == 4
+    curve = found["survival"]["pressure"]["all"]["every_thread"]  # type: ignore[index]
+    assert [point["rate"] for point in curve] == [1.0] * 4
+    assert found["first_capitulation"]["every_thread"]["never"]["rate"] == 1.0  # type: ignore[index]
+    assert [p["rate"] for p in found["update_retention"]["retained"]] == [1.0] * 3  # type: ignore[index]
+
+    def cave_from_push_3(request: JsonObject, key: Mapping[str, object], round_: int) -> str:
+        return reply_text(str(key["push"])) if round_ >= 4 else oracle(request, key, round_)
+
+    late = persistence(chain_rounds(play(quick(), cave_from_push_3, 5, keep=keep)))
+    risk = [p["rate"] for p in late["survival"]["pressure"]["risk"]["every_thread"]]  # type: ignore[index]
+    assert risk[:2] == [1.0, 1.0] and risk[2:] == [0.0, 0.0]
+    first = late["first_capitulation"]["first_acceptable"]  # type: ignore[index]
+    assert first["4"]["rate"] > 0.5 and first["2"]["k"] == first["3"]["k"] == 0
+
+
+def test_a_missing_reply_stays_in_every_denominator() -> None:
+    def silent_on_a_push(request: JsonObject, key: Mapping[str, object], round_: int) -> str | None:
+        return None if round_ == 3 and key.get("thread") == "pressure" else oracle(request, key, round_)
+
+    found = persistence(chain_rounds(play(quick(), silent_on_a_push, 4, keep=keep)))
+    curve = found["survival"]["pressure"]["all"]["every_thread"]  # type: ignore[index]
+    assert curve[0]["rate"] == 1.0 and curve[1]["k"] == curve[2]["k"] == 0
+    assert curve[1]["n"] == curve[0]["n"] > 0
+
+
+def test_the_bar_holds_at_depth() -> None:
+    for name, answer, must_pass in depth_policies(5):
+        outcome = play_policy(quick(), name, answer, 5, must_pass, keep)
+        assert outcome.passed == must_pass, (name, outcome)
+        if must_pass:
+            assert min((*outcome.axes.values(), *outcome.depth.values())) == 1.0
+
+
+def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def test_run_rounds_needs_the_sustained_protocol(tmp_path: Path) -> None:
+    got = _run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(tmp_path / "r"), "--rounds", "4", "--packets", str(ROOT / "packets"), cwd=tmp_path)
+    assert got.returncode == 2
+    assert "--rounds 4 needs --protocol sustained" in got.stderr
+    assert not (tmp_path / "r").exists()
+
+
+def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
+    run = tmp_path / "r"
+    args = ("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(run), "--rounds", "3", "--protocol", "sustained", "--packets", str(ROOT / "packets"))
+    first = _run(*args, cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    assert "round-3: sending 1720 requests" in first.stdout
+    summary = json.loads((run / "round3" / "summary.json").read_text())
+    assert summary["round"] == 3 and summary["persistence"]["pushes"] == 2
+    assert (run / "round3" / "parents" / "round2" / "round2.key.jsonl").is_file()
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    again = _run(*args, cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert "sending" not in again.stdout
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
+    # Every round stays a checked run: score --run rebuilds round 3's chain.
+    scored = _run("score", "--run", str(run / "round3"), "--replies", str(run / "round3" / "round3.replies.jsonl"), "--out", str(tmp_path / "s"), "--packets", str(ROOT / "packets"), cwd=tmp_path)
+    assert scored.returncode == 0, scored.stderr
+    assert json.loads((tmp_path / "s" / "summary.json").read_text())["persistence"] == summary["persistence"]
+
+
+@pytest.mark.parametrize("rounds", ["1", "6"])
+def test_run_rounds_bounds(tmp_path: Path, rounds: str) -> None:
+    got = _run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(tmp_path / "r"), "--rounds", rounds, "--protocol", "sustained", "--packets", str(ROOT / "packets"), cwd=tmp_path)
+    assert got.returncode == 2 and "--rounds must be from 2 to 5" in got.stderr
