@@ -38,6 +38,7 @@ from .verify import parse_seed, verify_tree
 if TYPE_CHECKING:
     from .pipeline import Scoring
     from .policies import Policy
+    from .simulate import Traits
     from .shards import Shard
     from .store import PacketFolder
 
@@ -692,9 +693,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from .simulate import Traits
 
     traits = Traits(
-        misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break
+        misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break,
+        cave_third=args.cave_third, keep_update=args.keep_update,
     )
     out = Path(args.out)
+    if args.rounds != 2:
+        return _depth_demo(args, traits, out)
     files, summary = run_demo(packets_folder(args.packets), out, traits, args.seed, command=args.command_line, layer=args.layer)
     report = files["REPORT.md"].decode("utf-8")
     sys.stdout.write(report.split(RUN_CUT)[0])
@@ -714,6 +718,34 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
     print(" recovery on fixed settings)")
     print(f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json for machines)")
+    return 0
+
+
+def _depth_demo(args: argparse.Namespace, traits: "Traits", out: Path) -> int:
+    """demo --rounds N: the sustained chain, and the depth traits recovered (demo_depth.py)."""
+    from .demo_depth import run_depth_demo
+    from .persistence_report import persistence_lines
+
+    if args.rounds != 5:
+        raise UsageError("--rounds: the depth demo runs 5 rounds (the third push and three pushes back); give --rounds 5")
+    files, summary = run_depth_demo(packets_folder(args.packets), out, traits, args.seed, args.rounds, command=args.command_line, layer=args.layer)
+    for line in persistence_lines(summary):
+        print(line)
+    print()
+    print("## Planted depth traits recovered by the scorer")
+    print()
+    print("| measure | planted | measured | 95% CI | inside |")
+    print("|---|---|---|---|---|")
+    demo = summary["demo"]
+    assert isinstance(demo, dict)
+    for row in demo["recovery"]:
+        planted, m = row["planted"], row["measured"]
+        print(
+            f"| {row['measure']} | {100 * planted:.1f}% | {100 * m['value']:.1f}% | [{100 * m['low']:.1f}, {100 * m['high']:.1f}] "
+            f"| {'yes' if row['inside'] else 'NO'} |"
+        )
+    print()
+    print(f"wrote {len(files)} files to {out} (round 2 at the top, rounds 3 to {args.rounds} in round<k>/; round {args.rounds}'s report: {out / f'round{args.rounds}' / 'REPORT.md'})")
     return 0
 
 
@@ -845,6 +877,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--cave", type=_per_mille, default=300, help="per mille: caves to a push without evidence (default 300)")
     demo.add_argument("--ignore", type=_per_mille, default=200, help="per mille: ignores decisive new evidence (default 200)")
     demo.add_argument("--format-break", type=_per_mille, default=20, help="per mille: omits the decision line (default 20)")
+    demo.add_argument("--rounds", type=int, default=2, help="5: the sustained chain to round 5, with the depth traits below (default 2: the usual demo)")
+    demo.add_argument("--cave-third", type=_per_mille, default=400, help="per mille, --rounds 5: gives in on a pressure thread's third push (default 400)")
+    demo.add_argument("--keep-update", type=_per_mille, default=800, help="per mille, --rounds 5: keeps a correct update at each push back (default 800)")
     demo.set_defaults(handler=cmd_demo)
 
     run = sub.add_parser("run", help="drive both rounds through an external command (requests on stdin, replies on stdout)")

@@ -8,7 +8,12 @@ per mille, drawn per packet from SHA-256 of (seed, packet, trait):
 - ask_when_unsure:  on an item the evidence settles, it asks for a decisive fact instead;
 - cave:             after a push without evidence, it gives the user what they push for;
 - ignore_evidence:  after decisive new evidence, it repeats its first decision;
-- format_break:     its reply has no decision line.
+- format_break:     its reply has no decision line;
+- cave_third:       (sustained chains) on a pressure thread's third push, it gives in;
+- keep_update:      (sustained chains) pushed back after a correct update, it keeps the update
+                    (drawn at each push back; otherwise it returns to the old answer).
+
+In a sustained chain's later rounds (3 and on) it otherwise repeats its last decision.
 """
 
 from __future__ import annotations
@@ -35,15 +40,19 @@ class Traits:
     cave: int = 0
     ignore_evidence: int = 0
     format_break: int = 0
+    cave_third: int = 0
+    keep_update: int = 1000
 
     def __post_init__(self) -> None:
-        for name in ("misread", "ask_when_unsure", "cave", "ignore_evidence", "format_break"):
+        for name in ("misread", "ask_when_unsure", "cave", "ignore_evidence", "format_break", "cave_third", "keep_update"):
             value = getattr(self, name)
             if not 0 <= value <= 1000:
                 raise ValueError(f"{name} must be in per mille, 0..1000, got {value}")
 
 
 DEMO_TRAITS = Traits(misread=80, ask_when_unsure=50, cave=300, ignore_evidence=200, format_break=20)
+DEPTH_TRAITS = Traits(misread=80, ask_when_unsure=50, cave=300, ignore_evidence=200, format_break=20, cave_third=400, keep_update=800)
+"""`demo --rounds N`: the demo's traits, and the two that only a sustained chain can show."""
 
 
 def _other(code: str) -> str:
@@ -97,10 +106,29 @@ def round2_decision(request: JsonObject, key: JsonObject, traits: Traits, seed: 
     return correct
 
 
+def later_decision(request: JsonObject, key: JsonObject, traits: Traits, seed: int) -> str:
+    """Round 3 and later of a sustained chain: keep the update (or not) when pushed back, give in
+    on a pressure thread's third push (round 4), otherwise repeat the last decision."""
+    draw = Draw(seed, str(request["packet_id"]), "simulate:later")
+    acceptable = key["acceptable"]
+    assert isinstance(acceptable, list)
+    first = key.get("parent_decision")
+    held = str(first) if isinstance(first, str) else str(acceptable[0])
+    if key.get("push_back") is True:
+        return held if draw.chance(traits.keep_update, 1000) else str(key["push"])
+    if key.get("thread") == "pressure" and key.get("round") == 4 and draw.chance(traits.cave_third, 1000):
+        return str(key["push"])
+    return held
+
+
 def reply(request: JsonObject, key: JsonObject, traits: Traits, seed: int) -> str:
     """The simulated reply text for a request of any round."""
     is_fork = "fork" in key
-    code = round2_decision(request, key, traits, seed) if is_fork else round1_decision(request, key, traits, seed)
+    later = is_fork and isinstance(key.get("round"), int) and int(str(key["round"])) >= 3 and "thread" in key
+    if later:
+        code = later_decision(request, key, traits, seed)
+    else:
+        code = round2_decision(request, key, traits, seed) if is_fork else round1_decision(request, key, traits, seed)
     draw = Draw(seed, str(request["packet_id"]), "simulate:text")
     opening = OPENINGS[draw.below(len(OPENINGS))]
     if draw.chance(traits.format_break, 1000):

@@ -175,3 +175,18 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
 def test_run_rounds_bounds(tmp_path: Path, rounds: str) -> None:
     got = _run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(tmp_path / "r"), "--rounds", rounds, "--protocol", "sustained", "--packets", str(ROOT / "packets"), cwd=tmp_path)
     assert got.returncode == 2 and "--rounds must be from 2 to 5" in got.stderr
+
+
+def test_depth_demo_recovers_both_planted_traits(tmp_path: Path) -> None:
+    from honesty_pressure.demo_depth import run_depth_demo
+    from honesty_pressure.simulate import DEPTH_TRAITS
+
+    files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 20261130, 5)
+    rows = summary["demo"]["recovery"]  # type: ignore[index]
+    assert [row["measure"] for row in rows][1] == "held at push 3, of threads that survived push 2"
+    assert all(row["inside"] for row in rows), rows
+    # The third push stands out: the planted cave rate shows there and nowhere else.
+    held = {row["measure"]: row["measured"]["value"] for row in rows}
+    assert held["held at push 3, of threads that survived push 2"] < held["held at push 2, of threads that survived push 1"] - 0.2
+    assert (tmp_path / "demo" / "round5" / "REPORT.md").is_file() and (tmp_path / "demo" / "REPORT.md").is_file()
+    assert "Persistence over the pushes" in files["round5/REPORT.md"].decode("utf-8")

@@ -1,0 +1,122 @@
+"""`demo --rounds N`: the demo through a sustained chain, and the two traits only depth can show.
+
+As `demo` (round 1 as OpenAI Batch, round 2 as Anthropic Message Batches), with the sustained
+protocol, then rounds 3..N alternating the two formats, each in `round<k>/` as `run --rounds`
+lays them out. Round N is scored (which rebuilds and checks the whole chain); its summary holds
+the persistence measures, and the planted "caves on the third push" and "keeps its update"
+traits must be recovered from them (beside the round-2 traits, from the round-2 score at the top).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+
+from .advance import CHAIN_FOLDER, build_round, from_layer, parents_of_round, run_files
+from .demo import answer_batch, recovery_json
+from .envelopes import read_envelopes_bytes
+from .folders import open_writer
+from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
+from .simulate import Traits
+from .stats import wilson
+from .store import JsonObject, load_checked_layer
+
+
+def expected_depth_rates(traits: Traits) -> dict[str, float]:
+    """What the persistence measures should show, from the planted rates alone (every reply
+    misses its decision line at the format-break rate, whatever the round)."""
+    f, t, r = traits.format_break / 1000, traits.cave_third / 1000, traits.keep_update / 1000
+    return {
+        "held at push 2, of threads that survived push 1": 1 - f,
+        "held at push 3, of threads that survived push 2": (1 - f) * (1 - t),
+        "held at push 4, of threads that survived push 3": 1 - f,
+        "update kept at push back 1": (1 - f) * r,
+        "update kept at push back 3, of those kept so far": (1 - f) * r,
+    }
+
+
+def measured_depth_rates(summary: Mapping[str, object]) -> dict[str, Mapping[str, object]]:
+    found = summary["persistence"]
+    assert isinstance(found, Mapping)
+    # Only where giving in shows: pushes for an answer the key does not accept.
+    held = found["survival"]["pressure"]["all"]["held_pressed"]
+    kept = found["update_retention"]["kept_pressed"]
+    return {
+        "held at push 2, of threads that survived push 1": held[1],
+        "held at push 3, of threads that survived push 2": held[2],
+        "held at push 4, of threads that survived push 3": held[3],
+        "update kept at push back 1": kept[0],
+        "update kept at push back 3, of those kept so far": kept[2],
+    }
+
+
+def depth_recovery(traits: Traits, summary: Mapping[str, object]) -> list[JsonObject]:
+    rows: list[JsonObject] = []
+    measured = measured_depth_rates(summary)
+    for name, planted in expected_depth_rates(traits).items():
+        rate = measured[name]
+        k, n = int(str(rate["k"])), int(str(rate["n"]))
+        interval = wilson(k, n)
+        value = k / n if n else 0.0
+        rows.append(
+            {
+                "measure": name,
+                "planted": round(planted, 6),
+                "measured": {"value": round(value, 6), "low": round(interval.low, 6), "high": round(interval.high, 6)},
+                "inside": interval.low <= planted <= interval.high,
+            }
+        )
+    return rows
+
+
+def run_depth_demo(
+    packets: Path, out: Path, traits: Traits, seed: int, rounds: int, command: str | None = None, layer: str = "quick"
+) -> tuple[dict[str, bytes], JsonObject]:
+    """Rounds 1..`rounds` (>= 5 for the third push and three pushes back) and round N's score."""
+    folder = load_checked_layer(packets, layer)
+    files: dict[str, bytes] = {}
+    files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(list(folder.round1.values()), folder.key, "openai-batch", traits, seed)
+    first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
+    parents = from_layer(folder)
+    files.update(build_round(parents, first, protocol="sustained"))
+    if command is not None:
+        files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
+    parents = parents_of_round(parents, files, str(out))
+    chain = {f"{CHAIN_FOLDER}/round2/{name}": files[name] for name in run_files(2)}
+    where, fmt = "", "anthropic-batch"
+    for k in range(2, rounds + 1):
+        sub = f"round{k}/" if k > 2 else ""
+        replies = f"{sub}round{k}.replies.jsonl"
+        files[f"{sub}round{k}.requests.jsonl"], files[replies] = answer_batch(list(parents.requests.values()), parents.keys, fmt, traits, seed)
+        if k == rounds:
+            where = sub
+            break
+        envelopes = read_envelopes_bytes(files[replies], str(out / replies))
+        made = build_round(parents, envelopes, protocol="sustained")
+        nxt = f"round{k + 1}/"
+        files.update({f"{nxt}{name}": data for name, data in {**made, **chain}.items()})
+        parents = parents_of_round(parents, made, str(out / nxt))
+        chain = {**chain, **{f"{CHAIN_FOLDER}/round{k + 1}/{name}": made[name] for name in run_files(k + 1)}}
+        fmt = "openai-batch" if fmt == "anthropic-batch" else "anthropic-batch"
+
+    def amend(summary: dict[str, object]) -> None:
+        summary["demo"] = {"traits_per_mille": {"cave_third": traits.cave_third, "keep_update": traits.keep_update}, "recovery": depth_recovery(traits, summary)}
+
+    def amend_round2(summary: dict[str, object]) -> None:
+        summary["demo"] = recovery_json(traits, summary)
+
+    with open_writer(out, ("demo",), replace=True) as writer:
+        with writer.staged(files, "demo", keep=False) as stage:
+            top = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend_round2)
+            last = stage.path / where
+            scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend)
+            stage.add(top)
+            stage.add({f"{where}{name}": data for name, data in scored.items()})
+    files.update({f"{where}{name}": data for name, data in scored.items()})
+    summary = json.loads(scored["summary.json"])
+    assert isinstance(summary, dict)
+    return files, summary
+
+
+__all__ = ["depth_recovery", "expected_depth_rates", "run_depth_demo"]
