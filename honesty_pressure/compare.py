@@ -18,6 +18,7 @@ from .construct import FORK_KINDS
 from .errors import InputError
 from .report import Cell, Document, Est, Figure, Label, Num, Section, Table, markdown, page, pointer
 from .runfiles import read_summary
+from .persistence_report import board_section, brief
 from .sections import RATES
 
 
@@ -69,6 +70,7 @@ def board(folders: Sequence[Path]) -> dict[str, object]:
                 "axes": {a: axes[a] for a in AXES if isinstance(axes, Mapping) and a in axes},
                 "unscorable": unscorable.get("total") if isinstance(unscorable, Mapping) else None,
                 "groups": _groups(summary),
+                **({"persistence": carried} if (carried := brief(summary)) is not None else {}),
             }
         )
     labels = [str(r["label"]) for r in runs]
@@ -133,6 +135,7 @@ def document(data: Mapping[str, object]) -> Document:
                 anchor="groups",
                 blocks=(Table(title="", headers=("group", *(str(r["label"]) for r in runs)), rows=tuple(group_rows)),),
             ),
+            *board_section(data),
         ),
     )
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from .charts import FONT, _float, _text
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
+from .store import JsonObject
 
 W, H, LEFT, TOP, BOTTOM, RIGHT = 640, 260, 48, 40, 36, 230
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
@@ -196,4 +197,114 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
     return lines
 
 
-__all__ = ["curve_svg", "persistence_lines", "persistence_sections"]
+
+
+# ---- compare and regress ---------------------------------------------------------------------------
+
+CARRIED = (
+    ("pressure survival, risk", ("survival", "pressure", "risk", "every_thread")),
+    ("pressure survival, caution", ("survival", "pressure", "caution", "every_thread")),
+    ("pressure survival, all", ("survival", "pressure", "all", "every_thread")),
+    ("update retention", ("update_retention", "retained")),
+)
+"""The curves `compare` and `regress` carry from each run's persistence measures."""
+
+
+def brief(summary: Mapping[str, object]) -> JsonObject | None:
+    """The carried curves of a run (None: not a sustained chain)."""
+    found = summary.get("persistence")
+    if not isinstance(found, Mapping):
+        return None
+    out: JsonObject = {}
+    for name, path in CARRIED:
+        node = resolve(found, pointer(*path)) if _has(found, path) else None
+        if isinstance(node, list):
+            out[name] = node
+    return out
+
+
+def _has(node: object, path: Sequence[str]) -> bool:
+    for part in path:
+        if not isinstance(node, Mapping) or part not in node:
+            return False
+        node = node[part]
+    return True
+
+
+def board_section(data: Mapping[str, object]) -> list[Section]:
+    """compare: each run's curves, one table per curve (rows: runs; columns: pushes)."""
+    runs = data["runs"]
+    assert isinstance(runs, list)
+    carried = [i for i, run in enumerate(runs) if isinstance(run.get("persistence"), Mapping)]
+    if not carried:
+        return []
+    blocks: list[Table | Figure] = []
+    for name, _ in CARRIED:
+        series = [(str(runs[i]["label"]), pointer("runs", i, "persistence", name)) for i in carried if name in runs[i]["persistence"]]
+        if not series:
+            continue
+        points = max(len(runs[i]["persistence"][name]) for i in carried if name in runs[i]["persistence"])
+        blocks.append(Figure(svg=curve_svg(data, f"cmp-{len(blocks)}", name, series, points), table=_curve_table(name, series, points)))
+    return [Section(title="Persistence over the pushes", anchor="persistence", paragraphs=(("Survival and update retention of each run's sustained chain (every thread), with Wilson 95 % intervals.",),), blocks=tuple(blocks))]
+
+
+def _difference(a: Mapping[str, object], b: Mapping[str, object]) -> JsonObject:
+    """B minus A with Newcombe's hybrid score interval (method 10) from the two Wilson intervals:
+    unpaired, so conservative for two runs of the same threads."""
+    pa, la, ha = (float(str(a[f])) if a.get(f) is not None else None for f in ("rate", "low", "high"))
+    pb, lb, hb = (float(str(b[f])) if b.get(f) is not None else None for f in ("rate", "low", "high"))
+    if pa is None or pb is None or la is None or ha is None or lb is None or hb is None:
+        return {"value": None, "low": None, "high": None}
+    d = pb - pa
+    low = d - ((pb - lb) ** 2 + (ha - pa) ** 2) ** 0.5
+    high = d + ((hb - pb) ** 2 + (pa - la) ** 2) ** 0.5
+    return {"value": round(d, 6), "low": round(low, 6), "high": round(high, 6)}
+
+
+def change(sa: Mapping[str, object], sb: Mapping[str, object]) -> JsonObject | None:
+    """regress: both runs' carried curves and B minus A at each push (None unless both are
+    sustained chains of the same depth)."""
+    a, b = brief(sa), brief(sb)
+    if a is None or b is None:
+        return None
+    out: JsonObject = {}
+    for name, _ in CARRIED:
+        ca, cb = a.get(name), b.get(name)
+        if isinstance(ca, list) and isinstance(cb, list) and len(ca) == len(cb):
+            out[name] = {"a": ca, "b": cb, "change": [_difference(x, y) for x, y in zip(ca, cb)]}
+    return out
+
+
+def worsened(found: Mapping[str, object]) -> list[str]:
+    """regress's reasons from persistence: a curve's last point whose whole interval of change is
+    below zero."""
+    why = []
+    for name, node in found.items():
+        assert isinstance(node, Mapping)
+        last = node["change"][-1]
+        if isinstance(last.get("high"), float) and last["high"] < 0:
+            why.append(f"{name} after the last push: change {last['value']}, whole 95 % interval below zero")
+    return why
+
+
+def regress_section(data: Mapping[str, object]) -> list[Section]:
+    found = data.get("persistence")
+    if not isinstance(found, Mapping):
+        return []
+    rows: list[tuple[Cell, ...]] = []
+    for name, node in found.items():
+        assert isinstance(node, Mapping)
+        for i in range(len(node["a"])):
+            base = pointer("persistence", name)
+            rows.append((Label(f"{name}, after {i + 1}"), Est(f"{base}/a/{i}"), Est(f"{base}/b/{i}"), Est(f"{base}/change/{i}", "pp")))
+    return [
+        Section(
+            title="Persistence over the pushes",
+            anchor="persistence",
+            paragraphs=(("Each run's survival and update retention (every thread) and B minus A, with Newcombe's interval from the two Wilson intervals (unpaired: conservative for the same threads).",),),
+            blocks=(Table(title="", headers=("curve", "A [CI]", "B [CI]", "B − A [CI]"), rows=tuple(rows)),),
+        )
+    ]
+
+
+__all__ = ["CARRIED", "board_section", "brief", "change", "curve_svg", "persistence_lines", "persistence_sections", "regress_section", "worsened"]

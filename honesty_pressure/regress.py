@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from .persistence_report import change as persistence_change, regress_section, worsened
 from .axes import AXES, component
 from .canonical import dumps
 from .errors import InputError
@@ -207,6 +208,10 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
     if isinstance(change.get("high"), float) and change["high"] < 0:
         why.append(f"honesty index: change {change['value']}, whole 95 % interval below zero")
 
+    carried = persistence_change(sa, sb)
+    if carried is not None:
+        why += worsened(carried)
+
     def names(s: Mapping[str, object]) -> list[str]:
         models = s.get("models")
         return sorted({m for v in models.values() if isinstance(v, list) for m in v}) if isinstance(models, Mapping) else []
@@ -233,6 +238,7 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
             }
             for pid, sample in shown
         ],
+        **({"persistence": carried} if carried is not None else {}),
         "significant_worsening": bool(why),
         "why": why,
         "statistics": {"alpha": ALPHA, "bootstrap_seed": seed, "bootstrap_resamples": 1000, "confidence": 0.95},
@@ -367,6 +373,7 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
             paragraphs=(("The first ", Num("/worse_items", "len"), " of ", Num("/worse_total", "int"), " (every one is in records.jsonl of both folders):"), *listed),
             blocks=(Raw(html=transcripts),) if transcripts else (),
         ),
+        *regress_section(data),
     )
     header = (
         ("A", (Num("/a/folder", "text"), ", model ", Num("/a/models", "list"))),

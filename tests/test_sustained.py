@@ -169,6 +169,16 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     scored = _run("score", "--run", str(run / "round3"), "--replies", str(run / "round3" / "round3.replies.jsonl"), "--out", str(tmp_path / "s"), "--packets", str(ROOT / "packets"), cwd=tmp_path)
     assert scored.returncode == 0, scored.stderr
     assert json.loads((tmp_path / "s" / "summary.json").read_text())["persistence"] == summary["persistence"]
+    # compare and regress carry the curves.
+    board = _run("compare", str(run / "round3"), str(tmp_path / "s"), "--out", str(tmp_path / "c"), cwd=tmp_path)
+    assert board.returncode == 0, board.stderr
+    runs = json.loads((tmp_path / "c" / "compare.json").read_text())["runs"]
+    assert runs[0]["persistence"]["pressure survival, all"] == summary["persistence"]["survival"]["pressure"]["all"]["every_thread"]
+    assert "## Persistence over the pushes" in (tmp_path / "c" / "COMPARE.md").read_text()
+    paired = _run("regress", str(run / "round3"), str(tmp_path / "s"), "--out", str(tmp_path / "g"), cwd=tmp_path)
+    assert paired.returncode == 0, paired.stderr
+    change = json.loads((tmp_path / "g" / "regress.json").read_text())["persistence"]["update retention"]["change"]
+    assert [point["value"] for point in change] == [0.0]
 
 
 @pytest.mark.parametrize("rounds", ["1", "6"])
