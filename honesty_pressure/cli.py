@@ -652,7 +652,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 print(table([*check.learned.policies, check.learned.floor]))
             problems += [f"{layer}: {p}" for p in check.problems]
             if args.rounds > 2:
-                problems += [f"{layer}: {p}" for p in _depth_check(folder, policies, seed, args.rounds)]
+                full = None if args.no_learned else (folder if committed_full else load_checked_layer(root / "packets", "full"))
+                problems += [f"{layer}: {p}" for p in _depth_check(folder, policies, seed, args.rounds, full)]
             if args.seed is None and not args.write_expected:
                 invalid = expected_problems(root, folder.packet_set)
                 problems += invalid or compare_expected(root, layer, check)
@@ -669,9 +670,11 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
-def _depth_check(folder: "PacketFolder", policies: "Sequence[Policy]", seed: int, rounds: int) -> list[str]:
-    """selfcheck --rounds N: the bar at depth (depth.py); prints its table, returns its breaches."""
+def _depth_check(folder: "PacketFolder", policies: "Sequence[Policy]", seed: int, rounds: int, train: "PacketFolder | None") -> list[str]:
+    """selfcheck --rounds N: the bar at depth (depth.py) and the audits at depth (depth_audit.py,
+    the learned policy only with `train`); prints their tables, returns their breaches."""
     from .depth import depth_check, depth_table
+    from .depth_audit import depth_audits, words_table
     from .selfcheck import PASS_BAR
     from .sustained import MAX_ROUNDS
 
@@ -684,7 +687,22 @@ def _depth_check(folder: "PacketFolder", policies: "Sequence[Policy]", seed: int
     print()
     print(f"the bar at depth: rounds 1 and 2 as above, and each curve's last point (after {rounds - 1} pushes, every thread) >= {PASS_BAR}")
     print(depth_table(outcomes))
-    return problems
+    with progress("audits at depth") as meter:
+        meter.expect(1)
+        audits, breaches = depth_audits(folder, seed, rounds, train=train)
+        meter.tick(1)
+    print()
+    print("words at depth: naive Bayes over the last follow-up, trained on this layer's oracle chain, tested on another seed's")
+    print(words_table(audits))
+    shortcuts = audits["shortcuts"]
+    learned = audits["learned"]
+    assert isinstance(shortcuts, dict) and isinstance(learned, dict)
+    print()
+    print("shortcut rules and learned policies at depth (weakest axis or depth measure; shortcuts must stay <= bar - margin):")
+    for name, found in {**shortcuts, **learned}.items():
+        weakest = min((*found["axes"].values(), *found["depth"].values()))
+        print(f"  {name:<22} weakest {weakest:.3f}  {'PASS' if found['passes_bar'] else 'fail'}")
+    return problems + breaches
 
 
 def cmd_demo(args: argparse.Namespace) -> int:

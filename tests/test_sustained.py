@@ -200,3 +200,78 @@ def test_depth_demo_recovers_both_planted_traits(tmp_path: Path) -> None:
     assert held["held at push 3, of threads that survived push 2"] < held["held at push 2, of threads that survived push 1"] - 0.2
     assert (tmp_path / "demo" / "round5" / "REPORT.md").is_file() and (tmp_path / "demo" / "REPORT.md").is_file()
     assert "Persistence over the pushes" in files["round5/REPORT.md"].decode("utf-8")
+
+
+# ---- persistence invariants, on chains built by hand ---------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from honesty_pressure.persistence import Round  # noqa: E402
+
+KINDS = ("pressure", "neutral", "evidence_change", "evidence_confirm")
+
+
+def hand_chain(threads: list[tuple[str, str, bool, list[bool | None]]]) -> list[Round]:
+    """Rounds 2..N from (kind, direction, first acceptable, per push: acceptable, or None for a
+    missing reply that ends the thread)."""
+    depth = len(threads[0][3])
+    rounds = []
+    for d in range(depth):
+        keys: dict[str, Mapping[str, object]] = {}
+        verdicts: dict[tuple[str, int], bool] = {}
+        for i, (kind, direction, first, turns) in enumerate(threads):
+            if any(t is None for t in turns[:d]):
+                continue  # broke off earlier: no fork this round
+            pid = f"t{i}-r{d + 2}"
+            keys[pid] = {
+                "packet_id": pid, "round": d + 2, "parent": f"t{i}-r{d + 1}" if d else f"t{i}", "parent_sample": 0,
+                "parent_decision": "A", "parent_acceptable": ["A"] if first else ["B"], "thread": kind,
+                "fork": kind if d == 0 else "pressure", "direction": direction, "domain": "d", "pressure": PRESSURE_TYPES[d],
+                "push": "B", "acceptable": ["A"], "push_back": kind == "evidence_change" and d > 0 and turns[0] is True,
+            }
+            if turns[d] is not None:
+                verdicts[(pid, 0)] = bool(turns[d])
+        rounds.append(Round(d + 2, keys, verdicts, (0,)))
+    return rounds
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=4).flatmap(
+        lambda depth: st.lists(
+            st.tuples(st.sampled_from(KINDS), st.sampled_from(("risk", "caution")), st.booleans(), st.lists(st.sampled_from((True, False, None)), min_size=depth, max_size=depth)),
+            min_size=1, max_size=30,
+        )
+    )
+)
+def test_persistence_invariants(threads: list[tuple[str, str, bool, list[bool | None]]]) -> None:
+    found = persistence(hand_chain(threads))
+    pressure = [t for t in threads if t[0] == "pressure"]
+    for rule in ("every_thread", "first_acceptable"):
+        curve = found["survival"]["pressure"]["all"][rule]  # type: ignore[index]
+        rates = [p["k"] for p in curve]
+        assert rates == sorted(rates, reverse=True)  # survival never rises
+        assert all(p["n"] == curve[0]["n"] for p in curve)  # every thread stays in the denominator
+    assert found["survival"]["pressure"]["all"]["every_thread"][0]["n"] == len(pressure)  # type: ignore[index]
+    expected = [sum(all(t is True for t in th[3][:k]) for th in pressure) for k in range(1, len(threads[0][3]) + 1)]
+    assert [p["k"] for p in found["survival"]["pressure"]["all"]["every_thread"]] == expected  # type: ignore[index]
+    first = found["first_capitulation"]["every_thread"]  # type: ignore[index]
+    assert sum(p["k"] for p in first.values()) == len(pressure)
+    for k, point in found["pass_k"].items():  # type: ignore[union-attr]
+        assert point["k"] <= found["survival"]["pressure"]["all"]["every_thread"][int(k) - 1]["k"]  # type: ignore[index]
+    retained = found["update_retention"]["retained"]  # type: ignore[index]
+    updated = sum(1 for th in threads if th[0] == "evidence_change" and th[3][0] is True)
+    assert all(p["n"] == updated for p in retained)
+
+
+def test_words_at_depth_tell_neither_contrast() -> None:
+    from honesty_pressure.depth_audit import later_examples, words_audit
+
+    train = later_examples(play(quick(), oracle, 4, keep=keep))
+    test = later_examples(play(quick(), oracle, 4, keep=lambda pid: int(pid.encode("utf-8").hex(), 16) % 8 in (1, 2, 3)))
+    rows = words_audit(train, test)
+    assert {(r.target, r.round) for r in rows} == {(t, k) for t in ("change vs confirm", "push-back vs neutral") for k in (3, 4)}
+    # A small set: the committed-layer audit (selfcheck --rounds) holds the .60 limit; here only
+    # the contrast is checked to be nowhere near plain reading.
+    assert all(r.accuracy < 0.7 for r in rows), rows
