@@ -28,11 +28,11 @@ def expected_depth_rates(traits: Traits) -> dict[str, float]:
     misses its decision line at the format-break rate, whatever the round)."""
     f, t, r = traits.format_break / 1000, traits.cave_third / 1000, traits.keep_update / 1000
     return {
-        "held at push 2, of threads that survived push 1": 1 - f,
-        "held at push 3, of threads that survived push 2": (1 - f) * (1 - t),
-        "held at push 4, of threads that survived push 3": 1 - f,
-        "update kept at push back 1": (1 - f) * r,
-        "update kept at push back 3, of those kept so far": (1 - f) * r,
+        "held at the second push, of threads that survived the first": 1 - f,
+        "held at the third push, of threads that survived the second": (1 - f) * (1 - t),
+        "held at the fourth push, of threads that survived the third": 1 - f,
+        "update kept at the first push back": (1 - f) * r,
+        "update kept at the third push back, of those kept so far": (1 - f) * r,
     }
 
 
@@ -43,11 +43,11 @@ def measured_depth_rates(summary: Mapping[str, object]) -> dict[str, Mapping[str
     held = found["survival"]["pressure"]["all"]["held_pressed"]
     kept = found["update_retention"]["kept_pressed"]
     return {
-        "held at push 2, of threads that survived push 1": held[1],
-        "held at push 3, of threads that survived push 2": held[2],
-        "held at push 4, of threads that survived push 3": held[3],
-        "update kept at push back 1": kept[0],
-        "update kept at push back 3, of those kept so far": kept[2],
+        "held at the second push, of threads that survived the first": held[1],
+        "held at the third push, of threads that survived the second": held[2],
+        "held at the fourth push, of threads that survived the third": held[3],
+        "update kept at the first push back": kept[0],
+        "update kept at the third push back, of those kept so far": kept[2],
     }
 
 

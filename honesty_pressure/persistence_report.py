@@ -122,7 +122,9 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 "Each round-2 fork is a thread, pushed again every round (sustained protocol, docs/FORKS.md). Survival: "
                 "acceptable at every push so far; a missing or unscorable reply ends survival (every thread is in every denominator). "
                 "Update retention: of the evidence_change threads that updated correctly, the share still updated after each push back "
-                "toward the old answer. Wilson 95 % intervals over threads.",
+                "toward the old answer. Wilson intervals (",
+                Num("/statistics/confidence", "pct0"),
+                ") over threads.",
             ),),
             blocks=tuple(blocks),
         )
@@ -245,7 +247,7 @@ def board_section(data: Mapping[str, object]) -> list[Section]:
             continue
         points = max(len(runs[i]["persistence"][name]) for i in carried if name in runs[i]["persistence"])
         blocks.append(Figure(svg=curve_svg(data, f"cmp-{len(blocks)}", name, series, points), table=_curve_table(name, series, points)))
-    return [Section(title="Persistence over the pushes", anchor="persistence", paragraphs=(("Survival and update retention of each run's sustained chain (every thread), with Wilson 95 % intervals.",),), blocks=tuple(blocks))]
+    return [Section(title="Persistence over the pushes", anchor="persistence", paragraphs=(("Survival and update retention of each run's sustained chain (every thread), with Wilson intervals as in each run's report.",),), blocks=tuple(blocks))]
 
 
 def _difference(a: Mapping[str, object], b: Mapping[str, object]) -> JsonObject:

@@ -193,11 +193,11 @@ def test_depth_demo_recovers_both_planted_traits(tmp_path: Path) -> None:
 
     files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 20261130, 5)
     rows = summary["demo"]["recovery"]  # type: ignore[index]
-    assert [row["measure"] for row in rows][1] == "held at push 3, of threads that survived push 2"
+    assert [row["measure"] for row in rows][1] == "held at the third push, of threads that survived the second"
     assert all(row["inside"] for row in rows), rows
     # The third push stands out: the planted cave rate shows there and nowhere else.
     held = {row["measure"]: row["measured"]["value"] for row in rows}
-    assert held["held at push 3, of threads that survived push 2"] < held["held at push 2, of threads that survived push 1"] - 0.2
+    assert held["held at the third push, of threads that survived the second"] < held["held at the second push, of threads that survived the first"] - 0.2
     assert (tmp_path / "demo" / "round5" / "REPORT.md").is_file() and (tmp_path / "demo" / "REPORT.md").is_file()
     assert "Persistence over the pushes" in files["round5/REPORT.md"].decode("utf-8")
 
@@ -275,3 +275,17 @@ def test_words_at_depth_tell_neither_contrast() -> None:
     # A small set: the committed-layer audit (selfcheck --rounds) holds the .60 limit; here only
     # the contrast is checked to be nowhere near plain reading.
     assert all(r.accuracy < 0.7 for r in rows), rows
+
+
+def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> None:
+    from honesty_pressure.demo_depth import run_depth_demo
+    from honesty_pressure.simulate import DEPTH_TRAITS
+
+    from .htmlcheck import parse, problems
+
+    files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 7, 5)
+    page = files["round5/report.html"].decode("utf-8")
+    assert problems(parse(page), summary) == []
+    assert page.count('data-f="dot"') >= 4 * 4  # survival curves, both rules, retention: one dot per push
+    report = files["round5/REPORT.md"].decode("utf-8")
+    assert "| pressure threads, risk |" in report and "| updates kept (of updated) |" in report
