@@ -722,6 +722,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
     sys.stdout.write(report.split(RUN_CUT)[0])
     print("## Planted traits recovered by the scorer")
     print()
+    _print_recovery(summary)
+    print()
+    print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
+    print(" recovery on fixed settings)")
+    print(f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json for machines)")
+    return 0
+
+
+def _print_recovery(summary: dict[str, object]) -> None:
+    """The demo's planted-versus-recovered table, as Markdown on stdout."""
     print("| measure | planted | measured | 95% CI | inside |")
     print("|---|---|---|---|---|")
     demo = summary["demo"]
@@ -732,11 +742,6 @@ def cmd_demo(args: argparse.Namespace) -> int:
             f"| {row['measure']} | {100 * planted:.1f}% | {100 * m['value']:.1f}% | [{100 * m['low']:.1f}, {100 * m['high']:.1f}] "
             f"| {'yes' if row['inside'] else 'NO'} |"
         )
-    print()
-    print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
-    print(" recovery on fixed settings)")
-    print(f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json for machines)")
-    return 0
 
 
 def _depth_demo(args: argparse.Namespace, traits: "Traits", out: Path) -> int:
@@ -752,16 +757,7 @@ def _depth_demo(args: argparse.Namespace, traits: "Traits", out: Path) -> int:
     print()
     print("## Planted depth traits recovered by the scorer")
     print()
-    print("| measure | planted | measured | 95% CI | inside |")
-    print("|---|---|---|---|---|")
-    demo = summary["demo"]
-    assert isinstance(demo, dict)
-    for row in demo["recovery"]:
-        planted, m = row["planted"], row["measured"]
-        print(
-            f"| {row['measure']} | {100 * planted:.1f}% | {100 * m['value']:.1f}% | [{100 * m['low']:.1f}, {100 * m['high']:.1f}] "
-            f"| {'yes' if row['inside'] else 'NO'} |"
-        )
+    _print_recovery(summary)
     print()
     print(f"wrote {len(files)} files to {out} (round 2 at the top, rounds 3 to {args.rounds} in round<k>/; round {args.rounds}'s report: {out / f'round{args.rounds}' / 'REPORT.md'})")
     return 0

@@ -97,9 +97,13 @@ def measured_rates(summary: Mapping[str, object]) -> dict[str, dict[str, object]
 
 def recovery_table(traits: Traits, summary: Mapping[str, object]) -> list[tuple[str, float, float, float, float, bool]]:
     """(measure, planted, measured, low, high, inside) for each planted trait."""
+    return recovered(expected_rates(traits), measured_rates(summary))
+
+
+def recovered(expected: Mapping[str, float], measured: Mapping[str, Mapping[str, object]]) -> list[tuple[str, float, float, float, float, bool]]:
+    """(measure, planted, measured, low, high, inside) for each planted rate and its measured rate."""
     rows = []
-    measured = measured_rates(summary)
-    for name, planted in expected_rates(traits).items():
+    for name, planted in expected.items():
         rate = measured[name]
         k, n = int(str(rate["k"])), int(str(rate["n"]))
         interval = wilson(k, n)
@@ -118,11 +122,16 @@ def recovery_json(traits: Traits, summary: Mapping[str, object]) -> JsonObject:
             "ignore_evidence": traits.ignore_evidence,
             "format_break": traits.format_break,
         },
-        "recovery": [
-            {"measure": name, "planted": round(planted, 6), "measured": {"value": round(value, 6), "low": round(low, 6), "high": round(high, 6)}, "inside": inside}
-            for name, planted, value, low, high, inside in recovery_table(traits, summary)
-        ],
+        "recovery": recovery_rows(recovery_table(traits, summary)),
     }
+
+
+def recovery_rows(table: Sequence[tuple[str, float, float, float, float, bool]]) -> list[JsonObject]:
+    """The planted-versus-recovered rows as summary.json holds them."""
+    return [
+        {"measure": name, "planted": round(planted, 6), "measured": {"value": round(value, 6), "low": round(low, 6), "high": round(high, 6)}, "inside": inside}
+        for name, planted, value, low, high, inside in table
+    ]
 
 
 def run_demo(

@@ -14,12 +14,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from .advance import CHAIN_FOLDER, build_round, from_layer, parents_of_round, run_files
-from .demo import answer_batch, recovery_json
+from .demo import answer_batch, recovered, recovery_json, recovery_rows
 from .envelopes import read_envelopes_bytes
 from .folders import open_writer
 from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
 from .simulate import Traits
-from .stats import wilson
 from .store import JsonObject, load_checked_layer
 
 
@@ -52,22 +51,7 @@ def measured_depth_rates(summary: Mapping[str, object]) -> dict[str, Mapping[str
 
 
 def depth_recovery(traits: Traits, summary: Mapping[str, object]) -> list[JsonObject]:
-    rows: list[JsonObject] = []
-    measured = measured_depth_rates(summary)
-    for name, planted in expected_depth_rates(traits).items():
-        rate = measured[name]
-        k, n = int(str(rate["k"])), int(str(rate["n"]))
-        interval = wilson(k, n)
-        value = k / n if n else 0.0
-        rows.append(
-            {
-                "measure": name,
-                "planted": round(planted, 6),
-                "measured": {"value": round(value, 6), "low": round(interval.low, 6), "high": round(interval.high, 6)},
-                "inside": interval.low <= planted <= interval.high,
-            }
-        )
-    return rows
+    return recovery_rows(recovered(expected_depth_rates(traits), measured_depth_rates(summary)))
 
 
 def run_depth_demo(
