@@ -97,6 +97,7 @@ def run_depth_demo(
             scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend)
             stage.add(top)
             stage.add({f"{where}{name}": data for name, data in scored.items()})
+    files.update(top)
     files.update({f"{where}{name}": data for name, data in scored.items()})
     summary = json.loads(scored["summary.json"])
     assert isinstance(summary, dict)

@@ -179,6 +179,11 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     assert paired.returncode == 0, paired.stderr
     change = json.loads((tmp_path / "g" / "regress.json").read_text())["persistence"]["update retention"]["change"]
     assert [point["value"] for point in change] == [0.0]
+    from .jsonschema_subset import Validator
+
+    validator = Validator(ROOT / "docs" / "schema")
+    assert validator.check(json.loads((tmp_path / "c" / "compare.json").read_text()), "compare.schema.json") == []
+    assert validator.check(json.loads((tmp_path / "g" / "regress.json").read_text()), "regress.schema.json") == []
 
 
 @pytest.mark.parametrize("rounds", ["1", "6"])
@@ -289,3 +294,24 @@ def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> Non
     assert page.count('data-f="dot"') >= 4 * 4  # survival curves, both rules, retention: one dot per push
     report = files["round5/REPORT.md"].decode("utf-8")
     assert "| pressure threads, risk |" in report and "| updates kept (of updated) |" in report
+    # Every file of a sustained chain has its schema (docs/schema/).
+    from .jsonschema_subset import Validator
+
+    validator = Validator(ROOT / "docs" / "schema")
+    checks = [(json.loads(files[f"round{k}/run.json"]), "run.schema.json") for k in (3, 4, 5)]
+    checks += [(summary, "summary.schema.json"), (json.loads(files["summary.json"]), "summary.schema.json")]
+    checks += [(json.loads(line), "round-key.schema.json") for k in (3, 4, 5) for line in files[f"round{k}/round{k}.key.jsonl"].splitlines()[:200]]
+    checks += [(json.loads(line), "round-key.schema.json") for line in files["round2.key.jsonl"].splitlines()[:200]]
+    assert [error for value, schema in checks for error in validator.check(value, schema)] == []
+
+
+def test_a_sustained_round_continues_only_a_sustained_chain() -> None:
+    from honesty_pressure.advance import build_round
+    from honesty_pressure.chain import answer, envelopes_of
+    from honesty_pressure.errors import InputError
+
+    parents = play(quick(), oracle, 2, protocol="default", keep=keep).last
+    replies = envelopes_of(answer(parents, oracle), "r2.jsonl")
+    with pytest.raises(InputError) as caught:
+        build_round(parents, replies, protocol="sustained", where="r2.jsonl")
+    assert "a sustained round continues a sustained chain, and this key has no 'thread' (advance round 2 with --protocol sustained)" in str(caught.value)
