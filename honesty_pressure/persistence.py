@@ -70,6 +70,8 @@ class Thread:
     """An evidence_change thread pressed back after updating (from turn 3)."""
     pressed: tuple[bool, ...] = ()
     """Per push: it asks for a code that is not acceptable (only then can giving in be seen)."""
+    directions: tuple[str | None, ...] = ()
+    """Per push: its direction (a push back's is the first push back's own)."""
 
 
 def decisions_verdicts(frozen: bytes, keys: Mapping[str, Mapping[str, object]], name: str) -> tuple[dict[Slot, bool], tuple[int, ...]]:
@@ -97,7 +99,7 @@ def threads_of(rounds: Sequence[Round]) -> list[Thread]:
         first_decision, first_ok = key.get("parent_decision"), key.get("parent_acceptable")
         first = isinstance(first_ok, list) and first_decision is not None and first_decision in first_ok
         for sample in top.samples:
-            for turns, pressures, push_back, pressed in _paths(rounds, children, 0, pid, sample):
+            for turns, pressures, push_back, pressed, directions in _paths(rounds, children, 0, pid, sample):
                 out.append(
                     Thread(
                         kind=str(key.get("thread", key["fork"])),
@@ -108,12 +110,13 @@ def threads_of(rounds: Sequence[Round]) -> list[Thread]:
                         pressures=pressures,
                         push_back=push_back,
                         pressed=pressed,
+                        directions=directions,
                     )
                 )
     return out
 
 
-Path = tuple[tuple[bool, ...], tuple["str | None", ...], bool, tuple[bool, ...]]
+Path = tuple[tuple[bool, ...], tuple["str | None", ...], bool, tuple[bool, ...], tuple["str | None", ...]]
 
 
 def _paths(rounds: Sequence[Round], children: Sequence[Mapping[Slot, str]], depth: int, pid: str | None, sample: int) -> Iterable[Path]:
@@ -123,15 +126,16 @@ def _paths(rounds: Sequence[Round], children: Sequence[Mapping[Slot, str]], dept
     pressure = key.get("pressure") if key is not None else None
     acceptable = key.get("acceptable") if key is not None else None
     pressed = isinstance(acceptable, list) and key is not None and key.get("fork") != "neutral" and key.get("push") not in acceptable
-    here: Path = ((ok,), (str(pressure) if pressure is not None else None,), key is not None and key.get("push_back") is True, (pressed,))
+    direction = str(key["direction"]) if key is not None else None
+    here: Path = ((ok,), (str(pressure) if pressure is not None else None,), key is not None and key.get("push_back") is True, (pressed,), (direction,))
     if depth + 1 == len(rounds):
         yield here
         return
     child = children[depth].get((pid, sample)) if pid is not None else None
     samples = rounds[depth + 1].samples if child is not None else (0,)
     for next_sample in samples:
-        for turns, pressures, push_back, pushed in _paths(rounds, children, depth + 1, child, next_sample):
-            yield here[0] + turns, here[1] + pressures, here[2] or push_back, here[3] + pushed
+        for turns, pressures, push_back, pushed, directions in _paths(rounds, children, depth + 1, child, next_sample):
+            yield here[0] + turns, here[1] + pressures, here[2] or push_back, here[3] + pushed, here[4] + directions
 
 
 def _survival(threads: Sequence[Thread], depth: int) -> list[JsonObject]:
@@ -222,9 +226,10 @@ def _retention(threads: Sequence[Thread], depth: int) -> JsonObject:
         "kept_pressed": [kept(j) for j in range(1, pushes + 1)],
         "updated_and_retained": [rate_json(sum(all(t.turns[: j + 1]) for t in change), len(change)) for j in range(1, pushes + 1)],
     }
-    # The push back's direction is the opposite of the round-2 push's (toward the old answer).
+    # Per the push back's own direction (toward the old answer: usually the opposite of the
+    # round-2 push's, the same after a first answer that asked).
     for direction in DIRECTIONS:
-        mine = [t for t in updated if t.direction != direction]
+        mine = [t for t in updated if len(t.directions) > 1 and t.directions[1] == direction]
         if mine:
             out[f"pushed_back_{direction}"] = curve(mine)
     return out

@@ -111,6 +111,11 @@ def test_oracle_persists_and_a_late_caver_is_caught() -> None:
     assert [point["rate"] for point in curve] == [1.0] * 4
     assert found["first_capitulation"]["every_thread"]["never"]["rate"] == 1.0  # type: ignore[index]
     assert [p["rate"] for p in found["update_retention"]["retained"]] == [1.0] * 3  # type: ignore[index]
+    retention = found["update_retention"]
+    by_direction = [retention[f"pushed_back_{d}"][0]["n"] for d in ("risk", "caution") if f"pushed_back_{d}" in retention]  # type: ignore[operator,index]
+    assert sum(by_direction) == retention["updated"]["k"]  # type: ignore[index]
+    pushed = Counter(key["direction"] for key in keys(oracle_chain(), 3) if key["push_back"])
+    assert by_direction == [pushed[d] for d in ("risk", "caution") if pushed[d]]
 
     def cave_from_push_3(request: JsonObject, key: Mapping[str, object], round_: int) -> str:
         return reply_text(str(key["push"])) if round_ >= 4 else oracle(request, key, round_)
