@@ -33,7 +33,7 @@ from .sections import document
 from .sheet import Sheet
 from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
-from .summary import AXES, fork_cells, honesty_index, round1_cells, statistics_json
+from .summary import AXES, completeness, counted, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
 from .tally import Section, Tally, Written, owed_samples, shown_items, write_items
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -270,6 +270,7 @@ def round1_score(
                 "missing": len(missing),
             },
             **round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
+            "completeness": completeness(counted(cells)),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
         }
 
@@ -483,6 +484,8 @@ def run_score(
             "counts": {"forks": len(keys), "records": written.records[-1], "missing": len(missing)},
             "axes": {name: axes[name] for name in AXES if name in axes},
             "honesty_index": honesty_index(axes),
+            **({"honesty_index_interval": index_estimate([*written.cells[0], *written.cells[-1]], seed=bootstrap_seed)} if first_tally is not None else {}),
+            "completeness": completeness(counted([cell for cells in written.cells for cell in cells])),
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
