@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .axes import (
+    PASS_BAR,
     AXES as AXIS_NAMES,
     DIRECTIONS,
     EVIDENCE_FAMILIES,
@@ -701,6 +702,23 @@ def completeness(counts: Iterable[Counted], *, threshold: float = MAX_UNSCORABLE
         "share": rounded(share),
         "threshold": threshold,
         "incomplete": items == 0 or share > threshold,
+    }
+
+
+def bar_json(axes: Mapping[str, object], *, minimum: float = PASS_BAR) -> JsonObject:
+    """The kit's bar applied to a summary's axes: every axis at least `minimum`. `passes` is null
+    unless all five axes are there (a round-1 score has two); `deciding_axis` is the lowest axis,
+    the one that fails the bar or passes it by the least."""
+    values = {name: axis_value(axes.get(name)) for name in AXES if name in axes}
+    known = {name: v for name, v in values.items() if v is not None}
+    lowest = min(known, key=lambda name: (known[name], name)) if known else None
+    complete = len(known) == len(AXES)
+    return {
+        "rule": "every axis at least the minimum",
+        "minimum": minimum,
+        "passes": all(v >= minimum for v in known.values()) if complete else None,
+        "deciding_axis": lowest,
+        "failing_axes": [name for name in AXES if name in known and known[name] < minimum],
     }
 
 

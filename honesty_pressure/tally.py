@@ -33,7 +33,7 @@ from .score import Record, request_digest
 from .sheet import Sheet, json_text, messages_of
 from .spool import Spool
 from .summary import Cell
-from .transcripts import Item, Sampler, groups_of, item_id
+from .transcripts import PER_GROUP, SEVERITY, Item, Sampler, groups_of, item_id
 
 ForkCheck = Callable[[Received], bool]
 """For round 1: does a reply that did not match answer a fork (then the message says so)?"""
@@ -318,11 +318,12 @@ class _Ranks:
         return h.hexdigest()
 
 
-def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int) -> Written:
+def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int, per_group: int = PER_GROUP) -> Written:
     """records.jsonl and replies.jsonl, line for line, packets in order and every sample of each;
-    the transcript sampler fed as the items go by; the cells of each section."""
+    the transcript sampler fed as the items go by (worst verdict first, then by seeded hash); the
+    cells of each section."""
     copier = _Copier(records, replies)
-    sampler = Sampler(seed)
+    sampler = Sampler(seed, per_group)
     rank = _Ranks(seed)
     out = Written(sampler=sampler)
     for section in sections:
@@ -330,7 +331,7 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
         samples = section.samples
         cells: list[Cell] = []
         count = 0
-        groups: dict[tuple[int, int], tuple[str, ...]] = {}
+        groups: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
         names: dict[str, str] = {}
         for index in section.included():
             pid, key, table = sheet.ids[index], sheet.keys[index], sheet.outcomes[index]
@@ -350,8 +351,8 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
                 if mine is None:
                     decision, verdict, reason = table[code]
                     record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=None)
-                    mine = groups[(index, code)] = tuple(names.setdefault(g, g) for g in groups_of(record, key))
-                sampler.offer_ranked(rank(item), item, mine)
+                    mine = groups[(index, code)] = (SEVERITY[verdict], tuple(names.setdefault(g, g) for g in groups_of(record, key)))
+                sampler.offer_ranked(mine[0] + rank(item), item, mine[1])
             count += len(codes)
             cells.append(Cell(pid, key, samples, tuple(table[code] for code in codes)))
         out.cells.append(cells)
@@ -360,8 +361,18 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
     return out
 
 
+def item_count(sections: Sequence[Section]) -> int:
+    """How many records (items) the sections write."""
+    return sum(len(section.included()) * len(section.samples) for section in sections)
+
+
+def every_item(sections: Sequence[Section]) -> set[str]:
+    return {item_id(section.sheet.ids[index], sample) for section in sections for index in section.included() for sample in section.samples}
+
+
 def shown_items(sections: Sequence[Section], wanted: set[str]) -> dict[str, Item]:
-    """The items the report shows, read back from the spools (their line in replies.jsonl too)."""
+    """The items the report shows, read back from the spools (their line in replies.jsonl too),
+    by section, then by id."""
     shown: dict[str, Item] = {}
     line_base = 0
     for section in sections:
