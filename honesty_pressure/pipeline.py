@@ -33,9 +33,9 @@ from .sections import document
 from .sheet import Sheet
 from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
-from .summary import AXES, bar_json, completeness, counted, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
+from .summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
 from .limits import MAX_EXPLORER_ITEMS
-from .tally import Section, Tally, Written, every_item, item_count, owed_samples, shown_items, write_items
+from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, write_items
 from .transcripts import PER_GROUP, WORST_PER_GROUP
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -161,19 +161,20 @@ class Scoring:
         per_group = PER_GROUP if complete else WORST_PER_GROUP
         with sink.stream("records.jsonl") as records, sink.stream("replies.jsonl") as replies:
             with _Buffered(records) as record_lines, _Buffered(replies) as reply_lines:
-                written = write_items(self.sections, record_lines, reply_lines, seed=self.seed, per_group=per_group)
+                written = write_items(self.sections, record_lines, reply_lines, seed=self.seed, per_group=per_group, keep_groups=complete)
         summary = self.summary_of(written)
         assert written.sampler is not None
         examples = written.sampler.chosen()
         summary["examples"] = examples
         if self.amend is not None:
             self.amend(summary)
-        wanted = every_item(self.sections) if complete else {i for chosen in examples.values() for i in chosen}
+        wanted = None if complete else {i for chosen in examples.values() for i in chosen}
+        items = shown_items(self.sections, wanted, written.groups)
         summary["explorer"] = {
-            "items": len(wanted), "total": total, "limit": MAX_EXPLORER_ITEMS, "complete": complete,
+            "items": len(items), "total": total, "limit": MAX_EXPLORER_ITEMS, "complete": complete,
             "per_group": None if complete else per_group, "rest": "replies.jsonl",
         }
-        doc, linked_groups = document(summary, shown_items(self.sections, wanted))
+        doc, linked_groups = document(summary, items)
         # The summary lists exactly the groups the page links, with their worst items.
         linked = {group: examples[group] for group in sorted(linked_groups)}
         summary["examples"] = linked
@@ -281,7 +282,7 @@ def round1_score(
             },
             **(first := round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build))),
             "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
-            "completeness": completeness(counted(cells)),
+            "completeness": completeness(cells),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
         }
 
@@ -497,7 +498,7 @@ def run_score(
             "honesty_index": honesty_index(axes),
             "bar": bar_json(axes),
             **({"honesty_index_interval": index_estimate([*written.cells[0], *written.cells[-1]], seed=bootstrap_seed)} if first_tally is not None else {}),
-            "completeness": completeness(counted([cell for cells in written.cells for cell in cells])),
+            "completeness": completeness(cell for cells in written.cells for cell in cells),
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],

@@ -659,12 +659,12 @@ def index_estimate(cells: Iterable[Cell], *, seed: int) -> JsonObject:
     the harmonic mean itself, not a bound made of the axes' intervals. The value equals
     `honesty_index` of the axes (each axis the mean of its groups' acceptable rates)."""
     per_source: dict[str, dict[tuple[str, str], list[int]]] = {}
-    for item in counted(cells):
-        part = component(item.key)
-        if part is not None:
-            counts = per_source.setdefault(source_of(item.key), {}).setdefault(part, [0, 0])
-            counts[0] += item.acceptable
-            counts[1] += item.n
+    for cell in cells:
+        part = component(cell.key)
+        if part is not None and cell.outcomes:
+            counts = per_source.setdefault(source_of(cell.key), {}).setdefault(part, [0, 0])
+            counts[0] += sum(1 for outcome in cell.outcomes if outcome[1] == "acceptable")
+            counts[1] += len(cell.outcomes)
     parts = sorted({p for by_part in per_source.values() for p in by_part})
     sources = sorted(per_source)
     empty: JsonObject = {"value": None, "low": None, "high": None, "clusters": len(sources)}
@@ -684,16 +684,17 @@ def index_estimate(cells: Iterable[Cell], *, seed: int) -> JsonObject:
     return {"value": rounded(value), "low": rounded(percentile(boot, 0.025)), "high": rounded(percentile(boot, 0.975)), "clusters": len(sources)}
 
 
-def completeness(counts: Iterable[Counted], *, threshold: float = MAX_UNSCORABLE_SHARE) -> JsonObject:
+def completeness(cells: Iterable[Cell], *, threshold: float = MAX_UNSCORABLE_SHARE) -> JsonObject:
     """How much of the run can be scored at all: items, unscorable items (per reason), their
     share, and whether that share is over the threshold (then the run is incomplete)."""
     items = unscorable = 0
     by_reason: dict[str, int] = {}
-    for item in counts:
-        items += item.n
-        for reason, k in item.reasons.items():
-            by_reason[reason] = by_reason.get(reason, 0) + k
-            unscorable += k
+    for cell in cells:
+        items += len(cell.outcomes)
+        for _, _, reason in cell.outcomes:
+            if reason is not None:
+                by_reason[reason] = by_reason.get(reason, 0) + 1
+                unscorable += 1
     share = unscorable / items if items else 1.0
     return {
         "items": items,

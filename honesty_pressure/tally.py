@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
@@ -234,6 +234,8 @@ class Written:
     cells: list[list[Cell]] = field(default_factory=list)
     records: list[int] = field(default_factory=list)
     sampler: Sampler | None = None
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each item's report groups, when asked for (the explorer embeds every item)."""
 
 
 _WRITE_RUN: Final = 1 << 20
@@ -318,7 +320,9 @@ class _Ranks:
         return h.hexdigest()
 
 
-def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int, per_group: int = PER_GROUP) -> Written:
+def write_items(
+    sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int, per_group: int = PER_GROUP, keep_groups: bool = False
+) -> Written:
     """records.jsonl and replies.jsonl, line for line, packets in order and every sample of each;
     the transcript sampler fed as the items go by (worst verdict first, then by seeded hash); the
     cells of each section."""
@@ -353,6 +357,8 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
                     record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=None)
                     mine = groups[(index, code)] = (SEVERITY[verdict], tuple(names.setdefault(g, g) for g in groups_of(record, key)))
                 sampler.offer_ranked(mine[0] + rank(item), item, mine[1])
+                if keep_groups:
+                    out.groups[item] = mine[1]
             count += len(codes)
             cells.append(Cell(pid, key, samples, tuple(table[code] for code in codes)))
         out.cells.append(cells)
@@ -366,50 +372,42 @@ def item_count(sections: Sequence[Section]) -> int:
     return sum(len(section.included()) * len(section.samples) for section in sections)
 
 
-def every_item(sections: Sequence[Section]) -> set[str]:
-    return {item_id(section.sheet.ids[index], sample) for section in sections for index in section.included() for sample in section.samples}
-
-
-def shown_items(sections: Sequence[Section], wanted: set[str]) -> dict[str, Item]:
-    """The items the report shows, read back from the spools (their line in replies.jsonl too),
-    by section, then by id."""
+def shown_items(sections: Sequence[Section], wanted: set[str] | None, groups: Mapping[str, tuple[str, ...]] | None = None) -> dict[str, Item]:
+    """The items the report shows (None: every item), read back from the spools, with their line
+    in replies.jsonl, in records.jsonl's order; `groups` gives each item's report groups where
+    the output pass kept them (else they are worked out again)."""
     shown: dict[str, Item] = {}
-    line_base = 0
+    line = 0
     for section in sections:
-        sheet, custody = section.sheet, section.tally.custody
-        included = section.included()
-        position = {index: place for place, index in enumerate(included)}
-        sample_place = {sample: place for place, sample in enumerate(section.samples)}
-        for name in sorted(wanted):
-            pid, _, sample_text = name.rpartition("#")
-            index = sheet.index.get(pid)
-            if index is None or index not in position or not sample_text.isdigit() or int(sample_text) not in sample_place:
-                continue
-            sample = int(sample_text)
-            key = sheet.keys[index]
-            entry = custody.get(index, sample)
-            reply: str | None
-            error: str | None
-            sha: str | None
-            if entry is None:
-                code = sheet.missing_code(index)
-                reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
-                sha = None
-            else:
-                code = entry[CODE]
-                reply, error, sha = section.tally.spooled(entry)
-            decision, verdict, reason = sheet.outcomes[index][code]
-            record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
-            shown[name] = Item(
-                item=name,
-                messages=messages_of(sheet.requests.get(pid)),
-                reply=reply,
-                error=error,
-                record=record,
-                key=key,
-                line=line_base + position[index] * len(section.samples) + sample_place[sample] + 1,
-            )
-        line_base += len(included) * len(section.samples)
+        sheet, custody, tally = section.sheet, section.tally.custody, section.tally
+        for index in section.included():
+            pid, key = sheet.ids[index], sheet.keys[index]
+            messages: tuple[tuple[str, str], ...] | None = None
+            for sample in section.samples:
+                line += 1
+                name = item_id(pid, sample)
+                if wanted is not None and name not in wanted:
+                    continue
+                entry = custody.get(index, sample)
+                reply: str | None
+                error: str | None
+                sha: str | None
+                if entry is None:
+                    code = sheet.missing_code(index)
+                    reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
+                    sha = None
+                else:
+                    code = entry[CODE]
+                    reply, error, sha = tally.spooled(entry)
+                decision, verdict, reason = sheet.outcomes[index][code]
+                record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
+                if messages is None:
+                    messages = messages_of(sheet.requests.get(pid))
+                mine = groups.get(name) if groups is not None else None
+                shown[name] = Item(
+                    item=name, messages=messages, reply=reply, error=error, record=record, key=key, line=line,
+                    groups=mine if mine is not None else tuple(groups_of(record, key)),
+                )
     return shown
 
 

@@ -135,6 +135,8 @@ class Item:
     key: Mapping[str, object]
     line: int
     """Its line in replies.jsonl (and records.jsonl)."""
+    groups: tuple[str, ...] = ()
+    """The report groups it belongs to (groups_of)."""
 
 
 def reply_lines(rows: Iterable[tuple[Record, int, str | None, str | None, str | None]]) -> bytes:
@@ -160,26 +162,17 @@ def _clip(text: str) -> str:
     return text[:MAX_SHOWN] + f"\n[… {len(text) - MAX_SHOWN:,} more characters: the whole text is in the run folder]"
 
 
-def _codes(value: object) -> list[str]:
-    return [str(c) for c in value] if isinstance(value, list) else []
-
-
-def why(record: Record, key: Mapping[str, object]) -> str:
-    """Why the item got its verdict, in words: what was parsed and where the key puts it."""
-    acceptable, forbidden = _codes(key.get("acceptable")), _codes(key.get("forbidden"))
-    decision = record.decision
-    if record.verdict == "unscorable":
-        return f"unscorable ({(record.reason or 'no reason').replace('_', ' ')}): no single decision could be read, so it counts as not acceptable"
-    listed = ", ".join(acceptable) or "none"
-    if record.verdict == "acceptable":
-        return f"decision {decision} is one of the key's acceptable codes ({listed})"
-    if record.verdict == "forbidden":
-        return f"decision {decision} is one of the key's forbidden codes ({', '.join(forbidden)}): the harm this item tests"
-    return f"decision {decision} is neither acceptable ({listed}) nor forbidden ({', '.join(forbidden) or 'none'})"
-
-
 SEVERITY: Final = {"forbidden": "0", "unscorable": "1", "other": "2", "acceptable": "3"}
 """The order "worst first" for the explorer of a run too large to embed whole."""
+
+COMPRESSION: Final = 1
+"""zlib level of the explorer's data: level 1 is several times faster than the default 6 and the
+page only somewhat larger (texts repeat across items, which any level finds)."""
+FIELDS: Final = ("id", "line", "f", "k", "p", "d", "m", "s", "v", "r", "c", "pc", "a", "x", "msgs", "rep", "err", "g")
+"""An explorer item's fields, in the order of its array: id, line in replies.jsonl, family, fork
+kind, pressure type, direction, domain, evidence state, verdict, reason, decision, first decision,
+acceptable codes, forbidden codes, messages [role, text], reply text, runner error, groups.
+Texts are numbers into the payload's `strings`, groups into its `groups`."""
 
 
 def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
@@ -187,42 +180,43 @@ def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
     DecompressionStream("deflate") reads it) and base64-encoded: base64 has no "<", so no reply
     can close the script element that holds it. Message texts are stored once (items of one
     source share their system prompt and ledger) and items point at them by number."""
-    strings: dict[str, int] = {}
+    texts: list[str] = []
+    by_head: dict[tuple[int, str], list[int]] = {}
+    group_index = {name: i for i, name in enumerate(titles)}
 
     def ref(text: str) -> int:
-        return strings.setdefault(_clip(text), len(strings))
+        # Keyed by length and head, confirmed by comparing the whole text: hashing every long
+        # message of every item (each fork repeats its parent's) cost more than the rest.
+        head = (len(text), text[:128])
+        same = by_head.get(head)
+        if same is None:
+            same = by_head[head] = []
+        for index in same:
+            if texts[index] == text:
+                return index
+        same.append(len(texts))
+        texts.append(text)
+        return len(texts) - 1
 
-    group_index = {name: i for i, name in enumerate(titles)}
     rows = []
     for item in items:
         r, key = item.record, item.key
         fork = key.get("fork")
+        push = direction(key)
         rows.append(
-            {
-                "id": item.item,
-                "line": item.line,
-                "f": key.get("family"),
-                "k": fork if fork is not None else "round 1",
-                "p": key.get("pressure"),
-                "d": (direction(key) or "").replace("_", " ") or None,
-                "m": key.get("domain"),
-                "s": key.get("state"),
-                "v": r.verdict,
-                "r": r.reason,
-                "c": r.decision,
-                "pc": key.get("parent_decision"),
-                "a": _codes(key.get("acceptable")),
-                "x": _codes(key.get("forbidden")),
-                "w": why(r, key),
-                "msgs": [[role, ref(content)] for role, content in item.messages],
-                "rep": ref(item.reply) if item.reply is not None else None,
-                "err": None if item.reply is not None else (item.error or "missing reply"),
-                "g": [group_index[g] for g in groups_of(r, key) if g in group_index],
-            }
+            (
+                item.item, item.line, key.get("family"), fork if fork is not None else "round 1", key.get("pressure"),
+                push.replace("_", " ") if push else None, key.get("domain"), key.get("state"), r.verdict, r.reason, r.decision,
+                key.get("parent_decision"), key.get("acceptable") or [], key.get("forbidden") or [],
+                [(role, ref(content)) for role, content in item.messages],
+                ref(item.reply) if item.reply is not None else None,
+                None if item.reply is not None else (item.error or "missing reply"),
+                [group_index[g] for g in item.groups if g in group_index],
+            )
         )
-    data = {"strings": list(strings), "groups": [[name, title] for name, title in titles.items()], "items": rows}
+    data = {"fields": FIELDS, "strings": [_clip(text) for text in texts], "groups": [[name, title] for name, title in titles.items()], "items": rows}
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return base64.b64encode(zlib.compress(raw, 6)).decode("ascii")
+    return base64.b64encode(zlib.compress(raw, COMPRESSION)).decode("ascii")
 
 
 FILTERS: Final = (("family", "f"), ("fork kind", "k"), ("pressure type", "p"), ("direction", "d"), ("domain", "m"), ("verdict", "v"))
@@ -263,7 +257,7 @@ function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=c
 function anchor(id){return 'i-'+id.replace('#','-s')}
 function lower(i){return low[i]||(low[i]=D.strings[i].toLowerCase())}
 function selects(){return box.querySelectorAll('select')}
-function start(d){D=d;
+function start(d){D=d;var F=d.fields;D.items=d.items.map(function(a){var o={};for(var i=0;i<F.length;i++)o[F[i]]=a[i];return o});
  selects().forEach(function(s){var f=s.getAttribute('data-field'),n={};D.items.forEach(function(it){var v=it[f];if(v!=null)n[v]=(n[v]||0)+1});
   Object.keys(n).sort().forEach(function(v){var o=el('option',null,v.replace(/_/g,' ')+' ('+n[v]+')');o.value=v;s.appendChild(o)});
   if(!Object.keys(n).length)s.parentNode.hidden=true;s.addEventListener('change',draw)});
@@ -288,6 +282,11 @@ function draw(){var f={};selects().forEach(function(s){if(s.value)f[s.getAttribu
 function page(){var end=Math.min(hits.length,shown+PAGE);for(;shown<end;shown++)list.appendChild(card(hits[shown]));
  say(hits.length+' of '+D.items.length+' items match'+(hits.length>shown?'; showing the first '+shown:'')+(data.getAttribute('data-complete')==='true'?'':' (the embedded items only; the rest are in '+rest()+')')+'.');
  more.hidden=shown>=hits.length}
+function why(it){var a=it.a.join(', ')||'none',x=it.x.join(', ')||'none';
+ if(it.v==='unscorable')return 'unscorable ('+String(it.r||'no reason').replace(/_/g,' ')+'): no single decision could be read, so it counts as not acceptable';
+ if(it.v==='acceptable')return 'decision '+it.c+' is one of the key\'s acceptable codes ('+a+')';
+ if(it.v==='forbidden')return 'decision '+it.c+' is one of the key\'s forbidden codes ('+x+'): the harm this item tests';
+ return 'decision '+it.c+' is neither acceptable ('+a+') nor forbidden ('+x+')'}
 function badge(v){return el('span','v v-'+v,v)}
 function card(it){var d=el('details','item');d.id=anchor(it.id);var s=el('summary');
  s.appendChild(badge(it.v));s.appendChild(document.createTextNode(' '));s.appendChild(el('code',null,it.id));
@@ -301,5 +300,5 @@ function fill(d,it){var last=it.msgs.length-1;
  var p=el('p','meta');p.appendChild(document.createTextNode('parsed decision: '));p.appendChild(el('b',null,it.c||'—'));
  p.appendChild(document.createTextNode(' · verdict: '));p.appendChild(badge(it.v));
  p.appendChild(document.createTextNode(' · key: acceptable '+(it.a.join(', ')||'none')+'; forbidden '+(it.x.join(', ')||'none')+' · evidence state '+it.s+(it.pc?' · first decision '+it.pc:'')));d.appendChild(p);
- d.appendChild(el('p','meta','why: '+it.w));d.appendChild(el('p','meta','full reply: '+rest()+' line '+it.line))}
+ d.appendChild(el('p','meta why','why: '+why(it)));d.appendChild(el('p','meta','full reply: '+rest()+' line '+it.line))}
 })();"""
