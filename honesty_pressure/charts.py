@@ -250,48 +250,54 @@ def dots(data: object, title: str, rows: Sequence[DotRow], *, fmt: Literal["pct"
 def heatmap(
     data: object, uid: str, title: str, base: str, categories: Sequence[str], link_of: Mapping[tuple[str, str], str], *,
     columns: Sequence[str] | None = None, fmt: Literal["int", "pct"] = "int", axis_note: str = "second decision →",
+    row_labels: Sequence[str] | None = None, column_labels: Sequence[str] | None = None,
 ) -> str:
     """Rows (the first decision), columns (the second; or `columns`). Darker is more; the count
-    (or rate) is printed in each cell. `base` + /row/column points at a number."""
+    (or rate) is printed in each cell. `base`/row/column points at a number, or at a rate or an
+    estimate whose value is drawn; a cell with nothing there shows "—"."""
+    del uid
     cols = list(columns if columns is not None else categories)
-    cell = max(64.0, max((text_width(c.replace("_", " ")) for c in cols), default=0) + 12)
-    left = max((text_width(a.replace("_", " ")) for a in categories), default=0) + 14
+    rows_shown = list(row_labels if row_labels is not None else (a.replace("_", " ") for a in categories))
+    cols_shown = list(column_labels if column_labels is not None else (b.replace("_", " ") for b in cols))
+    cell = max(64.0, max((text_width(c) for c in cols_shown), default=0) + 12)
+    left = max((text_width(a) for a in rows_shown), default=0) + 14
     top = 60
-    table = resolve(data, base)
-    assert isinstance(table, Mapping)
-    values: dict[tuple[str, str], float] = {}
+    values: dict[tuple[str, str], tuple[str, float]] = {}
     for a in categories:
         for b in cols:
-            node = table.get(a)
-            v = node.get(b) if isinstance(node, Mapping) else None
+            ptr = f"{base}/{a}/{b}"
+            try:
+                v = resolve(data, ptr)
+            except KeyError:
+                continue
             if isinstance(v, Mapping):
-                v = v.get("rate", v.get("value"))
+                key = "rate" if "rate" in v else "value"
+                ptr, v = f"{ptr}/{key}", v.get(key)
             if is_number(v):
                 assert isinstance(v, (int, float))
-                values[(a, b)] = float(v)
-    most = (max(values.values(), default=0) or 1) if fmt == "int" else 1.0
+                values[(a, b)] = (ptr, float(v))
+    most = (max((v for _, v in values.values()), default=0) or 1) if fmt == "int" else 1.0
     width, height = left + cell * len(cols) + 10, top + cell * len(categories) + 10
     out = [
         svg_open(width, height, title, grow=1.2),
         f'<text class="label" x="0" y="14" {FONT} font-weight="600">{html.escape(title)}</text>',
         f'<text class="label" x="{left:.1f}" y="30" {FONT}>{html.escape(axis_note)}</text>',
     ]
-    for j, b in enumerate(cols):
-        out.append(f'<text class="label" x="{left + cell * j + cell / 2:.1f}" y="{top - 6}" text-anchor="middle" {FONT}>{html.escape(b.replace("_", " "))}</text>')
+    for j, b in enumerate(cols_shown):
+        out.append(f'<text class="label" x="{left + cell * j + cell / 2:.1f}" y="{top - 6}" text-anchor="middle" {FONT}>{html.escape(b)}</text>')
     for i, a in enumerate(categories):
         y = top + cell * i
-        out.append(f'<text class="label" x="{left - 6:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="end" {FONT}>{html.escape(a.replace("_", " "))}</text>')
+        out.append(f'<text class="label" x="{left - 6:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="end" {FONT}>{html.escape(rows_shown[i])}</text>')
         for j, b in enumerate(cols):
             x = left + cell * j
-            value = values.get((a, b))
-            shade = round(255 - 215 * (value or 0) / most)
+            found = values.get((a, b))
+            shade = round(255 - 215 * (found[1] if found else 0) / most)
             ink = "#fff" if shade < 130 else "#111"
             rect = f'<rect x="{x:.1f}" y="{y}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" fill="rgb({shade},{shade},{shade})" stroke="#999"/>'
-            if value is None:
+            if found is None:
                 out.append(rect + f'<text x="{x + cell / 2 - 1:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="middle" {FONT}>—</text>')
                 continue
-            node = table[a][b]
-            ptr = f"{base}/{a}/{b}" + ("" if not isinstance(node, Mapping) else "/rate" if "rate" in node else "/value")
+            ptr, value = found
             label = _text(x + cell / 2 - 1, y + cell / 2 + 4, ptr, fmt, show(value if fmt == "pct" else int(value), fmt), "middle", ink)
             link = link_of.get((a, b))
             out.append(f'<a href="{html.escape(link, quote=True)}">{rect}{label}</a>' if link and value else rect + label)
