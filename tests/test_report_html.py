@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from honesty_pressure.axes import DIRECTIONS
 from honesty_pressure.summary import CATEGORIES
@@ -249,3 +251,28 @@ def test_the_scorecard_comes_first_with_the_bar_and_the_deciding_axis(quick_demo
                   'data-j="/completeness/share"', "simulated-assistant", summary["provenance"]["packet_set"], 'data-j="/bar/minimum"'):
         assert shown in card, shown
     assert text.index('<h2 id="scorecard">') < text.index('<dl class="header">') < text.index('<h2 id="axes">')
+
+
+@given(st.lists(st.text(min_size=0, max_size=300), min_size=1, max_size=6))
+def test_any_text_round_trips_through_the_explorer_and_never_reaches_the_markup(texts: list[str]) -> None:
+    from honesty_pressure.score import Record
+    from honesty_pressure.transcripts import Item, explorer_html, explorer_payload
+
+    record = Record(packet_id="p", sample=0, decision="A", verdict="acceptable", reason=None, reply_sha256=None)
+    items = [Item(item=f"p#{i}", messages=(("user", t),), reply=t, error=None, record=record, key={"family": t}, line=i + 1) for i, t in enumerate(texts)]
+    payload = explorer_payload(items, {})
+    assert re.fullmatch(r"[A-Za-z0-9+/=]*", payload)
+    decoded, data = explorer_items(explorer_html(payload, rest="replies.jsonl", complete=True))
+    strings = data["strings"]
+    assert isinstance(strings, list)
+    assert [strings[i["rep"]] for i in decoded] == texts and [i["f"] for i in decoded] == texts  # type: ignore[index]
+    assert len(strings) == len(set(texts)), "each text stored once"
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW ,.", min_size=1, max_size=200), st.integers(min_value=60, max_value=400))
+def test_a_wrapped_label_keeps_its_words_and_fits_unless_one_word_is_wider(text: str, width: int) -> None:
+    from honesty_pressure.charts import text_width, wrap
+
+    lines = wrap(text, width)
+    assert " ".join(lines) == text
+    assert all(text_width(line) <= width or " " not in line for line in lines)
