@@ -30,7 +30,7 @@ from .envelopes import Received, detect_format, failed, received
 from .errors import InputError
 from .progress import SILENT, Meter
 from .score import Record, request_digest
-from .sheet import Sheet, json_text, messages_of
+from .sheet import Sheet, json_text
 from .spool import Spool
 from .summary import Cell
 from .transcripts import PER_GROUP, SEVERITY, Item, Sampler, groups_of, item_id
@@ -179,7 +179,7 @@ class Tally:
 
     def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
         """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
-        line = json.loads(self.chunk(entry)[entry[RECORD] :])
+        line = json.loads(self.chunk(entry)[entry[RECORD] :].decode("utf-8"))  # a str skips json's encoding detection
         return line["reply"], line["error"], line["reply_sha256"]
 
     def texts(self, entry: Entry) -> tuple[str | None, str | None]:
@@ -382,7 +382,7 @@ def shown_items(sections: Sequence[Section], wanted: set[str] | None, groups: Ma
         sheet, custody, tally = section.sheet, section.tally.custody, section.tally
         for index in section.included():
             pid, key = sheet.ids[index], sheet.keys[index]
-            messages: tuple[tuple[str, str], ...] | None = None
+            request = sheet.requests.get(pid)
             for sample in section.samples:
                 line += 1
                 name = item_id(pid, sample)
@@ -401,11 +401,9 @@ def shown_items(sections: Sequence[Section], wanted: set[str] | None, groups: Ma
                     reply, error, sha = tally.spooled(entry)
                 decision, verdict, reason = sheet.outcomes[index][code]
                 record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
-                if messages is None:
-                    messages = messages_of(sheet.requests.get(pid))
                 mine = groups.get(name) if groups is not None else None
                 shown[name] = Item(
-                    item=name, messages=messages, reply=reply, error=error, record=record, key=key, line=line,
+                    item=name, messages=(), request=request, reply=reply, error=error, record=record, key=key, line=line,
                     groups=mine if mine is not None else tuple(groups_of(record, key)),
                 )
     return shown

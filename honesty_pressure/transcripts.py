@@ -15,7 +15,7 @@ import hashlib
 import html
 import json
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -137,6 +137,9 @@ class Item:
     """Its line in replies.jsonl (and records.jsonl)."""
     groups: tuple[str, ...] = ()
     """The report groups it belongs to (groups_of)."""
+    request: Mapping[str, object] | None = None
+    """The request it answered, whose messages are its conversation when `messages` is empty (the
+    explorer reads them there, not copied into tuples first: a run has many)."""
 
 
 def reply_lines(rows: Iterable[tuple[Record, int, str | None, str | None, str | None]]) -> bytes:
@@ -208,7 +211,7 @@ def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
                 item.item, item.line, key.get("family"), fork if fork is not None else "round 1", key.get("pressure"),
                 push.replace("_", " ") if push else None, key.get("domain"), key.get("state"), r.verdict, r.reason, r.decision,
                 key.get("parent_decision"), key.get("acceptable") or [], key.get("forbidden") or [],
-                [(role, ref(content)) for role, content in item.messages],
+                _conversation(item, ref),
                 ref(item.reply) if item.reply is not None else None,
                 None if item.reply is not None else (item.error or "missing reply"),
                 [group_index[g] for g in item.groups if g in group_index],
@@ -217,6 +220,16 @@ def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
     data = {"fields": FIELDS, "strings": [_clip(text) for text in texts], "groups": [[name, title] for name, title in titles.items()], "items": rows}
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return base64.b64encode(zlib.compress(raw, COMPRESSION)).decode("ascii")
+
+
+def _conversation(item: Item, ref: Callable[[str], int]) -> list[tuple[str, int]]:
+    """[role, text number] of each message of the item's conversation."""
+    if item.messages or item.request is None:
+        return [(role, ref(content)) for role, content in item.messages]
+    msgs = item.request.get("messages")
+    if not isinstance(msgs, list):
+        return []
+    return [(str(m.get("role")), ref(c if isinstance(c := m.get("content"), str) else str(c))) for m in msgs if isinstance(m, dict)]
 
 
 FILTERS: Final = (("family", "f"), ("fork kind", "k"), ("pressure type", "p"), ("direction", "d"), ("domain", "m"), ("verdict", "v"))
