@@ -249,7 +249,7 @@ def explorer_html(payload: str, *, rest: str, complete: bool) -> str:
         f'<div class="x-controls" hidden>{controls}'
         '<label>search id or text<input type="search" id="x-q" placeholder="e.g. amps-000 or a phrase"></label>'
         '<button type="button" id="x-reset">clear filters</button></div>'
-        '<p class="meta x-live"><span id="x-group"></span> <span id="x-status" aria-live="polite">Unpacking the items…</span></p>'
+        '<p class="meta x-live"><span id="x-group"></span> <span id="x-status" aria-live="polite"></span></p>'
         '<div id="x-list"></div><button type="button" id="x-more" hidden>show more</button>'
         f'<script type="application/octet-stream" id="x-data" data-complete="{str(complete).lower()}" data-rest="{html.escape(rest, quote=True)}">{payload}</script>'
         f"<script>{EXPLORER_JS}</script></div>"
@@ -262,6 +262,7 @@ more=document.getElementById('x-more'),q=document.getElementById('x-q'),chip=doc
 var PAGE=50,D=null,low=[],group=null,shown=0,hits=[];
 function say(t){status.textContent=t}
 function rest(){return data.getAttribute('data-rest')}
+say('Unpacking the items…');
 if(typeof DecompressionStream==='undefined'){say('This browser cannot unpack the embedded items (no DecompressionStream); every item is in '+rest()+'.');return}
 var bin=atob(data.textContent.replace(/\s+/g,'')),u=new Uint8Array(bin.length);
 for(var i=0;i<bin.length;i++)u[i]=bin.charCodeAt(i);
