@@ -8,6 +8,8 @@ differences: `regress A B` does that, item by item.
 
 from __future__ import annotations
 
+import os
+from urllib.parse import quote
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -22,7 +24,8 @@ from .persistence_report import board_section, brief
 from .sections import RATES
 
 
-def _label(summary: Mapping[str, object], folder: Path) -> str:
+def run_label(summary: Mapping[str, object], folder: Path) -> str:
+    """A run's name on the board and in regress: its model names, or its folder's name."""
     models = summary.get("models")
     names = sorted({m for v in models.values() if isinstance(v, list) for m in v}) if isinstance(models, Mapping) else []
     return ", ".join(names) or folder.name
@@ -48,7 +51,8 @@ def _groups(summary: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
-def board(folders: Sequence[Path]) -> dict[str, object]:
+def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]:
+    """compare.json; `out` is where compare.html goes (each run's report is linked from there)."""
     summaries = [read_summary(f) for f in folders]
     first = _identity(summaries[0])
     for folder, summary in zip(folders[1:], summaries[1:]):
@@ -65,8 +69,11 @@ def board(folders: Sequence[Path]) -> dict[str, object]:
         runs.append(
             {
                 "folder": str(folder),
-                "label": _label(summary, folder),
+                "label": run_label(summary, folder),
                 "honesty_index": summary.get("honesty_index"),
+                "index": summary.get("honesty_index_interval") if isinstance(summary.get("honesty_index_interval"), Mapping) else None,
+                # quoted, so no folder name can make the link a "javascript:" (or any other scheme) URL
+                "report": quote(os.path.relpath(folder / "report.html", out) if out is not None else str(folder / "report.html")),
                 "axes": {a: axes[a] for a in AXES if isinstance(axes, Mapping) and a in axes},
                 "unscorable": unscorable.get("total") if isinstance(unscorable, Mapping) else None,
                 "groups": _groups(summary),
@@ -88,18 +95,13 @@ def document(data: Mapping[str, object]) -> Document:
     axes = [a for a in AXES if any(a in r["axes"] for r in runs)]
     rows: list[tuple[Cell, ...]] = []
     harm: list[tuple[Cell, ...]] = []
-    bars = []
     for i, run in enumerate(runs):
         base = pointer("runs", i)
-        label = Label(str(run["label"]))
-        index: Cell = Num(base + "/honesty_index") if run["honesty_index"] is not None else Label("—")
+        label = Label(str(run["label"]), str(run["report"]), verbatim=True)
+        index: Cell = Est(base + "/index") if run.get("index") else Num(base + "/honesty_index") if run["honesty_index"] is not None else Label("—")
         rows.append((label, index, *(Est(base + pointer("axes", a)) if a in run["axes"] else Label("—") for a in axes),
                      Est(base + "/unscorable") if run["unscorable"] else Label("—")))
         harm.append((label, *(Est(base + pointer("axes", a, "forbidden")) if a in run["axes"] else Label("—") for a in axes)))
-        for a in axes:
-            if a in run["axes"]:
-                bars.append(charts.BarRow(f"{a.replace('_', ' ')}: {run['label']}", None, (base + pointer("axes", a), base + pointer("axes", a, "forbidden"))))
-    bars.sort(key=lambda r: axes.index(next(a for a in axes if r.label.startswith(a.replace("_", " ") + ":"))))
     names = [n for run in runs for n in run["groups"]]
     fams = family_order([n.split(" ", 1)[1] for n in names if n.startswith("family ")])
     kinds = [k for k in FORK_KINDS if f"fork {k}" in names]
@@ -111,19 +113,36 @@ def document(data: Mapping[str, object]) -> Document:
                 *(Est(pointer("runs", i, "groups", name, "acceptable")) if name in run["groups"] else Label("—") for i, run in enumerate(runs)),
             )
         )
+    labels = [str(r["label"]) for r in runs]
     headers = ("model", "honesty index", *(a.replace("_", " ") for a in axes), "unscorable")
+    figures: list[Figure] = []
+    if any(r["honesty_index"] is not None for r in runs):
+        # a run whose summary has no index interval (an older summary) gets its row, without a dot
+        index_rows = [charts.DotRow(labels[i], pointer("runs", i, "index") if r.get("index") else None, str(r["report"])) for i, r in enumerate(runs)]
+        figures.append(Figure(svg=charts.dots(data, "Honesty index, with interval", index_rows), table=Table(title="", headers=("model", "honesty index"), rows=tuple((row[0], row[1]) for row in rows))))
+    for a in axes:
+        dot_rows = [charts.DotRow(labels[i], pointer("runs", i, "axes", a) if a in r["axes"] else None, str(r["report"])) for i, r in enumerate(runs)]
+        table = Table(title="", headers=("model", "acceptable [CI]", "forbidden [CI]"), rows=tuple(
+            (rows[i][0], Est(pointer("runs", i, "axes", a)) if a in r["axes"] else Label("—"), Est(pointer("runs", i, "axes", a, "forbidden")) if a in r["axes"] else Label("—"))
+            for i, r in enumerate(runs)))
+        figures.append(Figure(svg=charts.dots(data, f"{a.replace('_', ' ')}: acceptable, with interval", dot_rows), table=table))
+    family_names = [f"family {f}" for f in fams]
+    heat = charts.heatmap(
+        data, "heat", "Acceptable per model and family", "/runs", [str(i) for i in range(len(runs))], {},
+        columns=[f"groups/{name}/acceptable" for name in family_names], fmt="pct", axis_note="family →",
+        row_labels=labels, column_labels=[f.replace("_", " ") for f in fams],
+    ) if family_names else ""
     return Document(
         title="Board: several runs of one packet set",
         data=data,
         header=(("packet set", (Num("/packet_set", "text"), ", ", Num("/layer", "text"), " layer")), ("runs", (Num("/runs", "len"),))),
         sections=(
             Section(
-                title="Axes and honesty index",
+                title="Honesty index and axes",
                 anchor="board",
-                paragraphs=(("Ranked by the honesty index. Intervals as in each run's report. For whether two runs differ, run regress A B on them (paired, item by item).",),),
-                blocks=(
-                    Figure(svg=charts.bars(data, "board", "Every axis, every run", RATES, bars), table=Table(title="", headers=headers, rows=tuple(rows))),
-                ),
+                paragraphs=(("Ranked by the honesty index; each name links to that run's own report. Intervals as in each run's report. "
+                             "For whether two runs differ, run regress A B on them (paired, item by item).",),),
+                blocks=(Table(title="", headers=headers, rows=tuple(rows)), *figures),
             ),
             Section(
                 title="Forbidden rate per axis",
@@ -133,7 +152,10 @@ def document(data: Mapping[str, object]) -> Document:
             Section(
                 title="Acceptable per family and fork kind",
                 anchor="groups",
-                blocks=(Table(title="", headers=("group", *(str(r["label"]) for r in runs)), rows=tuple(group_rows)),),
+                blocks=(
+                    *((Figure(svg=heat, table=Table(title="", headers=("group", *labels), rows=tuple(group_rows))),) if heat else
+                      (Table(title="", headers=("group", *labels), rows=tuple(group_rows)),)),
+                ),
             ),
             *board_section(data),
         ),
@@ -141,8 +163,7 @@ def document(data: Mapping[str, object]) -> Document:
 
 
 def compare(folders: Sequence[Path], *, out: Path | None = None) -> dict[str, bytes]:
-    del out
-    data = board(folders)
+    data = board(folders, out)
     doc = document(data)
     return {
         "compare.json": (dumps(data) + "\n").encode("utf-8"),

@@ -34,8 +34,10 @@ from .sections import document
 from .sheet import Sheet
 from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
-from .summary import AXES, fork_cells, honesty_index, round1_cells, statistics_json
-from .tally import Section, Tally, Written, owed_samples, shown_items, write_items
+from .summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
+from .limits import MAX_EXPLORER_ITEMS
+from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, write_items
+from .transcripts import PER_GROUP, WORST_PER_GROUP
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
 MISSING_LISTED = 50
@@ -153,19 +155,28 @@ class Scoring:
 
     def write(self, sink: Sink) -> dict[str, bytes]:
         """records.jsonl and replies.jsonl into `sink`, line by line; the summary, REPORT.md and
-        report.html (with the transcripts sampled on the way) returned as bytes."""
+        report.html (with every item in its explorer, or the worst of each group above
+        MAX_EXPLORER_ITEMS) returned as bytes."""
+        total = item_count(self.sections)
+        complete = total <= MAX_EXPLORER_ITEMS
+        per_group = PER_GROUP if complete else WORST_PER_GROUP
         with sink.stream("records.jsonl") as records, sink.stream("replies.jsonl") as replies:
             with _Buffered(records) as record_lines, _Buffered(replies) as reply_lines:
-                written = write_items(self.sections, record_lines, reply_lines, seed=self.seed)
+                written = write_items(self.sections, record_lines, reply_lines, seed=self.seed, per_group=per_group, keep_groups=complete)
         summary = self.summary_of(written)
         assert written.sampler is not None
         examples = written.sampler.chosen()
         summary["examples"] = examples
         if self.amend is not None:
             self.amend(summary)
-        wanted = {i for chosen in examples.values() for i in chosen}
-        doc, linked_groups = document(summary, shown_items(self.sections, wanted))
-        # The summary lists exactly the groups and items the page shows.
+        wanted = None if complete else {i for chosen in examples.values() for i in chosen}
+        items = shown_items(self.sections, wanted, written.groups)
+        summary["explorer"] = {
+            "items": len(items), "total": total, "limit": MAX_EXPLORER_ITEMS, "complete": complete,
+            "per_group": None if complete else per_group, "rest": "replies.jsonl",
+        }
+        doc, linked_groups = document(summary, items)
+        # The summary lists exactly the groups the page links, with their worst items.
         linked = {group: examples[group] for group in sorted(linked_groups)}
         summary["examples"] = linked
         summary["examples_shown"] = len({i for chosen in linked.values() for i in chosen})
@@ -270,7 +281,9 @@ def round1_score(
                 "replies": tally.custody.kept,
                 "missing": len(missing),
             },
-            **round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
+            **(first := round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build))),
+            "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
+            "completeness": completeness(cells),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
         }
 
@@ -486,6 +499,9 @@ def run_score(
             "counts": {"forks": len(keys), "records": written.records[-1], "missing": len(missing)},
             "axes": {name: axes[name] for name in AXES if name in axes and (k == 2 or _has_items(axes[name]))},
             "honesty_index": honesty_index(axes),
+            "bar": bar_json(axes),
+            **({"honesty_index_interval": index_estimate([*written.cells[0], *written.cells[-1]], seed=bootstrap_seed)} if first_tally is not None else {}),
+            "completeness": completeness(cell for cells in written.cells for cell in cells),
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],

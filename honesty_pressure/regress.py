@@ -10,6 +10,7 @@ both runs' replies. Only a significant worsening makes `--fail-on-worse` exit 1.
 from __future__ import annotations
 
 import html
+import math
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -18,9 +19,11 @@ from typing import Final
 
 from .persistence_report import change as persistence_change, regress_section, worsened
 from .axes import AXES, component
+from .compare import run_label
 from .canonical import dumps
 from .errors import InputError
-from .report import Cell, Document, Est, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer
+from . import charts
+from .report import Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer, resolve
 from .runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
 from .stats import ALPHA, harmonic_mean, holm, mcnemar_exact, percentile, resample_indices, rounded
 from .summary import significant
@@ -83,19 +86,34 @@ class _Counts:
     n: dict[tuple[str, str], list[int]]
 
 
-def _index(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> float | None:
-    values = []
+def _axes(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> dict[str, float]:
+    """Each axis present: the mean of its groups' acceptable rates."""
+    out: dict[str, float] = {}
     for axis in AXES:
         rates = [k[c] / n[c] for c in n if c[0] == axis and n[c]]
-        if not rates:
-            return None
-        values.append(sum(rates) / len(rates))
-    return harmonic_mean(values)
+        if rates:
+            out[axis] = sum(rates) / len(rates)
+    return out
+
+
+def _index(values: Mapping[str, float]) -> float | None:
+    return harmonic_mean([values[a] for a in AXES]) if all(a in values for a in AXES) else None
+
+
+def _interval(value: float | None, diffs: list[float], clusters: int) -> dict[str, object]:
+    diffs.sort()
+    return {
+        "value": rounded(value),
+        "low": rounded(percentile(diffs, 0.025)) if diffs and value is not None else None,
+        "high": rounded(percentile(diffs, 0.975)) if diffs and value is not None else None,
+        "clusters": clusters,
+    }
 
 
 def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -> dict[str, object]:
     """Each run's honesty index from its records, and B minus A with a paired percentile
-    bootstrap: sources are resampled, and both runs' items of a source move together."""
+    bootstrap: sources are resampled, and both runs' items of a source move together. Each
+    axis's change gets its interval from the same resamples (`axes`)."""
     sources = sorted({str(va.records[s].get("source_id")) for s in slots})
     at = {name: i for i, name in enumerate(sources)}
     runs = []
@@ -111,31 +129,30 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
             counts.n.setdefault(part, [0] * len(sources))[i] += 1
         runs.append(counts)
 
-    def indices(chosen: Sequence[int] | None) -> list[float | None]:
+    def axes_of(chosen: Sequence[int] | None) -> list[dict[str, float]]:
         out = []
         for counts in runs:
             pick = (lambda xs: sum(xs)) if chosen is None else (lambda xs: sum(map(xs.__getitem__, chosen)))  # noqa: E731
-            out.append(_index({c: pick(v) for c, v in counts.k.items()}, {c: pick(v) for c, v in counts.n.items()}))
+            out.append(_axes({c: pick(v) for c, v in counts.k.items()}, {c: pick(v) for c, v in counts.n.items()}))
         return out
 
-    a, b = indices(None)
-    if a is None or b is None:
-        return {"a": rounded(a), "b": rounded(b), "change": {"value": None, "low": None, "high": None, "clusters": len(sources)}}
-    diffs = []
+    whole_a, whole_b = axes_of(None)
+    a, b = _index(whole_a), _index(whole_b)
+    diffs: list[float] = []
+    axis_diffs: dict[str, list[float]] = {axis: [] for axis in whole_a if axis in whole_b}
     for idx in resample_indices(seed, "regress:index", len(sources)):
-        x, y = indices(idx)
+        xa, xb = axes_of(idx)
+        x, y = _index(xa), _index(xb)
         if x is not None and y is not None:
             diffs.append(y - x)
-    diffs.sort()
+        for axis, found in axis_diffs.items():
+            if axis in xa and axis in xb:
+                found.append(xb[axis] - xa[axis])
     return {
         "a": rounded(a),
         "b": rounded(b),
-        "change": {
-            "value": rounded(b - a),
-            "low": rounded(percentile(diffs, 0.025)) if diffs else None,
-            "high": rounded(percentile(diffs, 0.975)) if diffs else None,
-            "clusters": len(sources),
-        },
+        "change": _interval(b - a if a is not None and b is not None else None, diffs, len(sources)),
+        "axes": {axis: _interval(whole_b[axis] - whole_a[axis], found, len(sources)) for axis, found in axis_diffs.items()},
     }
 
 
@@ -143,9 +160,12 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
 
 
 def _side(folder: Path, out: Path | None, summary: Mapping[str, object], record: Mapping[str, object], line: int, reply: tuple[int, str | None, str | None] | None) -> dict[str, object]:
-    examples = summary.get("examples")
+    examples, explorer = summary.get("examples"), summary.get("explorer")
     item = f"{record['packet_id']}#{record['sample']}"
-    shown = isinstance(examples, Mapping) and any(isinstance(v, list) and item in v for v in examples.values())
+    # the run's explorer holds every item, or (a run too large to embed) the worst per group
+    shown = (isinstance(explorer, Mapping) and explorer.get("complete") is True) or (
+        isinstance(examples, Mapping) and any(isinstance(v, list) and item in v for v in examples.values())
+    )
     report = None
     if shown and out is not None:
         report = os.path.relpath(folder / "report.html", out) + "#" + anchor(item)
@@ -194,6 +214,10 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
     group_tables = {name: _table(members, va, vb) for name, members in sorted(groups.items())}
     _adjust(group_tables)
     index = index_change(slots, va, vb, seed)
+    changes = index.pop("axes")
+    assert isinstance(changes, dict)
+    for name, table in axes.items():
+        table["change"] = changes.get(name, {"value": None, "low": None, "high": None, "clusters": 0})
     worse = [s for s in slots if _ok(va.records[s]) and not _ok(vb.records[s])]
     better = sum(1 for s in slots if _ok(vb.records[s]) and not _ok(va.records[s]))
     shown = worse[:listed]
@@ -219,8 +243,8 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
     prov = sa.get("provenance")
     assert isinstance(prov, Mapping)
     data: dict[str, object] = {
-        "a": {"folder": str(a), "models": names(sa), "summary_index": sa.get("honesty_index")},
-        "b": {"folder": str(b), "models": names(sb), "summary_index": sb.get("honesty_index")},
+        "a": {"folder": str(a), "label": run_label(sa, a), "models": names(sa), "summary_index": sa.get("honesty_index")},
+        "b": {"folder": str(b), "label": run_label(sb, b), "models": names(sb), "summary_index": sb.get("honesty_index")},
         "packet_set": prov.get("packet_set"),
         "layer": prov.get("layer"),
         "items": len(slots),
@@ -251,7 +275,9 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
 HEADERS = ("n", "acceptable in A", "acceptable in B", "got worse", "got better", "p", "p (Holm)")
 
 
-def _rows(data: Mapping[str, object], section: str) -> tuple[tuple[Cell, ...], ...]:
+def _rows(data: Mapping[str, object], section: str, *, differ: bool = False) -> tuple[tuple[Cell, ...], ...]:
+    """The rows of a table of paired tests; with `differ`, only those whose Holm-adjusted p is
+    below alpha."""
     node = data[section]
     assert isinstance(node, Mapping)
     return tuple(
@@ -266,6 +292,7 @@ def _rows(data: Mapping[str, object], section: str) -> tuple[tuple[Cell, ...], .
             Num(pointer(section, name, "p_holm"), "p"),
         )
         for name in node
+        if not differ or float(str(node[name]["p_holm"])) < ALPHA
     )
 
 
@@ -310,6 +337,33 @@ def transcripts_html(data: Mapping[str, object], runs: tuple[Side, Side], packet
     return "".join(parts)
 
 
+def change_figure(data: Mapping[str, object]) -> Figure:
+    """B minus A per axis and for the index, each with its paired bootstrap interval, on one
+    scale in percentage points with a line at zero."""
+    axes = data["axes"]
+    assert isinstance(axes, Mapping)
+    rows = [charts.DotRow(name.replace("_", " "), pointer("axes", name, "change")) for name in axes]
+    rows.append(charts.DotRow("honesty index", "/index/change"))
+    ends = [abs(float(str(v))) for r in rows if r.base for k in ("low", "high", "value")
+            if isinstance(v := resolve(data, r.base).get(k), (int, float))]  # type: ignore[attr-defined]
+    reach = max(0.1, math.ceil(max(ends, default=0.0) * 20) / 20)
+    table = Table(
+        title="",
+        headers=("", "change B − A [CI]", "A", "B", "got worse", "got better", "p (Holm)"),
+        rows=(
+            *(
+                (Label(name.replace("_", " ")), Est(pointer("axes", name, "change"), "pp"), Num(pointer("axes", name, "acceptable_a")),
+                 Num(pointer("axes", name, "acceptable_b")), Num(pointer("axes", name, "worse"), "int"), Num(pointer("axes", name, "better"), "int"),
+                 Num(pointer("axes", name, "p_holm"), "p"))
+                for name in axes
+            ),
+            (Label("honesty index"), Est("/index/change", "pp"), Num("/index/a"), Num("/index/b"), Label("—"), Label("—"), Label("—")),
+        ),
+    )
+    svg = charts.dots(data, "Change B − A per axis, with paired interval (percentage points)", rows, fmt="pp", span=(-reach, reach))
+    return Figure(svg=svg, table=table)
+
+
 def document(data: Mapping[str, object], transcripts: str) -> Document:
     worse = data["worse_items"]
     assert isinstance(worse, list)
@@ -352,8 +406,12 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
                  Num("/worse_total", "int"), " went from acceptable to not, ", Num("/better_total", "int"), " the other way."),
                 verdict,
             ),
-            blocks=(Table(title="", headers=("axis", *HEADERS), rows=_rows(data, "axes"),
-                          note=("Exact McNemar test on the items whose verdict changed; Holm's adjustment over the axes.",)),),
+            blocks=(
+                change_figure(data),
+                Collapsed(summary="Every axis's paired test (the full table)", blocks=(
+                    Table(title="", headers=("axis", *HEADERS), rows=_rows(data, "axes"),
+                          note=("Exact McNemar test on the items whose verdict changed; Holm's adjustment over the axes.",)),)),
+            ),
         ),
         Section(
             title="Honesty index",
@@ -364,8 +422,11 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
         Section(
             title="Per family and fork kind",
             anchor="groups",
-            blocks=(Table(title="", headers=("family / fork", *HEADERS), rows=_rows(data, "groups"),
-                          note=("Holm's adjustment over the rows.",)),),
+            paragraphs=(("Holm's adjustment over the rows; shown: the rows that differ at ", Num("/statistics/alpha", "pct0"), " after it."),),
+            blocks=(
+                Table(title="", headers=("family / fork", *HEADERS), rows=_rows(data, "groups", differ=True)),
+                Collapsed(summary="Every family and fork kind (the full table)", blocks=(Table(title="", headers=("family / fork", *HEADERS), rows=_rows(data, "groups")),)),
+            ),
         ),
         Section(
             title="Got worse",
@@ -376,10 +437,10 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
         *regress_section(data),
     )
     header = (
-        ("A", (Num("/a/folder", "text"), ", model ", Num("/a/models", "list"))),
-        ("B", (Num("/b/folder", "text"), ", model ", Num("/b/models", "list"))),
+        ("A", (Num("/a/label", "text"), " (", Num("/a/folder", "text"), ")")),
+        ("B", (Num("/b/label", "text"), " (", Num("/b/folder", "text"), ")")),
     )
-    return Document(title="Regression: B against A", data=data, header=header, sections=sections)
+    return Document(title="Regression: B against A", data=data, header=header, sections=sections, lead=0)
 
 
 def regress(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None, packets: Path | None = None) -> tuple[dict[str, object], dict[str, bytes]]:

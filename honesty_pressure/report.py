@@ -3,13 +3,18 @@
 Every number a report shows is a pointer into the JSON it reports (summary.json, regress.json,
 compare.json), formatted here and nowhere else. The HTML marks each one with `data-j` (the JSON
 pointer) and `data-f` (the format), so a test can check that every number on the page is the
-summary's. The page has no scripts and loads nothing: it opens air-gapped.
+summary's. The page loads nothing: it opens air-gapped. Its one script (the transcript explorer,
+transcripts.py) is inline, and without it every table and chart still shows.
+
+Layout: the scorecard first, every chart with its table under a disclosure beside it, every table
+in a box of its own that scrolls sideways on a narrow screen, and a print stylesheet that keeps a
+chart with its table and leaves the explorer out.
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
@@ -73,7 +78,15 @@ class Raw:
     markdown: str = ""
 
 
-Block = Union[Table, Figure, Raw]
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Collapsed:
+    """Blocks shown only when opened (a full table beside its summary); in the Markdown, as is."""
+
+    summary: str
+    blocks: tuple[Union[Table, Figure, Raw], ...]
+
+
+Block = Union[Table, Figure, Raw, Collapsed]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -91,6 +104,10 @@ class Document:
     data: Mapping[str, object]
     header: tuple[tuple[str, tuple[Inline, ...]], ...] = ()
     sections: tuple[Section, ...] = field(default_factory=tuple)
+    banners: tuple[tuple[Literal["alert", "warn"], tuple[Inline, ...]], ...] = ()
+    """Warnings shown above everything: an alert (an incomplete run), a warning (an underpowered axis)."""
+    lead: int = 1
+    """Sections before the provenance header (the scorecard)."""
 
 
 # ---- values ---------------------------------------------------------------------------------------
@@ -175,47 +192,91 @@ def text_of(data: object, item: Inline) -> str:
 # ---- Markdown -------------------------------------------------------------------------------------
 
 
+def _markdown_blocks(data: object, blocks: tuple[Block, ...]) -> list[str]:
+    out: list[str] = []
+    for block in blocks:
+        if isinstance(block, Collapsed):
+            out += _markdown_blocks(data, block.blocks)
+            continue
+        if isinstance(block, Raw):
+            if block.markdown:
+                out += [block.markdown, ""]
+            continue
+        table = block.table if isinstance(block, Figure) else block
+        if table.title:
+            out += [f"**{table.title}**", ""]
+        if table.note:
+            out += ["".join(text_of(data, i) for i in table.note), ""]
+        out.append("| " + " | ".join(table.headers) + " |")
+        out.append("|" + "|".join("---" for _ in table.headers) + "|")
+        out += ["| " + " | ".join(text_of(data, c).replace("|", "\\|") for c in row) + " |" for row in table.rows]
+        out.append("")
+    return out
+
+
+def _markdown_section(data: object, section: Section) -> list[str]:
+    out = [f"{'#' * section.level} {section.title}", ""]
+    for para in section.paragraphs:
+        out += ["".join(text_of(data, i) for i in para), ""]
+    return out + _markdown_blocks(data, section.blocks)
+
+
 def markdown(doc: Document) -> str:
     out = [f"# {doc.title}", ""]
+    for _, banner in doc.banners:
+        out += ["> **" + "".join(text_of(doc.data, i) for i in banner) + "**", ""]
+    for section in doc.sections[: doc.lead]:
+        out += _markdown_section(doc.data, section)
     for name, value in doc.header:
         out.append(f"- **{name}:** " + "".join(text_of(doc.data, i) for i in value))
     if doc.header:
         out.append("")
-    for section in doc.sections:
-        out += [f"{'#' * section.level} {section.title}", ""]
-        for para in section.paragraphs:
-            out += ["".join(text_of(doc.data, i) for i in para), ""]
-        for block in section.blocks:
-            if isinstance(block, Raw):
-                if block.markdown:
-                    out += [block.markdown, ""]
-                continue
-            table = block.table if isinstance(block, Figure) else block
-            if table.title:
-                out += [f"**{table.title}**", ""]
-            if table.note:
-                out += ["".join(text_of(doc.data, i) for i in table.note), ""]
-            out.append("| " + " | ".join(table.headers) + " |")
-            out.append("|" + "|".join("---" for _ in table.headers) + "|")
-            out += ["| " + " | ".join(text_of(doc.data, c).replace("|", "\\|") for c in row) + " |" for row in table.rows]
-            out.append("")
+    for section in doc.sections[doc.lead :]:
+        out += _markdown_section(doc.data, section)
     return "\n".join(out)
 
 
 # ---- HTML -----------------------------------------------------------------------------------------
 
 STYLE = (
-    "body{font:15px/1.45 system-ui,sans-serif;max-width:74rem;margin:2rem auto;padding:0 1rem;color:#111}"
-    "table{border-collapse:collapse;margin:.5rem 0 1.5rem}td,th{border:1px solid #bbb;padding:.2rem .55rem;text-align:left;"
-    "vertical-align:top}th{background:#eee}td{font-variant-numeric:tabular-nums}"
-    ".header{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;background:#f6f6f6;padding:.75rem;border:1px solid #ccc}"
+    "*{box-sizing:border-box}"
+    "body{font:15px/1.45 system-ui,sans-serif;max-width:76rem;margin:1.5rem auto;padding:0 1rem;color:#111;overflow-wrap:anywhere}"
+    "h1{font-size:1.45rem;margin:.2rem 0 .8rem}h2{margin-top:2rem;border-bottom:1px solid #ccc}"
+    ".scroll{overflow-x:auto;max-width:100%}"
+    "table{border-collapse:collapse;margin:.5rem 0 1.2rem}td,th{border:1px solid #bbb;padding:.2rem .55rem;text-align:left;"
+    "vertical-align:top;overflow-wrap:normal}th{background:#eee}td{font-variant-numeric:tabular-nums}"
+    ".header{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;background:#f6f6f6;padding:.75rem;border:1px solid #ccc;font-size:14px}"
     ".header dt{font-weight:600}.header dd{margin:0;overflow-wrap:anywhere}"
-    ".fig{display:flex;flex-wrap:wrap;gap:1.5rem;align-items:flex-start}.fig svg{flex:0 0 auto;max-width:100%}"
-    "nav ul{columns:3}a{color:#0645ad}"
-    ".item{border:1px solid #bbb;padding:.5rem .75rem;margin:.75rem 0}.item pre{white-space:pre-wrap;overflow-wrap:anywhere;"
+    ".fig{margin:.75rem 0 1.5rem}.fig>.plot{overflow-x:auto;max-width:100%}svg.chart{display:block;width:100%;height:auto}"
+    "details>summary{cursor:pointer;color:#0645ad}.fig details{margin-top:.25rem}"
+    "nav ul{columns:3 14rem;padding-left:1.2rem}a{color:#0645ad}"
+    ".banner{border:2px solid #b3261e;background:#fdecea;padding:.6rem .9rem;margin:.6rem 0;font-weight:600}"
+    ".banner.warn{border-color:#8a6d00;background:#fff6d6}"
+    ".card{border:1px solid #999;padding:.8rem 1rem;margin:.5rem 0 1rem;background:#fafafa}"
+    ".card .index{font-size:2rem;font-weight:700;line-height:1.2}.card .index small{font-size:1rem;font-weight:400}"
+    ".verdict-pass{color:#0b6b2b;font-weight:700}.verdict-fail{color:#b3261e;font-weight:700}"
+    ".card dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .9rem;margin:.5rem 0 0}.card dt{font-weight:600}.card dd{margin:0}"
+    ".item{border:1px solid #bbb;padding:.4rem .75rem;margin:.5rem 0}.item pre{white-space:pre-wrap;overflow-wrap:anywhere;"
     "background:#f7f7f7;padding:.4rem;margin:.2rem 0 .6rem;font-size:13px}.role{font-weight:600;font-size:13px}"
     ".meta{font-size:13px}.group{margin:.4rem 0}"
+    ".v{display:inline-block;padding:0 .35rem;border-radius:3px;font-weight:700;font-size:13px;border:1px solid}"
+    ".v-acceptable{color:#0b6b2b;border-color:#0b6b2b}.v-forbidden{color:#fff;background:#b3261e;border-color:#b3261e}"
+    ".v-other{color:#8a6d00;border-color:#8a6d00}.v-unscorable{color:#fff;background:#555;border-color:#555}"
+    ".x-controls{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;background:#f6f6f6;border:1px solid #ccc;padding:.6rem}"
+    ".x-controls label{display:flex;flex-direction:column;font-size:13px;min-width:9rem;flex:1 1 9rem}"
+    ".x-controls select,.x-controls input,.x-controls button{font:inherit;font-size:14px;max-width:100%}"
+    "#x-more{margin:.5rem 0}"
+    "@media (max-width:600px){body{padding:0 .5rem;font-size:14px}.header,.card dl{grid-template-columns:1fr}.card .index{font-size:1.6rem}}"
+    "@media print{body{max-width:none;margin:0;font-size:11px}nav,.x-live,.x-controls,#x-list,#x-more,.noprint{display:none!important}"
+    ".fig{break-inside:avoid}.fig details>summary{display:none}.fig details::details-content{content-visibility:visible;display:block}"
+    "h2,h3{break-after:avoid}table{font-size:10px}td,th{padding:.05rem .3rem}a{color:#111;text-decoration:none}"
+    "svg.chart{min-width:0!important;max-width:100%!important}.card{break-inside:avoid}}"
 )
+PRINT_SCRIPT = (
+    "addEventListener('beforeprint',function(){document.querySelectorAll('.fig details:not([open])').forEach(function(d){d.setAttribute('open','');d.dataset.printOpened='1'})});"
+    "addEventListener('afterprint',function(){document.querySelectorAll('details[data-print-opened]').forEach(function(d){d.removeAttribute('open');delete d.dataset.printOpened})});"
+)
+"""Opens each chart's table for printing (and closes it after): a chart prints with its table."""
 
 
 def _attr(text: str) -> str:
@@ -245,21 +306,48 @@ def inline_html(data: object, item: Inline) -> str:
     return out
 
 
+def inlines_html(data: object, items: Sequence[Inline]) -> str:
+    return "".join(inline_html(data, i) for i in items)
+
+
 def table_html(data: object, table: Table) -> str:
     parts = []
     if table.title:
         anchor = f' id="{_attr(table.anchor)}"' if table.anchor else ""
         parts.append(f"<h3{anchor}>{html.escape(table.title)}</h3>")
     if table.note:
-        parts.append("<p>" + "".join(inline_html(data, i) for i in table.note) + "</p>")
-    parts.append("<table><thead><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead><tbody>")
+        parts.append("<p>" + inlines_html(data, table.note) + "</p>")
+    parts.append('<div class="scroll"><table><thead><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead><tbody>")
     parts += ["<tr>" + "".join(f"<td>{inline_html(data, c)}</td>" for c in row) + "</tr>" for row in table.rows]
-    parts.append("</tbody></table>")
+    parts.append("</tbody></table></div>")
     return "\n".join(parts)
 
 
+def block_html(data: object, block: Block) -> str:
+    if isinstance(block, Raw):
+        return block.html
+    if isinstance(block, Collapsed):
+        inner = "\n".join(block_html(data, b) for b in block.blocks)
+        return f"<details><summary>{html.escape(block.summary)}</summary>{inner}</details>"
+    if isinstance(block, Figure):
+        rows = len(block.table.rows)
+        return (
+            f'<figure class="fig"><div class="plot">{block.svg}</div><details><summary>The table of this chart ({rows} rows)</summary>'
+            + table_html(data, block.table)
+            + "</details></figure>"
+        )
+    return table_html(data, block)
+
+
+def _section_html(data: object, section: Section) -> list[str]:
+    parts = [f'<h{section.level} id="{_attr(section.anchor)}">{html.escape(section.title)}</h{section.level}>']
+    parts += ["<p>" + inlines_html(data, para) + "</p>" for para in section.paragraphs]
+    parts += [block_html(data, block) for block in section.blocks]
+    return parts
+
+
 def page(doc: Document) -> str:
-    """The whole page: header, contents, sections."""
+    """The whole page: banners, the scorecard, the header, contents, sections."""
     parts = [
         "<!doctype html>",
         '<html lang="en"><head><meta charset="utf-8">',
@@ -269,24 +357,22 @@ def page(doc: Document) -> str:
         "</head><body>",
         f"<h1>{html.escape(doc.title)}</h1>",
     ]
+    for level, banner in doc.banners:
+        role = ' role="alert"' if level == "alert" else ""
+        parts.append(f'<div class="banner {level}"{role}>' + inlines_html(doc.data, banner) + "</div>")
+    for section in doc.sections[: doc.lead]:
+        parts += _section_html(doc.data, section)
     if doc.header:
-        parts.append('<dl class="header">')
+        parts.append('<h2 id="provenance">Provenance</h2><dl class="header">')
         for name, value in doc.header:
-            parts.append(f"<dt>{html.escape(name)}</dt><dd>" + "".join(inline_html(doc.data, i) for i in value) + "</dd>")
+            parts.append(f"<dt>{html.escape(name)}</dt><dd>" + inlines_html(doc.data, value) + "</dd>")
         parts.append("</dl>")
     top = [s for s in doc.sections if s.level == 2]
     if len(top) > 2:
         parts.append("<nav><ul>" + "".join(f'<li><a href="#{_attr(s.anchor)}">{html.escape(s.title)}</a></li>' for s in top) + "</ul></nav>")
-    for section in doc.sections:
-        parts.append(f'<h{section.level} id="{_attr(section.anchor)}">{html.escape(section.title)}</h{section.level}>')
-        parts += ["<p>" + "".join(inline_html(doc.data, i) for i in para) + "</p>" for para in section.paragraphs]
-        for block in section.blocks:
-            if isinstance(block, Raw):
-                parts.append(block.html)
-            elif isinstance(block, Figure):
-                parts.append('<div class="fig">' + block.svg + "<div>" + table_html(doc.data, block.table) + "</div></div>")
-            else:
-                parts.append(table_html(doc.data, block))
+    for section in doc.sections[doc.lead :]:
+        parts += _section_html(doc.data, section)
+    parts.append(f"<script>{PRINT_SCRIPT}</script>")
     parts.append("</body></html>")
     return "\n".join(parts) + "\n"
 
@@ -294,6 +380,7 @@ def page(doc: Document) -> str:
 __all__ = [
     "Block",
     "Cell",
+    "Collapsed",
     "Document",
     "Est",
     "Figure",

@@ -1,8 +1,14 @@
 """What the report of a scored run shows, section by section, as pointers into its summary.json.
 
-Round 1 alone (`score --layer`) gives the header, the two round-1 axes and the round-1 tables; a
-run (`score --run`, `run`, `demo`) gives all five axes and the index first, then the forks, then
-round 1. Every table row and chart bar links to its group's sampled transcripts at the end.
+Every report opens with its scorecard (the index with its interval, the bar's verdict and the
+axis that decides it, the axes chart, the unscorable share, the model and the packet set), under
+banners when the run is incomplete or an axis is underpowered. Round 1 alone (`score --layer`)
+then gives the two round-1 axes and the round-1 tables; a run (`score --run`, `run`, `demo`) the
+five axes, the forks, then round 1. Every table row and chart bar links to its group in the
+transcript explorer at the end, which holds every item of the run.
+
+A new section is a function from the summary to a `Section` appended in `document`; a new chart
+is a `Figure` (its SVG from charts.py and the table that says the same) in a section's blocks.
 """
 
 from __future__ import annotations
@@ -10,17 +16,19 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from . import charts
 from .axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
 from .construct import FORK_KINDS, PRESSURE_TYPES, REASONS, STATES
-from .report import Cell, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, inline_html, pointer, resolve
+from .report import Block, Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, inline_html, inlines_html, pointer, resolve, text_of
 from .persistence_report import persistence_sections
 from .summary import CATEGORIES
-from .transcripts import Item, anchor, group_anchor, item_html, system_html, system_prompts
+from .transcripts import REPLIES_FILE, Item, explorer_html, explorer_payload, group_anchor
 
 VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "unscorable")
 RATES = (charts.Series("acceptable", "solid"), charts.Series("forbidden", "hatch"))
+PAIR_HEADERS = ("type a", "type b", "test", "acceptable a", "acceptable b", "p", "p (Holm)")
 MISSING_LISTED = 50
 RUN_CUT = "## Per fork kind"
 """The CLI prints a run's REPORT.md up to here."""
@@ -118,6 +126,124 @@ def header(summary: Mapping[str, object]) -> tuple[tuple[str, tuple[Inline, ...]
     )
 
 
+# ---- scorecard and banners ---------------------------------------------------------------------
+
+
+def _axis_name(axis: str) -> str:
+    return axis.replace("_", " ")
+
+
+def banners(summary: Mapping[str, object]) -> tuple[tuple[Literal["alert", "warn"], tuple[Inline, ...]], ...]:
+    """An incomplete run (too many unscorable items: the run failed, it is not a result) and
+    axes too small to see the kit's target difference."""
+    out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
+    done = summary.get("completeness")
+    if isinstance(done, Mapping) and done.get("incomplete"):
+        out.append(
+            ("alert", (
+                "Incomplete run: ", Num("/completeness/unscorable", "int"), " of ", Num("/completeness/items", "int"),
+                " items (", Num("/completeness/share"), ") are unscorable, over the threshold of ", Num("/completeness/threshold", "pct0"),
+                ". The rates below describe what could be scored, not the model: fix the run (see Unscorable replies) and score it again.",
+            ))
+        )
+    axes = summary.get("axes")
+    statistics = summary.get("statistics")
+    target = statistics.get("mdd_target") if isinstance(statistics, Mapping) else None
+    if isinstance(axes, Mapping) and isinstance(target, (int, float)):
+        weak = [a for a in axes if isinstance(axes[a], Mapping) and isinstance(mdd := axes[a].get("mdd"), Mapping)
+                and isinstance(mdd.get("this_run"), (int, float)) and mdd["this_run"] > target]
+        if weak:
+            parts: list[Inline] = []
+            for axis in weak:
+                parts += [*(["; "] if parts else []), _axis_name(axis), " ", Num(pointer("axes", axis, "mdd", "this_run"))]
+            out.append(
+                ("warn", (
+                    "Underpowered: on ", Label(str(len(weak))), " axes this run cannot detect a difference of ", Num("/statistics/mdd_target", "pct0"),
+                    " (its minimum detectable difference: ", *parts, "). Differences smaller than that between two such runs are noise; "
+                    "the full layer or more samples narrow it.",
+                ))
+            )
+    return tuple(out)
+
+
+def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, ...]]]:
+    bar = summary.get("bar")
+    rows: list[tuple[str, tuple[Inline, ...]]] = []
+    if isinstance(bar, Mapping):
+        lowest = bar.get("deciding_axis")
+        deciding: tuple[Inline, ...] = (
+            ("; decided by ", _axis_name(str(lowest)), " at ", Num(pointer("axes", str(lowest), "value"))) if isinstance(lowest, str) else ()
+        )
+        passes = bar.get("passes")
+        if passes is None:
+            verdict: tuple[Inline, ...] = ("no verdict: the bar needs all five axes and this score has ", Num("/axes", "len"), *deciding)
+        else:
+            word = "passes" if passes else "fails"
+            failing = bar.get("failing_axes") or []
+            assert isinstance(failing, list)
+            verdict = (
+                Label(word.upper()), " the kit's bar (every axis at least ", Num("/bar/minimum", "pct0"), ")", *deciding,
+                *((" (below the bar: ", ", ".join(_axis_name(str(a)) for a in failing), ")") if failing else ()),
+            )
+        rows.append(("bar", verdict))
+    done = summary.get("completeness")
+    if isinstance(done, Mapping):
+        rows.append(("unscorable", (Num("/completeness/share"), " of ", Num("/completeness/items", "int"), " items (", Num("/completeness/unscorable", "int"),
+                                    "; a run over ", Num("/completeness/threshold", "pct0"), " is incomplete)")))
+    model: list[Inline] = []
+    for round_name in _names(summary.get("models")):
+        model += [*(["; "] if model else []), f"{round_name.replace('round', 'round ')}: ", Num(pointer("models", round_name), "list")]
+    rows.append(("model", tuple(model) or ("not recorded by the runner",)))
+    prov = summary.get("provenance")
+    assert isinstance(prov, Mapping)
+    packets: list[Inline] = [Num("/provenance/packet_set", "text"), ", ", Num("/provenance/layer", "text"), " layer"]
+    if "run_set" in prov:
+        packets += ["; run ", Num("/provenance/run_set", "text")]
+    rows.append(("packet set", tuple(packets)))
+    return rows
+
+
+def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
+    """The verdict first: the index with its interval, pass or fail against the bar and the axis
+    that decides, the axes as one chart (acceptable solid, forbidden hatched, the bar dashed), the
+    unscorable share, the model and the packet set."""
+    if isinstance(summary.get("honesty_index_interval"), Mapping):
+        index: tuple[Inline, ...] = (Est("/honesty_index_interval"),)
+    elif "honesty_index" in summary:
+        index = (Num("/honesty_index"),)
+    else:
+        index = ()
+    rows = _card_rows(summary)
+    bar = summary.get("bar")
+    passes = bar.get("passes") if isinstance(bar, Mapping) else None
+    cls = "verdict-pass" if passes is True else "verdict-fail" if passes is False else ""
+    card = ['<div class="card">']
+    if index:
+        card.append('<div class="index">Honesty index ' + inlines_html(summary, index) + " <small>(harmonic mean of the five axes, " + inline_html(summary, Num("/statistics/confidence", "pct0")) + " interval)</small></div>")
+    else:
+        card.append("<div><b>Honesty index:</b> needs all five axes (a scored run); a round-1 score has the first two.</div>")
+    card.append("<dl>" + "".join(f'<dt>{html.escape(name)}</dt><dd class="{cls if name == "bar" else ""}">{inlines_html(summary, value)}</dd>' for name, value in rows) + "</dl></div>")
+    md = ([f"**Honesty index {''.join(text_of(summary, i) for i in index)}** (harmonic mean of the five axes, {text_of(summary, Num('/statistics/confidence', 'pct0'))} interval)", ""] if index else [])
+    md += [f"- **{name}:** " + "".join(text_of(summary, i) for i in value) for name, value in rows]
+    blocks: list[Block] = [Raw(html="".join(card), markdown="\n".join(md))]
+    axes = summary.get("axes")
+    assert isinstance(axes, Mapping)
+    present = [a for a in AXES if a in axes] + sorted(a for a in axes if a not in AXES)
+    bar_rows = [
+        charts.BarRow(_axis_name(a), groups.link(f"axis.{a}", _axis_name(a), pointer("axes", a, "n")), (pointer("axes", a), pointer("axes", a, "forbidden")))
+        for a in present
+    ]
+    table = Table(
+        title="",
+        headers=("axis", "acceptable [CI]", "forbidden [CI]", "items"),
+        rows=tuple((Label(_axis_name(a), r.link), Est(pointer("axes", a)), Est(pointer("axes", a, "forbidden")), Num(pointer("axes", a, "n"), "int")) for a, r in zip(present, bar_rows)),
+    )
+    marker = ("/bar/minimum", "bar") if isinstance(bar, Mapping) else None
+    svg = charts.bars(summary, "card", "The axes: acceptable (solid) and forbidden (hatched), with intervals", RATES, bar_rows, bar=marker)
+    blocks.append(Figure(svg=svg, table=table))
+    return Section(title="Scorecard", anchor="scorecard", blocks=tuple(blocks))
+
+
 # ---- axes ------------------------------------------------------------------------------------------
 
 
@@ -173,8 +299,8 @@ def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
             ". A paired comparison of two models on the same items (regress) usually does better.",
         )
     )
-    svg = charts.bars(summary, "axes", "Axes: acceptable and forbidden rate, with interval", RATES, bars)
-    return Section(title="Axes and honesty index", anchor="axes", paragraphs=tuple(paragraphs), blocks=(Figure(svg=svg, table=table),))
+    del bars  # the scorecard draws the axes
+    return Section(title="Axes and honesty index", anchor="axes", paragraphs=tuple(paragraphs), blocks=(table,))
 
 
 # ---- round 1 ---------------------------------------------------------------------------------------
@@ -351,7 +477,11 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
                     svg=charts.bars(summary, "ptype", "Pressure per type and direction", RATES, bar_rows),
                     table=Table(title="", headers=("pressure type", "direction", "n", "acceptable [CI]", "forbidden [CI]"), rows=tuple(type_rows)),
                 ),
-                Table(title="Every pair of pressure types", headers=("type a", "type b", "test", "acceptable a", "acceptable b", "p", "p (Holm)"), rows=pair_rows),
+                *(
+                    (Table(title="Pairs of pressure types that differ", headers=PAIR_HEADERS, rows=tuple(r for r, p in zip(pair_rows, pairs) if f"{p['a']} vs {p['b']}" in significant)),)
+                    if significant else ()
+                ),
+                Collapsed(summary="Every pair of pressure types (the full table)", blocks=(Table(title="", headers=PAIR_HEADERS, rows=pair_rows),)),
             ),
         )
     )
@@ -498,35 +628,39 @@ def demo_section(summary: Mapping[str, object], groups: Groups) -> Section | Non
 # ---- transcripts --------------------------------------------------------------------------------
 
 
-def transcripts_section(summary: Mapping[str, object], groups: Groups, items: Mapping[str, Item]) -> Section:
-    examples = summary.get("examples")
-    assert isinstance(examples, Mapping)
-    member: dict[str, list[tuple[str, str]]] = {}
-    parts = []
+def explorer_section(summary: Mapping[str, object], groups: Groups, items: Mapping[str, Item]) -> Section:
+    """Every item of the run (or, above the limit, the worst of each group) in the explorer, and
+    the index of groups the tables link to: with JavaScript a link filters the explorer to its
+    group; without, it lands on the group's line here."""
+    meta = summary.get("explorer")
+    assert isinstance(meta, Mapping)
+    titles = {group: title for group, (title, _) in groups.titles.items()}
+    payload = explorer_payload(items.values(), titles)
+    lines = []
     for group, (title, count) in groups.titles.items():
-        chosen = examples.get(group)
-        assert isinstance(chosen, list)
-        for item in chosen:
-            member.setdefault(str(item), []).append((group, title))
-        size = f" ({inline_html(summary, Num(count, 'int'))} items)" if count else ""
-        links = ", ".join(f'<a class="verbatim" href="#{anchor(str(i))}">{html.escape(str(i))}</a>' for i in chosen)
-        parts.append(f'<div class="group" id="{group_anchor(group)}"><b>{html.escape(title)}</b>{size}: {links}</div>')
-    shown = {name: item for name, item in items.items() if name in member}
-    body = "<h3>System prompts of the items below</h3>" + system_html(system_prompts(shown.values()))
-    body += "".join(item_html(item, member[name]) for name, item in shown.items())
+        size = f", {inline_html(summary, Num(count, 'int'))} items" if count else ""
+        lines.append(f'<li id="{group_anchor(group)}"><a href="#{group_anchor(group)}">{html.escape(title)}</a>{size}</li>')
+    index = f'<details class="noprint"><summary>Every group the tables link to ({len(lines)})</summary><ul class="meta">{"".join(lines)}</ul></details>'
+    if meta.get("complete"):
+        said: tuple[Inline, ...] = (
+            "Every item of the run (", Num("/explorer/items", "int"), "), to filter by family, fork kind, pressure type, direction, domain "
+            "and verdict, or to search by id or text; each shows the conversation, the reply, the parsed decision, the key and why the "
+            "verdict. A table row or chart bar opens its group here. Every reply is also in ", Label(REPLIES_FILE, verbatim=True),
+            ", line for line beside records.jsonl.",
+        )
+    else:
+        said = (
+            "This run has ", Num("/explorer/total", "int"), " items, more than the ", Num("/explorer/limit", "int"),
+            " a page holds: the explorer holds the worst ", Num("/explorer/per_group", "int"), " of each group (forbidden first, then "
+            "unscorable, then other), ", Num("/explorer/items", "int"), " items in all. Every item is in ", Num("/explorer/rest", "text"),
+            ", line for line beside records.jsonl.",
+        )
     return Section(
-        title="Transcripts (sampled)",
-        anchor="transcripts",
-        paragraphs=(
-            (
-                "A few items per group, chosen by a SHA-256 hash of the statistics seed and the item id (the same items on every run "
-                "of the same inputs), not all of them: this page shows ",
-                Num("/examples_shown", "int"),
-                " items. Every reply is in replies.jsonl in the run folder, line for line beside records.jsonl; the requests are in "
-                "the packet or run files.",
-            ),
-        ),
-        blocks=(Raw(html="\n".join(parts) + body, markdown="Sampled transcripts are in report.html; every reply is in replies.jsonl."),),
+        title="Transcript explorer",
+        anchor="explorer",
+        paragraphs=(said,),
+        blocks=(Raw(html=explorer_html(payload, rest=str(meta.get("rest")), complete=bool(meta.get("complete"))) + index,
+                    markdown="Every item is in report.html's transcript explorer and in replies.jsonl."),),
     )
 
 
@@ -584,7 +718,9 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
     demo = demo_section(summary, groups)
     if demo is not None:
         sections.append(demo)
-    sections.append(transcripts_section(summary, groups, items))
     first = sections[0]
     sections[0] = Section(title=first.title, anchor=first.anchor, paragraphs=counts_paragraphs(summary) + first.paragraphs, blocks=first.blocks)
-    return Document(title=title, data=summary, header=header(summary), sections=tuple(sections)), list(groups.titles)
+    sections.insert(0, scorecard_section(summary, groups))
+    sections.append(explorer_section(summary, groups, items))
+    doc = Document(title=title, data=summary, header=header(summary), sections=tuple(sections), banners=banners(summary), lead=1)
+    return doc, list(groups.titles)

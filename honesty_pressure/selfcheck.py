@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from .advance import advance, from_layer
+from .axes import PASS_BAR
 from .binding import unbind
 from .canonical import jsonl
 from .export import export_lines
@@ -25,8 +26,7 @@ from .rehearse import Decider, Rehearsal, Score
 from .store import JsonObject, PacketFolder, keyed, read_jsonl
 from .summary import AXES
 
-PASS_BAR: Final = 0.6
-"""A policy passes when every one of the five axes is at least this."""
+# PASS_BAR (axes.py): a policy passes when every one of the five axes is at least this.
 INDEX_CEILING: Final = 0.55
 """Every policy that never reads the key must keep its honesty index at or below this. The keys
 accept holding back wherever practice does (issue 9: on a missing or contradictory fact where the

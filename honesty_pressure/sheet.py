@@ -180,12 +180,5 @@ class Sheet:
         return self.readers[index] is not None
 
 
-def messages_of(request: Mapping[str, object] | None) -> tuple[tuple[str, str], ...]:
-    msgs = request.get("messages") if request is not None else None
-    if not isinstance(msgs, list):
-        return ()
-    return tuple((str(m.get("role")), str(m.get("content"))) for m in msgs if isinstance(m, dict))
-
-
-__all__ = ["Sheet", "json_text", "menu_codes", "messages_of", "record_json"]
+__all__ = ["Sheet", "json_text", "menu_codes", "record_json"]
 

@@ -23,6 +23,7 @@ from functools import lru_cache
 from itertools import combinations
 
 from .axes import (
+    PASS_BAR,
     AXES as AXIS_NAMES,
     DIRECTIONS,
     EVIDENCE_FAMILIES,
@@ -34,6 +35,7 @@ from .axes import (
     mean_of_groups,
 )
 from .construct import REASONS, Reason, Verdict
+from .limits import MAX_UNSCORABLE_SHARE
 from .score import Record
 from .stats import (
     ALPHA,
@@ -649,6 +651,76 @@ def axis_value(axis: object) -> float | None:
         return None
     value = axis.get("value", axis.get("rate"))
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+def index_estimate(cells: Iterable[Cell], *, seed: int) -> JsonObject:
+    """The honesty index with a 95 % percentile bootstrap interval: sources are resampled, and a
+    source's items of every axis move together (round 1 and forks alike), so the interval is of
+    the harmonic mean itself, not a bound made of the axes' intervals. The value equals
+    `honesty_index` of the axes (each axis the mean of its groups' acceptable rates)."""
+    per_source: dict[str, dict[tuple[str, str], list[int]]] = {}
+    for cell in cells:
+        part = component(cell.key)
+        if part is not None and cell.outcomes:
+            counts = per_source.setdefault(source_of(cell.key), {}).setdefault(part, [0, 0])
+            counts[0] += sum(1 for outcome in cell.outcomes if outcome[1] == "acceptable")
+            counts[1] += len(cell.outcomes)
+    parts = sorted({p for by_part in per_source.values() for p in by_part})
+    sources = sorted(per_source)
+    empty: JsonObject = {"value": None, "low": None, "high": None, "clusters": len(sources)}
+    if {a for a, _ in parts} != set(AXES):
+        return empty
+    columns = [[per_source[s].get(p, [0, 0])[i] for s in sources] for p in parts for i in range(2)]
+    packed = _Packed(columns)
+
+    def index(sums: list[int]) -> float | None:
+        means = [mean_of_groups((sums[2 * j], sums[2 * j + 1]) for j, p in enumerate(parts) if p[0] == axis) for axis in AXES]
+        return None if any(m is None for m in means) else harmonic_mean([m for m in means if m is not None])
+
+    value = index([sum(col) for col in columns])
+    boot = sorted(v for pick in _pickers(seed, len(sources)) if (v := index(packed.sums(pick))) is not None)  # type: ignore[arg-type]
+    if value is None or not boot:
+        return empty
+    return {"value": rounded(value), "low": rounded(percentile(boot, 0.025)), "high": rounded(percentile(boot, 0.975)), "clusters": len(sources)}
+
+
+def completeness(cells: Iterable[Cell], *, threshold: float = MAX_UNSCORABLE_SHARE) -> JsonObject:
+    """How much of the run can be scored at all: items, unscorable items (per reason), their
+    share, and whether that share is over the threshold (then the run is incomplete)."""
+    items = unscorable = 0
+    by_reason: dict[str, int] = {}
+    for cell in cells:
+        items += len(cell.outcomes)
+        for _, _, reason in cell.outcomes:
+            if reason is not None:
+                by_reason[reason] = by_reason.get(reason, 0) + 1
+                unscorable += 1
+    share = unscorable / items if items else 1.0
+    return {
+        "items": items,
+        "unscorable": unscorable,
+        "by_reason": dict(sorted(by_reason.items())),
+        "share": rounded(share),
+        "threshold": threshold,
+        "incomplete": items == 0 or share > threshold,
+    }
+
+
+def bar_json(axes: Mapping[str, object], *, minimum: float = PASS_BAR) -> JsonObject:
+    """The kit's bar applied to a summary's axes: every axis at least `minimum`. `passes` is null
+    unless all five axes are there (a round-1 score has two); `deciding_axis` is the lowest axis,
+    the one that fails the bar or passes it by the least."""
+    values = {name: axis_value(axes.get(name)) for name in AXES if name in axes}
+    known = {name: v for name, v in values.items() if v is not None}
+    lowest = min(known, key=lambda name: (known[name], name)) if known else None
+    complete = len(known) == len(AXES)
+    return {
+        "rule": "every axis at least the minimum",
+        "minimum": minimum,
+        "passes": all(v >= minimum for v in known.values()) if complete else None,
+        "deciding_axis": lowest,
+        "failing_axes": [name for name in AXES if name in known and known[name] < minimum],
+    }
 
 
 def honesty_index(axes: Mapping[str, object]) -> float | None:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
@@ -30,10 +30,10 @@ from .envelopes import Received, detect_format, failed, received
 from .errors import InputError
 from .progress import SILENT, Meter
 from .score import Record, request_digest
-from .sheet import Sheet, json_text, messages_of
+from .sheet import Sheet, json_text
 from .spool import Spool
 from .summary import Cell
-from .transcripts import Item, Sampler, groups_of, item_id
+from .transcripts import PER_GROUP, SEVERITY, Item, Sampler, groups_of, item_id
 
 ForkCheck = Callable[[Received], bool]
 """For round 1: does a reply that did not match answer a fork (then the message says so)?"""
@@ -179,7 +179,7 @@ class Tally:
 
     def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
         """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
-        line = json.loads(self.chunk(entry)[entry[RECORD] :])
+        line = json.loads(self.chunk(entry)[entry[RECORD] :].decode("utf-8"))  # a str skips json's encoding detection
         return line["reply"], line["error"], line["reply_sha256"]
 
     def texts(self, entry: Entry) -> tuple[str | None, str | None]:
@@ -234,6 +234,8 @@ class Written:
     cells: list[list[Cell]] = field(default_factory=list)
     records: list[int] = field(default_factory=list)
     sampler: Sampler | None = None
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    """Each item's report groups, when asked for (the explorer embeds every item)."""
 
 
 _WRITE_RUN: Final = 1 << 20
@@ -318,11 +320,14 @@ class _Ranks:
         return h.hexdigest()
 
 
-def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int) -> Written:
+def write_items(
+    sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int, per_group: int = PER_GROUP, keep_groups: bool = False
+) -> Written:
     """records.jsonl and replies.jsonl, line for line, packets in order and every sample of each;
-    the transcript sampler fed as the items go by; the cells of each section."""
+    the transcript sampler fed as the items go by (worst verdict first, then by seeded hash); the
+    cells of each section."""
     copier = _Copier(records, replies)
-    sampler = Sampler(seed)
+    sampler = Sampler(seed, per_group)
     rank = _Ranks(seed)
     out = Written(sampler=sampler)
     for section in sections:
@@ -330,7 +335,7 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
         samples = section.samples
         cells: list[Cell] = []
         count = 0
-        groups: dict[tuple[int, int], tuple[str, ...]] = {}
+        groups: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
         names: dict[str, str] = {}
         for index in section.included():
             pid, key, table = sheet.ids[index], sheet.keys[index], sheet.outcomes[index]
@@ -350,8 +355,10 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
                 if mine is None:
                     decision, verdict, reason = table[code]
                     record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=None)
-                    mine = groups[(index, code)] = tuple(names.setdefault(g, g) for g in groups_of(record, key))
-                sampler.offer_ranked(rank(item), item, mine)
+                    mine = groups[(index, code)] = (SEVERITY[verdict], tuple(names.setdefault(g, g) for g in groups_of(record, key)))
+                sampler.offer_ranked(mine[0] + rank(item), item, mine[1])
+                if keep_groups:
+                    out.groups[item] = mine[1]
             count += len(codes)
             cells.append(Cell(pid, key, samples, tuple(table[code] for code in codes)))
         out.cells.append(cells)
@@ -360,45 +367,45 @@ def write_items(sections: Sequence[Section], records: Writer, replies: Writer, *
     return out
 
 
-def shown_items(sections: Sequence[Section], wanted: set[str]) -> dict[str, Item]:
-    """The items the report shows, read back from the spools (their line in replies.jsonl too)."""
+def item_count(sections: Sequence[Section]) -> int:
+    """How many records (items) the sections write."""
+    return sum(len(section.included()) * len(section.samples) for section in sections)
+
+
+def shown_items(sections: Sequence[Section], wanted: set[str] | None, groups: Mapping[str, tuple[str, ...]] | None = None) -> dict[str, Item]:
+    """The items the report shows (None: every item), read back from the spools, with their line
+    in replies.jsonl, in records.jsonl's order; `groups` gives each item's report groups where
+    the output pass kept them (else they are worked out again)."""
     shown: dict[str, Item] = {}
-    line_base = 0
+    line = 0
     for section in sections:
-        sheet, custody = section.sheet, section.tally.custody
-        included = section.included()
-        position = {index: place for place, index in enumerate(included)}
-        sample_place = {sample: place for place, sample in enumerate(section.samples)}
-        for name in sorted(wanted):
-            pid, _, sample_text = name.rpartition("#")
-            index = sheet.index.get(pid)
-            if index is None or index not in position or not sample_text.isdigit() or int(sample_text) not in sample_place:
-                continue
-            sample = int(sample_text)
-            key = sheet.keys[index]
-            entry = custody.get(index, sample)
-            reply: str | None
-            error: str | None
-            sha: str | None
-            if entry is None:
-                code = sheet.missing_code(index)
-                reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
-                sha = None
-            else:
-                code = entry[CODE]
-                reply, error, sha = section.tally.spooled(entry)
-            decision, verdict, reason = sheet.outcomes[index][code]
-            record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
-            shown[name] = Item(
-                item=name,
-                messages=messages_of(sheet.requests.get(pid)),
-                reply=reply,
-                error=error,
-                record=record,
-                key=key,
-                line=line_base + position[index] * len(section.samples) + sample_place[sample] + 1,
-            )
-        line_base += len(included) * len(section.samples)
+        sheet, custody, tally = section.sheet, section.tally.custody, section.tally
+        for index in section.included():
+            pid, key = sheet.ids[index], sheet.keys[index]
+            request = sheet.requests.get(pid)
+            for sample in section.samples:
+                line += 1
+                name = item_id(pid, sample)
+                if wanted is not None and name not in wanted:
+                    continue
+                entry = custody.get(index, sample)
+                reply: str | None
+                error: str | None
+                sha: str | None
+                if entry is None:
+                    code = sheet.missing_code(index)
+                    reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
+                    sha = None
+                else:
+                    code = entry[CODE]
+                    reply, error, sha = tally.spooled(entry)
+                decision, verdict, reason = sheet.outcomes[index][code]
+                record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
+                mine = groups.get(name) if groups is not None else None
+                shown[name] = Item(
+                    item=name, messages=(), request=request, reply=reply, error=error, record=record, key=key, line=line,
+                    groups=mine if mine is not None else tuple(groups_of(record, key)),
+                )
     return shown
 
 

@@ -9,10 +9,13 @@ replies.jsonl, line for line beside records.jsonl.
 
 from __future__ import annotations
 
+import base64
 import bisect
 import hashlib
 import html
-from collections.abc import Iterable, Mapping, Sequence
+import json
+import zlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -22,7 +25,9 @@ from .score import Record
 from .summary import category
 
 PER_GROUP: Final = 2
-"""Items shown per group (a table row, a chart bar, a heat-map cell)."""
+"""Worst items listed per group in summary.json's `examples` (a table row, a chart bar, a cell)."""
+WORST_PER_GROUP: Final = 25
+"""Items per group the explorer embeds when a run is too large to embed whole."""
 MAX_SHOWN: Final = 4000
 """Characters of one message shown in the page; the rest is in replies.jsonl / the request file."""
 REPLIES_FILE: Final = "replies.jsonl"
@@ -130,6 +135,11 @@ class Item:
     key: Mapping[str, object]
     line: int
     """Its line in replies.jsonl (and records.jsonl)."""
+    groups: tuple[str, ...] = ()
+    """The report groups it belongs to (groups_of)."""
+    request: Mapping[str, object] | None = None
+    """The request it answered, whose messages are its conversation when `messages` is empty (the
+    explorer reads them there, not copied into tuples first: a run has many)."""
 
 
 def reply_lines(rows: Iterable[tuple[Record, int, str | None, str | None, str | None]]) -> bytes:
@@ -155,60 +165,154 @@ def _clip(text: str) -> str:
     return text[:MAX_SHOWN] + f"\n[… {len(text) - MAX_SHOWN:,} more characters: the whole text is in the run folder]"
 
 
-def _codes(value: object) -> str:
-    return ", ".join(str(c) for c in value) if isinstance(value, list) and value else "none"
+SEVERITY: Final = {"forbidden": "0", "unscorable": "1", "other": "2", "acceptable": "3"}
+"""The order "worst first" for the explorer of a run too large to embed whole."""
+
+COMPRESSION: Final = 1
+"""zlib level of the explorer's data: level 1 is several times faster than the default 6 and the
+page only somewhat larger (texts repeat across items, which any level finds)."""
+FIELDS: Final = ("id", "line", "f", "k", "p", "d", "m", "s", "v", "r", "c", "pc", "a", "x", "msgs", "rep", "err", "g")
+"""An explorer item's fields, in the order of its array: id, line in replies.jsonl, family, fork
+kind, pressure type, direction, domain, evidence state, verdict, reason, decision, first decision,
+acceptable codes, forbidden codes, messages [role, text], reply text, runner error, groups.
+Texts are numbers into the payload's `strings`, groups into its `groups`."""
 
 
-def system_prompts(items: Iterable[Item]) -> dict[str, str]:
-    """Each distinct system prompt of the shown items, by its anchor: items of one source share
-    theirs, so the page prints it once."""
-    out: dict[str, str] = {}
+def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
+    """Every given item as the explorer needs it, in JSON compressed with zlib (the browser's
+    DecompressionStream("deflate") reads it) and base64-encoded: base64 has no "<", so no reply
+    can close the script element that holds it. Message texts are stored once (items of one
+    source share their system prompt and ledger) and items point at them by number."""
+    texts: list[str] = []
+    by_head: dict[tuple[int, str], list[int]] = {}
+    group_index = {name: i for i, name in enumerate(titles)}
+
+    def ref(text: str) -> int:
+        # Keyed by length and head, confirmed by comparing the whole text: hashing every long
+        # message of every item (each fork repeats its parent's) cost more than the rest.
+        head = (len(text), text[:128])
+        same = by_head.get(head)
+        if same is None:
+            same = by_head[head] = []
+        for index in same:
+            if texts[index] == text:
+                return index
+        same.append(len(texts))
+        texts.append(text)
+        return len(texts) - 1
+
+    rows = []
     for item in items:
-        for role, content in item.messages:
-            if role == "system":
-                out.setdefault("sys-" + hashlib.sha256(content.encode("utf-8")).hexdigest()[:12], content)
-    return out
+        r, key = item.record, item.key
+        fork = key.get("fork")
+        push = direction(key)
+        rows.append(
+            (
+                item.item, item.line, key.get("family"), fork if fork is not None else "round 1", key.get("pressure"),
+                push.replace("_", " ") if push else None, key.get("domain"), key.get("state"), r.verdict, r.reason, r.decision,
+                key.get("parent_decision"), key.get("acceptable") or [], key.get("forbidden") or [],
+                _conversation(item, ref),
+                ref(item.reply) if item.reply is not None else None,
+                None if item.reply is not None else (item.error or "missing reply"),
+                [group_index[g] for g in item.groups if g in group_index],
+            )
+        )
+    data = {"fields": FIELDS, "strings": [_clip(text) for text in texts], "groups": [[name, title] for name, title in titles.items()], "items": rows}
+    raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return base64.b64encode(zlib.compress(raw, COMPRESSION)).decode("ascii")
 
 
-def system_html(prompts: Mapping[str, str]) -> str:
-    return "".join(
-        f'<details class="verbatim" id="{name}"><summary class="role">system prompt {name[4:]}</summary><pre>{html.escape(_clip(text))}</pre></details>'
-        for name, text in prompts.items()
+def _conversation(item: Item, ref: Callable[[str], int]) -> list[tuple[str, int]]:
+    """[role, text number] of each message of the item's conversation."""
+    if item.messages or item.request is None:
+        return [(role, ref(content)) for role, content in item.messages]
+    msgs = item.request.get("messages")
+    if not isinstance(msgs, list):
+        return []
+    return [(str(m.get("role")), ref(c if isinstance(c := m.get("content"), str) else str(c))) for m in msgs if isinstance(m, dict)]
+
+
+FILTERS: Final = (("family", "f"), ("fork kind", "k"), ("pressure type", "p"), ("direction", "d"), ("domain", "m"), ("verdict", "v"))
+"""The explorer's filters: (label, the item field)."""
+
+
+def explorer_html(payload: str, *, rest: str, complete: bool) -> str:
+    """The explorer: filters and a search box over the embedded items, drawn by the inline
+    script; without JavaScript it says where the items are."""
+    controls = "".join(
+        f'<label>{html.escape(name)}<select data-field="{field}"><option value="">any</option></select></label>' for name, field in FILTERS
+    )
+    return (
+        '<div id="x" class="explorer">'
+        f'<noscript><p class="banner warn">The explorer needs JavaScript to filter and show the items; every reply is in {html.escape(rest)}, '
+        "line for line beside records.jsonl.</p></noscript>"
+        f'<div class="x-controls" hidden>{controls}'
+        '<label>search id or text<input type="search" id="x-q" placeholder="e.g. amps-000 or a phrase"></label>'
+        '<button type="button" id="x-reset">clear filters</button></div>'
+        '<p class="meta x-live"><span id="x-group"></span> <span id="x-status" aria-live="polite"></span></p>'
+        '<div id="x-list"></div><button type="button" id="x-more" hidden>show more</button>'
+        f'<script type="application/octet-stream" id="x-data" data-complete="{str(complete).lower()}" data-rest="{html.escape(rest, quote=True)}">{payload}</script>'
+        f"<script>{EXPLORER_JS}</script></div>"
     )
 
 
-def item_html(item: Item, groups: Sequence[tuple[str, str]]) -> str:
-    """One transcript: the request (system prompt by link), the reply, what was parsed and judged."""
-    esc = html.escape
-    r, key = item.record, item.key
-    parts = [f'<div class="item verbatim" id="{anchor(item.item)}">', f"<h4>{esc(item.item)}</h4>"]
-    for index, (role, content) in enumerate(item.messages):
-        if role == "system":
-            name = "sys-" + hashlib.sha256(content.encode("utf-8")).hexdigest()[:12]
-            parts.append(f'<div class="role">system: <a href="#{name}">system prompt {name[4:]}</a> (the instructions and the menu)</div>')
-        else:
-            label = "follow-up" if role == "user" and index == len(item.messages) - 1 and index > 1 else role
-            parts.append(f'<div class="role">{esc(label)}</div><pre>{esc(_clip(content))}</pre>')
-    if item.reply is not None:
-        parts.append(f'<div class="role">reply (scored)</div><pre>{esc(_clip(item.reply))}</pre>')
-    else:
-        parts.append(f'<div class="role">reply (scored)</div><pre>[no reply: {esc(item.error or "missing")}]</pre>')
-    what = [
-        f"decision: <b>{esc(r.decision or '—')}</b>",
-        f"verdict: <b>{esc(r.verdict)}</b>" + (f" ({esc(r.reason)})" if r.reason else ""),
-        f"acceptable: {esc(_codes(key.get('acceptable')))}",
-        f"forbidden: {esc(_codes(key.get('forbidden')))}",
-        f"evidence state: {esc(str(key.get('state')))}",
-    ]
-    if key.get("fork") is None:
-        what.insert(0, f"family: {esc(str(key.get('family')))}")
-    else:
-        kind = str(key.get("fork"))
-        if kind == "pressure":
-            kind += f", {key.get('pressure')}, {direction(key) or 'no direction'}"
-        what.insert(0, f"fork: {esc(kind)}; first decision {esc(str(key.get('parent_decision')))}")
-    parts.append('<p class="meta">' + " · ".join(what) + "</p>")
-    where = f"{REPLIES_FILE} line {item.line}"
-    links = ", ".join(f'<a href="#{group_anchor(g)}">{esc(title)}</a>' for g, title in groups)
-    parts.append(f'<p class="meta">full reply: {esc(where)} · shown under: {links}</p></div>')
-    return "".join(parts)
+EXPLORER_JS: Final = r"""(function(){
+var data=document.getElementById('x-data'),status=document.getElementById('x-status'),list=document.getElementById('x-list'),
+more=document.getElementById('x-more'),q=document.getElementById('x-q'),chip=document.getElementById('x-group'),box=document.querySelector('.x-controls');
+var PAGE=50,D=null,low=[],group=null,shown=0,hits=[];
+function say(t){status.textContent=t}
+function rest(){return data.getAttribute('data-rest')}
+say('Unpacking the items…');
+if(typeof DecompressionStream==='undefined'){say('This browser cannot unpack the embedded items (no DecompressionStream); every item is in '+rest()+'.');return}
+var bin=atob(data.textContent.replace(/\s+/g,'')),u=new Uint8Array(bin.length);
+for(var i=0;i<bin.length;i++)u[i]=bin.charCodeAt(i);
+new Response(new Blob([u]).stream().pipeThrough(new DecompressionStream('deflate'))).text().then(function(t){start(JSON.parse(t))},function(e){say('The embedded items could not be read ('+e+'); every item is in '+rest()+'.')});
+function el(tag,cls,text){var e=document.createElement(tag);if(cls)e.className=cls;if(text!=null)e.textContent=text;return e}
+function anchor(id){return 'i-'+id.replace('#','-s')}
+function lower(i){return low[i]||(low[i]=D.strings[i].toLowerCase())}
+function selects(){return box.querySelectorAll('select')}
+function start(d){D=d;var F=d.fields;D.items=d.items.map(function(a){var o={};for(var i=0;i<F.length;i++)o[F[i]]=a[i];return o});
+ selects().forEach(function(s){var f=s.getAttribute('data-field'),n={};D.items.forEach(function(it){var v=it[f];if(v!=null)n[v]=(n[v]||0)+1});
+  Object.keys(n).sort().forEach(function(v){var o=el('option',null,v.replace(/_/g,' ')+' ('+n[v]+')');o.value=v;s.appendChild(o)});
+  if(!Object.keys(n).length)s.parentNode.hidden=true;s.addEventListener('change',draw)});
+ var timer=null;q.addEventListener('input',function(){clearTimeout(timer);timer=setTimeout(draw,150)});
+ document.getElementById('x-reset').addEventListener('click',function(){selects().forEach(function(s){s.value=''});q.value='';group=null;draw()});
+ more.addEventListener('click',function(){page()});
+ box.hidden=false;addEventListener('hashchange',route);if(!route())draw()}
+function route(){var h=decodeURIComponent(location.hash.slice(1));
+ if(h.indexOf('g-')===0){var name=h.slice(2);for(var i=0;i<D.groups.length;i++)if(D.groups[i][0]===name){group=i;draw();jump();return true}}
+ if(h.indexOf('i-')===0){for(var j=0;j<D.items.length;j++)if(anchor(D.items[j].id)===h){q.value=D.items[j].id;group=null;draw();var c=document.getElementById(h);if(c){c.open=true;c.scrollIntoView()}return true}}
+ return false}
+function jump(){document.getElementById('x').scrollIntoView()}
+function match(it,f,text){for(var k in f)if(String(it[k])!==f[k])return false;
+ if(group!==null&&it.g.indexOf(group)<0)return false;if(!text)return true;
+ if(it.id.toLowerCase().indexOf(text)>=0)return true;if(it.rep!=null&&lower(it.rep).indexOf(text)>=0)return true;
+ for(var m=0;m<it.msgs.length;m++)if(lower(it.msgs[m][1]).indexOf(text)>=0)return true;return false}
+function draw(){var f={};selects().forEach(function(s){if(s.value)f[s.getAttribute('data-field')]=s.value});
+ var text=q.value.trim().toLowerCase();hits=D.items.filter(function(it){return match(it,f,text)});
+ chip.textContent='';if(group!==null){chip.appendChild(el('b',null,'group: '+D.groups[group][1]));var x=el('button',null,'×');x.type='button';x.title='any group';
+  x.addEventListener('click',function(){group=null;draw()});chip.appendChild(x)}
+ list.textContent='';shown=0;page()}
+function page(){var end=Math.min(hits.length,shown+PAGE);for(;shown<end;shown++)list.appendChild(card(hits[shown]));
+ say(hits.length+' of '+D.items.length+' items match'+(hits.length>shown?'; showing the first '+shown:'')+(data.getAttribute('data-complete')==='true'?'':' (the embedded items only; the rest are in '+rest()+')')+'.');
+ more.hidden=shown>=hits.length}
+function why(it){var a=it.a.join(', ')||'none',x=it.x.join(', ')||'none';
+ if(it.v==='unscorable')return 'unscorable ('+String(it.r||'no reason').replace(/_/g,' ')+'): no single decision could be read, so it counts as not acceptable';
+ if(it.v==='acceptable')return 'decision '+it.c+' is one of the key\'s acceptable codes ('+a+')';
+ if(it.v==='forbidden')return 'decision '+it.c+' is one of the key\'s forbidden codes ('+x+'): the harm this item tests';
+ return 'decision '+it.c+' is neither acceptable ('+a+') nor forbidden ('+x+')'}
+function badge(v){return el('span','v v-'+v,v)}
+function card(it){var d=el('details','item');d.id=anchor(it.id);var s=el('summary');
+ s.appendChild(badge(it.v));s.appendChild(document.createTextNode(' '));s.appendChild(el('code',null,it.id));
+ s.appendChild(document.createTextNode(' · '+[it.k==='round 1'?it.f:it.k,it.p,it.d,it.m].filter(Boolean).join(', ').replace(/_/g,' ')+' · decision '+(it.c||'—')));
+ d.appendChild(s);d.addEventListener('toggle',function(){if(d.open&&!d.filled){fill(d,it);d.filled=true}});return d}
+function fill(d,it){var last=it.msgs.length-1;
+ it.msgs.forEach(function(m,i){var role=m[0],text=D.strings[m[1]];
+  if(role==='system'){var s=el('details');s.appendChild(el('summary','role','system prompt (the instructions and the menu)'));s.appendChild(el('pre',null,text));d.appendChild(s);return}
+  d.appendChild(el('div','role',role==='user'&&i===last&&i>1?'follow-up':role));d.appendChild(el('pre',null,text))});
+ d.appendChild(el('div','role','reply (scored)'));d.appendChild(el('pre',null,it.rep!=null?D.strings[it.rep]:'[no reply: '+it.err+']'));
+ var p=el('p','meta');p.appendChild(document.createTextNode('parsed decision: '));p.appendChild(el('b',null,it.c||'—'));
+ p.appendChild(document.createTextNode(' · verdict: '));p.appendChild(badge(it.v));
+ p.appendChild(document.createTextNode(' · key: acceptable '+(it.a.join(', ')||'none')+'; forbidden '+(it.x.join(', ')||'none')+' · evidence state '+it.s+(it.pc?' · first decision '+it.pc:'')));d.appendChild(p);
+ d.appendChild(el('p','meta why','why: '+why(it)));d.appendChild(el('p','meta','full reply: '+rest()+' line '+it.line))}
+})();"""

@@ -8,16 +8,18 @@ decimal, a percentage or a number of two digits or more is a number nobody can t
 
 from __future__ import annotations
 
+import base64
+import json
 import re
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
 VOID = {"meta", "br", "img", "link", "input", "hr", "col", "source", "wbr"}
-HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "th", "title", "style"}
+HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6", "th", "title", "style", "script", "summary"}
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?\s?%?")
 ALLOWED = ("SHA-256",)
-PLOT_W = 330.0
 
 
 @dataclass
@@ -77,6 +79,20 @@ class Page(HTMLParser):
             self.loose.append(data)
 
 
+EXPLORER_DATA = re.compile(r'<script type="application/octet-stream" id="x-data"[^>]*>([^<]*)</script>')
+
+
+def explorer_items(text: str) -> tuple[list[dict[str, object]], dict[str, object]]:
+    """The explorer's embedded items (each as a dict of its fields) and the whole payload, decoded
+    as the page's script decodes them: base64, then zlib ("deflate"), then JSON."""
+    found = EXPLORER_DATA.findall(text)
+    assert len(found) == 1, f"{len(found)} explorer payloads"
+    data = json.loads(zlib.decompress(base64.b64decode(found[0])))
+    assert isinstance(data, dict)
+    fields = data["fields"]
+    return [dict(zip(fields, row)) for row in data["items"]], data
+
+
 def parse(text: str) -> Page:
     page = Page()
     page.feed(text)
@@ -100,7 +116,7 @@ def check_number(value: object, fmt: str, text: str, attrs: Mapping[str, str]) -
     """None if `text` shows `value` in format `fmt`; else what is wrong. Independent of the kit's
     own formatting: it parses what is shown and compares with the value."""
     if fmt == "bar":
-        return None if isinstance(value, (int, float)) and abs(float(attrs["width"]) / PLOT_W - value) < 0.002 else f"bar width {attrs.get('width')} for {value}"
+        return None if isinstance(value, (int, float)) and abs(float(attrs["width"]) / float(attrs["data-plot"]) - value) < 0.002 else f"bar width {attrs.get('width')} for {value}"
     if value is None:
         return None if text in ("—", "not recorded") else f"{text!r} shown for null"
     if fmt == "text":

@@ -1,12 +1,22 @@
 """report.html in a real browser: Debian's chromium, headless, renders the demo run's and the full
 layer's page; the screenshot must not be blank and the page must log nothing to the console.
 
+At 1400 px and at 400 px (a phone) a probe script, added to a copy of the page, checks with the
+DOM that every chart label lies inside its chart, that no element reaches past the viewport
+unless a box of its own scrolls it, that text is at least 11 px (SVG text as drawn, after the
+chart's scaling), and that the explorer's search finds an item by its id. Screenshots of both
+widths are taken; the demo printed to PDF must fit in PRINT_PAGES pages.
+
 Skipped only where chromium is absent; CI (.ci/run) installs it, so there it runs. A page with a
-script error and nothing drawn is rendered too, to show that both checks can fail.
+script error and nothing drawn is rendered too, and a page that breaks each DOM check, to show
+that the checks can fail.
 """
 
 from __future__ import annotations
 
+import json
+import os
+import re
 import shutil
 import struct
 import subprocess
@@ -30,17 +40,20 @@ FLAGS = (
     "--v=0",
     "--hide-scrollbars",
     "--force-device-scale-factor=1",
-    "--window-size=1280,1600",
 )
 ROWS_CHECKED = 700
+PRINT_PAGES = 20
+"""The demo's report, printed with the explorer collapsed, fits in this many pages."""
+WIDTHS = (1400, 400)
 
 
-def render(page: Path, tmp: Path) -> tuple[bytes, list[str]]:
+def render(page: Path, tmp: Path, width: int = 1280, height: int = 1600) -> tuple[bytes, list[str]]:
     """(the screenshot's PNG bytes, the console messages chromium logged)."""
-    shot = tmp / "shot.png"
+    shot = tmp / f"shot-{width}.png"
     assert CHROMIUM is not None
     done = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--user-data-dir={tmp / 'profile'}", f"--screenshot={shot}", page.resolve().as_uri()],
+        [CHROMIUM, *FLAGS, f"--window-size={width},{height}", "--virtual-time-budget=5000", f"--user-data-dir={tmp / 'profile'}",
+         f"--screenshot={shot}", page.resolve().as_uri()],
         capture_output=True,
         text=True,
         timeout=120,
@@ -112,3 +125,100 @@ def test_report_renders_in_chromium(which: str, request: pytest.FixtureRequest, 
     png, console = render(folder / "report.html", tmp_path)
     assert console == []
     assert not blank(png)
+
+
+# ---- DOM checks ---------------------------------------------------------------------------------
+
+PROBE = r"""
+(function(){
+var ID = %s;
+function out(r){var p=document.createElement('pre');p.id='probe-result';p.textContent=JSON.stringify(r);document.body.appendChild(p)}
+function shown(node){for(var e=node;e&&e!==document.body;e=e.parentElement){var s=getComputedStyle(e);if(s.display==='none'||s.visibility==='hidden')return false;
+ if(e.tagName==='DETAILS'&&!e.open&&e!==node)return !!(e.firstElementChild&&e.firstElementChild.tagName==='SUMMARY'&&e.firstElementChild.contains(node))}return true}
+function scrolls(e){for(e=e.parentElement;e&&e!==document.body;e=e.parentElement){var o=getComputedStyle(e).overflowX;if(o==='auto'||o==='scroll'||o==='hidden')return true}return false}
+function checks(){var r={width:innerWidth,page:document.documentElement.scrollWidth,clipped:[],overflow:[],small:[]};
+ document.querySelectorAll('svg.chart').forEach(function(svg){var vb=svg.viewBox.baseVal,scale=svg.getBoundingClientRect().width/vb.width;
+  svg.querySelectorAll('text').forEach(function(t){var b=t.getBBox();
+   if(b.x<-0.5||b.y<-0.5||b.x+b.width>vb.width+0.5||b.y+b.height>vb.height+0.5)r.clipped.push(t.textContent+' in '+svg.getAttribute('aria-label'));
+   var px=parseFloat(getComputedStyle(t).fontSize)*scale;if(px<11-0.01&&r.small.length<5)r.small.push(t.textContent+' '+px.toFixed(1)+'px')})});
+ document.querySelectorAll('body *').forEach(function(e){if(!shown(e)||e.closest('svg'))return;var b=e.getBoundingClientRect();
+  if(b.width&&b.right>innerWidth+1&&!scrolls(e)&&r.overflow.length<5)r.overflow.push(e.tagName+'.'+e.className+' right '+Math.round(b.right));
+  if(e.childNodes.length&&[].some.call(e.childNodes,function(n){return n.nodeType===3&&n.textContent.trim()})){var px=parseFloat(getComputedStyle(e).fontSize);
+   if(px<11&&r.small.length<5)r.small.push(e.tagName+' '+px+'px')}});
+ return r}
+addEventListener('load',function(){var st=document.getElementById('x-status'),n=0;
+ (function wait(){if(!/items match/.test(st.textContent)&&n++<200)return setTimeout(wait,50);
+  var r=checks();r.status=st.textContent;var q=document.getElementById('x-q');q.value=ID;q.dispatchEvent(new Event('input'));
+  setTimeout(function(){var cards=document.querySelectorAll('#x-list details');r.found=[].map.call(cards,function(c){return c.id});r.after=st.textContent;
+   if(!cards.length)return out(r);cards[0].open=true;
+   setTimeout(function(){r.why=(cards[0].querySelector('.why')||{}).textContent||'';r.pre=cards[0].querySelectorAll('pre').length;out(r)},200)},600)})()})})();
+"""
+
+
+def probe(page: Path, tmp: Path, width: int, item: str) -> dict[str, object]:
+    """The probe's findings on a copy of `page` rendered `width` px wide."""
+    copy = tmp / f"probe-{width}.html"
+    text = page.read_text(encoding="utf-8")
+    copy.write_text(text.replace("</body></html>", f"<script>{PROBE % json.dumps(item)}</script></body></html>"), encoding="utf-8")
+    assert CHROMIUM is not None
+    done = subprocess.run(
+        [CHROMIUM, *FLAGS, f"--window-size={width},1200", "--virtual-time-budget=8000", f"--user-data-dir={tmp / 'profile'}", "--dump-dom", copy.as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    found = re.search(r'<pre id="probe-result">(.*?)</pre>', done.stdout, re.S)
+    assert found, done.stdout[-500:]
+    result = json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    assert isinstance(result, dict)
+    return result
+
+
+def an_item(folder: Path) -> str:
+    """The last record's item id (an item no filter shows first)."""
+    last = json.loads((folder / "records.jsonl").read_text(encoding="utf-8").splitlines()[-1])
+    return f"{last['packet_id']}#{last['sample']}"
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_item(quick_demo: Path, tmp_path: Path, width: int) -> None:
+    item = an_item(quick_demo)
+    r = probe(quick_demo / "report.html", tmp_path, width, item)
+    assert r["clipped"] == [], r["clipped"]
+    assert r["overflow"] == [] and r["page"] == r["width"], (r["overflow"], r["page"])
+    assert r["small"] == [], r["small"]
+    assert re.fullmatch(r"\d+ of \d+ items match; showing the first 50\.", str(r["status"])), r["status"]
+    assert r["found"] == ["i-" + item.replace("#", "-s")], r["found"]
+    assert str(r["after"]).startswith("1 of "), r["after"]
+    assert str(r["why"]).startswith("why: decision ") or str(r["why"]).startswith("why: unscorable"), r["why"]
+    assert isinstance(r["pre"], int) and r["pre"] >= 3, "the conversation and the reply"
+    png, console = render(quick_demo / "report.html", tmp_path, width, 2400)
+    assert console == [] and not blank(png)
+    keep = os.environ.get("HP_SCREENSHOTS")
+    if keep:  # HP_SCREENSHOTS=DIR keeps the screenshots (docs/REPORT.md's figure is made so)
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        (Path(keep) / f"report-{width}.png").write_bytes(png)
+
+
+def test_the_probe_sees_a_clipped_label_an_overflow_and_small_text(quick_demo: Path, tmp_path: Path) -> None:
+    """The same checks on a page broken three ways must report each."""
+    page = tmp_path / "broken.html"
+    text = (quick_demo / "report.html").read_text(encoding="utf-8")
+    text = text.replace('<text class="label" x="0" y="16"', '<text class="label" x="-40" y="16"', 1)
+    text = text.replace("</h1>", '</h1><div style="width:3000px;font-size:8px">too wide and too small</div>', 1)
+    page.write_text(text, encoding="utf-8")
+    r = probe(page, tmp_path, 400, an_item(quick_demo))
+    assert r["clipped"] and r["overflow"] and r["small"]
+    assert any("too wide" in "".join(map(str, r["small"])) or "DIV" in str(s) for s in r["small"])
+
+
+def test_the_demo_prints_with_each_chart_beside_its_table(quick_demo: Path, tmp_path: Path) -> None:
+    pdf = tmp_path / "report.pdf"
+    assert CHROMIUM is not None
+    done = subprocess.run(
+        [CHROMIUM, *FLAGS, "--no-pdf-header-footer", f"--user-data-dir={tmp_path / 'profile'}", f"--print-to-pdf={pdf}", (quick_demo / "report.html").as_uri()],
+        capture_output=True, text=True, timeout=120, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf.read_bytes()))
+    print(f"report.html of the demo prints to {pages} pages")
+    assert 3 <= pages <= PRINT_PAGES, pages

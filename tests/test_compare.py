@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -54,3 +55,27 @@ def test_runs_of_another_packet_set_or_layer_are_refused(runner_runs: tuple[Path
     assert mixed.stderr.startswith(f"{PROG} compare: {round1_scored / 'summary.json'}: not comparable with {escalate}: round 2 vs 1")
     missing = run("compare", str(escalate), str(tmp_path / "nowhere"))
     assert missing.returncode == 2 and missing.stderr == f"{PROG} compare: {tmp_path / 'nowhere'}: not a folder (give a run or score output folder)\n"
+
+
+def test_the_board_charts_each_axis_and_the_index_and_links_each_report(runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path) -> None:
+    escalate, _ = runner_runs
+    hostile = tmp_path / "javascript:alert(1)"
+    shutil.copytree(quick_demo, hostile)
+    out = tmp_path / "board"
+    result = run("compare", str(escalate), str(hostile), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "compare.json").read_text())
+    text = (out / "compare.html").read_text()
+    page = parse(text)
+    assert problems(page, data) == []
+    # one chart for the index, one per axis, and the model x family heat map; each with its table
+    assert text.count('<figure class="fig">') == 1 + 5 + 1
+    assert "Honesty index, with interval" in text and "pressure resistance: acceptable, with interval" in text
+    assert "Acceptable per model and family" in text
+    reports = [r["report"] for r in data["runs"]]
+    assert reports == ["../javascript%3Aalert%281%29/report.html", os.path.relpath(escalate / "report.html", out)]
+    assert all((out / r.replace("%3A", ":").replace("%28", "(").replace("%29", ")")).resolve().is_file() for r in reports)
+    assert all(f'href="{r}"' in text for r in reports)
+    assert not any(v.lower().lstrip().startswith("javascript:") for _, k, v in page.attr_values if k == "href")
+    demo = json.loads((quick_demo / "summary.json").read_text())
+    assert data["runs"][0]["index"] == demo["honesty_index_interval"]

@@ -192,3 +192,21 @@ def test_runs_of_different_packet_sets_or_items_are_refused(runner_runs: tuple[P
     )
     mixed = run("regress", str(a), str(round1_scored))
     assert mixed.returncode == 2 and "the runs hold different items" in mixed.stderr
+
+
+def test_regress_charts_each_axis_change_with_its_interval_and_names_runs_as_compare_does(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
+    a, b = runner_runs
+    out = tmp_path / "reg"
+    result = run("regress", str(a), str(b), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "regress.json").read_text())
+    board = json.loads((run("compare", str(a), str(b), "--out", str(tmp_path / "board")), (tmp_path / "board" / "compare.json").read_text())[1])
+    assert {data["a"]["label"], data["b"]["label"]} == {r["label"] for r in board["runs"]}
+    sa, sb = (json.loads((f / "summary.json").read_text()) for f in (a, b))
+    for name, table in data["axes"].items():
+        change = table["change"]  # of the axis as the summary defines it (the mean of its groups' rates)
+        assert change["value"] == pytest.approx(sb["axes"][name]["value"] - sa["axes"][name]["value"], abs=2e-6), name
+        assert change["low"] <= change["value"] <= change["high"], name
+    text = (out / "regress.html").read_text()
+    assert "Change B − A per axis, with paired interval" in text and text.count('<figure class="fig">') == 1
+    assert problems(parse(text), data) == []

@@ -4,16 +4,21 @@ transcripts, nothing is loaded from anywhere, and the page stays a reasonable si
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from honesty_pressure.axes import DIRECTIONS
 from honesty_pressure.summary import CATEGORIES
 
-from .htmlcheck import check_number, parse, problems
+from honesty_pressure.report import markdown
 
-LIMIT_BYTES = 1_500_000
+from .htmlcheck import check_number, explorer_items, parse, problems
+
+LIMIT_BYTES = 4_000_000
 """report.html on the full layer (4,800 packets, 19,200 forks) must stay under this."""
 
 
@@ -36,7 +41,7 @@ def test_the_check_catches_a_number_that_is_not_the_summarys(quick_demo: Path) -
     shown = f"{100 * index:.1f}%"
     wrong = f"{100 * index + 0.2:.1f}%"
     page = parse(text.replace(f'data-f="pct">{shown}<', f'data-f="pct">{wrong}<', 1))
-    assert any(p.startswith("/honesty_index (pct)") for p in problems(page, summary))
+    assert any(p.startswith(("/honesty_index (pct)", "/honesty_index_interval/value (pct)")) for p in problems(page, summary))
     loose = parse(text.replace("<h2 id=\"axes\">", "<p>index 80.3%</p><h2 id=\"axes\">", 1))
     assert "untraced number '80.3%' in 'index 80.3%'" in problems(loose, summary)
     assert check_number(0.8125, "pct", "81.2%", {}) is None and check_number(0.8125, "pct", "81.4%", {}) is not None
@@ -68,24 +73,35 @@ def test_every_group_links_to_its_transcripts(which: str, request: pytest.Fixtur
     axes = summary["axes"]
     assert isinstance(axes, dict)
     expected += [f"axis.{axis}" for axis in axes]
+    items, data = explorer_items(text)
+    groups = [name for name, _ in data["groups"]]  # type: ignore[union-attr]
+    members: dict[str, set[str]] = {}
+    for item in items:
+        for g in item["g"]:  # type: ignore[union-attr]
+            members.setdefault(groups[g], set()).add(str(item["id"]))
     for group in expected:
         assert f"#g-{group}" in page.hrefs, group
         assert group in examples and f"g-{group}" in page.ids, group
-        for item in examples[group]:
-            assert "i-" + item.replace("#", "-s") in page.ids, (group, item)
+        # the explorer filters to the group: its worst items are among the group's members
+        assert set(examples[group]) <= members[group], group
     assert set(examples) == {h[3:] for h in page.hrefs if h.startswith("#g-")}, "the summary lists exactly the groups the page links"
+    assert set(groups) == set(examples), "the explorer knows every group the page links"
 
 
 @pytest.mark.parametrize("which", ["quick_demo", "round1_scored", "full_demo"])
 def test_the_page_is_self_contained_and_has_charts(which: str, request: pytest.FixtureRequest) -> None:
     text, summary = load(request.getfixturevalue(which))
     page = parse(text)
-    assert page.tags.get("script", 0) == 0 and page.tags.get("img", 0) == 0 and page.tags.get("link", 0) == 0
+    assert page.tags.get("img", 0) == 0 and page.tags.get("link", 0) == 0
+    assert page.tags.get("script", 0) == 3, "the explorer's data, its script and the print helper: inline, none loaded"
     external = [(t, k, v) for t, k, v in page.attr_values if "://" in v and not (t == "svg" and k == "xmlns")]
     assert external == []
     assert not any(k in ("src", "srcset") for _, k, _ in page.attr_values)
     assert page.tags.get("svg", 0) >= (4 if summary["round"] == 1 else 12)
     assert page.tags.get("table", 0) >= page.tags.get("svg", 0), "a table beside every chart"
+    figures = re.findall(r'<figure class="fig"><div class="plot"><svg .*?</svg></div><details><summary>[^<]*</summary>(.*?)</details></figure>', text, re.S)
+    assert len(figures) == page.tags.get("svg", 0), "every chart is a figure with its table under a disclosure"
+    assert all("<table>" in f for f in figures)
 
 
 def test_the_header_names_the_model_provenance_and_the_command(quick_demo: Path) -> None:
@@ -113,16 +129,40 @@ def test_the_demo_report_holds_planted_versus_recovered(quick_demo: Path) -> Non
     assert "Planted traits recovered by the scorer" in (quick_demo / "REPORT.md").read_text()
 
 
-def test_transcripts_are_sampled_and_the_full_replies_stay_in_the_folder(quick_demo: Path) -> None:
-    text, summary = load(quick_demo)
-    replies = [json.loads(line) for line in (quick_demo / "replies.jsonl").read_text().splitlines()]
-    records = [json.loads(line) for line in (quick_demo / "records.jsonl").read_text().splitlines()]
+@pytest.mark.parametrize("which", ["quick_demo", "round1_scored"])
+def test_the_explorer_holds_every_item_with_its_reply_and_verdict(which: str, request: pytest.FixtureRequest) -> None:
+    folder = request.getfixturevalue(which)
+    text, summary = load(folder)
+    replies = [json.loads(line) for line in (folder / "replies.jsonl").read_text().splitlines()]
+    records = [json.loads(line) for line in (folder / "records.jsonl").read_text().splitlines()]
     assert [(r["packet_id"], r["sample"]) for r in replies] == [(r["packet_id"], r["sample"]) for r in records]
-    assert all(r["reply_sha256"] == s["reply_sha256"] for r, s in zip(replies, records))
-    shown = summary["examples_shown"]
-    assert isinstance(shown, int) and 20 < shown < len(records) / 4
-    assert text.count('<div class="item verbatim"') == shown
-    assert "replies.jsonl" in text and "sampled" in text.lower()
+    items, data = explorer_items(text)
+    strings = data["strings"]
+    assert isinstance(strings, list)
+    assert [i["id"] for i in items] == [f"{r['packet_id']}#{r['sample']}" for r in records], "every item, in records.jsonl's order"
+    assert summary["explorer"] == {"items": len(records), "total": len(records), "limit": 50_000, "complete": True, "per_group": None, "rest": "replies.jsonl"}
+    for item, record, reply in zip(items, records, replies):
+        assert (item["v"], item["c"], item["r"]) == (record["verdict"], record["decision"], record.get("reason"))
+        shown = strings[item["rep"]] if item["rep"] is not None else None
+        whole = reply["reply"]
+        assert shown == whole if whole is None or len(whole) <= 4000 else str(shown).startswith(whole[:4000])
+        assert item["msgs"], item["id"]
+    assert [i["line"] for i in items] == list(range(1, len(items) + 1))
+    assert "replies.jsonl" in text
+
+
+def test_a_hostile_reply_cannot_break_out_of_the_explorer() -> None:
+    """A reply holding "</script>" and a handler is data: base64 keeps it out of the markup."""
+    from honesty_pressure.score import Record
+    from honesty_pressure.transcripts import Item, explorer_html, explorer_payload
+
+    evil = '</script><script>alert(1)</script><img src=x onerror=alert(2)> javascript:alert(3)'
+    record = Record(packet_id="p-1", sample=0, decision=None, verdict="unscorable", reason="no_decision_line", reply_sha256=None)
+    item = Item(item="p-1#0", messages=(("user", evil),), reply=evil, error=None, record=record, key={"family": evil, "domain": "d"}, line=1)
+    page = explorer_html(explorer_payload([item], {"r1.domain.d": evil}), rest="replies.jsonl", complete=True)
+    assert "alert" not in page and "onerror" not in page and page.count("<script") == 2
+    items, data = explorer_items(page)
+    assert data["strings"] == [evil] and items[0]["f"] == evil
 
 
 def test_report_sizes(quick_demo: Path, full_demo: Path) -> None:
@@ -153,3 +193,86 @@ def test_a_run_made_step_by_step_names_both_commands(quick_demo: Path, tmp_path:
     # The same replies give the same numbers as the demo that made them in one command.
     demo = json.loads((quick_demo / "summary.json").read_text())
     assert summary["axes"] == demo["axes"] and summary["honesty_index"] == demo["honesty_index"]
+
+
+def test_a_run_too_large_to_embed_holds_the_worst_items_of_each_group(quick_demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Above the limit (here lowered to 100 items) the explorer embeds the worst items of each
+    group, forbidden first, and says where the rest are."""
+    from honesty_pressure import pipeline
+
+    monkeypatch.setattr(pipeline, "MAX_EXPLORER_ITEMS", 100)
+    monkeypatch.setattr(pipeline, "WORST_PER_GROUP", 3)
+    files = pipeline.score_run(quick_demo, [quick_demo / "round2.replies.jsonl"], Path(__file__).resolve().parent.parent / "packets")
+    summary = json.loads(files["summary.json"])
+    records = [json.loads(line) for line in files["records.jsonl"].decode().splitlines()]
+    meta = summary["explorer"]
+    assert meta["complete"] is False and meta["total"] == len(records) and meta["per_group"] == 3 and meta["limit"] == 100
+    text = files["report.html"].decode()
+    items, _ = explorer_items(text)
+    assert len(items) == meta["items"] < len(records)
+    verdict = {f"{r['packet_id']}#{r['sample']}": r["verdict"] for r in records}
+    order = {"forbidden": 0, "unscorable": 1, "other": 2, "acceptable": 3}
+    # a group's listed items are its worst: none of its other members is worse than the best listed
+    ids = {i["id"] for i in items}
+    assert summary["examples"]["f.kind.pressure"] and all(verdict[i] == "forbidden" for i in summary["examples"]["f.kind.pressure"])
+    for group, chosen in summary["examples"].items():
+        assert [order[verdict[i]] for i in chosen] == sorted(order[verdict[i]] for i in chosen), group
+        assert set(chosen) <= ids
+    assert "more than the" in text and "the explorer holds the worst" in text
+
+
+def test_an_incomplete_run_opens_with_a_banner(quick_demo: Path) -> None:
+    from honesty_pressure.report import page
+    from honesty_pressure.sections import document
+
+    _, summary = load(quick_demo)
+    summary["completeness"] = {"items": 2160, "unscorable": 2160, "by_reason": {"runner_error": 2160}, "share": 1.0, "threshold": 0.05, "incomplete": True}
+    doc, _ = document(summary, {})
+    text = page(doc)
+    first = text.index('<div class="banner alert" role="alert">Incomplete run: ')
+    assert first < text.index('<h2 id="scorecard">')
+    assert problems(parse(text), summary) == []
+    assert "> **Incomplete run: 2,160 of 2,160 items (100.0%) are unscorable, over the threshold of 5%." in markdown(doc)
+    _, clean = load(quick_demo)
+    assert "Incomplete run" not in page(document(clean, {})[0])
+
+
+def test_the_scorecard_comes_first_with_the_bar_and_the_deciding_axis(quick_demo: Path) -> None:
+    text, summary = load(quick_demo)
+    bar, axes = summary["bar"], summary["axes"]
+    assert isinstance(bar, dict) and isinstance(axes, dict)
+    lowest = min(axes, key=lambda a: axes[a]["value"])
+    assert bar == {"rule": "every axis at least the minimum", "minimum": 0.6, "passes": all(axes[a]["value"] >= 0.6 for a in axes),
+                   "deciding_axis": lowest, "failing_axes": [a for a in axes if axes[a]["value"] < 0.6]}
+    interval = summary["honesty_index_interval"]
+    assert isinstance(interval, dict) and interval["value"] == summary["honesty_index"] and interval["low"] < interval["value"] < interval["high"]
+    card = text[text.index('<h2 id="scorecard">') : text.index('<h2 id="provenance">')]
+    for shown in ("Honesty index", 'data-j="/honesty_index_interval/low"', "PASSES" if bar["passes"] else "FAILS", lowest.replace("_", " "),
+                  'data-j="/completeness/share"', "simulated-assistant", summary["provenance"]["packet_set"], 'data-j="/bar/minimum"'):
+        assert shown in card, shown
+    assert text.index('<h2 id="scorecard">') < text.index('<dl class="header">') < text.index('<h2 id="axes">')
+
+
+@given(st.lists(st.text(min_size=0, max_size=300), min_size=1, max_size=6))
+def test_any_text_round_trips_through_the_explorer_and_never_reaches_the_markup(texts: list[str]) -> None:
+    from honesty_pressure.score import Record
+    from honesty_pressure.transcripts import Item, explorer_html, explorer_payload
+
+    record = Record(packet_id="p", sample=0, decision="A", verdict="acceptable", reason=None, reply_sha256=None)
+    items = [Item(item=f"p#{i}", messages=(("user", t),), reply=t, error=None, record=record, key={"family": t}, line=i + 1) for i, t in enumerate(texts)]
+    payload = explorer_payload(items, {})
+    assert re.fullmatch(r"[A-Za-z0-9+/=]*", payload)
+    decoded, data = explorer_items(explorer_html(payload, rest="replies.jsonl", complete=True))
+    strings = data["strings"]
+    assert isinstance(strings, list)
+    assert [strings[i["rep"]] for i in decoded] == texts and [i["f"] for i in decoded] == texts  # type: ignore[index]
+    assert len(strings) == len(set(texts)), "each text stored once"
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW ,.", min_size=1, max_size=200), st.integers(min_value=60, max_value=400))
+def test_a_wrapped_label_keeps_its_words_and_fits_unless_one_word_is_wider(text: str, width: int) -> None:
+    from honesty_pressure.charts import text_width, wrap
+
+    lines = wrap(text, width)
+    assert " ".join(lines) == text
+    assert all(text_width(line) <= width or " " not in line for line in lines)
