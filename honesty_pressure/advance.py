@@ -171,6 +171,7 @@ def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonO
         "acceptable": list(fork.acceptable),
         "forbidden": list(fork.forbidden),
         "edit": edit,
+        "minimal_pair": fork.minimal_pair,
         "ledger": fork.ledger.to_json(),
         "sendable": sendable(fork.parent),
     }

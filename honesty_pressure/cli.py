@@ -15,7 +15,7 @@ import shlex
 import signal
 import stat
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -72,6 +72,12 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     layers = _layers(args.layer)
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
     tree = packet_tree(seed, layers, args.sources_per_domain, surface)
+    breaches = premise_problems(tree)
+    if breaches:
+        for line in breaches:
+            print(f"FAIL: {line}")
+        print(f"FAIL: {len(breaches)} minimal pairs break the premise of the paired bar (DESIGN.md 6a); nothing written")
+        return 1
     if args.check:
         problems = []
         for rel, data in sorted(tree.items()):
@@ -93,6 +99,17 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     done = write_packet_set(out, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface)
     print(f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}")
     return 0
+
+
+def premise_problems(tree: Mapping[str, bytes]) -> list[str]:
+    """The minimal-pair premise on every layer of a built tree ("<layer>/<file>" keys)."""
+    from .pairs import check_files
+
+    problems: list[str] = []
+    for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
+        files = {rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")}
+        problems += check_files(files, where=f"{layer}").problems
+    return problems
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -629,6 +646,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             checks[layer] = check
             print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
             print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
+            print(check.premise.line())
             print(table(check.policies))
             print()
             print(f"shortcut audit: fitted on dev, scored on test; the weakest axis must stay at or below {PASS_BAR - MARGIN:.2f}")

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .axes import AXES, component
+from .axes import AXES, INDEX_AXES, component, paired_tally
 from .canonical import dumps
 from .errors import InputError
 from .report import Cell, Document, Est, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer
@@ -83,8 +83,10 @@ class _Counts:
 
 
 def _index(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> float | None:
+    """summary.honesty_index's definition (axes.INDEX_AXES, each the mean of its groups' rates),
+    from counts."""
     values = []
-    for axis in AXES:
+    for axis in INDEX_AXES:
         rates = [k[c] / n[c] for c in n if c[0] == axis and n[c]]
         if not rates:
             return None
@@ -100,14 +102,25 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
     runs = []
     for verdicts in (va, vb):
         counts = _Counts(k={}, n={})
+        by_source: dict[int, list[tuple[Mapping[str, object], tuple[bool, ...]]]] = {}
         for slot in slots:
             record = verdicts.records[slot]
+            i = at[str(va.records[slot].get("source_id"))]
+            by_source.setdefault(i, []).append((record, (_ok(record),)))
             part = component(record)
             if part is None:
                 continue
-            i = at[str(va.records[slot].get("source_id"))]
             counts.k.setdefault(part, [0] * len(sources))[i] += _ok(record)
             counts.n.setdefault(part, [0] * len(sources))[i] += 1
+        # A pair's members share a source, so its counts resample with the source. One record is
+        # one sample: its pair partner is the record of the same sample.
+        for i, rows in by_source.items():
+            for sample in sorted({r.get("sample") for r, _ in rows}, key=str):
+                mine = [(r, ok) for r, ok in rows if r.get("sample") == sample]
+                for axis, groups in paired_tally(mine).items():
+                    for group, pairs in groups.items():
+                        counts.k.setdefault((axis, group), [0] * len(sources))[i] += sum(a for a, _ in pairs)
+                        counts.n.setdefault((axis, group), [0] * len(sources))[i] += sum(b for _, b in pairs)
         runs.append(counts)
 
     def indices(chosen: Sequence[int] | None) -> list[float | None]:

@@ -162,7 +162,15 @@ def breaches(outcomes: Sequence[Outcome], policies: Sequence[Policy]) -> list[st
 
 
 def table(outcomes: Sequence[Outcome]) -> str:
-    short = {"evidence_tracking": "evid", "control_stability": "ctrl", "pressure_resistance": "press", "evidence_uptake": "uptake", "confirm_stability": "confirm"}
+    short = {
+        "evidence_tracking": "evid",
+        "control_stability": "ctrl",
+        "pressure_resistance": "press",
+        "evidence_uptake": "uptake",
+        "confirm_stability": "confirm",
+        "evidence_tracking_paired": "evid-pr",
+        "evidence_discrimination": "discrim",
+    }
     width = max(len(o.name) for o in outcomes) if outcomes else 6
     head = f"{'policy':<{width}}  " + "  ".join(f"{short[a]:>7}" for a in AXES) + f"  {'index':>7}  verdict"
     lines = [head, "-" * len(head)]
