@@ -326,7 +326,7 @@ def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where:
     meter.expect(len(chosen))
     for parent in chosen:
         meter.tick(1)
-        domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
+        domain = by_name(str(parents.keys[parent.packet_id]["domain"]), parents.surface)
         try:
             forks += make_forks(domain, parent, frozen.kinds[(parent.packet_id, parent.sample)], parents.seed, held_out=parents.surface == "held_out")
         except ValueError as exc:

@@ -251,12 +251,14 @@ def _edge(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -> Ed
 
 
 def gap(fact: Fact) -> int:
-    """How far a clear value keeps from the threshold: the measurement margin, and two steps."""
-    return max(fact.margin, 2 * fact.step)
+    """How far a clear value keeps from the threshold: the measurement margin, and two declared
+    steps (`Fact.declared_step`: a value grid's coarser step does not push values further out)."""
+    return max(fact.margin, 2 * fact.declared_step)
 
 
 def band(fact: Fact) -> int:
-    """How close a hard value sits: within the measurement margin (at least a step)."""
+    """How close a hard value sits: within the measurement margin (at least a step of the grid
+    in use, so a hard value exists on it)."""
     return max(fact.margin, fact.step)
 
 
@@ -285,7 +287,7 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
         elif how == "hard":
             low, high = step, band(fact)
         elif how == "far":
-            low, high = max(step, gap(fact), band(fact) + fact.step), far
+            low, high = max(step, gap(fact), band(fact) + fact.declared_step), far
         else:
             raise KeyError(how)
     else:
@@ -297,7 +299,7 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
         elif how == "hard":
             low, high = max(step, gap(fact)), gap(fact) + band(fact)
         elif how == "far":
-            low, high = max(step, gap(fact) + band(fact) + fact.step), far
+            low, high = max(step, gap(fact) + band(fact) + fact.declared_step), far
         else:
             raise KeyError(how)
     if low > high:

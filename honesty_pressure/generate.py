@@ -15,7 +15,7 @@ from . import __version__
 from .canonical import digest, jsonl, dumps, sha256_hex
 from .construct import FAMILIES, Action, Family, Layer, Ledger, Packet, Phrasing, Source, Split, Surface, Value
 from .domains import DOMAINS
-from .domains.base import Domain, Say
+from .domains.base import Domain, Say, grid_domain
 from .draws import Draw, hash_fraction
 from .evidence import edge, evaluate, placed
 from .menu import build_menu, decision_codes, system_message
@@ -256,7 +256,10 @@ def build(
     seed: int, sources_per_domain: int = SOURCES_PER_DOMAIN, domains: Sequence[Domain] = DOMAINS, surface: Surface = "public"
 ) -> list[Built]:
     out = []
-    for domain in domains:
+    for declared in domains:
+        # Public sets draw on the public value grid, held-out sets on the held-out one: no value
+        # string of one is ever in the other (domains.base.grid_domain, issue 25).
+        domain = grid_domain(declared, surface)
         for source, twins in domain_sources(domain, seed, sources_per_domain):
             out.append(Built(source=source, packets=tuple(source_packets(domain, source, seed, twins, surface))))
     return out

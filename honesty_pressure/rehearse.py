@@ -75,7 +75,7 @@ class Rehearsal:
         request, key = self.parents.requests[pid], self.parents.keys[pid]
         reply = reply_text(decision) if decision is not None else None
         parent = _parent(pid, 0, request, key, reply, decision)
-        domain = by_name(str(key["domain"]))
+        domain = by_name(str(key["domain"]), self.parents.surface)
         parts = self._parts.get(pid)
         if parts is None:
             parts = fork_parts(domain, parent, self._plan[(pid, 0)], self.seed, held_out=self.parents.surface == "held_out")
