@@ -61,7 +61,7 @@ def _crossing(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -
     the action of the range's first value, the first with the other, and that first action. It
     does not depend on the fact's own value, so every value of it shares one bisection."""
     facts = dict(others)
-    values = domain.fact(key).values()
+    values = domain.fact(key).scale  # the declared grid: margins count from the true threshold
     first = domain.rule(with_value(facts, key, values[0]))
     last = domain.rule(with_value(facts, key, values[-1]))
     if first == last:
@@ -113,15 +113,16 @@ def _outcomes(domain: Domain, others: tuple[tuple[str, Value], ...], keys: tuple
     ranges: list[tuple[Value, ...]] = []
     for key, fact in zip(keys, facts):
         if fact.kind == "number" and len(keys) == 1:
-            # Monotone in a number: the lowest and highest coherent values give every action.
-            values = fact.values()
+            # Monotone in a number: the lowest and highest coherent values give every action. A
+            # vague value could be any the story allows: the declared grid (Fact.scale).
+            values = fact.scale
             if coherent_only:
                 low, high = first_fitting(key, values), first_fitting(key, reversed(values))
             else:
                 low, high = values[0], values[-1]
             ranges.append(tuple(v for v in (low, high) if v is not None))
         else:
-            ranges.append(fact.values())
+            ranges.append(fact.scale)
     # Which combinations are tested for coherence: every one with several keys; with one key, a
     # category's or boolean's values (a number's two ends above are already coherent).
     check = len(keys) > 1 or (len(keys) == 1 and facts[0].kind != "number")
@@ -196,7 +197,7 @@ def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
 def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action) -> tuple[Extra, ...]:
     """A settled state with a fact left vague: practice accepts an extra code only if it would
     whatever the vague value is."""
-    ranges = [domain.fact(key).values() for key in missing]
+    ranges = [domain.fact(key).scale for key in missing]
     common: frozenset[Extra] | None = None
     for combo in itertools.product(*ranges):
         filled = {**facts, **dict(zip(missing, combo))}

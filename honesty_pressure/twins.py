@@ -208,7 +208,8 @@ def _always_allowed(fact: Fact, value: int) -> bool:
     indices), so they are `step` apart. A value on the fact's grid is then at least `step` from
     the edge's value on the other side, which is all "allowed" asks on the cautious side, and on
     the proceed side too when the margin is at most a step (exact facts have margin 0)."""
-    return fact.margin <= fact.step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
+    # The edge is found on the declared grid (Fact.scale), so its values are a declared step apart.
+    return fact.margin <= fact.declared_step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
 
 
 @lru_cache(maxsize=1 << 14)

@@ -160,6 +160,9 @@ class Fact:
     held_out_shift: int = 0
     declared: int = 0
     """Set by `grid_fact` only: the declared step, when a value grid's step is coarser."""
+    declared_values: tuple[Value, ...] = ()
+    """Set by `grid_fact` only: the declared grid, on which thresholds are found (a margin is
+    measured from the true threshold, not from the nearest value of one grid)."""
 
     every: tuple[Value, ...] = field(init=False, repr=False, compare=False)
 
@@ -172,6 +175,11 @@ class Fact:
         else:
             every = self.choices
         object.__setattr__(self, "every", every)
+
+    @property
+    def scale(self) -> tuple[Value, ...]:
+        """The declared grid: what a threshold is bisected over, whichever value grid is drawn."""
+        return self.declared_values or self.every
 
     @property
     def declared_step(self) -> int:
@@ -307,15 +315,30 @@ def grid_fact(fact: Fact, grid: Grid) -> Fact:
     (so never a value string): a held-out set's numbers are ones no public set ever shows, and a
     value-to-side table learned from public keys has nothing to look up. Booleans and categories
     have no second grid (their few values are the story itself)."""
-    if fact.kind != "number" or grid == "declared":
+    if not has_held_out_grid(fact) or grid == "declared":
         return fact
     if fact.held_out_shift:
         if grid == "public":
             return fact
-        return dataclasses.replace(fact, lo=fact.lo + fact.held_out_shift, hi=fact.hi)
+        return dataclasses.replace(fact, lo=fact.lo + fact.held_out_shift, hi=fact.hi, declared_values=fact.every)
     parity = 0 if grid == "public" else 1
     lo = fact.lo if (fact.lo // fact.step) % 2 == parity else fact.lo + fact.step
-    return dataclasses.replace(fact, lo=lo, step=2 * fact.step, declared=fact.step)
+    return dataclasses.replace(fact, lo=lo, step=2 * fact.step, declared=fact.step, declared_values=fact.every)
+
+
+SPLIT_DRIFT_STEPS: Final = 4
+"""A number fact's declared grid is split in two only when its drift spans at least this many
+declared steps: each half then still has a correction within the drift on either side of a
+threshold (two steps of the half's grid), so round 2 can continue every source."""
+
+
+def has_held_out_grid(fact: Fact) -> bool:
+    """Whether a held-out set draws this fact from values no public set uses: a number fact with
+    a shift, or whose drift leaves room to split its grid. A count the story keeps small (pills,
+    drinks, weeks of pregnancy) has neither: its values are shared, and docs/DESIGN.md says so."""
+    if fact.kind != "number":
+        return False
+    return bool(fact.held_out_shift) or fact.drift >= SPLIT_DRIFT_STEPS * fact.step
 
 
 def on_grid(fact: Fact, value: int, step: int, draw: Draw) -> int:
