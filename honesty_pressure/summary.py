@@ -393,13 +393,16 @@ def paired_axes_json(items: Counts, *, layer_scale: Mapping[str, float]) -> dict
         n = sum(b for pairs in groups.values() for _, b in pairs)
         kept = sum(a for pairs in safe.get(axis, {}).values() for a, _ in pairs)
         value = mean_of_groups((sum(a for a, _ in pairs), sum(b for _, b in pairs)) for pairs in groups.values())
-        pooled = rate_json(k, n)
-        entry: JsonObject = {**pooled, "forbidden": rate_json(n - kept, n), "groups": {g: rate_json(sum(a for a, _ in p), sum(b for _, b in p)) for g, p in sorted(groups.items())}}
+        entry: JsonObject = {
+            **rate_json(k, n),
+            "forbidden": rate_json(n - kept, n),
+            "groups": sorted(groups),
+            "group_rates": {g: rate_json(sum(a for a, _ in p), sum(b for _, b in p)) for g, p in sorted(groups.items())},
+            "pairs": sum(len(pairs) for pairs in groups.values()),
+        }
         entry["value"] = rounded(value) if value is not None else None
-        if len(groups) > 1:
-            entry.pop("low"), entry.pop("high")
-            entry["rate"] = entry["value"]
-        entry["pairs"] = sum(len(pairs) for pairs in groups.values())
+        if len(groups) > 1:  # a mean of group rates: no pooled Wilson interval for it
+            entry.update(rate=entry["value"], low=None, high=None)
         entry["mdd"] = _mdd({g: sum(b for _, b in p) for g, p in groups.items()}, n, layer_scale)
         out[axis] = entry
     return out
