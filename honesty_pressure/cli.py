@@ -620,6 +620,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .verify import expected_problems
 
     root = _root(args)
+    if args.held_out and args.seed is None:
+        raise UsageError("--held-out needs --seed N (the committed packets are on the public wording)")
     if args.write_expected and (args.seed is not None or args.sources_per_domain != SOURCES_PER_DOMAIN or args.no_learned):
         raise UsageError("--write-expected records the committed packets whole: leave out --seed, --sources-per-domain and --no-learned")
     policies = default_policies(root)
@@ -631,7 +633,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             if args.seed is not None:
                 seed = parse_seed(args.seed)
                 packets = Path(tmp) / "packets"
-                write_packet_set(packets, packet_tree(seed, [layer], args.sources_per_domain), seed=seed, sources_per_domain=args.sources_per_domain)
+                surface: Surface = "held_out" if args.held_out else "public"
+                write_packet_set(
+                    packets, packet_tree(seed, [layer], args.sources_per_domain, surface), seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
+                )
                 folder = load_checked_layer(packets, layer)
             else:
                 folder = load_checked_layer(root / "packets", layer)
@@ -816,6 +821,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
     selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
+    selfcheck.add_argument("--held-out", action="store_true", help="with --seed: build the fresh set on the held-out wording and values")
     selfcheck.add_argument("--learned", action="store_true", help="also run the learned-shortcut audit with the quick layer (it always runs with full)")
     selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit with the full layer")
     selfcheck.add_argument("--sources-per-domain", type=_sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
