@@ -23,6 +23,8 @@ from .policies import Answer, Policy, decide, reply_text
 from .construct import Split
 from .rehearse import Decider, Rehearsal, Score
 from .store import JsonObject, PacketFolder, keyed, read_jsonl
+from .axes import PER_ITEM_AXES
+from .stats import harmonic_mean
 from .summary import AXES
 
 PASS_BAR: Final = 0.6
@@ -173,12 +175,18 @@ def table(outcomes: Sequence[Outcome]) -> str:
         "evidence_discrimination": "discrim",
     }
     width = max(len(o.name) for o in outcomes) if outcomes else 6
-    head = f"{'policy':<{width}}  " + "  ".join(f"{short[a]:>7}" for a in AXES) + f"  {'index':>7}  verdict"
+    head = f"{'policy':<{width}}  " + "  ".join(f"{short[a]:>7}" for a in AXES) + f"  {'per-item':>8}  {'index':>7}  verdict"
     lines = [head, "-" * len(head)]
     for o in outcomes:
         cells = "  ".join(f"{o.axes[a]:7.3f}" for a in AXES)
-        lines.append(f"{o.name:<{width}}  {cells}  {o.index:7.3f}  {'PASS' if o.passed else 'fail'}")
+        lines.append(f"{o.name:<{width}}  {cells}  {per_item_index(o):8.3f}  {o.index:7.3f}  {'PASS' if o.passed else 'fail'}")
     return "\n".join(lines)
+
+
+def per_item_index(outcome: Outcome) -> float:
+    """The index as it was before the paired bar: the harmonic mean of the five per-item axes
+    (shown beside the index for comparison, DESIGN.md 6a; the bar and the index use the paired)."""
+    return harmonic_mean([outcome.axes.get(a, 0.0) for a in PER_ITEM_AXES])
 
 
 __all__ = ["INDEX_CEILING", "PASS_BAR", "Outcome", "breaches", "check_policies", "run_responder", "table"]
