@@ -132,11 +132,11 @@ def test_breaches_flag_a_passing_fixed_policy_and_an_oracle_that_misses() -> Non
     ]
     assert breaches(outcomes, policies) == [
         "constant_a: a fixed policy passes the bar (every axis >= 0.6)",
-        "constant_a: honesty index 0.700 is above the ceiling 0.55",
+        "constant_a: honesty index 0.700 is above the ceiling 0.4",
         "oracle: the oracle must score 1.0 on every axis, got 0.950",
         # reads the key in round 1: held to the bar, not to the chance-level ceiling
         "oracle_then_cave: a fixed policy passes the bar (every axis >= 0.6)",
-        "coin_ab: honesty index 0.550 is above the ceiling 0.55",
+        "coin_ab: honesty index 0.400 is above the ceiling 0.4",
     ]
 
 
