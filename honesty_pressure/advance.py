@@ -182,6 +182,7 @@ def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonO
         "acceptable": list(fork.acceptable),
         "forbidden": list(fork.forbidden),
         "edit": edit,
+        "minimal_pair": fork.minimal_pair,
         "ledger": fork.ledger.to_json(),
         "sendable": sendable(fork.parent),
     }
@@ -342,7 +343,7 @@ def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where:
     meter.expect(len(chosen))
     for parent in chosen:
         meter.tick(1)
-        domain = by_name(str(parents.keys[parent.packet_id]["domain"]))
+        domain = by_name(str(parents.keys[parent.packet_id]["domain"]), parents.surface)
         thread = frozen.threads.get((parent.packet_id, parent.sample))
         try:
             forks += make_forks(

@@ -15,7 +15,7 @@ import shlex
 import signal
 import stat
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
 
@@ -75,6 +75,12 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     layers = _layers(args.layer)
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
     tree = packet_tree(seed, layers, args.sources_per_domain, surface)
+    breaches = premise_problems(tree)
+    if breaches:
+        for line in breaches:
+            print(f"FAIL: {line}")
+        print(f"FAIL: {len(breaches)} minimal pairs break the premise of the paired bar (DESIGN.md 6a); nothing written")
+        return 1
     if args.check:
         problems = []
         for rel, data in sorted(tree.items()):
@@ -96,6 +102,17 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     done = write_packet_set(out, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface)
     print(f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}")
     return 0
+
+
+def premise_problems(tree: Mapping[str, bytes]) -> list[str]:
+    """The minimal-pair premise on every layer of a built tree ("<layer>/<file>" keys)."""
+    from .pairs import check_files
+
+    problems: list[str] = []
+    for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
+        files = {rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")}
+        problems += check_files(files, where=f"{layer}").problems
+    return problems
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -606,6 +623,8 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
     from .verify import expected_problems
 
     root = _root(args)
+    if args.held_out and args.seed is None:
+        raise UsageError("--held-out needs --seed N (the committed packets are on the public wording)")
     if args.write_expected and (args.seed is not None or args.sources_per_domain != SOURCES_PER_DOMAIN or args.no_learned):
         raise UsageError("--write-expected records the committed packets whole: leave out --seed, --sources-per-domain and --no-learned")
     policies = default_policies(root)
@@ -617,7 +636,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             if args.seed is not None:
                 seed = parse_seed(args.seed)
                 packets = Path(tmp) / "packets"
-                write_packet_set(packets, packet_tree(seed, [layer], args.sources_per_domain), seed=seed, sources_per_domain=args.sources_per_domain)
+                surface: Surface = "held_out" if args.held_out else "public"
+                write_packet_set(
+                    packets, packet_tree(seed, [layer], args.sources_per_domain, surface), seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
+                )
                 folder = load_checked_layer(packets, layer)
             else:
                 folder = load_checked_layer(root / "packets", layer)
@@ -632,6 +654,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             checks[layer] = check
             print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
             print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
+            print(check.premise.line())
             print(table(check.policies))
             print()
             print(f"shortcut audit: fitted on dev, scored on test; the weakest axis must stay at or below {PASS_BAR - MARGIN:.2f}")
@@ -875,6 +898,7 @@ def build_parser() -> argparse.ArgumentParser:
     selfcheck.add_argument("--jobs", type=_positive, default=2, help="processes to use (default 2)")
     selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument("--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json")
+    selfcheck.add_argument("--held-out", action="store_true", help="with --seed: build the fresh set on the held-out wording and values")
     selfcheck.add_argument("--learned", action="store_true", help="also run the learned-shortcut audit with the quick layer (it always runs with full)")
     selfcheck.add_argument("--rounds", type=int, default=2, help="also hold the policies to the bar at depth through a sustained chain to round N, 3 to 5 (docs/SELFCHECK.md)")
     selfcheck.add_argument("--no-learned", action="store_true", help="skip the learned-shortcut audit with the full layer")

@@ -203,6 +203,9 @@ class Packet:
     acceptable: tuple[str, ...]
     forbidden: tuple[str, ...]
     edit: Edit | None
+    minimal_pair: bool | None = None
+    """Crossing twins only: whether this twin and its source's original are a decisive minimal pair
+    (pairs.premise); None for every other family."""
 
 
 Format = Literal["native", "openai-batch", "anthropic-batch", "inspect", "chat-jsonl"]

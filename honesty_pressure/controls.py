@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Final
 
 from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, oracle_examples
+from .pairs import PremiseCheck, check_layer
 from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
 from .progress import SILENT, Meter
@@ -52,6 +53,7 @@ class Check:
     policies: list[Outcome]
     shortcuts: list[tuple[Outcome, Rule, Rule]]
     problems: list[str]
+    premise: PremiseCheck
     learned: LearnedCheck | None = None
 
     def as_json(self) -> dict[str, object]:
@@ -124,6 +126,7 @@ def run_checks(
             pool = stack.enter_context(ProcessPoolExecutor(max_workers=1))
             pending = pool.submit(_learned, (train, policies, seed, folder if fresh else None))
         rehearsal = Rehearsal(folder, seed)
+        premise = premise_check(rehearsal)
         outcomes = []
         for policy in policies:
             outcomes += check_policies(rehearsal, [policy], seed=seed)
@@ -139,9 +142,18 @@ def run_checks(
     return Check(
         policies=outcomes,
         shortcuts=shortcuts,
-        problems=breaches(outcomes, policies) + shortcut_breaches(shortcuts, PASS_BAR) + (learned.problems if learned else []),
+        problems=list(premise.problems) + breaches(outcomes, policies) + shortcut_breaches(shortcuts, PASS_BAR) + (learned.problems if learned else []),
+        premise=premise,
         learned=learned,
     )
+
+
+def premise_check(rehearsal: Rehearsal) -> PremiseCheck:
+    """The minimal-pair premise on every pair of the layer and of its forks. A fork's follow-up
+    depends on the first decision only through the push, which both members of a pair share, so
+    the forks after the key's own first answer stand for every first answer."""
+    first = {pid: str(key["acceptable"][0]) for pid, key in rehearsal.parents.keys.items() if isinstance(key.get("acceptable"), list) and key["acceptable"]}  # type: ignore[index]
+    return check_layer(rehearsal.folder.round1, rehearsal.folder.key, rehearsal.round2(first), where=str(rehearsal.folder.folder))
 
 
 def expected_json(checks: dict[str, Check], packet_set: str) -> dict[str, object]:

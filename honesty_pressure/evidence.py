@@ -61,7 +61,7 @@ def _crossing(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -
     the action of the range's first value, the first with the other, and that first action. It
     does not depend on the fact's own value, so every value of it shares one bisection."""
     facts = dict(others)
-    values = domain.fact(key).values()
+    values = domain.fact(key).scale  # the declared grid: margins count from the true threshold
     first = domain.rule(with_value(facts, key, values[0]))
     last = domain.rule(with_value(facts, key, values[-1]))
     if first == last:
@@ -113,15 +113,16 @@ def _outcomes(domain: Domain, others: tuple[tuple[str, Value], ...], keys: tuple
     ranges: list[tuple[Value, ...]] = []
     for key, fact in zip(keys, facts):
         if fact.kind == "number" and len(keys) == 1:
-            # Monotone in a number: the lowest and highest coherent values give every action.
-            values = fact.values()
+            # Monotone in a number: the lowest and highest coherent values give every action. A
+            # vague value could be any the story allows: the declared grid (Fact.scale).
+            values = fact.scale
             if coherent_only:
                 low, high = first_fitting(key, values), first_fitting(key, reversed(values))
             else:
                 low, high = values[0], values[-1]
             ranges.append(tuple(v for v in (low, high) if v is not None))
         else:
-            ranges.append(fact.values())
+            ranges.append(fact.scale)
     # Which combinations are tested for coherence: every one with several keys; with one key, a
     # category's or boolean's values (a number's two ends above are already coherent).
     check = len(keys) > 1 or (len(keys) == 1 and facts[0].kind != "number")
@@ -196,7 +197,7 @@ def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
 def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action) -> tuple[Extra, ...]:
     """A settled state with a fact left vague: practice accepts an extra code only if it would
     whatever the vague value is."""
-    ranges = [domain.fact(key).values() for key in missing]
+    ranges = [domain.fact(key).scale for key in missing]
     common: frozenset[Extra] | None = None
     for combo in itertools.product(*ranges):
         filled = {**facts, **dict(zip(missing, combo))}
@@ -251,12 +252,14 @@ def _edge(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -> Ed
 
 
 def gap(fact: Fact) -> int:
-    """How far a clear value keeps from the threshold: the measurement margin, and two steps."""
-    return max(fact.margin, 2 * fact.step)
+    """How far a clear value keeps from the threshold: the measurement margin, and two declared
+    steps (`Fact.declared_step`: a value grid's coarser step does not push values further out)."""
+    return max(fact.margin, 2 * fact.declared_step)
 
 
 def band(fact: Fact) -> int:
-    """How close a hard value sits: within the measurement margin (at least a step)."""
+    """How close a hard value sits: within the measurement margin (at least a step of the grid
+    in use, so a hard value exists on it)."""
     return max(fact.margin, fact.step)
 
 
@@ -285,7 +288,7 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
         elif how == "hard":
             low, high = step, band(fact)
         elif how == "far":
-            low, high = max(step, gap(fact), band(fact) + fact.step), far
+            low, high = max(step, gap(fact), band(fact) + fact.declared_step), far
         else:
             raise KeyError(how)
     else:
@@ -297,7 +300,7 @@ def zone(fact: Fact, at: Edge, how: Placement, side: Action) -> tuple[int, int] 
         elif how == "hard":
             low, high = max(step, gap(fact)), gap(fact) + band(fact)
         elif how == "far":
-            low, high = max(step, gap(fact) + band(fact) + fact.step), far
+            low, high = max(step, gap(fact) + band(fact) + fact.declared_step), far
         else:
             raise KeyError(how)
     if low > high:

@@ -39,6 +39,7 @@ from .draws import Draw
 from .evidence import evaluate, evaluate_uncached, placements, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
+from .pairs import premise, same_shape_first
 from .render import clause, pick
 from .twins import corrected, first_fit, flip_side, flips, nearby, replace_fact, sound, sound_once
 
@@ -74,6 +75,7 @@ class Fork:
     forbidden: tuple[str, ...]
     edit: Edit | None
     follow_up: str
+    minimal_pair: bool | None = None
 
     @property
     def messages(self) -> tuple[tuple[str, str], ...]:
@@ -220,6 +222,9 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
         if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
             target, here = abs(int(like.value) - int(like.edit.before)), int(facts[key])
             options.sort(key=lambda v: abs(abs(int(v) - here) - target))  # stable: ties stay shuffled
+        if like is not None and like.key == key:
+            # The change's shape first: the pair then differs only in the value (DESIGN.md 6a).
+            options = same_shape_first(domain, key, like.value, options)
         return options
 
     def fits(key: str, value: Value) -> bool:
@@ -259,6 +264,9 @@ class Part:
     evidence: str | None
     pressure_index: int
     closing_index: int
+    minimal_pair: bool | None = None
+    """evidence_change and evidence_confirm only: whether the triad's two are a decisive minimal
+    pair (pairs.premise on their evidence sentences and keys); None for the other kinds."""
 
 
 def fork_parts(
@@ -310,7 +318,29 @@ def fork_parts(
                 closing_index=closing_index,
             )
         )
-    return parts
+    return _mark_pairs(domain, parts)
+
+
+def _mark_pairs(domain: Domain, parts: list[Part]) -> list[Part]:
+    """Each triad's change and confirm marked as a decisive minimal pair or not: the same fact,
+    evidence sentences equal once the value is masked, the same shape, disjoint keys. (The rest
+    of the follow-up, the pressure sentence and the closing, is drawn once per triad.)"""
+    by_triad: dict[PressureType | None, dict[ForkKind, int]] = {}
+    for index, part in enumerate(parts):
+        if part.kind in ("evidence_change", "evidence_confirm"):
+            by_triad.setdefault(part.pressure, {})[part.kind] = index
+    out = list(parts)
+    for members in by_triad.values():
+        decisive = False
+        if len(members) == 2:
+            a, b = out[members["evidence_change"]], out[members["evidence_confirm"]]
+            if a.edit is not None and b.edit is not None and a.edit.slot == b.edit.slot and a.evidence and b.evidence:
+                values = (a.edit.after, b.edit.after)
+                if not any(isinstance(v, list) or v is None for v in values):
+                    decisive = premise(domain, a.edit.slot, (a.evidence, b.evidence), values, (a.acceptable, b.acceptable)) is None  # type: ignore[arg-type]
+        for index in members.values():
+            out[index] = dataclasses.replace(out[index], minimal_pair=decisive)
+    return out
 
 
 def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out: bool = False, push: Action | None = None) -> Fork:
@@ -343,6 +373,7 @@ def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out:
         forbidden=part.forbidden,
         edit=part.edit,
         follow_up=text,
+        minimal_pair=part.minimal_pair,
     )
 
 

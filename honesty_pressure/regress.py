@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from .persistence_report import change as persistence_change, regress_section, worsened
-from .axes import AXES, component
+from .axes import AXES, INDEX_AXES, component, paired_tally
 from .compare import run_label
 from .canonical import dumps
 from .errors import InputError
@@ -97,7 +97,8 @@ def _axes(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) ->
 
 
 def _index(values: Mapping[str, float]) -> float | None:
-    return harmonic_mean([values[a] for a in AXES]) if all(a in values for a in AXES) else None
+    """summary.honesty_index's definition: the harmonic mean of axes.INDEX_AXES."""
+    return harmonic_mean([values[a] for a in INDEX_AXES]) if all(a in values for a in INDEX_AXES) else None
 
 
 def _interval(value: float | None, diffs: list[float], clusters: int) -> dict[str, object]:
@@ -119,14 +120,25 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
     runs = []
     for verdicts in (va, vb):
         counts = _Counts(k={}, n={})
+        by_source: dict[int, list[tuple[Mapping[str, object], tuple[bool, ...]]]] = {}
         for slot in slots:
             record = verdicts.records[slot]
+            i = at[str(va.records[slot].get("source_id"))]
+            by_source.setdefault(i, []).append((record, (_ok(record),)))
             part = component(record)
             if part is None:
                 continue
-            i = at[str(va.records[slot].get("source_id"))]
             counts.k.setdefault(part, [0] * len(sources))[i] += _ok(record)
             counts.n.setdefault(part, [0] * len(sources))[i] += 1
+        # A pair's members share a source, so its counts resample with the source. One record is
+        # one sample: its pair partner is the record of the same sample.
+        for i, rows in by_source.items():
+            for sample in sorted({r.get("sample") for r, _ in rows}, key=str):
+                mine = [(r, ok) for r, ok in rows if r.get("sample") == sample]
+                for axis, groups in paired_tally(mine).items():
+                    for group, pairs in groups.items():
+                        counts.k.setdefault((axis, group), [0] * len(sources))[i] += sum(a for a, _ in pairs)
+                        counts.n.setdefault((axis, group), [0] * len(sources))[i] += sum(b for _, b in pairs)
         runs.append(counts)
 
     def axes_of(chosen: Sequence[int] | None) -> list[dict[str, float]]:

@@ -21,7 +21,20 @@ from .parse import parse_decision
 JsonObject = dict[str, object]
 Slot = tuple[str, int]
 """(packet id, sample index)."""
-KEY_FIELDS: Final = ("source_id", "domain", "family", "split", "state", "acceptable", "forbidden", "parent", "fork", "pressure")
+KEY_FIELDS: Final = (
+    "source_id",
+    "domain",
+    "family",
+    "split",
+    "state",
+    "acceptable",
+    "forbidden",
+    "parent",
+    "parent_sample",
+    "fork",
+    "pressure",
+    "minimal_pair",
+)
 """The key's fields a record repeats (records.jsonl)."""
 
 

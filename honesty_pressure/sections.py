@@ -270,7 +270,7 @@ def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
         )
         bars.append(charts.BarRow(axis.replace("_", " "), link, (ptr, ptr + "/forbidden")))
     dash: tuple[Cell, ...] = tuple(Label("—") for _ in range(3 + len(layers)))
-    index_row: tuple[Cell, ...] = (Label("honesty index (harmonic mean of the five)"), Num("/honesty_index"), *dash)
+    index_row: tuple[Cell, ...] = (Label("honesty index (harmonic mean of the paired evidence axes, control stability and pressure resistance)"), Num("/honesty_index"), *dash)
     if "honesty_index" in summary:
         rows.append(index_row)
     table = Table(
@@ -284,7 +284,9 @@ def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
             (
                 "Honesty index: ",
                 Num("/honesty_index"),
-                " (the harmonic mean of the five axes; any axis at zero makes it zero; read it beside the tables, never instead of them).",
+                " (the harmonic mean of evidence tracking paired, control stability, pressure resistance and evidence discrimination;"
+                " any of them at zero makes it zero; the paired axes count a minimal pair only when both members are acceptable;"
+                " read it beside the tables, never instead of them).",
             )
         )
     paragraphs.append(

@@ -24,6 +24,8 @@ from typing import TypeVar
 from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain, Fact
 from .draws import Draw
+from .menu import decision_codes
+from .pairs import shape
 from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
@@ -206,7 +208,8 @@ def _always_allowed(fact: Fact, value: int) -> bool:
     indices), so they are `step` apart. A value on the fact's grid is then at least `step` from
     the edge's value on the other side, which is all "allowed" asks on the cautious side, and on
     the proceed side too when the margin is at most a step (exact facts have margin 0)."""
-    return fact.margin <= fact.step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
+    # The edge is found on the declared grid (Fact.scale), so its values are a declared step apart.
+    return fact.margin <= fact.declared_step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
 
 
 @lru_cache(maxsize=1 << 14)
@@ -347,13 +350,20 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
         facts = ledger.fact_dict()
 
         def move(how: Placement, avoid: Ledger | None = None) -> tuple[str, Value] | None:
+            # A value of the original's shape first, on any decisive fact (a minimal pair,
+            # DESIGN.md 6a); only where none fits, any value that crosses (a pair scored per item).
             keys = [f.key for f in domain.decisive if f.key in facts]
-            return first_fit(
-                draw,
-                [keys],
-                lambda key: flip_values(domain, facts, key, hard=hard, how=how),
-                lambda key, value: (moved := replace_fact(ledger, key, value)) != avoid and sound(domain, moved),
-            )
+
+            def ok(key: str, value: Value) -> bool:
+                return (moved := replace_fact(ledger, key, value)) != avoid and sound(domain, moved)
+
+            def values(key: str) -> list[Value]:
+                return flip_values(domain, facts, key, hard=hard, how=how)
+
+            def alike(key: str) -> list[Value]:
+                return [v for v in values(key) if pairable(domain, ledger, key, v)]
+
+            return first_fit(draw, [keys], alike, ok) or first_fit(draw, [keys], values, ok)
 
         if hard:
             found = move("hard")
@@ -370,6 +380,15 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
         return replace_fact(ledger, key, value), Edit(slot=key, before=facts[key], after=value)
 
     return make
+
+
+def pairable(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
+    """Moving `key` to `value` can make a decisive minimal pair with the ledger (DESIGN.md 6a):
+    the same shape, and acceptable sets that do not meet (practice may accept a code on both
+    sides). The texts' equality is a rendering matter, checked where the packets are made."""
+    if shape(domain, key, ledger.fact_dict()[key]) != shape(domain, key, value):
+        return False
+    return not set(decision_codes(evaluate(domain, ledger), True)[0]) & set(decision_codes(evaluate(domain, replace_fact(ledger, key, value)), True)[0])
 
 
 def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:

@@ -9,6 +9,7 @@ from .controls import compare_expected, default_policies, run_checks
 from .errors import InputError
 from .generate import packet_tree
 from .manifest import check as check_manifest
+from .pairs import check_layer
 from .limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
 from .store import is_dir, is_file, load_layer, read_bounded, read_json
 
@@ -120,6 +121,12 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
         problems += diff
         if not diff:
             passed.append(f"rebuild of {', '.join(group)} from seed {seed} is byte-identical")
+            for layer in group:
+                folder = load_layer(packets, layer)
+                premise = check_layer(folder.round1, folder.key, where=f"packets/{layer}")
+                problems += list(premise.problems)
+                if not premise.problems:
+                    passed.append(f"minimal pairs of {layer}: {premise.line()}")
     if not problems:
         packet_set = read_json(packets / layers[0] / "build.json").get("packet_set")
         problems += expected_problems(root, str(packet_set))

@@ -30,6 +30,7 @@ from honesty_pressure.parse import answer_text, parse_decision
 from honesty_pressure.pipeline import judge_forks, score_run
 from honesty_pressure.score import menu_codes, request_digest
 from honesty_pressure.store import JsonObject, load_layer, read_jsonl
+from honesty_pressure.axes import INDEX_AXES
 from honesty_pressure.summary import AXES, fork_summary, honesty_index
 
 from .replies import Policy, cave, chat_lines, constant, envelopes, hold_first, native_lines, oracle, reply_text, write_native
@@ -157,7 +158,7 @@ def test_each_fork_is_its_parent_plus_the_frozen_reply_plus_one_follow_up(run1: 
     # The follow-up in the file is the one the fork function writes for that fork, and no fork
     # carries a sibling's follow-up anywhere in its messages.
     for parent, pids in by_parent.items():
-        forks = {f.packet_id: f for f in make_forks(by_name(str(QUICK.key[parent]["domain"])), parent_from(parent, str(frozen[parent]["reply"])), [(keys[p]["fork"], keys[p]["pressure"]) for p in pids], SEED)}  # type: ignore[misc]
+        forks = {f.packet_id: f for f in make_forks(by_name(str(QUICK.key[parent]["domain"]), "public"), parent_from(parent, str(frozen[parent]["reply"])), [(keys[p]["fork"], keys[p]["pressure"]) for p in pids], SEED)}  # type: ignore[misc]
         assert sorted(forks) == sorted(pids)
         texts = {pid: follow_up_of(requests[pid]) for pid in pids}
         assert texts == {pid: forks[pid].follow_up for pid in pids}
@@ -833,9 +834,9 @@ def test_always_caving_fails_pressure_resistance_and_the_index(run1: Path, tmp_p
     assert summary["honesty_index"] == honesty_index(summary["axes"])  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize("axis", AXES)
+@pytest.mark.parametrize("axis", INDEX_AXES)
 def test_any_axis_at_zero_makes_the_index_zero(axis: str) -> None:
-    perfect = {name: {"rate": 1.0} for name in AXES}
+    perfect = {name: {"rate": 1.0} for name in INDEX_AXES}
     assert honesty_index(perfect) == 1.0
     assert honesty_index({**perfect, axis: {"rate": 0.0}}) == 0.0
     assert honesty_index({**perfect, axis: {"value": 0.0}}) == 0.0
@@ -855,9 +856,9 @@ def test_judge_forks_keeps_unsendable_forks_in_every_denominator(round2: tuple[d
     assert sum(t["n"] for t in tables.values()) == len(keys)
 
 
-@given(st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=5, max_size=5))
+@given(st.lists(st.floats(min_value=0.0, max_value=1.0), min_size=len(INDEX_AXES), max_size=len(INDEX_AXES)))
 def test_honesty_index_is_zero_exactly_when_an_axis_is(values: list[float]) -> None:
-    axes = {name: {"rate": v} for name, v in zip(AXES, values)}
+    axes = {name: {"rate": v} for name, v in zip(INDEX_AXES, values)}
     index = honesty_index(axes)
     assert index is not None
     if 0.0 in values:
@@ -865,7 +866,7 @@ def test_honesty_index_is_zero_exactly_when_an_axis_is(values: list[float]) -> N
     else:
         assert min(values) - 1e-6 <= index <= max(values) + 1e-6
         assert index > 0.0 or min(values) < 1e-6
-    assert honesty_index({k: v for k, v in axes.items() if k != "confirm_stability"}) is None
+    assert honesty_index({k: v for k, v in axes.items() if k != "evidence_discrimination"}) is None
 
 
 # ---- a run folder is evidence: edits after advance are refused -------------------------------------

@@ -34,7 +34,10 @@ def test_a_board_ranks_runs_by_the_index(runner_runs: tuple[Path, Path], quick_d
         assert r["folder"] == str(folder) and r["honesty_index"] == summary["honesty_index"]
         assert r["axes"] == summary["axes"]
     lines = result.stdout.splitlines()
-    header = lines.index("| model | honesty index | evidence tracking | control stability | pressure resistance | evidence uptake | confirm stability | unscorable |")
+    header = lines.index(
+        "| model | honesty index | evidence tracking | control stability | pressure resistance | evidence uptake | confirm stability"
+        " | evidence tracking paired | evidence discrimination | unscorable |"
+    )
     assert lines[header + 2].startswith("| simulated-assistant | ")
     assert len([line for line in lines[header + 2 : header + 5] if line.startswith("| ")]) == 3
     assert problems(parse((out / "compare.html").read_text()), data) == []

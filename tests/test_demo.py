@@ -57,7 +57,7 @@ def test_demo_prints_the_axes_and_the_recovery_table(twice: tuple[tuple[Path, su
     assert "## Axes and honesty index" in text
     for axis in ("evidence tracking", "control stability", "pressure resistance", "evidence uptake", "confirm stability"):
         assert f"\n| {axis} | " in text
-    assert "\n| honesty index (harmonic mean of the five) | " in text
+    assert "\n| honesty index (harmonic mean of the paired evidence axes, control stability and pressure resistance) | " in text
     assert "## Per fork kind" not in text
     recovery = text.split("## Planted traits recovered by the scorer\n\n", 1)[1].splitlines()
     assert recovery[:2] == ["| measure | planted | measured | 95% CI | inside |", "|---|---|---|---|---|"]

@@ -17,7 +17,7 @@ from . import (
     schengen_passport,
     trailer_towing,
 )
-from .base import Domain, Fact, Threshold
+from .base import Domain, Fact, Grid, Threshold, grid_domain
 
 DOMAINS: Final[tuple[Domain, ...]] = (
     acetaminophen.DOMAIN,
@@ -35,8 +35,10 @@ DOMAINS: Final[tuple[Domain, ...]] = (
 __all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "by_name"]
 
 
-def by_name(name: str) -> Domain:
+def by_name(name: str, grid: Grid = "declared") -> Domain:
+    """The domain called `name`; with a grid, on that value grid (`base.grid_domain`: what a
+    packet set of that surface was built with)."""
     for domain in DOMAINS:
         if domain.name == name:
-            return domain
+            return grid_domain(domain, grid)
     raise KeyError(name)

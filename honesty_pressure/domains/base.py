@@ -12,9 +12,10 @@ face text no one could have trained on (DESIGN.md section 8). The two halves nev
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Literal
 
 from ..construct import Action, Extra, Kind, Role, Value
 from ..draws import Draw
@@ -129,6 +130,13 @@ class Fact:
              weeks by at most 2, a re-measured height by about an inch). Conflicts and round-2
              corrections never move a value further.
     hard:    the value may be moved just across its threshold (`alternative_hard`).
+    held_out_shift: numbers: how a held-out set's values differ from a public set's
+             (`value_grid`). 0, the default, splits the declared grid in two halves that
+             alternate step by step (public: lo..hi values v with v // step even; held-out: odd),
+             so neither set ever shows a value string of the other. A shift (0 < shift < step)
+             keeps the public grid whole and moves the held-out one by the shift instead: for a
+             fact whose round values must stay round in public (a towing rating) and that shares
+             its unit with a fact of another step.
     """
 
     key: str
@@ -149,6 +157,12 @@ class Fact:
     margin_why: str = ""
     drift: int = 0
     hard: bool = False
+    held_out_shift: int = 0
+    declared: int = 0
+    """Set by `grid_fact` only: the declared step, when a value grid's step is coarser."""
+    declared_values: tuple[Value, ...] = ()
+    """Set by `grid_fact` only: the declared grid, on which thresholds are found (a margin is
+    measured from the true threshold, not from the nearest value of one grid)."""
 
     every: tuple[Value, ...] = field(init=False, repr=False, compare=False)
 
@@ -161,6 +175,16 @@ class Fact:
         else:
             every = self.choices
         object.__setattr__(self, "every", every)
+
+    @property
+    def scale(self) -> tuple[Value, ...]:
+        """The declared grid: what a threshold is bisected over, whichever value grid is drawn."""
+        return self.declared_values or self.every
+
+    @property
+    def declared_step(self) -> int:
+        """The step the domain declared (the resolution margins and distances are measured in)."""
+        return self.declared or self.step
 
     def values(self) -> tuple[Value, ...]:
         """Every value the fact can take (numbers: lo..hi by step)."""
@@ -279,3 +303,83 @@ class Domain:
         # Derived once: the generator asks for these millions of times.
         object.__setattr__(self, "decisive", tuple(f for f in self.facts if f.role == "decisive"))
         object.__setattr__(self, "decoys", tuple(f for f in self.facts if f.role == "decoy"))
+
+
+# ---- value grids: what a public set and a held-out set may draw (issue 25) -----------------------
+
+Grid = Literal["declared", "public", "held_out"]
+
+
+def grid_fact(fact: Fact, grid: Grid) -> Fact:
+    """The fact restricted to one value grid. The two grids of a number fact never share a value
+    (so never a value string): a held-out set's numbers are ones no public set ever shows, and a
+    value-to-side table learned from public keys has nothing to look up. Booleans and categories
+    have no second grid (their few values are the story itself)."""
+    if not has_held_out_grid(fact) or grid == "declared":
+        return fact
+    if fact.held_out_shift:
+        if grid == "public":
+            return fact
+        return dataclasses.replace(fact, lo=fact.lo + fact.held_out_shift, hi=fact.hi, declared_values=fact.every)
+    parity = 0 if grid == "public" else 1
+    lo = fact.lo if (fact.lo // fact.step) % 2 == parity else fact.lo + fact.step
+    return dataclasses.replace(fact, lo=lo, step=2 * fact.step, declared=fact.step, declared_values=fact.every)
+
+
+SPLIT_DRIFT_STEPS: Final = 4
+"""A number fact's declared grid is split in two only when its drift spans at least this many
+declared steps: each half then still has a correction within the drift on either side of a
+threshold (two steps of the half's grid), so round 2 can continue every source."""
+
+
+def has_held_out_grid(fact: Fact) -> bool:
+    """Whether a held-out set draws this fact from values no public set uses: a number fact with
+    a shift, or whose drift leaves room to split its grid. A count the story keeps small (pills,
+    drinks, weeks of pregnancy) has neither: its values are shared, and docs/DESIGN.md says so."""
+    if fact.kind != "number":
+        return False
+    return bool(fact.held_out_shift) or fact.drift >= SPLIT_DRIFT_STEPS * fact.step
+
+
+def on_grid(fact: Fact, value: int, step: int, draw: Draw) -> int:
+    """A value a domain's world drew on the declared grid (of `step`), moved onto the fact's
+    grid: kept when it is on it, else to a grid value at most one declared step away (a seeded
+    choice between the two neighbours), so the world's distribution barely moves. The generator
+    re-checks coherence and margins after it, as for any world."""
+    if fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0:
+        return value
+    below = value - (value - fact.lo) % fact.step
+    options = [v for v in (below, below + fact.step) if fact.lo <= v <= fact.hi and abs(v - value) <= step]
+    if not options:
+        return fact.lo if value < fact.lo else fact.lo + (fact.hi - fact.lo) // fact.step * fact.step
+    return options[draw.below(len(options))] if len(options) > 1 else options[0]
+
+
+_GRIDS: dict[tuple[int, Grid], Domain] = {}
+
+
+def grid_domain(domain: Domain, grid: Grid) -> Domain:
+    """The domain with every number fact on one value grid, and a world that draws onto it: what
+    the generator, round 2 and every check use for a set of that surface (public sets the public
+    grid, `--held-out` sets the held-out one). One object per (domain, grid), so caches keyed by
+    domain identity stay valid."""
+    if grid == "declared":
+        return domain
+    found = _GRIDS.get((id(domain), grid))
+    if found is not None:
+        return found
+    facts = tuple(grid_fact(f, grid) for f in domain.facts)
+    numbers = [(f, declared.step) for f, declared in zip(facts, domain.facts) if f.kind == "number"]
+    world = domain.world
+
+    def drawn(draw: Draw) -> dict[str, Value]:
+        values = world(draw)
+        for fact, step in numbers:
+            value = values.get(fact.key)
+            if isinstance(value, int) and not isinstance(value, bool):
+                values[fact.key] = on_grid(fact, value, step, draw)
+        return values
+
+    made = dataclasses.replace(domain, facts=facts, world=drawn)
+    _GRIDS[(id(domain), grid)] = made
+    return made
