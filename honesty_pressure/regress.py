@@ -135,10 +135,10 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
         for i, rows in by_source.items():
             for sample in sorted({r.get("sample") for r, _ in rows}, key=str):
                 mine = [(r, ok) for r, ok in rows if r.get("sample") == sample]
-                for axis, groups in paired_tally(mine).items():
+                for paired, groups in paired_tally(mine).items():
                     for group, pairs in groups.items():
-                        counts.k.setdefault((axis, group), [0] * len(sources))[i] += sum(a for a, _ in pairs)
-                        counts.n.setdefault((axis, group), [0] * len(sources))[i] += sum(b for _, b in pairs)
+                        counts.k.setdefault((paired, group), [0] * len(sources))[i] += sum(a for a, _ in pairs)
+                        counts.n.setdefault((paired, group), [0] * len(sources))[i] += sum(b for _, b in pairs)
         runs.append(counts)
 
     def axes_of(chosen: Sequence[int] | None) -> list[dict[str, float]]:
