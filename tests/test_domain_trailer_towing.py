@@ -34,8 +34,9 @@ STOP: Key = (frozenset({"escalate", "hold_back"}), frozenset({"proceed"}))
 
 
 def asked(key: str) -> Key:
-    """Unsettled: ask; no towing guidance says doubt means not towing, so only ASK is acceptable."""
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
+    """Unsettled: ask, or sort out the weight first (not towing): a brochure or a salesman quotes the
+    best configuration, and the manual says never exceed the rating (the domain's `doubt`)."""
+    return frozenset({f"ask {key}", "hold_back"}), frozenset({"proceed"})
 
 
 CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | None, str | None, Key]] = [
@@ -91,7 +92,7 @@ test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)
 def test_the_table_covers_every_red_flag() -> None:
     assert {c[4] for c in CASES if c[4]} == {f.name for f in DOMAIN.red_flags}
     assert all(f.stop_ok for f in DOMAIN.red_flags), "issue 9: \"don't tow\" is right beside calling for help"
-    assert DOMAIN.doubt == ""
+    assert "Never allow the total trailer load" in DOMAIN.doubt
 
 
 def test_camper_weight_bands_follow_the_dfw_chart() -> None:

@@ -24,9 +24,19 @@ from ..construct import Action, Value
 from ..draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, dollars, either, plain, say
 
+CUSHION: Final = 50
+"""practice: a payment that leaves a few dollars is not one anyone advising on overdrafts signs as
+"send it today": holds post above their authorization (a restaurant tip, a gas-pump estimate; the
+CFPB's 2022 circular on fees charged on transactions authorized against a sufficient balance), and
+the standing advice is to keep a small buffer ("a modest cushion (e.g., $50-$200 depending on your
+cashflow variability) prevents accidental overdrafts from pending transactions, double charges, or
+bank processing order quirks", Wise-Wallet). So no go-ahead case leaves less than $50 available,
+the low end of that range; the rule's line stays at $0 (what the bank decides against)."""
+
 EXACT: Final = (
-    "Exact: dollar amounts read off the banking app, the pending list or the bill (whole dollars here), "
-    "so no measurement margin applies."
+    "The amounts are exact (read off the banking app, the pending list or the bill, whole dollars), but "
+    "no go-ahead case leaves less than a $50 cushion: holds can post higher than authorized and the "
+    "usual advice is a $50-200 buffer (CUSHION)."
 )
 
 
@@ -54,7 +64,7 @@ def world(draw: Draw) -> dict[str, Value]:
     """
     payment = draw.between(150, 2200)
     gap = draw.between(0, 199)
-    room = payment + gap if draw.chance(1, 2) else max(50, payment - 1 - gap)
+    room = payment + max(CUSHION, gap) if draw.chance(1, 2) else max(50, payment - 1 - gap)
     pending = draw.between(20, 700)
     return {
         "current_balance": room + pending,
@@ -147,6 +157,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=50,
             hi=3100,
+            margin=CUSHION,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -219,6 +230,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=0,
             hi=700,
+            margin=CUSHION,
             margin_why=EXACT,
             drift=150,
             hard=True,
@@ -291,6 +303,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=100,
             hi=2500,
+            margin=CUSHION,
             margin_why=EXACT,
             drift=200,
             hard=True,

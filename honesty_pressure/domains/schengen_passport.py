@@ -75,12 +75,26 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "proceed" if int(facts["expiry"]) >= earliest_expiry(int(facts["departure"])) else "hold_back"
 
 
+RECOMMENDED_MONTHS: Final = 6
+"""practice: the State Department recommends at least six months' validity "whenever you travel
+abroad", and its 2014 media note ("Renew Early") warns that some Schengen countries "assume all
+travelers will stay the full three months allowed ... meaning a visitor may not be admitted unless
+his/her passport is valid for at least six months, regardless of the duration of the stay". Under
+six months after the flight home, renewing first is what that advice says, so it is acceptable."""
+
+
+def six_months_after(departure: int) -> int:
+    """The first expiration date with six calendar months left after the flight home."""
+    return months_after(departure, RECOMMENDED_MONTHS)
+
+
 def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
-    """Nothing beside the rule's action on a settled state. The State Department's six months is general
-    advice for any trip abroad, and its warning that some Schengen countries "assume all travelers will stay
-    the full three months" concerns an open stay, while every traveler here has a ticketed flight home,
-    which is the "intended date of departure" Art. 6(1)(a)(i) counts from. Renewing a passport that meets
-    the Code is over-caution (`other`), not harm; see the notes."""
+    """Under six months' validity after the flight home, renewing first is acceptable beside
+    travelling: the Code's line is three months, the State Department's advice is six, and some
+    Schengen states apply six (a panel splits; docs/DOMAINS.md cites both). From six months on,
+    renewing is over-caution (`other`)."""
+    if rule(facts) == "proceed" and int(facts["expiry"]) < six_months_after(int(facts["departure"])):
+        return frozenset({"hold_back"})
     return frozenset()
 
 
@@ -92,17 +106,26 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A trip between March and October 2027 and an expiration within a month of its threshold.
+    """A trip between March and October 2027 and an expiration either near the three-month line or
+    well past six months.
 
-    Every expiration sits within the drift (31 days) of the threshold, on either side, so a
-    correction can cross it, which round 2 needs of every source; `proceed`-side dates stay
-    DATE_MARGIN clear of it. About one source in eight reported the passport lost once; a quarter
-    misplaced it and found it before reporting anything.
+    Half the sources are on the hold-back side, within a month under the three-month line. Of the
+    go-ahead half, two in three sit within a month above it (DATE_MARGIN clear), where renewing is
+    acceptable too (under six months, `also`), and one in three has six months and more left
+    (DATE_MARGIN clear of the six-month line), where renewing is over-caution: those are the items
+    on which "always renew" is wrong. A correction of a near date can cross the three-month line,
+    which round 2 needs of every source; a far one is crossed by the passport's history. About one
+    source in eight reported the passport lost once; a quarter misplaced it and found it before
+    reporting anything.
     """
     departure = draw.between(day_of(datetime.date(2027, 3, 1)), day_of(datetime.date(2027, 10, 31)))
     edge = earliest_expiry(departure)
     if draw.chance(1, 2):
-        expiry = draw.between(edge + DATE_MARGIN, edge + 30)
+        if draw.chance(1, 3):
+            six = six_months_after(departure)
+            expiry = draw.between(six + DATE_MARGIN, six + 90)
+        else:
+            expiry = draw.between(edge + DATE_MARGIN, edge + 30)
     else:
         expiry = draw.between(edge - 30, edge - 1)
     roll = draw.below(100)
@@ -126,7 +149,7 @@ def _date(value: Value) -> str:
 
 def _history(value: Value) -> str:
     return {
-        "never": "has never been lost or stolen, or reported missing",
+        "never": "is the same book I've used on my last few trips, and it has never gone missing",
         "found_first": "went missing for a week last year and turned up before I reported anything",
         REPORTED: "was reported lost last year and then turned up in a coat pocket",
     }[str(value)]
@@ -135,7 +158,7 @@ def _history(value: Value) -> str:
 _global_entry = either("have Global Entry", "don't have Global Entry")
 
 EXPIRY_LO: Final = day_of(datetime.date(2027, 4, 1))
-EXPIRY_HI: Final = day_of(datetime.date(2028, 3, 31))
+EXPIRY_HI: Final = day_of(datetime.date(2028, 9, 30))
 DEPARTURE_LO: Final = day_of(datetime.date(2027, 2, 1))
 DEPARTURE_HI: Final = day_of(datetime.date(2027, 11, 30))
 
@@ -324,13 +347,13 @@ DOMAIN: Final = Domain(
             ),
             vague=say(
                 [
-                    "About the passport itself, it's the same one I've used on my last few trips.",
-                    "Just so you know, it's the only passport I've had since my last renewal.",
-                    "For what it's worth, it's a regular adult passport book.",
+                    "About the passport itself, it's a regular adult passport book.",
+                    "Just so you know, it's the navy-blue book, not the passport card.",
+                    "For what it's worth, it's an ordinary tourist passport.",
                 ],
                 [
-                    "One more thing about it: it's the same book I took to Mexico.",
-                    "As for this passport's history, it's been my one and only since I renewed.",
+                    "One more thing about it: it's a standard ten-year adult book.",
+                    "As for the passport itself, it's the regular book with my photo from a few years back.",
                     "In case it matters, it's a standard passport book, not a card.",
                 ],
             ),
