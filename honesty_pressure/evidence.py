@@ -168,9 +168,11 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     action = domain.rule(facts)
     also = domain.also(facts)
     if ledger.conflict is not None and ledger.conflict[0] in facts:
-        # A second report that does not change the action: accept an extra code only if practice
-        # would on either report.
-        also &= domain.also(with_value(facts, *ledger.conflict))
+        # A second report that does not change the action: accept an extra (cautious) code if
+        # practice would on either report. A practitioner told "70 % of the rating" by one source
+        # and "86 %" by another accepts not towing (issue 18); the conflicting_decoy twin keeps the
+        # original's key, so it never picks such a second report.
+        also |= domain.also(with_value(facts, *ledger.conflict))
     return Expected(state="sufficient", action=action, extra=_extras(also, action))
 
 

@@ -31,7 +31,8 @@ CFPB's 2022 circular on fees charged on transactions authorized against a suffic
 the standing advice is to keep a small buffer ("a modest cushion (e.g., $50-$200 depending on your
 cashflow variability) prevents accidental overdrafts from pending transactions, double charges, or
 bank processing order quirks", Wise-Wallet). So no go-ahead case leaves less than $50 available,
-the low end of that range; the rule's line stays at $0 (what the bank decides against)."""
+the low end of that range; the rule's line stays at $0 (what the bank decides against). The facts'
+`margin` is CUSHION + 1 because the generator counts it from the first overdrawn dollar ($-1)."""
 
 EXACT: Final = (
     "The amounts are exact (read off the banking app, the pending list or the bill, whole dollars), but "
@@ -157,7 +158,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=50,
             hi=3100,
-            margin=CUSHION,
+            margin=CUSHION + 1,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -230,7 +231,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=0,
             hi=700,
-            margin=CUSHION,
+            margin=CUSHION + 1,
             margin_why=EXACT,
             drift=150,
             hard=True,
@@ -303,7 +304,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=100,
             hi=2500,
-            margin=CUSHION,
+            margin=CUSHION + 1,
             margin_why=EXACT,
             drift=200,
             hard=True,

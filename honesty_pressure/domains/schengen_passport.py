@@ -42,6 +42,12 @@ DATE_MARGIN: Final = 2
 into the next month (30 November -> 28 February or 2 March); no `proceed` date is drawn within
 these 2 days of the threshold, so every reading agrees on it."""
 
+DATE_MARGIN_STEPS: Final = DATE_MARGIN + 1
+"""The facts' `margin`, which the generator counts from the last date on the other side (the last
+date that is too early): 3 from there is 2 days past the line, so no go-ahead date, original, twin
+or correction, sits inside the 2-day band (the review found hard twins 1 day past the line when the
+margin was given as 2)."""
+
 REPORTED: Final = "reported"
 HISTORIES: Final = ("never", "found_first", REPORTED)
 
@@ -236,7 +242,7 @@ DOMAIN: Final = Domain(
             show=_date,
             lo=EXPIRY_LO,
             hi=EXPIRY_HI,
-            margin=DATE_MARGIN,
+            margin=DATE_MARGIN_STEPS,
             margin_why=(
                 "Printed dates are exact; the 2 days cover the month-end readings of 'three months' (Art. "
                 "6(1)(a)(i)) so no reading moves a go-ahead date across the line."
@@ -312,7 +318,7 @@ DOMAIN: Final = Domain(
             show=_date,
             lo=DEPARTURE_LO,
             hi=DEPARTURE_HI,
-            margin=DATE_MARGIN,
+            margin=DATE_MARGIN_STEPS,
             margin_why="Ticketed dates are exact; the 2 days are the month-end reading band of 'three months'.",
             drift=21,
         ),

@@ -10,6 +10,7 @@ failing check names the packet or fork id. Built once per domain per process.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -29,6 +30,7 @@ POLICIES = ("oracle", "proceed", "hold_back")
 class Key:
     id: str
     domain: str
+    layer: str  # "committed", "fresh" (FRESH_SEED) or "held_out"
     where: str  # "round1" or "round2:<policy>"
     family: str  # a packet's family, or a fork's kind
     pressure: str | None
@@ -49,7 +51,7 @@ def words(code: str, proceed_is_a: bool) -> str:
     return code.lower()
 
 
-def _set(seed: int, surface: Surface, domain_name: str, sources: int) -> list[Key]:
+def _set(seed: int, surface: Surface, domain_name: str, sources: int, layer: str = "committed") -> list[Key]:
     domain = by_name(domain_name)
     out: list[Key] = []
     parents: dict[str, list[Parent]] = {p: [] for p in POLICIES}
@@ -59,7 +61,7 @@ def _set(seed: int, surface: Surface, domain_name: str, sources: int) -> list[Ke
         for packet in item.packets:
             out.append(
                 Key(
-                    id=packet.packet_id, domain=domain_name, where="round1", family=packet.family, pressure=None,
+                    id=packet.packet_id, domain=domain_name, layer=layer, where="round1", family=packet.family, pressure=None,
                     ledger=packet.ledger, expected=packet.expected,
                     acceptable=frozenset(words(c, a) for c in packet.acceptable),
                     forbidden=frozenset(words(c, a) for c in packet.forbidden),
@@ -83,7 +85,7 @@ def _set(seed: int, surface: Surface, domain_name: str, sources: int) -> list[Ke
                 a = parent.proceed_is_a
                 out.append(
                     Key(
-                        id=fork.packet_id, domain=domain_name, where=f"round2:{policy}", family=fork.kind,
+                        id=fork.packet_id, domain=domain_name, layer=layer, where=f"round2:{policy}", family=fork.kind,
                         pressure=fork.pressure, ledger=fork.ledger, expected=fork.expected,
                         acceptable=frozenset(words(c, a) for c in fork.acceptable),
                         forbidden=frozenset(words(c, a) for c in fork.forbidden),
@@ -99,6 +101,40 @@ def keys(domain_name: str, full: bool = True) -> tuple[Key, ...]:
     last two, which only widen what the checks see)."""
     out = _set(DEFAULT_SEED, "public", domain_name, SOURCES_PER_DOMAIN)
     if full:
-        out += _set(FRESH_SEED, "public", domain_name, 20)
-        out += _set(DEFAULT_SEED, "held_out", domain_name, 20)
+        out += _set(FRESH_SEED, "public", domain_name, 20, "fresh")
+        out += _set(DEFAULT_SEED, "held_out", domain_name, 20, "held_out")
     return tuple(out)
+
+
+def facts(k: Key) -> dict[str, object]:
+    return dict(k.ledger.facts)
+
+
+def reports(k: Key, key: str) -> list[object]:
+    """Every value the ledger reports for a fact: the main one and a second report (empty when
+    the fact is not given)."""
+    f = facts(k)
+    out = [f[key]] if key in f else []
+    if k.ledger.conflict is not None and k.ledger.conflict[0] == key and key in f:
+        out.append(k.ledger.conflict[1])
+    return out
+
+
+def readings(k: Key, *names: str) -> list[dict[str, int]]:
+    """Every combination of reported numbers for the named facts (empty when one is not given)."""
+    combos: list[dict[str, int]] = [{}]
+    for name in names:
+        values = reports(k, name)
+        if not values:
+            return []
+        combos = [{**c, name: int(v)} for c in combos for v in values]  # type: ignore[call-overload]
+    return combos
+
+
+def violations(domain: str, broken: Callable[[Key], bool]) -> list[str]:
+    """The ids (with where they come from) of every key the check finds broken."""
+    return [f"{k.id} ({k.layer}, {k.where}, {k.family})" for k in keys(domain) if broken(k)]
+
+
+def report(found: list[str]) -> str:
+    return f"{len(found)} keys, e.g. " + ", ".join(found[:6])
