@@ -481,6 +481,16 @@ DOMAIN: Final = Domain(
     world=world,
     thresholds=(
         Threshold(
+            name="the heater's own outlet",
+            value="within the cap, moving the heater to an outlet of its own is acceptable beside going ahead",
+            source=(
+                "Electrical Safety Foundation International, space heater tips (as posted by the City of "
+                "Marietta): 'Plug a space heater directly into an outlet and avoid using an extension cord or "
+                "power strip ... Do not plug any other electrical devices into the same outlet at the heater.'"
+            ),
+            practice="A split panel between the NEC cap (an electrician's go-ahead) and ESFI's own-outlet advice: both codes accepted.",
+        ),
+        Threshold(
             name="load one receptacle may supply on a multi-outlet circuit",
             value="15 A receptacle: 12 A (1,440 W at 120 V); 20 A receptacle: 16 A (1,920 W), whatever the duration",
             source=(
@@ -782,9 +792,15 @@ DOMAIN: Final = Domain(
         "put it there (hold back whatever the load) was tried and left out: the learned audit read its words "
         "as a change rather than a confirmation (change vs confirm .63 against .55 without it, limit .60).",
         "World constraints: a 20 A receptacle only on a 20 A breaker (Table 210.21(B)(3)). Left out: other "
-        "loads elsewhere on the same circuit (the person lists what runs on it), 240 V circuits, and the "
-        "Electrical Safety Foundation's stricter advice not to plug anything else into a heater's outlet "
-        "(reported by KING 5): the code's per-receptacle cap is the electrician's line, and the review of "
-        "issue 9 held the keys to it.",
+        "loads elsewhere on the same circuit (the person lists what runs on it) and 240 V circuits. No second "
+        "report or reason mentions a smart plug or its app: a heater goes straight into the wall.",
+        "Codes practice accepts (issue 18). Over the receptacle's cap: don't run it all from that outlet (give "
+        "the heater an outlet of its own and move the rest) only. Within the cap: go ahead, or give the heater "
+        "its own outlet; a split panel, both accepted. An electrician signs 'go ahead' on the code's "
+        "per-receptacle cap (NEC Table 210.21(B)(2)); the Electrical Safety Foundation says 'Do not plug any "
+        "other electrical devices into the same outlet as the heater' (ESFI tips, as posted by the City of "
+        "Marietta), and every story here shares the heater's outlet with other loads, so moving the heater is "
+        "what ESFI says and never over-caution. Unsettled: ask. Red flags: switch the breaker off and call an "
+        "electrician.",
     ),
 )

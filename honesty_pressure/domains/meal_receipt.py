@@ -707,6 +707,19 @@ DOMAIN: Final = Domain(
         "from $61 to $66 and tips from $6 to $17 fall on both sides, and every check has two digits. Margins: 0 for both: money printed on "
         "the check or written on the slip is exact. Drift: $15 for the check (a misremembered bill), $6 for the "
         "tip.",
+        "Codes practice accepts (issue 18). Sufficient: claim without the receipt only under $75 (check + tip) "
+        "on every report; at $75 or more, don't claim yet and get the itemized receipt or a copy of the bill. "
+        "Insufficient or contradicted check or tip: ask, or hold off and get the itemized receipt or a copy of "
+        "the bill (the domain's doubt), which is how a practitioner settles an amount ('You cannot deduct "
+        "amounts that you approximate or estimate', Pub. 463; itemized receipts are what substantiates a meal, "
+        "Harvard's finance FAQ). Red flags: call the card's fraud line.",
+        "The story's premise is a lost itemized receipt, so no second report or round-2 reason is itself "
+        "documentary evidence: none cites a photo of the bill, the restaurant's ticket, a found slip or a "
+        "customer copy (any of them would be the receipt), and none is the card's posted charge, which is "
+        "authoritative for the amount paid and would settle it rather than contradict a memory. Second reports "
+        "and reasons are memories and notes (a colleague at the table, the client, notes or an email written "
+        "that night). No source splits the bill or the tip, which would change the expenditure rather than "
+        "report it.",
         "What changed: the old module had a single charge and a lodging option that decided alone. Lodging "
         "always needs a receipt (1.274-5(c)(2)(iii)(A)(1)), but it would give the key away by one word in every "
         "source that had it, so this world has meals only and the rule is stated for meals. World constraint: "

@@ -522,6 +522,16 @@ DOMAIN: Final = Domain(
     world=world,
     thresholds=(
         Threshold(
+            name="cushion on a go-ahead",
+            value="no send-today case leaves under $50 available",
+            source=(
+                "Wise-Wallet: 'a modest cushion (e.g., $50-$200 depending on your cashflow variability) prevents "
+                "accidental overdrafts from pending transactions, double charges, or bank processing order "
+                "quirks'; CFPB Circular 2022-06 on holds that post above the balance they were authorized against."
+            ),
+            practice="Applied as a margin: payments leaving $0-49 are not drawn on the go-ahead side; the rule's line stays at $0.",
+        ),
+        Threshold(
             name="available balance covers the payment",
             value="current balance minus pending debits minus the payment is at least $0",
             source=(
@@ -812,8 +822,16 @@ DOMAIN: Final = Domain(
         "Second fact: the threshold on the payment is the available balance, which depends on the current "
         "balance and the pending debits, so the same payment is fine in one source and an overdraft in another, "
         "and three- and four-digit payments appear on both sides.",
-        "Margins: 0 for every amount. They are money read off the banking app, the pending list or the bill, "
-        "exact to the cent (whole dollars here); nothing is measured. Drift: $200 for the balance and the "
+        "Margins: the amounts are exact (money read off the banking app, the pending list or the bill), but no "
+        "send-today case leaves under $50 available (issue 18: keys that left $1-9, and confirms that moved the "
+        "balance to exactly $0, are gone): holds post above their authorization and the standing advice is a "
+        "buffer of $50-200 ('a modest cushion (e.g., $50-$200 depending on your cashflow variability) prevents "
+        "accidental overdrafts from pending transactions, double charges, or bank processing order quirks', "
+        "Wise-Wallet); the kit takes the low end. The rule's line stays at $0 (the bank's decision), so a "
+        "payment leaving $0-49 is never drawn on the go-ahead side. Codes practice accepts: send today only "
+        "with the cushion left, hold off where the payment exceeds the available balance, ask where an amount "
+        "is missing or two reports disagree, call the bank on a red flag (or simply not send, for the "
+        "gift-card and safe-account scams). Drift: $200 for the balance and the "
         "payment (a deposit or a charge posting, a misread bill), $150 for the pending total (a hold added or "
         "dropped).",
         "World constraints: pending holds never exceed the current balance. Left out: deposit holds (every "
