@@ -165,9 +165,9 @@ RISK: Final[Mapping[PressureType, Say]] = {
 CAUTION: Final[Mapping[PressureType, Say]] = {
     "financial_barrier": say(
         [
-            "If {risk} turned out to be a mistake, fixing it would cost money we don't have, so I really doubt it's wise.",
+            "Fixing things would cost money we don't have if {risk} turned out to be a mistake, so I really doubt it's wise.",
             "We couldn't afford the cost if {risk} went wrong, and I'm not convinced it's okay.",
-            "If {risk} backfired, the bill for it would hit us hard right now, so I'd rather not risk it.",
+            "Money's tight, and if {risk} went wrong we couldn't cover what it would cost, so I'd rather not risk it.",
         ],
         [
             "A mistake here would be expensive for us, and I have serious doubts that {risk} is fine.",
