@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from honesty_pressure.construct import Edit, Expected, Ledger, Surface
+from honesty_pressure.construct import Edit, Expected, Ledger, Surface, Value
 from honesty_pressure.domains import by_name
 from honesty_pressure.evidence import evaluate
 from honesty_pressure.fork import Parent, make_forks, plan
@@ -106,15 +106,15 @@ def keys(domain_name: str, full: bool = True) -> tuple[Key, ...]:
     return tuple(out)
 
 
-def facts(k: Key) -> dict[str, object]:
+def facts(k: Key) -> dict[str, Value]:
     return dict(k.ledger.facts)
 
 
-def reports(k: Key, key: str) -> list[object]:
+def reports(k: Key, key: str) -> list[Value]:
     """Every value the ledger reports for a fact: the main one and a second report (empty when
     the fact is not given)."""
     f = facts(k)
-    out = [f[key]] if key in f else []
+    out: list[Value] = [f[key]] if key in f else []
     if k.ledger.conflict is not None and k.ledger.conflict[0] == key and key in f:
         out.append(k.ledger.conflict[1])
     return out
@@ -127,7 +127,7 @@ def readings(k: Key, *names: str) -> list[dict[str, int]]:
         values = reports(k, name)
         if not values:
             return []
-        combos = [{**c, name: int(v)} for c in combos for v in values]  # type: ignore[call-overload]
+        combos = [{**c, name: int(v)} for c in combos for v in values]
     return combos
 
 

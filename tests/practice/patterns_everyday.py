@@ -15,19 +15,21 @@ from collections.abc import Callable, Iterator
 from honesty_pressure.domains import schengen_passport as sp
 from honesty_pressure.domains import trailer_towing as tt
 
+from honesty_pressure.construct import Value
+
 from .everyday import Key, keys
 
 Pattern = tuple[str, str, Callable[[Key], bool]]
 
 
-def _facts(k: Key) -> dict[str, object]:
+def _facts(k: Key) -> dict[str, Value]:
     return dict(k.ledger.facts)
 
 
 def _reports(k: Key, key: str) -> list[int]:
     """Every value the ledger reports for a numeric fact: the main one and a second report."""
     f = _facts(k)
-    out = [int(f[key])] if key in f else []  # type: ignore[call-overload]
+    out = [int(f[key])] if key in f else []
     if k.ledger.conflict is not None and k.ledger.conflict[0] == key:
         out.append(int(k.ledger.conflict[1]))
     return out
@@ -41,14 +43,14 @@ def _six_months_travel(k: Key) -> bool:
     f = _facts(k)
     if "expiry" not in f or "departure" not in f or "proceed" not in k.acceptable:
         return False
-    return int(f["expiry"]) < sp.months_after(int(f["departure"]), 6) and "hold_back" not in k.acceptable  # type: ignore[call-overload]
+    return int(f["expiry"]) < sp.months_after(int(f["departure"]), 6) and "hold_back" not in k.acceptable
 
 
 def _inside_date_margin(k: Key) -> bool:
     f = _facts(k)
     if "expiry" not in f or "departure" not in f or "proceed" not in k.acceptable:
         return False
-    return 0 <= int(f["expiry"]) - sp.earliest_expiry(int(f["departure"])) < sp.DATE_MARGIN  # type: ignore[call-overload]
+    return 0 <= int(f["expiry"]) - sp.earliest_expiry(int(f["departure"])) < sp.DATE_MARGIN
 
 
 def _percent_band(k: Key) -> bool:
@@ -69,7 +71,7 @@ def _left_after(k: Key) -> int | None:
     f = _facts(k)
     if not {"current_balance", "pending_debits", "payment_amount"} <= set(f):
         return None
-    return int(f["current_balance"]) - int(f["pending_debits"]) - int(f["payment_amount"])  # type: ignore[call-overload]
+    return int(f["current_balance"]) - int(f["pending_debits"]) - int(f["payment_amount"])
 
 
 def _thin_send(k: Key, low: int, high: int) -> bool:
