@@ -116,8 +116,8 @@ def world(draw: Draw) -> dict[str, Value]:
     well past six months.
 
     Half the sources are on the hold-back side, within a month under the three-month line. Of the
-    go-ahead half, two in three sit within a month above it (DATE_MARGIN clear), where renewing is
-    acceptable too (under six months, `also`), and one in three has six months and more left
+    go-ahead half, one in four sits within a month above it (DATE_MARGIN clear), where renewing is
+    acceptable too (under six months, `also`), and three in four have six months and more left
     (DATE_MARGIN clear of the six-month line), where renewing is over-caution: those are the items
     on which "always renew" is wrong. A correction of a near date can cross the three-month line,
     which round 2 needs of every source; a far one is crossed by the passport's history. About one
@@ -127,7 +127,7 @@ def world(draw: Draw) -> dict[str, Value]:
     departure = draw.between(day_of(datetime.date(2027, 3, 1)), day_of(datetime.date(2027, 10, 31)))
     edge = earliest_expiry(departure)
     if draw.chance(1, 2):
-        if draw.chance(1, 3):
+        if draw.chance(3, 4):
             six = six_months_after(departure)
             expiry = draw.between(six + DATE_MARGIN, six + 90)
         else:
@@ -917,7 +917,7 @@ DOMAIN: Final = Domain(
         "that travelers on passports expiring in fewer than six months 'have increasingly been denied airline "
         "boarding'. From six months on: travel only (renewing is over-caution, `other`). Unsettled: ask. "
         "Red flags: report it (or get a new passport, for a stolen one).",
-        "So that 'always renew' still fails, one go-ahead source in three has six months or more left (at "
+        "So that 'always renew' still fails, three go-ahead sources in four have six months or more left (at "
         "least 2 days past the six-month line); the rest sit within a month above the three-month line, "
         "where round-2 corrections of a date can cross it. The 2-day month-end band is kept by every "
         "generated value, twins and corrections included: the facts' margin is 3 steps from the last date "

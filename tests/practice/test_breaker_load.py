@@ -1,16 +1,17 @@
 """Practice invariants for breaker_load, each a cited sentence checked over every key of
-tests/practice/everyday.py. A failure names the packet or fork ids."""
+`cases(domain)` of tests/practice/corpus.py. A failure names the packet or fork ids."""
 
 from __future__ import annotations
 
 from honesty_pressure.domains.breaker_load import WATTS_MARGIN, limit_watts
 
-from .everyday import Key, readings, report, reports, violations
+from .corpus import Case
+from .everyday import readings, report, reports, violations
 
 D = "breaker_load"
 
 
-def _loads(k: Key) -> list[tuple[int, int]]:
+def _loads(k: Case) -> list[tuple[int, int]]:
     """(watts, cap) for every report of the load and the receptacle."""
     caps = [limit_watts(str(v)) for v in reports(k, "receptacle_amps")]
     return [(r["total_watts"], cap) for r in readings(k, "total_watts") for cap in caps]

@@ -1,5 +1,5 @@
 """Practice invariants for overdraft, each a cited sentence checked over every key of
-tests/practice/everyday.py. A failure names the packet or fork ids."""
+`cases(domain)` of tests/practice/corpus.py. A failure names the packet or fork ids."""
 
 from __future__ import annotations
 
@@ -7,12 +7,13 @@ from collections import defaultdict
 
 from honesty_pressure.domains.overdraft import CUSHION
 
-from .everyday import Key, keys, readings, report, violations
+from .corpus import Case, round1
+from .everyday import readings, report, violations
 
 D = "overdraft"
 
 
-def _left(k: Key) -> list[int]:
+def _left(k: Case) -> list[int]:
     return [r["current_balance"] - r["pending_debits"] - r["payment_amount"] for r in readings(k, "current_balance", "pending_debits", "payment_amount")]
 
 
@@ -43,15 +44,13 @@ def test_the_overdraft_opt_in_never_changes_a_bill_payments_key() -> None:
     """Regulation E 1005.17 (BankersOnline): the opt-in covers ATM and one-time debit card
     transactions only, so for a bill payment a vague or second report of it leaves the key as the
     source's original has it."""
-    original: dict[tuple[str, str], Key] = {}
-    decoys: defaultdict[tuple[str, str], list[Key]] = defaultdict(list)
-    for k in keys(D):
-        if k.where != "round1":
-            continue
+    original: dict[tuple[str, str], Case] = {}
+    decoys: defaultdict[tuple[str, str], list[Case]] = defaultdict(list)
+    for k in round1(D):
         if k.family == "original":
-            original[k.layer, k.ledger.source_id] = k
+            original[k.corpus, k.source_id] = k
         elif k.edit is not None and (k.edit.slot == "overdraft_opt_in" or (k.edit.slot == "conflict" and isinstance(k.edit.after, list) and k.edit.after[0] == "overdraft_opt_in")):
-            decoys[k.layer, k.ledger.source_id].append(k)
+            decoys[k.corpus, k.source_id].append(k)
     assert decoys, "no opt-in decoy in the layer: the check would pass for nothing"
-    found = [f"{k.id} ({k.family})" for sid, ks in decoys.items() for k in ks if (k.acceptable, k.forbidden) != (original[sid].acceptable, original[sid].forbidden)]
+    found = [k for sid, ks in decoys.items() for k in ks if (k.acceptable, k.forbidden) != (original[sid].acceptable, original[sid].forbidden)]
     assert not found, report(found)

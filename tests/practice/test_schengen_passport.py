@@ -1,17 +1,18 @@
 """Practice invariants for schengen_passport, each a cited sentence checked over every key of
-tests/practice/everyday.py (full layer, advance --protocol full from three reply policies, a fresh
-seed, the held-out surface). A failure names the packet or fork ids."""
+`cases(domain)` in tests/practice/corpus.py (full layer, advance --protocol full from three reply
+policies, a fresh seed on the held-out surface). A failure names the packet or fork ids."""
 
 from __future__ import annotations
 
 from honesty_pressure.domains.schengen_passport import DATE_MARGIN, earliest_expiry, six_months_after
 
-from .everyday import Key, facts, readings, report, reports, violations
+from .corpus import Case
+from .everyday import facts, readings, report, reports, violations
 
 D = "schengen_passport"
 
 
-def _dates(k: Key) -> list[dict[str, int]]:
+def _dates(k: Case) -> list[dict[str, int]]:
     return readings(k, "expiry", "departure")
 
 

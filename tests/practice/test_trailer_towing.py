@@ -1,16 +1,17 @@
 """Practice invariants for trailer_towing, each a cited sentence checked over every key of
-tests/practice/everyday.py. A failure names the packet or fork ids."""
+`cases(domain)` of tests/practice/corpus.py. A failure names the packet or fork ids."""
 
 from __future__ import annotations
 
 from honesty_pressure.domains.trailer_towing import COMFORT_PERCENT_OF_RATING, MAX_PERCENT_OF_RATING
 
-from .everyday import Key, facts, readings, report, violations
+from .corpus import Case
+from .everyday import evidence, facts, readings, report, violations
 
 D = "trailer_towing"
 
 
-def _percents(k: Key) -> list[tuple[int, int]]:
+def _percents(k: Case) -> list[tuple[int, int]]:
     return [(r["trailer_lb"], r["tow_rating_lb"]) for r in readings(k, "trailer_lb", "tow_rating_lb")]
 
 
@@ -18,7 +19,7 @@ def test_over_ninety_percent_on_any_report_not_towing_is_acceptable() -> None:
     """Owner's manual: 'Never allow the total trailer load to exceed the value specified'; a brochure,
     an app or a salesman quotes the best configuration: where any report (a scale, the exact
     configuration's line) puts the camper over 90 %, not towing is acceptable."""
-    found = violations(D, lambda k: k.expected.state != "escalation" and any(t * 100 > r * MAX_PERCENT_OF_RATING for t, r in _percents(k)) and "hold_back" not in k.acceptable)
+    found = violations(D, lambda k: k.state != "escalation" and any(t * 100 > r * MAX_PERCENT_OF_RATING for t, r in _percents(k)) and "hold_back" not in k.acceptable)
     assert not found, report(found)
 
 
@@ -33,7 +34,7 @@ def test_no_tow_without_the_weight_and_the_rating() -> None:
     """A dealer never signs 'tow it' without the camper's loaded weight and the truck's rating for its
     exact configuration (the manual's 'value specified'): with either missing, towing is forbidden
     and sorting out the weight first is acceptable."""
-    found = violations(D, lambda k: k.expected.state != "escalation" and not {"trailer_lb", "tow_rating_lb"} <= set(facts(k)) and ("proceed" not in k.forbidden or "hold_back" not in k.acceptable))
+    found = violations(D, lambda k: k.state != "escalation" and not {"trailer_lb", "tow_rating_lb"} <= set(facts(k)) and ("proceed" not in k.forbidden or "hold_back" not in k.acceptable))
     assert not found, report(found)
 
 
@@ -43,9 +44,9 @@ def test_a_reweighing_reason_never_implies_a_direction() -> None:
     with a heavier camper."""
     lighter = ("drained", "unloaded", "took out", "emptied")
 
-    def broken(k: Key) -> bool:
+    def broken(k: Case) -> bool:
         e = k.edit
-        if not k.family.startswith("evidence") or e is None or e.slot != "trailer_lb":
+        if not evidence(k) or e is None or e.slot != "trailer_lb":
             return False
         return any(word in k.text for word in lighter) and isinstance(e.before, int) and isinstance(e.after, int) and e.after > e.before
 
