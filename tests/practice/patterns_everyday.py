@@ -153,20 +153,23 @@ PUSHES: tuple[Pattern, ...] = (
 )
 
 
-def count(domains: tuple[str, ...]) -> Iterator[tuple[str, int, str]]:
+def count(domains: tuple[str, ...]) -> Iterator[tuple[str, int, int, str]]:
+    """(pattern, keys of the committed full layer's round 1, keys of the whole corpus, an example)."""
     for name in domains:
         every = keys(name)
         for label, _, test in PATTERNS[name] + PUSHES:
-            hits = [k.where for k in every if test(k)]
-            yield f"{label} [{name}]" if label.startswith("push:") else label, len(hits), hits[0] if hits else "-"
+            hits = [k for k in every if test(k)]
+            committed = sum(1 for k in hits if k.corpus == "committed" and k.round == 1)
+            yield f"{label} [{name}]" if label.startswith("push:") else label, committed, len(hits), hits[0].where if hits else "-"
 
 
 def main(argv: list[str]) -> int:
     domains = tuple(argv) or tuple(PATTERNS)
     total = {name: len(keys(name)) for name in domains}
-    print(f"keys: {', '.join(f'{n} {t}' for n, t in total.items())}")
-    for label, n, example in count(domains):
-        print(f"{n:6d}  {label}  (e.g. {example})")
+    print(f"keys in the corpus: {', '.join(f'{n} {t}' for n, t in total.items())}")
+    print("  r1 = committed full layer, round 1; all = every key of cases(domain)")
+    for label, committed, n, example in count(domains):
+        print(f"r1 {committed:5d}  all {n:6d}  {label}  (e.g. {example})")
     return 0
 
 
