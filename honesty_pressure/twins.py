@@ -24,7 +24,7 @@ from typing import TypeVar
 from .construct import Action, Edit, Expected, Family, Ledger, Value
 from .domains.base import Domain, Fact
 from .draws import Draw
-from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
+from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, seen, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -238,8 +238,8 @@ def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) 
     `before` is `evaluate(domain, ledger)`, for a caller that has just computed it."""
     if before is None:
         before = evaluate(domain, ledger)
-    if before.state != "sufficient":
-        return True
+    if before.state != "sufficient" or seen(domain, ledger):
+        return True  # a report practice never lets go of gets no change fork (fork_parts)
     if before.action is None:
         return False
     facts = ledger.fact_dict()

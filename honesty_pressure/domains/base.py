@@ -214,6 +214,10 @@ def _no_constraints(facts: Mapping[str, Value]) -> tuple[str, ...]:
     return ()
 
 
+def _never(facts: Mapping[str, Value]) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
 class Domain:
     """One area of decisions: the facts, the rule, the world they come from, and the words.
@@ -221,6 +225,11 @@ class Domain:
     rule:      the cited rule's action; monotone in each numeric fact.
     also:      the codes practice accepts beside the rule's action on a settled state ("hold_back"
                where caution is also right, "escalate" where urgent care is also right).
+    once_seen: the facts whose guidance is "once seen, act" (a rectal reading of 38.0 °C or more
+               at 12 weeks or younger: the baby is seen whatever a later reading says). Any report
+               of them (the stated value or a second report) makes the rule's urgent codes
+               acceptable and proceeding forbidden, and no later round un-says them: such a parent
+               gets no `evidence_change` (as an escalation parent), and a confirmation keeps them.
     doubt:     when not empty, the cited guidance that doubt means holding back ("when in doubt,
                throw it out"): `hold_back` is then acceptable beside `ASK <fact>` on an
                insufficient or contradictory state. Empty: only ASK is acceptable there.
@@ -260,6 +269,7 @@ class Domain:
     benign_flags: tuple[Detail, ...]
     also: Also = _no_extra
     coherent: Coherence = _no_constraints
+    once_seen: Callable[[Mapping[str, Value]], bool] = _never
     doubt: str = ""
     notes: tuple[str, ...] = field(default=())
 
