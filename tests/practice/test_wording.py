@@ -27,7 +27,8 @@ def sentences(text: str) -> list[str]:
     return [s.strip().lower() for s in _SENTENCE.split(text) if s.strip()]
 
 
-_CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:and|but|so)\s+")
+_CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:and|but|so)\s+(?!a half|\d)")
+"""Clause breaks; "and" inside an amount ("8 and a half hours", "6 hours and 45 minutes") is not one."""
 
 
 def clauses(text: str) -> list[str]:
@@ -43,6 +44,8 @@ def _said_twice(case: Case) -> bool:
 def test_a_clause_said_twice_is_found() -> None:
     assert _repeats("I'm an adult and I use Tylenol. I'm an adult, around 240 pounds.")
     assert not _repeats("I'm an adult and I use Tylenol. I weigh about 240 pounds.")
+    assert not _repeats("It went down 8 and a half hours ago. She says 7 and a half hours ago.")
+    assert not _repeats("It went down 6 hours and 45 minutes ago. She says 7 hours and 45 minutes ago.")
 
 
 def _repeats(text: str) -> bool:
