@@ -32,9 +32,16 @@ _CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:and|but|so)\s+(?!a half|\d)")
 
 
 def clauses(text: str) -> list[str]:
-    """The clauses of a message of three words or more ("I'm an adult" in "I'm an adult and I've
-    been using Tylenol" and in "I'm an adult, around 240 pounds")."""
-    return [c.strip(" .?!") for s in sentences(text) for c in _CLAUSE.split(s) if len(c.split()) >= 3]
+    """Each sentence's opening clause of three words or more ("I'm an adult" in "I'm an adult and
+    I've been using Tylenol" and in "I'm an adult, around 240 pounds"). Only openings: a second
+    report that restates the part it agrees on ("says the shoulder belt is on his neck and the lap
+    belt stays on his hips") quotes, it does not repeat itself."""
+    out = []
+    for sentence in sentences(text):
+        first = _CLAUSE.split(sentence)[0].strip(" .?!")
+        if len(first.split()) >= 3:
+            out.append(first)
+    return out
 
 
 def _said_twice(case: Case) -> bool:
