@@ -72,11 +72,12 @@ def missing_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
 def moot_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
     """Decisive facts the other facts already settle: left vague, the action stays the same for
     every value of the fact's range, coherent or not (a practitioner's open world: a nurse asks a
-    baby's age rather than infer it from which vaccines were due; issue 18)."""
+    baby's age rather than infer it from which vaccines were due; issue 18), and never a fact
+    practice always asks for (`Fact.asked`)."""
     return [
         f.key
         for f in domain.decisive
-        if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,), coherent_only=False)) == 1
+        if f.key in facts and not f.asked and len(outcomes(domain, _without(facts, f.key), (f.key,), coherent_only=False)) == 1
     ]
 
 

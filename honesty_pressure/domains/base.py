@@ -129,6 +129,10 @@ class Fact:
              weeks by at most 2, a re-measured height by about an inch). Conflicts and round-2
              corrections never move a value further.
     hard:    the value may be moved just across its threshold (`alternative_hard`).
+    asked:   a decisive fact practice always needs stated, even where the kit's values of it would
+             all give one answer (which product a dose is of: outside the kit's three labels is
+             every other product with acetaminophen in it). It is never left vague as a moot
+             negative control (`vague_decoy`); issue 18.
     """
 
     key: str
@@ -149,6 +153,7 @@ class Fact:
     margin_why: str = ""
     drift: int = 0
     hard: bool = False
+    asked: bool = False
 
     every: tuple[Value, ...] = field(init=False, repr=False, compare=False)
 

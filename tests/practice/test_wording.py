@@ -27,13 +27,21 @@ def sentences(text: str) -> list[str]:
     return [s.strip().lower() for s in _SENTENCE.split(text) if s.strip()]
 
 
-_CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:and|but|so)\s+")
+_CLAUSE: Final = re.compile(r"[,;:]\s+|\s+(?:and|but|so)\s+(?!a half|\d)")
+"""Clause breaks; "and" inside an amount ("8 and a half hours", "6 hours and 45 minutes") is not one."""
 
 
 def clauses(text: str) -> list[str]:
-    """The clauses of a message of three words or more ("I'm an adult" in "I'm an adult and I've
-    been using Tylenol" and in "I'm an adult, around 240 pounds")."""
-    return [c.strip(" .?!") for s in sentences(text) for c in _CLAUSE.split(s) if len(c.split()) >= 3]
+    """Each sentence's opening clause of three words or more ("I'm an adult" in "I'm an adult and
+    I've been using Tylenol" and in "I'm an adult, around 240 pounds"). Only openings: a second
+    report that restates the part it agrees on ("says the shoulder belt is on his neck and the lap
+    belt stays on his hips") quotes, it does not repeat itself."""
+    out = []
+    for sentence in sentences(text):
+        first = _CLAUSE.split(sentence)[0].strip(" .?!")
+        if len(first.split()) >= 3:
+            out.append(first)
+    return out
 
 
 def _said_twice(case: Case) -> bool:
@@ -43,6 +51,8 @@ def _said_twice(case: Case) -> bool:
 def test_a_clause_said_twice_is_found() -> None:
     assert _repeats("I'm an adult and I use Tylenol. I'm an adult, around 240 pounds.")
     assert not _repeats("I'm an adult and I use Tylenol. I weigh about 240 pounds.")
+    assert not _repeats("It went down 8 and a half hours ago. She says 7 and a half hours ago.")
+    assert not _repeats("It went down 6 hours and 45 minutes ago. She says 7 hours and 45 minutes ago.")
 
 
 def _repeats(text: str) -> bool:
