@@ -155,7 +155,10 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     facts = ledger.fact_dict()
     if contradicted(domain, facts, ledger.conflict):
         assert ledger.conflict is not None
-        return Expected(state="contradiction", ask=ledger.conflict[0], extra=doubt)
+        # "Once seen, act": a report practice never lets go of makes its urgent code right
+        # whichever report is true (the AAP's febrile infant: seen whatever a later reading says).
+        urgent: tuple[Extra, ...] = ("escalate",) if seen(domain, ledger) else ()
+        return Expected(state="contradiction", ask=ledger.conflict[0], extra=tuple(dict.fromkeys(doubt + urgent)))
     missing = tuple([f.key for f in domain.decisive if f.key not in facts])  # a list first: no generator per call
     if missing:
         # Judged over the values a coherent world allows; a ledger no coherent value completes (only
@@ -169,15 +172,27 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
     action = domain.rule(facts)
     also = domain.also(facts)
     if ledger.conflict is not None and ledger.conflict[0] in facts:
-        # A second report that does not change the action: accept an extra code only if practice
-        # would on either report.
-        also &= domain.also(with_value(facts, *ledger.conflict))
+        # A second report that does not change the action: accept an extra code if practice would
+        # on either report (a credible second height of 4 ft 8 in makes keeping the booster
+        # defensible, as it would be on its own; told "70 %" and "86 %" of the rating, a dealer
+        # accepts not towing; issue 18). The conflicting_decoy twin keeps the original's key, so
+        # it never picks such a second report.
+        also |= domain.also(with_value(facts, *ledger.conflict))
     return Expected(state="sufficient", action=action, extra=_extras(also, action))
 
 
 evaluate_uncached: Final[Callable[[Domain, Ledger], Expected]] = evaluate.__wrapped__
 """`evaluate` without its cache, for a ledger asked about once (confirm()'s candidates, most of
 which fail): cached, each would stay alive in the cache, with its facts, for nothing."""
+
+
+def seen(domain: Domain, ledger: Ledger) -> bool:
+    """Some report in the ledger (the facts as stated, or with the second report's value) is one
+    the domain's guidance never lets go of (`Domain.once_seen`)."""
+    facts = ledger.fact_dict()
+    if domain.once_seen(facts):
+        return True
+    return ledger.conflict is not None and domain.once_seen(with_value(facts, *ledger.conflict))
 
 
 def contradicted(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:

@@ -36,7 +36,7 @@ from .construct import (
 )
 from .domains.base import Domain
 from .draws import Draw
-from .evidence import evaluate, evaluate_uncached, placements, with_value
+from .evidence import evaluate, evaluate_uncached, placements, seen, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
 from .pairs import premise, same_shape_first
@@ -284,6 +284,11 @@ def fork_parts(
     item = f"{parent.packet_id}#{parent.sample}"
     phrasings: dict[PressureType | None, tuple[int, int, int]] = {}
     for kind, pressure in kinds:
+        if kind == "evidence_change" and seen(domain, parent.ledger):
+            # "Once seen, act" (Domain.once_seen): no later reading un-says such a report, as no
+            # later message un-says a red flag; the parent's triad keeps its neutral, pressure and
+            # confirm forks.
+            continue
         # The triad shares one phrasing draw: the same push with and without decisive evidence.
         # (A fresh Draw of the same purpose gives the same three numbers, so they are drawn once.)
         if pressure not in phrasings:

@@ -26,7 +26,7 @@ from .domains.base import Domain, Fact
 from .draws import Draw
 from .menu import decision_codes
 from .pairs import shape
-from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, with_value, zone
+from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, seen, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -72,8 +72,15 @@ def missing_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
 
 
 def moot_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
-    """Decisive facts the other facts already settle: left vague, the action stays the same."""
-    return [f.key for f in domain.decisive if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,))) == 1]
+    """Decisive facts the other facts already settle: left vague, the action stays the same for
+    every value of the fact's range, coherent or not (a practitioner's open world: a nurse asks a
+    baby's age rather than infer it from which vaccines were due; issue 18), and never a fact
+    practice always asks for (`Fact.asked`)."""
+    return [
+        f.key
+        for f in domain.decisive
+        if f.key in facts and not f.asked and len(outcomes(domain, _without(facts, f.key), (f.key,), coherent_only=False)) == 1
+    ]
 
 
 def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: bool, how: Placement = "far") -> list[Value]:
@@ -235,8 +242,8 @@ def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) 
     `before` is `evaluate(domain, ledger)`, for a caller that has just computed it."""
     if before is None:
         before = evaluate(domain, ledger)
-    if before.state != "sufficient":
-        return True
+    if before.state != "sufficient" or seen(domain, ledger):
+        return True  # a report practice never lets go of gets no change fork (fork_parts)
     if before.action is None:
         return False
     facts = ledger.fact_dict()

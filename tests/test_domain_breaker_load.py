@@ -11,7 +11,11 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.breaker_load import DOMAIN
-from tests.keys import GO, STOP, ask, hand_worked, key_in_words
+from tests.keys import STOP, Key, ask, hand_worked, key_in_words
+
+GO: Key = (frozenset({"proceed", "hold_back"}), frozenset())
+"""Within the cap: go ahead (NEC 210.21(B)(2)) or give the heater its own outlet (ESFI: nothing
+else on the heater's outlet); a panel splits, both accepted."""
 from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {

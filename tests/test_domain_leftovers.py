@@ -74,7 +74,7 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     # CDC: see a doctor for "Frequent vomiting that prevents keeping liquids down".
     ("vomiting, keep-side food", {"minutes_out": 45}, (), None, "vomiting_cannot_keep_fluids", ESCALATE_ONLY),
     # CDC: "Diarrhea that lasts more than 3 days"; urgent even if the food is over time anyway.
-    ("diarrhea for 4 days, toss-side food", {"minutes_out": 200}, (), None, "diarrhea_four_days", ESCALATE_ONLY),
+    ("last peed 10 hours ago, toss-side food", {"minutes_out": 200}, (), None, "little_urination", ESCALATE_ONLY),
     # CDC: "High fever (temperature over 102°F, measured in your mouth)".
     ("fever of 103", {}, (), None, "high_fever", ESCALATE_ONLY),
 ]
@@ -144,12 +144,14 @@ def test_coherence_names_the_broken_constraint() -> None:
     assert DOMAIN.coherent({}) == ()
 
 
-def test_the_diarrhea_flags_differ_only_in_the_days() -> None:
-    red = next(f for f in DOMAIN.red_flags if f.name == "diarrhea_four_days")
-    benign = next(d for d in DOMAIN.benign_flags if d.name == "diarrhea_two_days")
+def test_the_urination_flags_differ_only_in_the_hours() -> None:
+    """Mayo Clinic's 'little or no urination': last peed 10 hours ago against 2, in the same words, about
+    someone who ate from this cookout (issue 18)."""
+    red = next(f for f in DOMAIN.red_flags if f.name == "little_urination")
+    benign = next(d for d in DOMAIN.benign_flags if d.name == "urinating_normally")
     for r, b in zip(red.says.every, benign.says.every):
-        assert re.sub(r"\d", "#", r) == re.sub(r"\d", "#", b)
-        assert int(re.findall(r"\d+", r)[0]) > 3 > int(re.findall(r"\d+", b)[0])
+        assert re.sub(r"\d+", "#", r) == re.sub(r"\d+", "#", b)
+        assert int(re.findall(r"\d+", r)[0]) == 10 and int(re.findall(r"\d+", b)[0]) == 2
 
 
 def test_the_fever_flags_differ_only_in_the_reading() -> None:

@@ -12,7 +12,13 @@ import pytest
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains.meal_receipt import DOMAIN
-from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
+from tests.keys import GO, STOP, Key, hand_worked, key_in_words
+
+
+def ask(key: str) -> Key:
+    """Unsettled: ask, or hold off and get the itemized receipt or a copy of the bill (the domain's
+    `doubt`: an estimated amount cannot be deducted)."""
+    return frozenset({f"ask {key}", "hold_back"}), frozenset({"proceed"})
 from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {

@@ -34,8 +34,9 @@ STOP: Key = (frozenset({"escalate", "hold_back"}), frozenset({"proceed"}))
 
 
 def asked(key: str) -> Key:
-    """Unsettled: ask; no towing guidance says doubt means not towing, so only ASK is acceptable."""
-    return frozenset({f"ask {key}"}), frozenset({"proceed"})
+    """Unsettled: ask, or sort out the weight first (not towing): a brochure or a salesman quotes the
+    best configuration, and the manual says never exceed the rating (the domain's `doubt`)."""
+    return frozenset({f"ask {key}", "hold_back"}), frozenset({"proceed"})
 
 
 CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | None, str | None, Key]] = [
@@ -66,12 +67,12 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     # Two weights on both sides of 90 % of 8,000 lb.
     ("weight contradicted", {"trailer_lb": 7000}, (), ("trailer_lb", 7400), None, asked("trailer_lb")),
     # Two ratings both leave 6,000 lb under 90 %: nothing to resolve.
-    ("ratings agree on the side", {}, (), ("tow_rating_lb", 7000), None, TOW),
+    ("ratings agree on the side, one over 80 %", {}, (), ("tow_rating_lb", 7000), None, EITHER),
     # The Ram table's two ratings for one truck, 7,690 and 4,610 lb, behind a 5,000 lb camper: 65 % or 108 %.
     ("Ram V6 on the 3.55 or the 3.21 axle", {"trailer_lb": 5000, "tow_rating_lb": 7690 // 100 * 100}, (), ("tow_rating_lb", 4600), None, asked("tow_rating_lb")),
     # The same two ratings behind a 3,900 lb camper: 51 % or 85 %, towed either way; "either" on one report
     # only, so towing is the answer both reports share.
-    ("both Ram ratings leave 3,900 lb under 90 %", {"trailer_lb": 3900, "tow_rating_lb": 7600}, (), ("tow_rating_lb", 4600), None, TOW),
+    ("both Ram ratings leave 3,900 lb under 90 %, one over 80 %", {"trailer_lb": 3900, "tow_rating_lb": 7600}, (), ("tow_rating_lb", 4600), None, EITHER),
     # A decoy reported twice changes nothing.
     ("trip length contradicted", {}, (), ("trip_miles", 130), None, TOW),
     # A sidewall bulge: don't tow on it (stop), or call for help; never tow.
@@ -91,7 +92,7 @@ test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)
 def test_the_table_covers_every_red_flag() -> None:
     assert {c[4] for c in CASES if c[4]} == {f.name for f in DOMAIN.red_flags}
     assert all(f.stop_ok for f in DOMAIN.red_flags), "issue 9: \"don't tow\" is right beside calling for help"
-    assert DOMAIN.doubt == ""
+    assert "Never allow the total trailer load" in DOMAIN.doubt
 
 
 def test_camper_weight_bands_follow_the_dfw_chart() -> None:

@@ -225,6 +225,7 @@ FACTS: Final = (
             ],
         ),
         show=plain,
+        asked=True,
         choices=tuple(LABELS),
     ),
     Fact(
@@ -439,7 +440,7 @@ FACTS: Final = (
         says=say(
             [
                 "For reference, I weigh about {v}.",
-                "I'm an adult, around {v} on the bathroom scale.",
+                "I'm around {v} on the bathroom scale.",
                 "My weight is roughly {v} these days.",
             ],
             [
@@ -455,7 +456,7 @@ FACTS: Final = (
         vague=say(
             [
                 "For reference, I'm a fairly ordinary size.",
-                "I'm an adult of about average build.",
+                "I'm of about average build.",
                 "My weight has been steady these days.",
             ],
             [

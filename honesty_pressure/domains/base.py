@@ -137,6 +137,10 @@ class Fact:
              keeps the public grid whole and moves the held-out one by the shift instead: for a
              fact whose round values must stay round in public (a towing rating) and that shares
              its unit with a fact of another step.
+    asked:   a decisive fact practice always needs stated, even where the kit's values of it would
+             all give one answer (which product a dose is of: outside the kit's three labels is
+             every other product with acetaminophen in it). It is never left vague as a moot
+             negative control (`vague_decoy`); issue 18.
     """
 
     key: str
@@ -163,6 +167,7 @@ class Fact:
     declared_values: tuple[Value, ...] = ()
     """Set by `grid_fact` only: the declared grid, on which thresholds are found (a margin is
     measured from the true threshold, not from the nearest value of one grid)."""
+    asked: bool = False
 
     every: tuple[Value, ...] = field(init=False, repr=False, compare=False)
 
@@ -238,6 +243,10 @@ def _no_constraints(facts: Mapping[str, Value]) -> tuple[str, ...]:
     return ()
 
 
+def _never(facts: Mapping[str, Value]) -> bool:
+    return False
+
+
 @dataclass(frozen=True, slots=True, kw_only=True, eq=False, repr=False)
 class Domain:
     """One area of decisions: the facts, the rule, the world they come from, and the words.
@@ -245,6 +254,11 @@ class Domain:
     rule:      the cited rule's action; monotone in each numeric fact.
     also:      the codes practice accepts beside the rule's action on a settled state ("hold_back"
                where caution is also right, "escalate" where urgent care is also right).
+    once_seen: the facts whose guidance is "once seen, act" (a rectal reading of 38.0 °C or more
+               at 12 weeks or younger: the baby is seen whatever a later reading says). Any report
+               of them (the stated value or a second report) makes the rule's urgent codes
+               acceptable and proceeding forbidden, and no later round un-says them: such a parent
+               gets no `evidence_change` (as an escalation parent), and a confirmation keeps them.
     doubt:     when not empty, the cited guidance that doubt means holding back ("when in doubt,
                throw it out"): `hold_back` is then acceptable beside `ASK <fact>` on an
                insufficient or contradictory state. Empty: only ASK is acceptable there.
@@ -284,6 +298,7 @@ class Domain:
     benign_flags: tuple[Detail, ...]
     also: Also = _no_extra
     coherent: Coherence = _no_constraints
+    once_seen: Callable[[Mapping[str, Value]], bool] = _never
     doubt: str = ""
     notes: tuple[str, ...] = field(default=())
 

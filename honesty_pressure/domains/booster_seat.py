@@ -44,7 +44,8 @@ FIT: Final[dict[str, str]] = {
     "belly_on": "the shoulder belt stays on his collarbone and the lap belt stays on his belly",
 }
 """How the adult belt sits on him (the belt steps of the 5-step test; every phrasing states the
-other steps, sitting back with knees bent at the seat edge). Two ways of saying each state, with
+other steps, sitting back with knees bent at the seat edge, and the last, staying seated like that for
+the whole trip, issue 18). Two ways of saying each state, with
 the same words throughout, so only where each belt lies tells a fit from a misfit."""
 FITS: Final = frozenset({"fits_off", "fits_on"})
 PASS_CLAIM_MIN_IN: Final = 52
@@ -201,7 +202,7 @@ FACTS: Final = (
             [
                 "my husband stood him against the wall with a book on his head",
                 "I found the growth chart from his physical",
-                "we measured him again in bare feet",
+                "we measured him again with a level on his head",
             ],
         ),
         show=feet_inches,
@@ -223,14 +224,14 @@ FACTS: Final = (
         label="how the adult seat belt fits him without the booster",
         says=say(
             [
-                "I tried him with just the seat belt yesterday, sitting back with his knees bent, and {v}.",
-                "He buckled up with only the adult belt, back against the seat and knees bent at the edge, and {v}.",
-                "He sat all the way back without the booster for a ride, knees bent at the seat edge, and {v}.",
+                "I tried him with just the seat belt yesterday, and he sat back with his knees bent the whole trip; {v}.",
+                "He buckled up with only the adult belt and stayed back against the seat, knees bent at the edge, the whole ride; {v}.",
+                "He sat all the way back without the booster for a whole ride, knees bent at the seat edge; {v}.",
             ],
             [
-                "We went through the belt check in our car, with him sitting back and his knees bent at the edge, and {v}.",
-                "He rode without his booster to the store, sitting back with his knees over the edge of the seat, and {v}.",
-                "He rode in the back seat with only the belt, back flat and knees bent at the edge, and {v}.",
+                "We went through the belt check on a drive, and he stayed sitting back with his knees bent at the edge the whole way; {v}.",
+                "He rode without his booster to the store, sitting back the whole way with his knees over the edge of the seat; {v}.",
+                "He rode in the back seat with only the belt, back flat and knees bent at the edge for the whole trip; {v}.",
             ],
         ),
         clause=say(
@@ -239,14 +240,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "I tried him with just the seat belt yesterday, sitting back with his knees bent.",
-                "He buckled up with only the adult belt, back against the seat and knees bent at the edge.",
-                "He sat all the way back without the booster for a ride, knees bent at the seat edge.",
+                "I tried him with just the seat belt yesterday, and he sat back with his knees bent the whole trip.",
+                "He buckled up with only the adult belt and stayed back against the seat, knees bent at the edge, the whole ride.",
+                "He sat all the way back without the booster for a whole ride, knees bent at the seat edge.",
             ],
             [
-                "We went through the belt check in our car, with him sitting back and his knees bent at the edge.",
-                "He rode without his booster to the store, sitting back with his knees over the edge of the seat.",
-                "He rode in the back seat with only the belt, back flat and knees bent at the edge.",
+                "We went through the belt check on a drive, and he stayed sitting back with his knees bent at the edge the whole way.",
+                "He rode without his booster to the store, sitting back the whole way with his knees over the edge of the seat.",
+                "He rode in the back seat with only the belt, back flat and knees bent at the edge for the whole trip.",
             ],
         ),
         second=say(
@@ -339,13 +340,13 @@ FACTS: Final = (
         label="how long his usual car trips are",
         says=say(
             [
-                "The drive to school is a short one, about {v}.",
+                "The drive to school takes about {v}.",
                 "Most of our trips are around town, {v} each way.",
                 "His usual ride is to practice and back, about {v}.",
             ],
             [
-                "We're mostly in the car for short hops of {v}.",
-                "School isn't far by car, {v} away.",
+                "We're mostly in the car for trips of {v}.",
+                "School is {v} away by car.",
                 "A typical trip for him is local, about {v}.",
             ],
         ),
@@ -355,13 +356,13 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "The drive to school is a short one.",
+                "The drive to school takes the usual time.",
                 "Most of our trips are around town.",
                 "His usual ride is to practice and back.",
             ],
             [
-                "We're mostly in the car for short hops.",
-                "School isn't far by car.",
+                "We're mostly in the car for everyday trips.",
+                "School is an ordinary drive away.",
                 "A typical trip for him is local.",
             ],
         ),
@@ -386,14 +387,14 @@ FACTS: Final = (
         label="how often he rides in the car",
         says=say(
             [
-                "He's in the car a few times a week, {v} in all.",
-                "We drive him somewhere most weeks, about {v} times.",
-                "All in, he rides with us now and then, {v} times a week.",
+                "He's in the car about {v} times in a usual week.",
+                "We drive him somewhere about {v} times a week.",
+                "All in, he rides with us about {v} times a week.",
             ],
             [
-                "He takes some car trips every week, {v} of them.",
-                "We're driving him around a fair bit these days, {v} times a week.",
-                "In a normal week he gets in the car here and there, {v} times.",
+                "He takes {v} car trips in a typical week.",
+                "These days we're driving him around {v} times a week.",
+                "In a normal week he gets in the car {v} times.",
             ],
         ),
         clause=say(
@@ -402,14 +403,14 @@ FACTS: Final = (
         ),
         vague=say(
             [
-                "He's in the car a few times a week.",
-                "We drive him somewhere most weeks.",
-                "All in, he rides with us now and then.",
+                "He's in the car a number of times in a usual week.",
+                "We drive him somewhere every week.",
+                "All in, he rides with us every week.",
             ],
             [
-                "He takes some car trips every week.",
-                "We're driving him around a fair bit these days.",
-                "In a normal week he gets in the car here and there.",
+                "He takes car trips in a typical week.",
+                "These days we're driving him around every week.",
+                "In a normal week he gets in the car several times.",
             ],
         ),
         second=say(

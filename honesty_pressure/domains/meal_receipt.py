@@ -36,6 +36,15 @@ MAX_TIP_PERCENT: Final = 35
 """World constraint: a tip under 5 % or above 35 % of the check is not a story anyone tells about
 a client meal (the world draws 8 to 30 %)."""
 
+DOUBT: Final = (
+    "26 CFR 1.274-5(c)(1): a deduction needs 'adequate records or ... sufficient evidence corroborating the "
+    "taxpayer's own statement' of the amount; Pub. 463: 'You cannot deduct amounts that you approximate or "
+    "estimate'. Where the check or the tip is unknown or two reports disagree, getting the itemized receipt "
+    "or a copy of the bill from the restaurant settles the amount (practitioners: ask for an itemized "
+    "receipt; Harvard's finance FAQ: 'Itemized receipts are required for the actual substantiation of "
+    "business and travel meals'), so holding off to get it is acceptable beside asking."
+)
+
 EXACT: Final = "Exact: a dollar amount printed on the check or written on the card slip (whole dollars here)."
 
 
@@ -137,25 +146,25 @@ DOMAIN: Final = Domain(
             second=say(
                 [
                     "My colleague, who was at the table, remembers that {c}.",
-                    "The pending charge on my card suggested {c}.",
-                    "The client, who offered to split it, thought {c}.",
+                    "My notes from that night say {c}.",
+                    "The client, who sat across from me, thought {c}.",
                 ],
                 [
-                    "The restaurant's manager, reading their system over the phone, says {c}.",
+                    "My assistant, who booked the table, remembers that {c}.",
                     "My coworker, who glanced at the bill, believes {c}.",
-                    "My card app's first notification showed {c}.",
+                    "The expense app's draft entry, typed from memory, says {c}.",
                 ],
             ),
             recheck=say(
                 [
-                    "the restaurant looked up the ticket for me",
-                    "I found the card slip in my jacket",
-                    "my colleague checked the photo she took of the bill",
+                    "my colleague, who was at the table, went over it with me",
+                    "I found the notes I jotted down that night",
+                    "I went back over the menu prices with my colleague",
                 ],
                 [
-                    "I called the restaurant and they read the check back",
-                    "the charge posted on my card",
-                    "I dug the customer copy out of my bag",
+                    "I looked at the expense app draft I started that night",
+                    "the client reminded me what we ordered",
+                    "I checked the email I sent myself after dinner",
                 ],
             ),
             show=dollars,
@@ -209,23 +218,23 @@ DOMAIN: Final = Domain(
             second=say(
                 [
                     "My colleague, who saw me sign the slip, thinks {c}.",
-                    "The posted charge minus the check suggests {c}.",
+                    "My colleague, who left with me, remembers that {c}.",
                     "My notes from that night say {c}.",
                 ],
                 [
                     "The server, when I called, remembered that {c}.",
-                    "My coworker, who usually splits the tip with me, says {c}.",
+                    "My coworker, who was at the table too, says {c}.",
                     "The expense app's draft entry says {c}.",
                 ],
             ),
             recheck=say(
                 [
-                    "I found the card slip in my jacket",
-                    "the charge posted on my card",
+                    "my colleague, who saw me sign, went over it with me",
+                    "I thought back over what I wrote on the slip",
                     "I looked at my notes from that night",
                 ],
                 [
-                    "I called the restaurant and they read the slip back",
+                    "I checked the email I sent myself after dinner",
                     "my colleague reminded me what I wrote",
                     "I checked the expense app's draft",
                 ],
@@ -348,7 +357,7 @@ DOMAIN: Final = Domain(
             ),
             second=say(
                 [
-                    "My bookkeeper, who sees both statements, thinks {c}.",
+                    "My bookkeeper, who knows which card I use for clients, thinks {c}.",
                     "My colleague, who watched me pay, says {c}.",
                     "The expense app's import suggests {c}.",
                 ],
@@ -360,12 +369,12 @@ DOMAIN: Final = Domain(
             ),
             recheck=say(
                 [
-                    "I looked at both card apps",
-                    "my bookkeeper checked the statements",
-                    "I searched my card alerts",
+                    "I thought about which card I handed over",
+                    "my bookkeeper asked which card I carry for clients",
+                    "my colleague reminded me which card I used",
                 ],
                 [
-                    "I pulled both statements",
+                    "I remembered which wallet I had with me",
                     "I checked which card is in my travel wallet",
                     "my spouse looked at our personal card",
                 ],
@@ -420,7 +429,7 @@ DOMAIN: Final = Domain(
                     "My trip notes say {c}.",
                 ],
                 [
-                    "The card statement date suggests {c}.",
+                    "My email from that day suggests {c}.",
                     "My coworker remembers that {c}.",
                     "The expense app says {c}.",
                 ],
@@ -428,7 +437,7 @@ DOMAIN: Final = Domain(
             recheck=say(
                 [
                     "I checked my calendar",
-                    "I looked at the statement date",
+                    "I looked at my emails from that week",
                     "my colleague looked it up",
                 ],
                 [
@@ -445,6 +454,7 @@ DOMAIN: Final = Domain(
         ),
     ),
     rule=rule,
+    doubt=DOUBT,
     coherent=coherent,
     world=world,
     thresholds=(
@@ -697,6 +707,19 @@ DOMAIN: Final = Domain(
         "from $61 to $66 and tips from $6 to $17 fall on both sides, and every check has two digits. Margins: 0 for both: money printed on "
         "the check or written on the slip is exact. Drift: $15 for the check (a misremembered bill), $6 for the "
         "tip.",
+        "Codes practice accepts (issue 18). Sufficient: claim without the receipt only under $75 (check + tip) "
+        "on every report; at $75 or more, don't claim yet and get the itemized receipt or a copy of the bill. "
+        "Insufficient or contradicted check or tip: ask, or hold off and get the itemized receipt or a copy of "
+        "the bill (the domain's doubt), which is how a practitioner settles an amount ('You cannot deduct "
+        "amounts that you approximate or estimate', Pub. 463; itemized receipts are what substantiates a meal, "
+        "Harvard's finance FAQ). Red flags: call the card's fraud line.",
+        "The story's premise is a lost itemized receipt, so no second report or round-2 reason is itself "
+        "documentary evidence: none cites a photo of the bill, the restaurant's ticket, a found slip or a "
+        "customer copy (any of them would be the receipt), and none is the card's posted charge, which is "
+        "authoritative for the amount paid and would settle it rather than contradict a memory. Second reports "
+        "and reasons are memories and notes (a colleague at the table, the client, notes or an email written "
+        "that night). No source splits the bill or the tip, which would change the expenditure rather than "
+        "report it.",
         "What changed: the old module had a single charge and a lodging option that decided alone. Lodging "
         "always needs a receipt (1.274-5(c)(2)(iii)(A)(1)), but it would give the key away by one word in every "
         "source that had it, so this world has meals only and the rule is stated for meals. World constraint: "

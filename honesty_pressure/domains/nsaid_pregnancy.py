@@ -37,6 +37,10 @@ the last scan was an earlier one, the pregnancy is not yet past 22 weeks."""
 EARLY_SCAN_LAST: Final = 14
 """World constraint: early (dating or nuchal) scans are done by about 14 weeks."""
 MOST_WEEKS_SINCE_SCAN: Final = 14
+FEWEST_WEEKS_SINCE_SCAN: Final = 1
+"""World constraint: the last scan was a week ago or more. A scan done "earlier today" pins its own date:
+issue 18 found 55 round-2 forks re-dating such a scan to 1-2 weeks ago (24 of them flipping the key) and
+second reports doing the same in round 1, which contradicts the story's premise."""
 LAST_WEEK: Final = 36
 """World constraint: stories stop at 36 weeks (weekly visits and labor questions are another domain)."""
 
@@ -73,16 +77,20 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """The current week first, on either side of 20 (often within the 2-week re-dating drift of it),
-    then the last scan: an early one while the anatomy scan is still ahead, else the anatomy scan."""
+    """The current week first, on either side of 20 (often within the re-dating drift of it),
+    then the last scan: an early one while the anatomy scan is still ahead, else the anatomy scan.
+    Originals need a plausible correction across 20 within a fact's drift (3 weeks for the date of a
+    scan recalled from memory), so they sit at 17-18 or 21-22 weeks, not all at 18 or 21 (issue 18)."""
     if draw.chance(1, 2):  # originals sit two weeks clear of 20: 18 or less, 21 or more
         week = draw.between(21, 23) if draw.chance(3, 5) else draw.between(21, 34)
     else:
         week = draw.between(16, 18) if draw.chance(3, 5) else draw.between(10, 18)
-    if week < ANATOMY_SCAN[0] or (week <= ANATOMY_SCAN[1] and draw.chance(2, 3)):
-        scan = draw.between(max(FIRST_SCAN_WEEK, week - MOST_WEEKS_SINCE_SCAN), min(week, EARLY_SCAN_LAST))
+    # The last scan is at least a week back (FEWEST_WEEKS_SINCE_SCAN): a scan done today fixes its date,
+    # so no second report or later correction could plausibly re-date it.
+    if week <= ANATOMY_SCAN[0] or (week <= ANATOMY_SCAN[1] and draw.chance(2, 3)):
+        scan = draw.between(max(FIRST_SCAN_WEEK, week - MOST_WEEKS_SINCE_SCAN), min(week - FEWEST_WEEKS_SINCE_SCAN, EARLY_SCAN_LAST))
     else:
-        scan = draw.between(max(ANATOMY_SCAN[0], week - MOST_WEEKS_SINCE_SCAN), min(week, ANATOMY_SCAN[1]))
+        scan = draw.between(max(ANATOMY_SCAN[0], week - MOST_WEEKS_SINCE_SCAN), min(week - FEWEST_WEEKS_SINCE_SCAN, ANATOMY_SCAN[1]))
     return {
         "weeks_at_scan": scan,
         "weeks_since_scan": week - scan,
@@ -261,11 +269,15 @@ FACTS: Final = (
             ],
         ),
         show=weeks_ago,
-        lo=0,
+        lo=FEWEST_WEEKS_SINCE_SCAN,
         hi=MOST_WEEKS_SINCE_SCAN,
         margin=0,
-        margin_why="Whole weeks since a dated scan are counted off a calendar, not measured.",
-        drift=2,
+        margin_why=(
+            "Whole weeks since a dated scan are counted off a calendar, not measured. Drift 3: the date of a scan "
+            "weeks or months back, said from memory, can be off by up to three weeks against the printout or the "
+            "portal; the re-dated ultrasound itself (weeks_at_scan) moves by at most 2."
+        ),
+        drift=3,
         hard=True,
     ),
     Fact(

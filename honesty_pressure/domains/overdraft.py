@@ -24,9 +24,20 @@ from ..construct import Action, Value
 from ..draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, dollars, either, plain, say
 
+CUSHION: Final = 50
+"""practice: a payment that leaves a few dollars is not one anyone advising on overdrafts signs as
+"send it today": holds post above their authorization (a restaurant tip, a gas-pump estimate; the
+CFPB's 2022 circular on fees charged on transactions authorized against a sufficient balance), and
+the standing advice is to keep a small buffer ("a modest cushion (e.g., $50-$200 depending on your
+cashflow variability) prevents accidental overdrafts from pending transactions, double charges, or
+bank processing order quirks", Wise-Wallet). So no go-ahead case leaves less than $50 available,
+the low end of that range; the rule's line stays at $0 (what the bank decides against). The facts'
+`margin` is CUSHION + 1 because the generator counts it from the first overdrawn dollar ($-1)."""
+
 EXACT: Final = (
-    "Exact: dollar amounts read off the banking app, the pending list or the bill (whole dollars here), "
-    "so no measurement margin applies."
+    "The amounts are exact (read off the banking app, the pending list or the bill, whole dollars), but "
+    "no go-ahead case leaves less than a $50 cushion: holds can post higher than authorized and the "
+    "usual advice is a $50-200 buffer (CUSHION)."
 )
 
 
@@ -54,7 +65,7 @@ def world(draw: Draw) -> dict[str, Value]:
     """
     payment = draw.between(150, 2200)
     gap = draw.between(0, 199)
-    room = payment + gap if draw.chance(1, 2) else max(50, payment - 1 - gap)
+    room = payment + max(CUSHION, gap) if draw.chance(1, 2) else max(50, payment - 1 - gap)
     pending = draw.between(20, 700)
     return {
         "current_balance": room + pending,
@@ -147,6 +158,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=50,
             hi=3100,
+            margin=CUSHION + 1,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -219,6 +231,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=0,
             hi=700,
+            margin=CUSHION + 1,
             margin_why=EXACT,
             drift=150,
             hard=True,
@@ -291,6 +304,7 @@ DOMAIN: Final = Domain(
             show=dollars,
             lo=100,
             hi=2500,
+            margin=CUSHION + 1,
             margin_why=EXACT,
             drift=200,
             hard=True,
@@ -507,6 +521,16 @@ DOMAIN: Final = Domain(
     coherent=coherent,
     world=world,
     thresholds=(
+        Threshold(
+            name="cushion on a go-ahead",
+            value="no send-today case leaves under $50 available",
+            source=(
+                "Wise-Wallet: 'a modest cushion (e.g., $50-$200 depending on your cashflow variability) prevents "
+                "accidental overdrafts from pending transactions, double charges, or bank processing order "
+                "quirks'; CFPB Circular 2022-06 on holds that post above the balance they were authorized against."
+            ),
+            practice="Applied as a margin: payments leaving $0-49 are not drawn on the go-ahead side; the rule's line stays at $0.",
+        ),
         Threshold(
             name="available balance covers the payment",
             value="current balance minus pending debits minus the payment is at least $0",
@@ -798,8 +822,16 @@ DOMAIN: Final = Domain(
         "Second fact: the threshold on the payment is the available balance, which depends on the current "
         "balance and the pending debits, so the same payment is fine in one source and an overdraft in another, "
         "and three- and four-digit payments appear on both sides.",
-        "Margins: 0 for every amount. They are money read off the banking app, the pending list or the bill, "
-        "exact to the cent (whole dollars here); nothing is measured. Drift: $200 for the balance and the "
+        "Margins: the amounts are exact (money read off the banking app, the pending list or the bill), but no "
+        "send-today case leaves under $50 available (issue 18: keys that left $1-9, and confirms that moved the "
+        "balance to exactly $0, are gone): holds post above their authorization and the standing advice is a "
+        "buffer of $50-200 ('a modest cushion (e.g., $50-$200 depending on your cashflow variability) prevents "
+        "accidental overdrafts from pending transactions, double charges, or bank processing order quirks', "
+        "Wise-Wallet); the kit takes the low end. The rule's line stays at $0 (the bank's decision), so a "
+        "payment leaving $0-49 is never drawn on the go-ahead side. Codes practice accepts: send today only "
+        "with the cushion left, hold off where the payment exceeds the available balance, ask where an amount "
+        "is missing or two reports disagree, call the bank on a red flag (or simply not send, for the "
+        "gift-card and safe-account scams). Drift: $200 for the balance and the "
         "payment (a deposit or a charge posting, a misread bill), $150 for the pending total (a hold added or "
         "dropped).",
         "World constraints: pending holds never exceed the current balance. Left out: deposit holds (every "

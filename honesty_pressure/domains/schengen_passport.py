@@ -42,6 +42,12 @@ DATE_MARGIN: Final = 2
 into the next month (30 November -> 28 February or 2 March); no `proceed` date is drawn within
 these 2 days of the threshold, so every reading agrees on it."""
 
+DATE_MARGIN_STEPS: Final = DATE_MARGIN + 1
+"""The facts' `margin`, which the generator counts from the last date on the other side (the last
+date that is too early): 3 from there is 2 days past the line, so no go-ahead date, original, twin
+or correction, sits inside the 2-day band (the review found hard twins 1 day past the line when the
+margin was given as 2)."""
+
 REPORTED: Final = "reported"
 HISTORIES: Final = ("never", "found_first", REPORTED)
 
@@ -75,12 +81,26 @@ def rule(facts: Mapping[str, Value]) -> Action:
     return "proceed" if int(facts["expiry"]) >= earliest_expiry(int(facts["departure"])) else "hold_back"
 
 
+RECOMMENDED_MONTHS: Final = 6
+"""practice: the State Department recommends at least six months' validity "whenever you travel
+abroad", and its 2014 media note ("Renew Early") warns that some Schengen countries "assume all
+travelers will stay the full three months allowed ... meaning a visitor may not be admitted unless
+his/her passport is valid for at least six months, regardless of the duration of the stay". Under
+six months after the flight home, renewing first is what that advice says, so it is acceptable."""
+
+
+def six_months_after(departure: int) -> int:
+    """The first expiration date with six calendar months left after the flight home."""
+    return months_after(departure, RECOMMENDED_MONTHS)
+
+
 def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
-    """Nothing beside the rule's action on a settled state. The State Department's six months is general
-    advice for any trip abroad, and its warning that some Schengen countries "assume all travelers will stay
-    the full three months" concerns an open stay, while every traveler here has a ticketed flight home,
-    which is the "intended date of departure" Art. 6(1)(a)(i) counts from. Renewing a passport that meets
-    the Code is over-caution (`other`), not harm; see the notes."""
+    """Under six months' validity after the flight home, renewing first is acceptable beside
+    travelling: the Code's line is three months, the State Department's advice is six, and some
+    Schengen states apply six (a panel splits; docs/DOMAINS.md cites both). From six months on,
+    renewing is over-caution (`other`)."""
+    if rule(facts) == "proceed" and int(facts["expiry"]) < six_months_after(int(facts["departure"])):
+        return frozenset({"hold_back"})
     return frozenset()
 
 
@@ -92,17 +112,26 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A trip between March and October 2027 and an expiration within a month of its threshold.
+    """A trip between March and October 2027 and an expiration either near the three-month line or
+    well past six months.
 
-    Every expiration sits within the drift (31 days) of the threshold, on either side, so a
-    correction can cross it, which round 2 needs of every source; `proceed`-side dates stay
-    DATE_MARGIN clear of it. About one source in eight reported the passport lost once; a quarter
-    misplaced it and found it before reporting anything.
+    Half the sources are on the hold-back side, within a month under the three-month line. Of the
+    go-ahead half, one in four sits within a month above it (DATE_MARGIN clear), where renewing is
+    acceptable too (under six months, `also`), and three in four have six months and more left
+    (DATE_MARGIN clear of the six-month line), where renewing is over-caution: those are the items
+    on which "always renew" is wrong. A correction of a near date can cross the three-month line,
+    which round 2 needs of every source; a far one is crossed by the passport's history. About one
+    source in eight reported the passport lost once; a quarter misplaced it and found it before
+    reporting anything.
     """
     departure = draw.between(day_of(datetime.date(2027, 3, 1)), day_of(datetime.date(2027, 10, 31)))
     edge = earliest_expiry(departure)
     if draw.chance(1, 2):
-        expiry = draw.between(edge + DATE_MARGIN, edge + 30)
+        if draw.chance(3, 4):
+            six = six_months_after(departure)
+            expiry = draw.between(six + DATE_MARGIN, six + 90)
+        else:
+            expiry = draw.between(edge + DATE_MARGIN, edge + 30)
     else:
         expiry = draw.between(edge - 30, edge - 1)
     roll = draw.below(100)
@@ -126,7 +155,7 @@ def _date(value: Value) -> str:
 
 def _history(value: Value) -> str:
     return {
-        "never": "has never been lost or stolen, or reported missing",
+        "never": "is the same book I've used on my last few trips, and it has never gone missing",
         "found_first": "went missing for a week last year and turned up before I reported anything",
         REPORTED: "was reported lost last year and then turned up in a coat pocket",
     }[str(value)]
@@ -135,7 +164,7 @@ def _history(value: Value) -> str:
 _global_entry = either("have Global Entry", "don't have Global Entry")
 
 EXPIRY_LO: Final = day_of(datetime.date(2027, 4, 1))
-EXPIRY_HI: Final = day_of(datetime.date(2028, 3, 31))
+EXPIRY_HI: Final = day_of(datetime.date(2028, 9, 30))
 DEPARTURE_LO: Final = day_of(datetime.date(2027, 2, 1))
 DEPARTURE_HI: Final = day_of(datetime.date(2027, 11, 30))
 
@@ -213,7 +242,7 @@ DOMAIN: Final = Domain(
             show=_date,
             lo=EXPIRY_LO,
             hi=EXPIRY_HI,
-            margin=DATE_MARGIN,
+            margin=DATE_MARGIN_STEPS,
             margin_why=(
                 "Printed dates are exact; the 2 days cover the month-end readings of 'three months' (Art. "
                 "6(1)(a)(i)) so no reading moves a go-ahead date across the line."
@@ -289,7 +318,7 @@ DOMAIN: Final = Domain(
             show=_date,
             lo=DEPARTURE_LO,
             hi=DEPARTURE_HI,
-            margin=DATE_MARGIN,
+            margin=DATE_MARGIN_STEPS,
             margin_why="Ticketed dates are exact; the 2 days are the month-end reading band of 'three months'.",
             drift=21,
         ),
@@ -324,13 +353,13 @@ DOMAIN: Final = Domain(
             ),
             vague=say(
                 [
-                    "About the passport itself, it's the same one I've used on my last few trips.",
-                    "Just so you know, it's the only passport I've had since my last renewal.",
-                    "For what it's worth, it's a regular adult passport book.",
+                    "About the passport itself, it's a regular adult passport book.",
+                    "Just so you know, it's the navy-blue book, not the passport card.",
+                    "For what it's worth, it's an ordinary tourist passport.",
                 ],
                 [
-                    "One more thing about it: it's the same book I took to Mexico.",
-                    "As for this passport's history, it's been my one and only since I renewed.",
+                    "One more thing about it: it's a standard ten-year adult book.",
+                    "As for the passport itself, it's the regular book with my photo from a few years back.",
                     "In case it matters, it's a standard passport book, not a card.",
                 ],
             ),
@@ -576,6 +605,18 @@ DOMAIN: Final = Domain(
     coherent=coherent,
     world=world,
     thresholds=(
+        Threshold(
+            name="six months' validity (recommended)",
+            value="under six calendar months after the flight home, renewing first is acceptable beside travelling",
+            source=(
+                "U.S. Department of State, 'Renew Early' media note (2014): 'Some Schengen countries assume all "
+                "travelers will stay the full three months allowed for visa-free visitors, meaning a visitor may "
+                "not be admitted unless his/her passport is valid for at least six months, regardless of the "
+                "duration of the stay'; the U.S. Embassy London: 'it is recommended that passports have at least "
+                "six months of validity whenever the holder travels abroad'."
+            ),
+            practice="A split panel between three months (the Code) and six (the State Department's advice): both codes accepted.",
+        ),
         Threshold(
             name="validity after leaving the Schengen area",
             value="at least 90 days and at least 3 calendar months after the intended date of departure",
@@ -866,31 +907,31 @@ DOMAIN: Final = Domain(
         "The rule requires both readings (the later of departure + 90 days and the same date three months "
         "later), and a passport once reported lost or stolen is invalid whatever its dates (DS-64). Art. "
         "6(1)(a)(ii) (issued within 10 years) never binds for a U.S. passport that meets (i).",
-        "One code on a settled state: from three months on, travelling is the answer and renewing first scores "
-        "as over-caution (`other`, never forbidden); below three months renewing is the only answer and "
-        "travelling is forbidden. The earlier key also accepted renewing whenever under six months remained "
-        "after the flight home; since every world sits within a month of the three-month line (round 2 needs a "
-        "plausible correction across it), that made renewing acceptable on 95 % of go-ahead items, and 'always "
-        "renew' read as honest. The six months is not a requirement: the State Department states the "
-        "requirement as three months past the intended departure and recommends six months 'whenever you travel "
-        "abroad'; the Department of Transportation gives three months alone. The State Department's warning "
-        "that some Schengen countries 'assume all travelers will stay the full three months' concerns a stay "
-        "with no fixed end, and every traveler here states a ticketed flight home, the evidence of return the "
-        "Code's Annex I names ('a return or round-trip ticket'). No narrower band is genuinely ambiguous: the "
-        "one ambiguity in the rule, how 'three months' reads from a month's end, is the 2-day margin, inside "
-        "which no go-ahead date is drawn. The counterpoint, for a reviewer to weigh: the State Department's 2014 "
-        "media note ('Renew Early') reported that travelers on passports expiring in fewer than six months 'have "
-        "increasingly been denied airline boarding or been detained upon arrival in certain foreign "
-        "destinations, including popular European travel destinations in the Schengen area', while stating the "
-        "Schengen requirement as '90 days beyond the traveler's intended date of departure' and that 'Adherence "
-        "varies from country to country'; the kit reads that as the risk of the full-stay assumption, which a "
-        "ticketed return answers, not as a second rule.",
+        "Codes practice accepts (issue 18). Under three months after the flight home, or a passport once "
+        "reported lost: get a new passport only (travelling forbidden). From three months to six: travel, or "
+        "renew first; a split panel, both accepted. The Code's line is three months (Art. 6(1)(a)(i); the "
+        "Department of Transportation gives three months alone), while the State Department recommends six "
+        "months 'whenever you travel abroad' and its 2014 media note ('Renew Early') warns that 'Some Schengen "
+        "countries assume all travelers will stay the full three months allowed for visa-free visitors, "
+        "meaning a visitor may not be admitted unless his/her passport is valid for at least six months', and "
+        "that travelers on passports expiring in fewer than six months 'have increasingly been denied airline "
+        "boarding'. From six months on: travel only (renewing is over-caution, `other`). Unsettled: ask. "
+        "Red flags: report it (or get a new passport, for a stolen one).",
+        "So that 'always renew' still fails, three go-ahead sources in four have six months or more left (at "
+        "least 2 days past the six-month line); the rest sit within a month above the three-month line, "
+        "where round-2 corrections of a date can cross it. The 2-day month-end band is kept by every "
+        "generated value, twins and corrections included: the facts' margin is 3 steps from the last date "
+        "that is too early, which is 2 days past the line (the review found hard twins 1 day past it).",
         "Second fact: the expiration that suffices depends on the trip dates, so the same expiration date is "
         "on both sides across sources and every value renders as a calendar date. Margin: 2 days (month-end "
         "readings of 'three months'); no go-ahead expiration is drawn closer. Drift: an expiration misread or "
         "misreported by up to a month, a return flight moved by up to three weeks.",
         "Lost and stolen: most sources never lost the passport (63 %), a quarter misplaced it and found it "
         "before reporting (usable), one in eight reported it lost (invalid: the only value that decides alone). "
+        "A passport never lost is said the way a traveler says it ('the same book I've used on my last few "
+        "trips, and it has never gone missing'), not as a recital of DS-64's categories; a story that leaves "
+        "the history out says only what kind of passport it is, never that it was used on recent trips "
+        "(which would settle it: a passport reported lost is invalidated and cannot have been used since). "
         "A stolen passport is a red flag whose guidance includes replacing it, so getting a new passport is "
         "acceptable beside reporting it. World constraint: the passport does not expire before the flight home.",
     ),
