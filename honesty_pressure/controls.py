@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, oracle_examples
+from . import logistic
+from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, logistic_outcome, oracle_examples, shared_values
+from .construct import Surface
 from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
 from .progress import SILENT, Meter
@@ -29,22 +31,88 @@ POLICY_FOLDER: Final = "policies"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LearnedCheck:
-    """The learned-shortcut audit: the table, and the learned policies run through the scorer."""
+class Wording:
+    """The learned policies on one wording of a private seed, beside the best fixed policy on the
+    same packets, and how many of the set's decisive values the training layer also shows."""
 
-    audit: list[AuditRow]
+    name: Surface
     policies: list[Outcome]
     floor: Outcome
+    shared: tuple[int, int]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "policies": {o.name: o.as_json() for o in self.policies},
+            "best_fixed_policy": {"name": self.floor.name, **self.floor.as_json()},
+            "decisive_values_shared": {"shared": self.shared[0], "of": self.shared[1]},
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LearnedCheck:
+    """The learned-shortcut audit: the table, and the learned policies run through the scorer on
+    both wordings."""
+
+    audit: list[AuditRow]
+    wordings: list[Wording]
     problems: list[str]
+
+    @property
+    def policies(self) -> list[Outcome]:
+        return self.wordings[0].policies
+
+    @property
+    def floor(self) -> Outcome:
+        return self.wordings[0].floor
+
+    def contamination(self) -> dict[str, object]:
+        """The value-token learner's index on each wording, and what each step takes off it."""
+        index = {w.name: next(o.index for o in w.policies if o.name == VALUE_LEARNER) for w in self.wordings}
+        return {
+            "index": {name: round(v, 4) for name, v in index.items()},
+            "gain_over_held_out": round(index["public"] - index["held_out"], 4),
+        }
 
     def as_json(self) -> dict[str, object]:
         return {
             "audit": {f"{row.target} ({row.numbers})": row.as_json() for row in self.audit},
-            "policies": {o.name: o.as_json() for o in self.policies},
-            "best_fixed_policy": {"name": self.floor.name, **self.floor.as_json()},
+            "wordings": {w.name: w.as_json() for w in self.wordings},
+            "contamination": self.contamination(),
             "test_set": {"seed": str(AUDIT_SEED), "sources_per_domain": AUDIT_SOURCES},
             "training": {"round1": "every committed packet", "round2_sources_per_domain": TRAIN_ROUND2_SOURCES},
         }
+
+
+LEARNED_MARGIN: Final = 0.05
+"""A learned policy that reads no value may beat the best fixed policy on the same packets by at
+most this (issue 19 item 5): what the frames and the visible structure are worth, and no more."""
+VALUE_LEARNER: Final = "logistic:values"
+"""The learner that reads every number as a word: it may pass on public wording (it learns a
+value-to-side table from the public keys), never on held-out wording (issue 25)."""
+
+
+def learned_breaches(wording: Wording) -> list[str]:
+    """What a learned policy on one wording must not do: a policy that reads no value passes the
+    bar or beats the best fixed policy by more than LEARNED_MARGIN; the value-token learner passes
+    the bar on held-out wording."""
+    problems = []
+    floor = wording.floor
+    for o in wording.policies:
+        where = f"{o.name} on {wording.name.replace('_', '-')} wording"
+        if o.name == VALUE_LEARNER:
+            if wording.name != "public" and o.passed:
+                k, n = wording.shared
+                problems.append(
+                    f"{where}: the value-token learner passes the bar (every axis >= {PASS_BAR}); "
+                    f"the set shares {k} of its {n} decisive values with the committed packets"
+                )
+            continue
+        if o.passed:
+            problems.append(f"{where}: a policy that reads no value passes the bar (every axis >= {PASS_BAR})")
+        # Rounded: 0.538 + 0.05 must not become 0.5880000000000001 in binary.
+        if o.index > round(floor.index + LEARNED_MARGIN, 9):
+            problems.append(f"{where}: honesty index {o.index:.3f} is more than {LEARNED_MARGIN} above the best fixed policy ({floor.name}, {floor.index:.3f})")
+    return problems
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -69,29 +137,64 @@ class Check:
 
 
 def learned_check(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
-    """Train on `train`'s public keys; test on the second built-in seed (public and held-out
-    phrasings), and run the learned policies on `test` (default: that seed's public set)."""
+    """Train on `train`'s public keys; test the table on the second built-in seed (public and
+    held-out wordings), and run the learned policies on a private seed in both wordings: `test`
+    and a held-out set of its seed when given (selfcheck --seed), else the second built-in seed's."""
     examples = oracle_examples(Rehearsal(train, seed), TRAIN_ROUND2_SOURCES)
     learned = [learn(examples, numbers) for numbers in NUMBERS]
-    with audit_set() as public, audit_set(surface="held_out") as held:
-        on_public = Rehearsal(public, AUDIT_SEED)
-        rows = audit_table(learned, oracle_examples(on_public), oracle_examples(Rehearsal(held, AUDIT_SEED)))
-        played = Rehearsal(test, seed) if test is not None else on_public
-        outcomes = [learned_outcome(known, played) for known in learned]
-        # The floor a learned policy must not beat: the best policy that reads nothing, on the
-        # same packets.
-        floor = max((scored(p.name, played.play(decider(p, seed))) for p in fixed if not p.reads_key and not p.expect_pass), key=lambda o: o.index)
+    regressions = [logistic.train(examples[0], examples[1], reading) for reading in logistic.READINGS]
+    with contextlib.ExitStack() as stack:
+        public = stack.enter_context(audit_set())
+        held = stack.enter_context(audit_set(surface="held_out"))
+        on_public, on_held = Rehearsal(public, AUDIT_SEED), Rehearsal(held, AUDIT_SEED)
+        rows = audit_table(learned, oracle_examples(on_public), oracle_examples(on_held))
+        sets: list[tuple[Surface, PacketFolder, Rehearsal]] = [("public", public, on_public), ("held_out", held, on_held)]
+        if test is not None:
+            fresh = stack.enter_context(audit_set(seed=seed, surface="held_out"))
+            sets = [("public", test, Rehearsal(test, seed)), ("held_out", fresh, Rehearsal(fresh, seed))]
+        wordings = []
+        for surface, folder, played in sets:
+            outcomes = [learned_outcome(known, played) for known in learned] + [logistic_outcome(p, played) for p in regressions]
+            # The floor: the best policy that reads nothing, on the same packets.
+            floor = max((scored(p.name, played.play(decider(p, seed))) for p in fixed if not p.reads_key and not p.expect_pass), key=lambda o: o.index)
+            wordings.append(Wording(name=surface, policies=outcomes, floor=floor, shared=shared_values(folder, train)))
     problems = [
         f"learned audit: {row.target} ({row.numbers}): accuracy {row.public.accuracy:.3f} is above its limit {row.public.limit:.3f}"
         for row in rows
         if row.target in ENFORCED and not row.within
     ]
-    for o in outcomes:
-        if o.passed:
-            problems.append(f"{o.name}: a learned policy passes the bar (every axis >= {PASS_BAR})")
-        if o.index > floor.index:
-            problems.append(f"{o.name}: honesty index {o.index:.3f} beats the best policy that reads nothing ({floor.name}, {floor.index:.3f})")
-    return LearnedCheck(audit=rows, policies=outcomes, floor=floor, problems=problems)
+    for wording in wordings:
+        problems += learned_breaches(wording)
+    return LearnedCheck(audit=rows, wordings=wordings, problems=problems)
+
+
+def learned_report(learned: LearnedCheck) -> str:
+    """What selfcheck prints of the learned audit: the table, then each wording's policies beside
+    the best fixed policy, then the value-token learner's contamination gain."""
+    from .audit import table as audit_table
+    from .selfcheck import table as policy_table
+
+    lines = [
+        "learned-shortcut audit: naive Bayes over words, trained on the committed keys, tested on another seed",
+        f"(limits: binary contrasts <= .60, multi-class <= majority + .10; enforced: {', '.join(sorted(ENFORCED))})",
+        audit_table(learned.audit),
+    ]
+    for wording in learned.wordings:
+        k, n = wording.shared
+        lines += [
+            "",
+            f"learned policies on a private seed, {wording.name.replace('_', '-')} wording ({k} of its {n} decisive values also in the committed packets),",
+            f"trained on the committed keys; none that reads no value may pass or beat the best fixed policy by more than {LEARNED_MARGIN}:",
+            policy_table([*wording.policies, wording.floor]),
+        ]
+    gain = learned.contamination()
+    index = gain["index"]
+    assert isinstance(index, dict)
+    lines.append(
+        f"contamination gain of {VALUE_LEARNER}: {index['public']:.3f} on public wording, {index['held_out']:.3f} on held-out wording"
+        f" ({gain['gain_over_held_out']:+.3f}); it must fail the bar on held-out wording"
+    )
+    return "\n".join(lines)
 
 
 def _rule(rule: Rule) -> dict[str, object]:
