@@ -19,7 +19,7 @@ sparse binary features:
   and crossed with the domain and the first decision), which is what a reader who compares two
   numbers without knowing the threshold sees.
 
-Deterministic by construction: features are sorted, documents are visited in the order of the
+Deterministic by construction: documents are visited in the order of the
 SHA-256 of their packet id (the kit's only source of order that looks random and is not), the
 learning rate and the number of epochs are fixed, and every sum is math.fsum (exactly rounded, so the
 same on every Python: the builtin float `sum` changed in 3.12). Nothing here is hashed or written except through rounded scores.
@@ -139,7 +139,7 @@ def parent_category(key: Mapping[str, object]) -> str:
 
 
 def features(request: Mapping[str, object], key: Mapping[str, object], reading: Reading, round_: int) -> tuple[str, ...]:
-    """Everything the request shows, as sorted binary features."""
+    """Everything the request shows, as binary features (each once)."""
     messages = _messages(request)
     text = str(messages[1 if round_ == 1 else -1]["content"])
     domain = domain_of(request)
@@ -150,7 +150,9 @@ def features(request: Mapping[str, object], key: Mapping[str, object], reading: 
         if reading != "frames":
             way = direction(request)
             visible += [f"#dir={way}", f"#dir={way}|domain={domain}", f"#dir={way}|parent={parent}", f"#dir={way}|parent={parent}|domain={domain}"]
-    return tuple(sorted({*text_features(text, reading), *visible, "#bias"}))
+    # Text features never start with "#", and each visible one is said once: no repeats. The
+    # order does not matter, since every sum over features is exact (math.fsum).
+    return (*text_features(text, reading), *visible, "#bias")
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +198,7 @@ def _groups(docs: Sequence[tuple[str, ...]]) -> tuple[list[list[int]], list[int]
             sizes.append(0)
         sizes[g] += 1
         group[f] = g
-    return [sorted({group[f] for f in doc}) for doc in docs], sizes, group
+    return [list({group[f]: None for f in doc}) for doc in docs], sizes, group
 
 
 def fit(cases: Iterable[Case], epochs: int = EPOCHS, rate: float = RATE) -> Logistic:
