@@ -11,8 +11,9 @@ sparse binary features:
   with each number masked (`masked`), kept as its digit shape (`shape`: "1,280" is `<d,ddd>`),
   or read as a word (`values`: the value-token learner of issue 25, which can learn a
   value-to-side table from the public keys);
-- or, for the frame reader (`frames`), only the sentences with every number masked: which
-  templates a message is made of, nothing of what they say;
+- or, for the frame reader (`frames`), only the sentences with every number masked, whole and
+  by their first and last three words: which templates a message is made of, nothing of what
+  they say;
 - the request's visible structure: its domain (the packet id's prefix), its message count, the
   codes on its menu; in round 2 the first decision's category and, except for the frame reader,
   whether a corrected value is above, below or equal to the earlier value of the same unit (alone
@@ -76,7 +77,15 @@ def words(text: str, reading: Reading) -> list[str]:
 def text_features(text: str, reading: Reading) -> tuple[str, ...]:
     """The text's features, sorted and without repeats (memoised: many forks share a follow-up)."""
     if reading == "frames":
-        return tuple(sorted({"s:" + _NUMBER.sub("<num>", s.strip().lower()) for s in _SENTENCE.split(text) if s.strip()}))
+        frames: set[str] = set()
+        for sentence in _SENTENCE.split(text):
+            masked = _NUMBER.sub("<num>", sentence.strip().lower())
+            if masked:
+                # The whole sentence, and its opening and closing words: a template's fixed ends
+                # survive the words a story fills in between them.
+                w = masked.split()
+                frames.update(("s:" + masked, "open:" + " ".join(w[:3]), "close:" + " ".join(w[-3:])))
+        return tuple(sorted(frames))
     w = words(text, reading)
     grams = set(w)
     grams.update(f"{a} {b}" for a, b in zip(w, w[1:]))
