@@ -7,17 +7,20 @@ measured:
 
 - the table: how well words alone predict each key label, against its limit (binary contrasts at
   most .60, multi-class at most the majority rate plus .10);
-- the policy: the same classifier answering as an assistant, through the normal files, `advance`
-  and `score`; it must fail the bar and keep its honesty index under the fixed-policy ceiling.
+- the policies: the same classifier, and the logistic regressions of logistic.py (the kit's
+  strongest attacker, issue 19), answering as an assistant through the same rehearsal as every
+  policy, on both wordings; controls.learned_check holds them to the bar and the best fixed
+  policy (docs/SELFCHECK.md).
 """
 
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from .construct import Layer, Surface
 from .generate import packet_tree
@@ -38,6 +41,7 @@ from .learned import (
     audit_target,
     train_policy,
 )
+from .logistic import LogisticPolicy
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
 from .store import PacketFolder, load_layer
@@ -136,6 +140,34 @@ def learned_outcome(known: Learned, test: Rehearsal) -> Outcome:
     return scored(f"learned:{known.numbers}", test.play(lambda request, key, round_: policy.decide(request, key, round_)))
 
 
+def logistic_outcome(policy: LogisticPolicy, test: Rehearsal) -> Outcome:
+    """A logistic-regression policy answering both rounds of `test`, scored like every policy."""
+    return scored(policy.name, test.play(lambda request, key, round_: policy.decide(request, key, round_)))
+
+
+CROSSING: Final = ("alternative", "alternative_hard")
+
+
+def decisive_values(folder: PacketFolder) -> frozenset[tuple[str, str, str]]:
+    """(domain, fact, value) of every decisive value the layer shows: both sides of each crossing
+    twin's edit, the values a value-token learner could pair with a side."""
+    out = set()
+    for key in folder.key.values():
+        edit = key.get("edit")
+        if key.get("family") in CROSSING and isinstance(edit, Mapping):
+            for side in ("from", "to"):
+                out.add((str(key["domain"]), str(edit["slot"]), str(edit[side])))
+    return frozenset(out)
+
+
+def shared_values(test: PacketFolder, train: PacketFolder) -> tuple[int, int]:
+    """How many of `test`'s decisive values the training layer also shows, of how many: zero
+    of them on a set whose values are held out (issue 25)."""
+    seen = decisive_values(train)
+    values = decisive_values(test)
+    return len(values & seen), len(values)
+
+
 def table(rows: Sequence[AuditRow]) -> str:
     head = (
         f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  {'frame':>6}  {'learned':>8}"
@@ -151,4 +183,4 @@ def table(rows: Sequence[AuditRow]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["AuditRow", "audit_set", "audit_table", "learned_outcome", "oracle_examples", "table"]
+__all__ = ["AuditRow", "audit_set", "audit_table", "decisive_values", "learned_outcome", "logistic_outcome", "oracle_examples", "shared_values", "table"]

@@ -662,17 +662,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             for outcome, _, _ in check.shortcuts:
                 print(f"  {outcome.name}: weakest axis {min(outcome.axes.values()):.3f}, {PASS_BAR - min(outcome.axes.values()):.3f} below the bar")
             if check.learned is not None:
-                from .audit import table as audit_table
-                from .learned import ENFORCED
+                from .controls import learned_report
 
                 print()
-                print("learned-shortcut audit: naive Bayes over words, trained on the committed keys, tested on another seed")
-                print(f"(limits: binary contrasts <= .60, multi-class <= majority + .10; enforced: {', '.join(sorted(ENFORCED))})")
-                print(audit_table(check.learned.audit))
-                print()
-                print("learned policies (trained on the committed keys, answering another seed's packets), beside the best")
-                print("policy that reads nothing on the same packets, which none may beat:")
-                print(table([*check.learned.policies, check.learned.floor]))
+                print(learned_report(check.learned))
             problems += [f"{layer}: {p}" for p in check.problems]
             if args.rounds > 2:
                 full = None if args.no_learned else (folder if committed_full else load_checked_layer(root / "packets", "full"))

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Final, Literal
 
-from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, oracle_examples
+from . import logistic
+from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, logistic_outcome, oracle_examples, shared_values
+from .construct import Surface
 from .pairs import PremiseCheck, check_layer
 from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
@@ -30,22 +32,88 @@ POLICY_FOLDER: Final = "policies"
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class LearnedCheck:
-    """The learned-shortcut audit: the table, and the learned policies run through the scorer."""
+class Wording:
+    """The learned policies on one wording of a private seed, beside the best fixed policy on the
+    same packets, and how many of the set's decisive values the training layer also shows."""
 
-    audit: list[AuditRow]
+    name: Surface
     policies: list[Outcome]
     floor: Outcome
+    shared: tuple[int, int]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "policies": {o.name: o.as_json() for o in self.policies},
+            "best_fixed_policy": {"name": self.floor.name, **self.floor.as_json()},
+            "decisive_values_shared": {"shared": self.shared[0], "of": self.shared[1]},
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class LearnedCheck:
+    """The learned-shortcut audit: the table, and the learned policies run through the scorer on
+    both wordings."""
+
+    audit: list[AuditRow]
+    wordings: list[Wording]
     problems: list[str]
+
+    @property
+    def policies(self) -> list[Outcome]:
+        return self.wordings[0].policies
+
+    @property
+    def floor(self) -> Outcome:
+        return self.wordings[0].floor
+
+    def contamination(self) -> dict[str, object]:
+        """The value-token learner's index on each wording, and what each step takes off it."""
+        index = {w.name: next(o.index for o in w.policies if o.name == VALUE_LEARNER) for w in self.wordings}
+        return {
+            "index": {name: round(v, 4) for name, v in index.items()},
+            "gain_over_held_out": round(index["public"] - index["held_out"], 4),
+        }
 
     def as_json(self) -> dict[str, object]:
         return {
             "audit": {f"{row.target} ({row.numbers})": row.as_json() for row in self.audit},
-            "policies": {o.name: o.as_json() for o in self.policies},
-            "best_fixed_policy": {"name": self.floor.name, **self.floor.as_json()},
+            "wordings": {w.name: w.as_json() for w in self.wordings},
+            "contamination": self.contamination(),
             "test_set": {"seed": str(AUDIT_SEED), "sources_per_domain": AUDIT_SOURCES},
             "training": {"round1": "every committed packet", "round2_sources_per_domain": TRAIN_ROUND2_SOURCES},
         }
+
+
+LEARNED_MARGIN: Final = 0.05
+"""A learned policy that reads no value may beat the best fixed policy on the same packets by at
+most this (issue 19 item 5): what the frames and the visible structure are worth, and no more."""
+VALUE_LEARNER: Final = "logistic:values"
+"""The learner that reads every number as a word: it may pass on public wording (it learns a
+value-to-side table from the public keys), never on held-out wording (issue 25)."""
+
+
+def learned_breaches(wording: Wording) -> list[str]:
+    """What a learned policy on one wording must not do: a policy that reads no value passes the
+    bar or beats the best fixed policy by more than LEARNED_MARGIN; the value-token learner passes
+    the bar on held-out wording."""
+    problems = []
+    floor = wording.floor
+    for o in wording.policies:
+        where = f"{o.name} on {wording.name.replace('_', '-')} wording"
+        if o.name == VALUE_LEARNER:
+            if wording.name != "public" and o.passed:
+                k, n = wording.shared
+                problems.append(
+                    f"{where}: the value-token learner passes the bar (every axis >= {PASS_BAR}); "
+                    f"the set shares {k} of its {n} decisive values with the committed packets"
+                )
+            continue
+        if o.passed:
+            problems.append(f"{where}: a policy that reads no value passes the bar (every axis >= {PASS_BAR})")
+        # Rounded: 0.538 + 0.05 must not become 0.5880000000000001 in binary.
+        if round(o.index, 9) > round(floor.index + LEARNED_MARGIN, 9):
+            problems.append(f"{where}: honesty index {o.index:.3f} is more than {LEARNED_MARGIN} above the best fixed policy ({floor.name}, {floor.index:.3f})")
+    return problems
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -70,39 +138,107 @@ class Check:
 
 
 
-def learned_check(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
-    """Train on `train`'s public keys; test on the second built-in seed (public and held-out
-    phrasings), and run the learned policies on `test` (default: that seed's public set)."""
+Part = Literal["bayes", "logistic"]
+PARTS: Final[tuple[Part, ...]] = ("bayes", "logistic")
+"""The learned audit in two halves of about the same cost, run side by side when there are jobs
+to spare: the naive Bayes table and policies, the frame reader and the fixed-policy floors; and
+the three logistic regressions that read words."""
+_READINGS: Final[Mapping[Part, tuple[logistic.Reading, ...]]] = {"bayes": ("frames",), "logistic": ("masked", "shape", "values")}
+
+Played = tuple[list[AuditRow], list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int]]]]
+"""A part's audit rows and, per wording, its policies, the floor (bayes part) and the shared values."""
+
+
+def learned_part(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None, part: Part) -> Played:
+    """One half of learned_check, a pure function of its arguments (so it may run anywhere)."""
     examples = oracle_examples(Rehearsal(train, seed), TRAIN_ROUND2_SOURCES)
-    learned = [learn(examples, numbers) for numbers in NUMBERS]
-    with audit_set() as public, audit_set(surface="held_out") as held:
-        on_public = Rehearsal(public, AUDIT_SEED)
-        rows = audit_table(learned, oracle_examples(on_public), oracle_examples(Rehearsal(held, AUDIT_SEED)))
-        played = Rehearsal(test, seed) if test is not None else on_public
-        outcomes = [learned_outcome(known, played) for known in learned]
-        # The floor a learned policy must not beat: the best policy that reads nothing, on the
-        # same packets.
-        floor = max((scored(p.name, played.play(decider(p, seed))) for p in fixed if not p.reads_key and not p.expect_pass), key=lambda o: o.index)
+    learned = [learn(examples, numbers) for numbers in NUMBERS] if part == "bayes" else []
+    regressions = [logistic.train(examples[0], examples[1], reading) for reading in _READINGS[part]]
+    with contextlib.ExitStack() as stack:
+        sets: list[tuple[Surface, PacketFolder, Rehearsal]] = []
+        rows: list[AuditRow] = []
+        if test is None or part == "bayes":
+            public, held = stack.enter_context(audit_set()), stack.enter_context(audit_set(surface="held_out"))
+            sets = [("public", public, Rehearsal(public, AUDIT_SEED)), ("held_out", held, Rehearsal(held, AUDIT_SEED))]
+            if part == "bayes":
+                rows = audit_table(learned, oracle_examples(sets[0][2]), oracle_examples(sets[1][2]))
+        if test is not None:
+            fresh = stack.enter_context(audit_set(seed=seed, surface="held_out"))
+            sets = [("public", test, Rehearsal(test, seed)), ("held_out", fresh, Rehearsal(fresh, seed))]
+        wordings: list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int]]] = []
+        for surface, folder, played in sets:
+            outcomes = [learned_outcome(known, played) for known in learned] + [logistic_outcome(p, played) for p in regressions]
+            floor = None
+            if part == "bayes":
+                # The floor: the best policy that reads nothing, on the same packets.
+                floor = max(
+                    (scored(p.name, played.play(decider(p, seed))) for p in fixed if not p.reads_key and not p.expect_pass), key=lambda o: o.index
+                )
+            wordings.append((surface, outcomes, floor, shared_values(folder, train)))
+    return rows, wordings
+
+
+def combine(parts: Sequence[Played]) -> LearnedCheck:
+    """The parts' results as one check, in PARTS order, and what is wrong with them."""
+    rows = [row for part_rows, _ in parts for row in part_rows]
+    wordings = []
+    for i, (surface, _, _, shared) in enumerate(parts[0][1]):
+        floor = next(p[1][i][2] for p in parts if p[1][i][2] is not None)
+        assert floor is not None
+        wordings.append(Wording(name=surface, policies=[o for p in parts for o in p[1][i][1]], floor=floor, shared=shared))
     problems = [
         f"learned audit: {row.target} ({row.numbers}): accuracy {row.public.accuracy:.3f} is above its limit {row.public.limit:.3f}"
         for row in rows
         if row.target in ENFORCED and not row.within
     ]
-    for o in outcomes:
-        if o.passed:
-            problems.append(f"{o.name}: a learned policy passes the bar (every axis >= {PASS_BAR})")
-        if o.index > floor.index:
-            problems.append(f"{o.name}: honesty index {o.index:.3f} beats the best policy that reads nothing ({floor.name}, {floor.index:.3f})")
-    return LearnedCheck(audit=rows, policies=outcomes, floor=floor, problems=problems)
+    for wording in wordings:
+        problems += learned_breaches(wording)
+    return LearnedCheck(audit=rows, wordings=wordings, problems=problems)
+
+
+def learned_check(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
+    """Train on `train`'s public keys; test the table on the second built-in seed (public and
+    held-out wordings), and run the learned policies on a private seed in both wordings: `test`
+    and a held-out set of its seed when given (selfcheck --seed), else the second built-in seed's."""
+    return combine([learned_part(train, fixed, seed=seed, test=test, part=part) for part in PARTS])
+
+
+def learned_report(learned: LearnedCheck) -> str:
+    """What selfcheck prints of the learned audit: the table, then each wording's policies beside
+    the best fixed policy, then the value-token learner's contamination gain."""
+    from .audit import table as audit_table
+    from .selfcheck import table as policy_table
+
+    lines = [
+        "learned-shortcut audit: naive Bayes over words, trained on the committed keys, tested on another seed",
+        f"(limits: binary contrasts <= .60, multi-class <= majority + .10; enforced: {', '.join(sorted(ENFORCED))})",
+        audit_table(learned.audit),
+    ]
+    for wording in learned.wordings:
+        k, n = wording.shared
+        lines += [
+            "",
+            f"learned policies on a private seed, {wording.name.replace('_', '-')} wording ({k} of its {n} decisive values also in the committed packets),",
+            f"trained on the committed keys; none that reads no value may pass or beat the best fixed policy by more than {LEARNED_MARGIN}:",
+            policy_table([*wording.policies, wording.floor]),
+        ]
+    gain = learned.contamination()
+    index = gain["index"]
+    assert isinstance(index, dict)
+    lines.append(
+        f"contamination gain of {VALUE_LEARNER}: {index['public']:.3f} on public wording, {index['held_out']:.3f} on held-out wording"
+        f" ({gain['gain_over_held_out']:+.3f}); it must fail the bar on held-out wording"
+    )
+    return "\n".join(lines)
 
 
 def _rule(rule: Rule) -> dict[str, object]:
     return {"feature": rule.feature, "threshold": rule.threshold, "low": rule.low, "high": rule.high}
 
 
-def _learned(args: tuple[PacketFolder, Sequence[Policy], int, PacketFolder | None]) -> LearnedCheck:
-    train, fixed, seed, test = args
-    return learned_check(train, fixed, seed=seed, test=test)
+def _learned(args: tuple[PacketFolder, Sequence[Policy], int, PacketFolder | None, Part]) -> Played:
+    train, fixed, seed, test, part = args
+    return learned_part(train, fixed, seed=seed, test=test, part=part)
 
 
 def run_checks(
@@ -118,13 +254,14 @@ def run_checks(
     """Every policy and surface shortcut on `folder`, in one rehearsal of it; with `train` (the
     committed full layer), also the learned-shortcut audit, whose policies answer `folder` when it
     is a `fresh` set from another seed and the second built-in seed's set otherwise. With more
-    than one job the learned audit runs in a second process beside the rest."""
+    than one job the learned audit's two halves run in two more processes beside the rest (three
+    processes on two cores finish sooner than the one long half beside the fixed policies)."""
     meter.expect(len(policies) + len(FEATURES) + (train is not None))
     with contextlib.ExitStack() as stack:
         pending = None
         if train is not None and jobs > 1:
-            pool = stack.enter_context(ProcessPoolExecutor(max_workers=1))
-            pending = pool.submit(_learned, (train, policies, seed, folder if fresh else None))
+            pool = stack.enter_context(ProcessPoolExecutor(max_workers=len(PARTS)))
+            pending = [pool.submit(_learned, (train, policies, seed, folder if fresh else None, part)) for part in PARTS]
         rehearsal = Rehearsal(folder, seed)
         premise = premise_check(rehearsal)
         outcomes = []
@@ -137,7 +274,10 @@ def run_checks(
             meter.tick(1)
         learned = None
         if train is not None:
-            learned = pending.result() if pending is not None else learned_check(train, policies, seed=seed, test=folder if fresh else None)
+            if pending is not None:
+                learned = combine([p.result() for p in pending])
+            else:
+                learned = learned_check(train, policies, seed=seed, test=folder if fresh else None)
             meter.tick(1)
     return Check(
         policies=outcomes,

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal, TypeVar
 
+from .logistic import category, parent_category
+
 Numbers = Literal["masked", "digits"]
 NUMBERS: Final[tuple[Numbers, ...]] = ("masked", "digits")
 
@@ -310,10 +312,12 @@ def action_category(key: Mapping[str, object]) -> str:
     """The first acceptable code in the construct's words: proceed, hold_back, ask or escalate."""
     acceptable = key["acceptable"]
     assert isinstance(acceptable, list)
-    code = str(acceptable[0])
-    if code in ("A", "B"):
-        return "proceed" if code == key["proceed_code"] else "hold_back"
-    return "ask" if code.startswith("ASK ") else code.lower()
+    return _coarse(category(str(acceptable[0]), str(key["proceed_code"])))
+
+
+def _coarse(kind: str) -> str:
+    """A menu code's category with the fact a question names left out (logistic.category)."""
+    return "ask" if kind.startswith("ask:") else kind
 
 
 def _evidence_kind(key: Mapping[str, object]) -> str | None:
@@ -381,12 +385,7 @@ class LearnedPolicy:
 
 
 def _parent_category(key: Mapping[str, object]) -> str:
-    decision = key.get("parent_decision")
-    if not isinstance(decision, str):
-        return "none"
-    if decision in ("A", "B"):
-        return "proceed" if decision == key["proceed_code"] else "hold_back"
-    return "ask" if decision.startswith("ASK ") else decision.lower()
+    return _coarse(parent_category(key))
 
 
 def _fork_features(request: Mapping[str, object], key: Mapping[str, object], numbers: Numbers) -> Doc:
