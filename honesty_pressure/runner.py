@@ -179,6 +179,7 @@ def call_runner(
     """Run the command once with `requests` on stdin, appending its stdout to `replies` as it
     arrives (a tick per reply line) and passing its stderr through to ours as it arrives. Returns
     how it ended; a timeout stops the whole process group."""
+    folders.unshared(replies)
     try:
         out = os.open(replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     except OSError as exc:
@@ -281,8 +282,7 @@ def _first_line(text: str) -> str:
 def _repair_tail(path: Path) -> None:
     """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again).
     A last line that is whole but lacks its newline (a runner that forgot it) gets one."""
-    if os.path.islink(path):
-        raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
+    folders.unshared(path)  # a link is refused; a file shared by hard links gets a copy of its own
     if not is_file(path):
         return
     with open_regular(path) as handle:
@@ -325,10 +325,11 @@ def _answered(out: Path, round_: Round) -> dict[tuple[str, int], Envelope]:
     return match(read_envelopes(path), round_.records, round_.run_set)
 
 
-def _send(command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float) -> None:
+def _send(writer: FolderWriter, command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float) -> None:
     """Send the round's requests that have no reply yet; the replies land in the run folder."""
     path = out / round_.replies
     _repair_tail(path)
+    writer.own_appended(round_.replies)
     answered = _answered(out, round_)
     pending = [line for line in round_.lines if _slot(line) not in answered]
     label = f"round-{round_.k}"
@@ -406,7 +407,7 @@ def run_with_runner(
         _start(writer, out, r1_requests, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
-            _send(command, out, first, idle_timeout=idle_timeout, timeout=timeout)
+            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout)
             files = build_round(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
@@ -420,7 +421,7 @@ def run_with_runner(
         if all(data is not None for data in scored.values()):
             # A finished run, run again: nothing to send and nothing to change.
             return {name: data for name, data in scored.items() if data is not None}
-        _send(command, out, second, idle_timeout=idle_timeout, timeout=timeout)
+        _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / second.replies] if _replies_of(out, second) else []
         files = score_run(out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
         writer.commit(files, "run", keep=True)
