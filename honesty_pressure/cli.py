@@ -177,7 +177,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 def check_export_target(out: Path) -> None:
     """An export replaces only a file that is an export already (or empty), never a link, a
     folder, a user's file or anything inside the committed packets or a packet layer."""
-    from .binding import unbind
+    from .export import is_request_line
+    from .store import read_jsonl
 
     target = target_path(out)
     reason = protected_reason(target)
@@ -195,16 +196,13 @@ def check_export_target(out: Path) -> None:
         raise OutputError("is a folder; give a file name for the requests", file=str(out))
     if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
         return  # a pipe or a device (/dev/stdout) is written straight through; an empty file is free
-    with open(target, "rb") as handle:
-        first = handle.readline(1 << 20)
+    # Every line, by its whole shape: a batch's output (replies, paid for) has the same ids.
     try:
-        record = json.loads(first)
-        ident = record.get("custom_id", record.get("id")) if isinstance(record, dict) else None
-        ours = isinstance(ident, str) and unbind(ident).packet_set is not None
-    except (ValueError, RecursionError):
+        ours = all(is_request_line(record) for _, record in read_jsonl(target))
+    except InputError:
         ours = False
     if not ours:
-        raise OutputError("exists and is not a request file the kit exported; choose another --out", file=str(out))
+        raise OutputError("exists and is not a request file the kit exported (replies are never replaced); choose another --out", file=str(out))
 
 
 def _reply_paths(given: Sequence[str]) -> list[Path]:
@@ -332,7 +330,8 @@ def cmd_shard(args: argparse.Namespace) -> int:
                 with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
                     with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
                         write_partial(tally, entries, lines)
-                    stage.add({PARTIAL_FILE: partial_json(tally, meta)})
+                    digests = {name: stage.written[name].sha256 for name in (ENTRIES_FILE, LINES_FILE)}
+                    stage.add({PARTIAL_FILE: partial_json(tally, {**meta, "digests": digests})})
             finally:
                 tally.spool.close()
     print(f"wrote shard {args.shard}: {tally.custody.kept} settled replies of {len(replies)} file(s) to {out}; merge every shard with `score --merge`")

@@ -262,6 +262,23 @@ def _safe_rel(rel: str) -> bool:
     return bool(rel) and all(part not in ("", ".", "..") for part in parts) and rel != MARKER
 
 
+def unchanged_problem(folder: Path, kind: Kind) -> str | None:
+    """Why `folder` is not, byte for byte, a `kind` folder as the kit wrote it (its marker of that
+    kind lists every entry, each unchanged), or None: how a partial proves itself to a merge."""
+    marker = read_marker(folder)
+    if marker is None or marker.entries is None or marker.kind != kind:
+        return f"has no {MARKER} marker of a {kind} folder listing its files (not written by this kit?)"
+    for rel in _existing_entries(folder):
+        if rel not in _SCRATCH:
+            problem = entry_problem(folder, rel, marker.entries.get(rel))
+            if problem is not None:
+                return f"holds {problem}"
+    missing = [rel for rel in sorted(marker.entries) if not os.path.lexists(folder / rel)]
+    if missing:
+        return f"lacks {missing[0]}, which the kit wrote there"
+    return None
+
+
 def _marker_kind(path: Path) -> Kind | None:
     marker = read_marker(path)
     return None if marker is None else marker.kind
