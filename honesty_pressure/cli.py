@@ -953,7 +953,13 @@ def command_tokens(argv: Sequence[str] | None) -> list[str]:
 
 
 def _recordable(arg: str) -> str:
-    return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """argv's undecodable bytes (U+DC80 to U+DCFF) as x-escapes; any other lone surrogate (only a
+    caller of main() can pass one) as a u-escape: never an exception."""
+    return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") if not _odd_surrogate(arg) else arg.encode("unicode_escape").decode("ascii")
+
+
+def _odd_surrogate(arg: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" for c in arg)
 
 
 def _bounded(limit: int, what: str) -> Callable[[str], int]:

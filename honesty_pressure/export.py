@@ -281,7 +281,12 @@ def is_request_line(line: Mapping[str, object]) -> bool:
         return isinstance(params, dict) and isinstance(params.get("messages"), list)
     if keys == {"id", "input", "metadata"}:
         return isinstance(line.get("input"), list) and isinstance(line.get("metadata"), dict)
-    return "id" in keys and "custom_id" not in keys and isinstance(line.get("messages"), list) and not keys & _REPLY_KEYS
+    messages = line.get("messages")
+    if not ("id" in keys and "custom_id" not in keys and isinstance(messages, list) and messages and not keys & _REPLY_KEYS):
+        return False
+    # A chat-jsonl reply is the request with the assistant's turn appended: a request ends with the user's.
+    last = messages[-1]
+    return isinstance(last, dict) and last.get("role") == "user"
 
 
 def export_format(fmt: str) -> ExportFormat:

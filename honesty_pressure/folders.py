@@ -395,6 +395,8 @@ def _content_kind(names: Collection[str]) -> tuple[Kind, ...]:
     another kind of folder does not make a run a score)."""
     if "run.json" in names:
         return ("run", "demo")
+    if "round1.requests.jsonl" in names:
+        return ("run",)  # a run `run` has started: its requests, perhaps replies, no run.json yet
     if "partial.json" in names:
         return ("partial",)
     if "regress.json" in names or "compare.json" in names:
@@ -402,6 +404,18 @@ def _content_kind(names: Collection[str]) -> tuple[Kind, ...]:
     if "summary.json" in names:
         return ("score",)
     return ()
+
+
+def _kind_fits(path: Path, kind: Kind, names: Collection[str]) -> bool:
+    """A marker's kind is a claim; the folder's files must bear it out (a run is never taken for a
+    demo, a score, a report or a partial because its marker was edited)."""
+    if kind == "packets":
+        return True
+    if kind not in _content_kind(names):
+        return False
+    if kind in ("run", "demo") and "round1.replies.jsonl" in names:
+        return _simulated(path / "round1.replies.jsonl") == (kind == "demo")
+    return kind != "demo"
 
 
 def _unlisted(path: Path, entries: Entries) -> tuple[str, ...]:
@@ -455,6 +469,12 @@ def inspect_target(path: Path) -> Existing:
         return Existing(path, "empty")
     marker = read_marker(path) if MARKER in names else None
     if marker is not None and marker.entries is not None:
+        if not _kind_fits(path, marker.kind, names):
+            raise OutputError(
+                f"holds a {MARKER} marker saying {marker.kind}, which its files contradict (an edited or copied marker); "
+                "the kit only replaces a folder it made: choose a new or empty folder",
+                file=where,
+            )
         return Existing(path, "kit", marker.kind, _unlisted(path, marker.entries), marker.entries)
     kind = marker.kind if marker is not None else None
     if kind is not None and kind != "packets" and kind not in _content_kind(names):
@@ -470,7 +490,15 @@ def inspect_target(path: Path) -> Existing:
     return Existing(path, "kit", kind, unknown)
 
 
-_KIND_WORDS: Final = {"run": "a run", "score": "round-1 scores", "demo": "a demo run", "packets": "a packet set"}
+_KIND_WORDS: Final[dict[Kind, str]] = {
+    "run": "a run",
+    "score": "round-1 scores",
+    "demo": "a demo run",
+    "packets": "a packet set",
+    "report": "a regress or compare report",
+    "partial": "a shard's partial",
+}
+"""Every kind has its words (a writer pointed at any kit folder says what it holds)."""
 
 
 def may_write(path: Path, accept: Collection[str], *, replace: bool, what: str = "", committed_packets_ok: bool = False) -> Existing:

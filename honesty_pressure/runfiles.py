@@ -69,6 +69,8 @@ def check_summary(summary: Mapping[str, object], where: str) -> None:
     while stack:
         field, value = stack.pop()
         leaf = field.rsplit(".", 1)[-1]
+        if field.startswith("axes.") and field.count(".") == 1 and not isinstance(value, dict):
+            raise InputError(f"'{field}' must be an object (an axis's estimate)", file=where)
         if leaf in _NUMBERS:
             if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
                 raise InputError(f"'{field}' must be a number or null", file=where)
