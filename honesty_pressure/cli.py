@@ -292,7 +292,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
     """`score --shard I/N --out PARTIAL`: one slice of the replies, settled, into a partial folder."""
     from .pipeline import ReplyFiles, checked_run, _answers_a_fork, FORK_REPLY
     from .sheet import Sheet
-    from .shards import ENTRIES_FILE, LINES_FILE, PARTIAL_FILE, partial_json, write_partial
+    from .shards import write_partial_folder
     from .tally import Tally
 
     if args.out is None:
@@ -327,11 +327,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
             tally.finish(FORK_REPLY if forks is not None else None)
             meta["files"] = [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(tally.formats).files]
             try:
-                with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
-                    with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
-                        write_partial(tally, entries, lines)
-                    digests = {name: stage.written[name].sha256 for name in (ENTRIES_FILE, LINES_FILE)}
-                    stage.add({PARTIAL_FILE: partial_json(tally, {**meta, "digests": digests})})
+                write_partial_folder(writer, tally, meta)
             finally:
                 tally.spool.close()
     print(f"wrote shard {args.shard}: {tally.custody.kept} settled replies of {len(replies)} file(s) to {out}; merge every shard with `score --merge`")

@@ -148,7 +148,7 @@ def parse_body(text: str) -> dict[str, object]:
     try:
         value = loads(text, file="--body")
     except InputError as exc:
-        raise ValueError(exc.one_line()) from None
+        raise ValueError(f"--body is {exc.problem}" if exc.problem.startswith("not valid JSON") else f"--body: {exc.problem}") from None
     if not isinstance(value, dict):
         raise ValueError("--body must be a JSON object, for example '{\"top_p\": 0.9}'")
     if _depth(value) > MAX_BODY_DEPTH:

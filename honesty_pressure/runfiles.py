@@ -79,7 +79,7 @@ def check_summary(summary: Mapping[str, object], where: str) -> None:
                 raise InputError(f"'{field}' must be a whole number", file=where)
         elif isinstance(value, dict):
             stack.extend((f"{field}.{key}", item) for key, item in value.items())
-        elif leaf in ("axes", "forks", "families", "round1") and value is not None:
+        elif field in ("axes", "forks", "families", "round1") and value is not None:
             raise InputError(f"'{field}' must be an object", file=where)
 
 

@@ -39,7 +39,7 @@ from .canonical import digest, dumps, jsonl, sha256_hex
 from .custody import CODE, ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, RECORD, SIZE, Entry
 from .errors import InputError, UsageError
 from .fork import Fork
-from .folders import unchanged_problem
+from .folders import FolderWriter, unchanged_problem
 from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from .sheet import Sheet
 from .spool import Spool
@@ -131,6 +131,16 @@ def write_partial(tally: Tally, entries: BinaryIO, lines: BinaryIO) -> None:
             moved[PART], moved[OFFSET] = 0, at  # its own partial's lines, where they now are
             entries.write(_SLOT.pack(index, sample) + ENTRY.pack(*moved))
             at += entry[LENGTH]
+
+
+def write_partial_folder(writer: FolderWriter, tally: Tally, meta: JsonObject) -> None:
+    """A shard's partial folder, swapped in whole: entries.bin and lines.bin streamed, then
+    partial.json recording their digests (its own proof for the merge), then the marker."""
+    with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
+        with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
+            write_partial(tally, entries, lines)
+        digests = {name: stage.written[name].sha256 for name in (ENTRIES_FILE, LINES_FILE)}
+        stage.add({PARTIAL_FILE: partial_json(tally, {**meta, "digests": digests})})
 
 
 # ---- reading partials ---------------------------------------------------------------------------
@@ -459,4 +469,5 @@ __all__ = [
     "partial_json",
     "read_partials",
     "write_partial",
+    "write_partial_folder",
 ]
