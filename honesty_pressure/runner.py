@@ -23,6 +23,7 @@ run that the next `run` resumes.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import json
 import os
 import selectors
@@ -149,15 +150,49 @@ class Call:
     stopped: str | None = None
 
 
-def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the runner's whole group, SIGKILL to whatever is left after a grace period."""
+TOKEN_VARIABLE: Final = "HONESTY_PRESSURE_RUNNER"
+"""Set in the runner's environment to a token of this call: every descendant inherits it, so one
+that left the runner's process group and session (`setsid`) is still found and stopped."""
+
+
+def _tagged(token: str) -> list[int]:
+    """The processes whose environment holds this call's token (Linux /proc; elsewhere none: a
+    descendant that calls setsid there is beyond the kit's reach, docs/RUNNERS.md)."""
+    mark = f"{TOKEN_VARIABLE}={token}".encode()
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as handle:
+                if mark in handle.read(1 << 20).split(b"\0"):
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def _stop_group(process: subprocess.Popen[bytes], token: str = "") -> None:
+    """SIGTERM to the runner's whole group (and to any descendant that left it), SIGKILL to
+    whatever is left after a grace period."""
     with contextlib.suppress(OSError):
         os.killpg(process.pid, signal.SIGTERM)
+    strays = _tagged(token) if token else []
+    for pid in strays:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_GRACE
     while process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     with contextlib.suppress(OSError):
         os.killpg(process.pid, signal.SIGKILL)
+    for pid in _tagged(token) if token else []:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=STOP_GRACE)
 
@@ -185,9 +220,15 @@ def call_runner(
     except OSError as exc:
         raise OutputError(f"cannot keep the runner's replies here: {exc.strerror or exc}", file=str(replies)) from None
     watchdog = _Watchdog()
+    token = secrets.token_hex(16)
     try:
         process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env={**os.environ, TOKEN_VARIABLE: token},
         )
     except OSError as exc:
         watchdog.release()
@@ -251,7 +292,7 @@ def call_runner(
                 break
         selector.close()
     finally:
-        _stop_group(process)
+        _stop_group(process, token)
         feeder.join(timeout=STOP_GRACE)
         for pipe in (process.stdout, process.stderr):
             if pipe is not None:

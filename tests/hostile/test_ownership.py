@@ -401,3 +401,43 @@ def test_traceback_fuzzed_score_options(packets: Path, scored: Path, tmp_path: P
     result = cli("score", "--layer", "quick", "--packets", packets, "--replies", scored / "replies.jsonl", "--out", out, option, value)
     assert result.code in (0, 2), result
     assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+
+
+# ---- smaller -------------------------------------------------------------------------------------
+
+
+def test_smaller_a_setsid_grandchild_outlives_run(packets: Path, tmp_path: Path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    runner = tmp_path / "runner.py"
+    runner.write_text(
+        "import os, subprocess, sys\n"
+        "child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"open({str(pidfile)!r}, 'w').write(str(child.pid))\n"
+        f"os.execv(sys.executable, [sys.executable, {str(STUB)!r}, 'A'])\n"
+    )
+    assert cli("run", "--runner", f"{sys.executable} {runner}", "--run", tmp_path / "run", "--packets", packets).code == 0
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":
+            return  # killed; only its parent (gone) could reap it
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    raise AssertionError("the setsid grandchild outlived run")
+
+
+def test_smaller_a_model_name_with_html_or_terminal_escapes(packets: Path, tmp_path: Path) -> None:
+    layer = load_checked_layer(packets, "quick")
+    lines = [{**line, "model": "<script>x</script>\x1b[31mred"} for line in native_lines(layer.round1, layer.key, constant("A"))]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(lines))
+    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", tmp_path / "s")
+    assert result.code == 0, result.err
+    report = (tmp_path / "s" / "REPORT.md").read_text()
+    for text in (result.out, report):
+        assert "\x1b" not in text and "<script>" not in text
+    assert "&lt;script&gt;x&lt;/script&gt;\\x1b[31mred" in report
