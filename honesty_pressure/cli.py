@@ -178,20 +178,16 @@ def check_export_target(out: Path) -> None:
     """An export replaces only a file that is an export already (or empty), never a link, a
     folder, a user's file or anything inside the committed packets or a packet layer."""
     from .export import is_request_line
+    from .folders import lstat_unlinked
     from .store import read_jsonl
 
     target = target_path(out)
     reason = protected_reason(target)
     if reason is not None:
         raise OutputError(reason, file=str(out))
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
+    info = lstat_unlinked(target, str(out), "look at it")
+    if info is None:
         return
-    except OSError as exc:
-        raise OutputError(f"cannot look at it: {exc.strerror or exc}", file=str(out)) from None
-    if stat.S_ISLNK(info.st_mode):
-        raise OutputError("is a symbolic link; the kit never writes through one", file=str(out))
     if stat.S_ISDIR(info.st_mode):
         raise OutputError("is a folder; give a file name for the requests", file=str(out))
     if not stat.S_ISREG(info.st_mode) or info.st_size == 0:

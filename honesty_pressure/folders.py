@@ -867,18 +867,26 @@ _SCRATCH: Final = (MARKER, _MARKER_NEW, _COPY)
 files a kill can leave (a marker being replaced, a file being given a copy of its own)."""
 
 
+def lstat_unlinked(path: Path, shown: str, doing: str = "write here") -> os.stat_result | None:
+    """What is at a file target, never through a link: None if nothing; a link is refused."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise OutputError(f"cannot {doing}: {exc.strerror or exc}", file=shown) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("is a symbolic link; the kit never writes through one", file=shown)
+    return info
+
+
 def unshared(path: Path) -> None:
     """Before the kit appends to or cuts a file: a symbolic link is refused, and a file with
     more than one hard link (a `cp -al` backup of a run) first gets a copy of its own, so the
     other names keep their bytes."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
+    info = lstat_unlinked(path, str(path))
+    if info is None:
         return
-    except OSError as exc:
-        raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
-    if stat.S_ISLNK(info.st_mode):
-        raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
     if not stat.S_ISREG(info.st_mode):
         raise OutputError("is not a regular file; the kit appends only to a file", file=str(path))
     if info.st_nlink <= 1:

@@ -136,3 +136,10 @@ def one_line_naming(result: Result, command: str, where: str) -> str:
     assert "Traceback" not in result.err and "internal error" not in result.err, lines[0]
     assert where in lines[0], (where, lines[0])
     return lines[0]
+
+
+def advance_force(run: Path, packets: Path, folder: Path) -> Result:
+    """`advance --force` over `run` with other round-1 replies (a whole-run replacement)."""
+    layer = load_checked_layer(packets, "quick")
+    other = reply_file(folder / "other.jsonl", layer.round1, layer.key, "B")
+    return cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run, "--force")

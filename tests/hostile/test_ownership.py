@@ -26,7 +26,7 @@ from honesty_pressure.canonical import jsonl
 from honesty_pressure.store import keyed, load_checked_layer
 
 from ..replies import chat_lines, constant, native_lines
-from .kit import ROOT, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
+from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
 
 STUB = ROOT / "tests" / "stub_runner.py"
 
@@ -127,10 +127,8 @@ def test_data_loss_an_edited_marker_kind_lets_a_writer_replace_a_run(packets: Pa
 def test_data_loss_advance_force_deletes_a_users_round2_replies(packets: Path, tmp_path: Path) -> None:
     run, replies2 = make_run(tmp_path, packets)
     shutil.copy(replies2, run / "round2.replies.jsonl")  # the user keeps the model's replies with the run
-    layer = load_checked_layer(packets, "quick")
-    other = reply_file(tmp_path / "other.jsonl", layer.round1, layer.key, "B")
     before = snapshot(run)
-    result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run, "--force")
+    result = advance_force(run, packets, tmp_path)
     assert "round2.replies.jsonl" in one_line_naming(result, "advance", str(run))
     assert snapshot(run) == before
 
