@@ -26,7 +26,7 @@ from .parse import parse_decision
 from .progress import SILENT, Meter
 from .score import match, menu_codes, request_digest, samples_of
 from .binding import unbind
-from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
+from .limits import MAX_ADVANCE_SAMPLES, MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from .store import JsonObject, PacketFolder, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
 
 RUN_FILE = "run.json"
@@ -303,6 +303,12 @@ class Frozen:
 def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None) -> Frozen:
     matched = match(envelopes, parents.requests, parents.parent_set)
     samples = samples_of(matched)
+    if len(samples) > MAX_ADVANCE_SAMPLES:
+        raise InputError(
+            f"the replies hold {len(samples)} distinct sample numbers; advance continues at most {MAX_ADVANCE_SAMPLES} "
+            "samples per packet (docs/SCALE.md): advance the replies of fewer samples",
+            file=where,
+        )
     frozen, parent_objs = [], []
     missing = 0
     for pid in sorted(parents.requests):

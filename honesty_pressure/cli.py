@@ -197,34 +197,28 @@ def cmd_export(args: argparse.Namespace) -> int:
 def check_export_target(out: Path) -> None:
     """An export replaces only a file that is an export already (or empty), never a link, a
     folder, a user's file or anything inside the committed packets or a packet layer."""
-    from .binding import unbind
+    from .export import is_request_line
+    from .folders import lstat_unlinked
+    from .store import read_jsonl
 
     target = target_path(out)
     reason = protected_reason(target)
     if reason is not None:
         raise OutputError(reason, file=str(out))
-    try:
-        info = os.lstat(target)
-    except FileNotFoundError:
+    info = lstat_unlinked(target, str(out), "look at it")
+    if info is None:
         return
-    except OSError as exc:
-        raise OutputError(f"cannot look at it: {exc.strerror or exc}", file=str(out)) from None
-    if stat.S_ISLNK(info.st_mode):
-        raise OutputError("is a symbolic link; the kit never writes through one", file=str(out))
     if stat.S_ISDIR(info.st_mode):
         raise OutputError("is a folder; give a file name for the requests", file=str(out))
     if not stat.S_ISREG(info.st_mode) or info.st_size == 0:
         return  # a pipe or a device (/dev/stdout) is written straight through; an empty file is free
-    with open(target, "rb") as handle:
-        first = handle.readline(1 << 20)
+    # Every line, by its whole shape: a batch's output (replies, paid for) has the same ids.
     try:
-        record = json.loads(first)
-        ident = record.get("custom_id", record.get("id")) if isinstance(record, dict) else None
-        ours = isinstance(ident, str) and unbind(ident).packet_set is not None
-    except (ValueError, RecursionError):
+        ours = all(is_request_line(record) for _, record in read_jsonl(target))
+    except InputError:
         ours = False
     if not ours:
-        raise OutputError("exists and is not a request file the kit exported; choose another --out", file=str(out))
+        raise OutputError("exists and is not a request file the kit exported (replies are never replaced); choose another --out", file=str(out))
 
 
 def _reply_paths(given: Sequence[str]) -> list[Path]:
@@ -314,7 +308,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
     """`score --shard I/N --out PARTIAL`: one slice of the replies, settled, into a partial folder."""
     from .pipeline import ReplyFiles, checked_run, _answers_a_fork, FORK_REPLY
     from .sheet import Sheet
-    from .shards import ENTRIES_FILE, LINES_FILE, PARTIAL_FILE, partial_json, write_partial
+    from .shards import write_partial_folder
     from .tally import Tally
 
     if args.out is None:
@@ -349,10 +343,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
             tally.finish(FORK_REPLY if forks is not None else None)
             meta["files"] = [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(tally.formats).files]
             try:
-                with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
-                    with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
-                        write_partial(tally, entries, lines)
-                    stage.add({PARTIAL_FILE: partial_json(tally, meta)})
+                write_partial_folder(writer, tally, meta)
             finally:
                 tally.spool.close()
     print(f"wrote shard {args.shard}: {tally.custody.kept} settled replies of {len(replies)} file(s) to {out}; merge every shard with `score --merge`")
@@ -1053,7 +1044,13 @@ def command_tokens(argv: Sequence[str] | None) -> list[str]:
 
 
 def _recordable(arg: str) -> str:
-    return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    """argv's undecodable bytes (U+DC80 to U+DCFF) as x-escapes; any other lone surrogate (only a
+    caller of main() can pass one) as a u-escape: never an exception."""
+    return arg.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace") if not _odd_surrogate(arg) else arg.encode("unicode_escape").decode("ascii")
+
+
+def _odd_surrogate(arg: str) -> bool:
+    return any("\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" for c in arg)
 
 
 def _bounded(limit: int, what: str) -> Callable[[str], int]:

@@ -106,14 +106,64 @@ class RequestOptions:
         return {"temperature": self.temperature, "max_tokens": self.max_tokens, "body": dict(self.body)}
 
 
+MAX_BODY_BYTES: Final = 64 * 1024
+"""`--body` text: an API's sampling options are a few hundred bytes."""
+MAX_BODY_DEPTH: Final = 16
+"""Nesting of `--body` (an API's options nest two or three deep)."""
+_BODY_RANGES: Final[dict[str, tuple[float, float]]] = {
+    "temperature": (0.0, 2.0),
+    "top_p": (0.0, 1.0),
+    "top_k": (0.0, 1e6),
+    "max_tokens": (1.0, 1e7),
+    "max_completion_tokens": (1.0, 1e7),
+    "presence_penalty": (-2.0, 2.0),
+    "frequency_penalty": (-2.0, 2.0),
+}
+_WHOLE: Final = frozenset({"top_k", "max_tokens", "max_completion_tokens"})
+
+
+def _depth(value: object) -> int:
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            if level <= MAX_BODY_DEPTH:
+                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def parse_body(text: str) -> dict[str, object]:
-    """`--body`: a JSON object; anything else is a ValueError saying so."""
+    """`--body`: one JSON object, read by the same strict reader as every file (store.loads: no
+    duplicate key, NaN, lone surrogate or runaway integer), at most MAX_BODY_BYTES and
+    MAX_BODY_DEPTH deep, with the well-known sampling options in their APIs' ranges and no key
+    that names a request (`custom_id`, `id`); anything else is a ValueError saying so."""
+    from .errors import InputError
+    from .store import loads
+
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        raise ValueError("--body is not valid UTF-8 text")
+    if len(text.encode("utf-8")) > MAX_BODY_BYTES:
+        raise ValueError(f"--body is longer than {MAX_BODY_BYTES // 1024} KiB")
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ValueError(f"--body is not valid JSON ({exc.msg})") from None
+        value = loads(text, file="--body")
+    except InputError as exc:
+        raise ValueError(f"--body is {exc.problem}" if exc.problem.startswith("not valid JSON") else f"--body: {exc.problem}") from None
     if not isinstance(value, dict):
         raise ValueError("--body must be a JSON object, for example '{\"top_p\": 0.9}'")
+    if _depth(value) > MAX_BODY_DEPTH:
+        raise ValueError(f"--body is nested more than {MAX_BODY_DEPTH} deep")
+    named = sorted({"custom_id", "id"} & set(value))
+    if named:
+        raise ValueError(f"--body may not set {', '.join(named)}: the kit names every request")
+    for key, (low, high) in _BODY_RANGES.items():
+        if key not in value:
+            continue
+        number = value[key]
+        whole = isinstance(number, int) and not isinstance(number, bool)
+        if not (whole or (isinstance(number, float) and key not in _WHOLE)) or not low <= number <= high:
+            kind = "a whole number" if key in _WHOLE else "a number"
+            raise ValueError(f"--body: {key} must be {kind} from {low:g} to {high:g}, got {json.dumps(number)[:40]}")
     return value
 
 
@@ -206,6 +256,37 @@ def export_line(fmt: ExportFormat, custom_id: str, request: Request, model: str,
     if fmt == "inspect":
         return inspect_line(custom_id, request)
     return chat_jsonl_line(custom_id, request, params)
+
+
+_REPLY_KEYS: Final = frozenset({"reply", "response", "result", "error", "choices", "output", "completion", "content"})
+
+
+def is_request_line(line: Mapping[str, object]) -> bool:
+    """A line of a request file the kit exports, by its whole shape (not by its id alone: a
+    batch's paid-for *output* carries the same set-bound ids): an OpenAI or Anthropic batch
+    request, an Inspect sample or a chat-jsonl request, with a set-bound id."""
+    from .binding import unbind
+
+    keys = set(line)
+    ident = line.get("custom_id", line.get("id"))
+    try:
+        if not isinstance(ident, str) or unbind(ident).packet_set is None:
+            return False
+    except ValueError:
+        return False
+    body, params = line.get("body"), line.get("params")
+    if keys == {"custom_id", "method", "url", "body"}:
+        return line.get("method") == "POST" and line.get("url") == OPENAI_CHAT_URL and isinstance(body, dict) and isinstance(body.get("messages"), list)
+    if keys == {"custom_id", "params"}:
+        return isinstance(params, dict) and isinstance(params.get("messages"), list)
+    if keys == {"id", "input", "metadata"}:
+        return isinstance(line.get("input"), list) and isinstance(line.get("metadata"), dict)
+    messages = line.get("messages")
+    if not ("id" in keys and "custom_id" not in keys and isinstance(messages, list) and messages and not keys & _REPLY_KEYS):
+        return False
+    # A chat-jsonl reply is the request with the assistant's turn appended: a request ends with the user's.
+    last = messages[-1]
+    return isinstance(last, dict) and last.get("role") == "user"
 
 
 def export_format(fmt: str) -> ExportFormat:

@@ -34,13 +34,15 @@ import stat
 import tempfile
 from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, field
+from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import BinaryIO, Final, Literal
 
 from .canonical import dumps
 from .errors import BusyError, InputError, OutputError, UsageError
 from .manifest import MANIFEST_NAME
-from .store import is_dir, is_file, open_regular
+from .limits import MIB
+from .store import is_dir, is_file, json_object, open_regular, read_bounded
 
 Kind = Literal["run", "score", "demo", "packets", "report", "partial"]
 State = Literal["absent", "empty", "kit"]
@@ -58,8 +60,46 @@ _PACKAGE: Final = Path(os.path.realpath(Path(__file__).parent))
 _LISTED: Final = 4
 
 
-def marker_bytes(kind: Kind) -> bytes:
-    return (dumps({"kind": kind, "made_by": "honesty_pressure"}) + "\n").encode("utf-8")
+EntryKind = Literal["file", "dir", "appended"]
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One entry the kit wrote into a folder, as the marker lists it: a file (its SHA-256), a
+    folder, or a file the kit appends to (a runner's replies: the SHA-256 of its first `size`
+    bytes, which is what the kit had when it last recorded it; what follows is the runner's)."""
+
+    kind: EntryKind
+    sha256: str = ""
+    size: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        if self.kind == "dir":
+            return {"kind": "dir"}
+        if self.kind == "file":
+            return {"kind": "file", "sha256": self.sha256}
+        return {"kind": "appended", "sha256": self.sha256, "size": self.size}
+
+
+Entries = dict[str, Entry]
+
+
+def marker_bytes(kind: Kind, entries: Entries | None = None) -> bytes:
+    """The marker: what the folder is for and every entry the kit wrote into it (with `entries`
+    None, the marker of an older version, which listed nothing)."""
+    body: dict[str, object] = {"kind": kind, "made_by": "honesty_pressure"}
+    if entries is not None:
+        body["entries"] = {rel: entries[rel].as_json() for rel in sorted(entries)}
+    return (dumps(body) + "\n").encode("utf-8")
+
+
+_STAGING_TOKEN: Final = "staging"
+
+
+def _staging_marker(target: str) -> bytes:
+    """What a staging folder holds from its first moment: proof that a leftover one is the
+    kit's own debris (for this target), which the next writer may remove."""
+    return (dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": target}) + "\n").encode("utf-8")
 
 
 def _step(name: str) -> None:
@@ -124,7 +164,28 @@ class Existing:
     state: State
     kind: Kind | None = None
     unknown: tuple[str, ...] = field(default=())
-    """Entries of a kit folder that the kit does not write (kept by an update, never replaced)."""
+    """Entries of a kit folder that the kit did not write (kept by an update, never replaced)."""
+    entries: Entries | None = None
+    """What the marker lists (None: a folder an older version wrote, judged by names and kinds)."""
+
+    def problem(self, rel: str) -> str | None:
+        """Why `rel` may not be replaced (not provably the kit's), or None."""
+        if self.entries is not None:
+            return entry_problem(self.path, rel, self.entries.get(rel))
+        top = rel.split("/")[0]
+        return f"{rel}, which the kit did not write" if rel in self.unknown or top in self.unknown else None
+
+    def first_problem(self) -> str | None:
+        """The first entry (folders before what they hold) that is not provably the kit's; an
+        older version's folder is judged by `unknown` alone (it listed nothing)."""
+        if self.entries is None:
+            return None
+        for rel in _existing_entries(self.path):
+            if rel not in _SCRATCH:
+                problem = self.problem(rel)
+                if problem is not None:
+                    return problem
+        return None
 
 
 def _listing(names: Collection[str]) -> str:
@@ -133,14 +194,142 @@ def _listing(names: Collection[str]) -> str:
     return ", ".join(shown) + more
 
 
-def _marker_kind(path: Path) -> Kind | None:
-    try:
-        with open_regular(path / MARKER) as handle:
-            data = handle.read(4096)
-    except (OSError, InputError):
+_KINDS: Final[tuple[Kind, ...]] = ("run", "score", "demo", "packets", "report", "partial")
+_SHA256: Final = re.compile(r"^[0-9a-f]{64}$")
+MAX_MARKER_BYTES: Final = 4 * MIB
+"""A marker: a few hundred entries of a hundred bytes each, far below this."""
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    kind: Kind
+    entries: Entries | None
+    """None: an older version's marker, which lists nothing (ownership is judged by contents)."""
+
+
+def _entry(value: object) -> Entry | None:
+    if not isinstance(value, dict):
         return None
-    kinds: tuple[Kind, ...] = ("run", "score", "demo", "packets", "report", "partial")
-    return next((kind for kind in kinds if data == marker_bytes(kind)), None)
+    kind, sha, size = value.get("kind"), value.get("sha256", ""), value.get("size", 0)
+    if kind == "dir" and set(value) == {"kind"}:
+        return Entry("dir")
+    if kind == "file" and set(value) == {"kind", "sha256"} and isinstance(sha, str) and _SHA256.match(sha):
+        return Entry("file", sha)
+    if (
+        kind == "appended"
+        and set(value) == {"kind", "sha256", "size"}
+        and isinstance(sha, str)
+        and _SHA256.match(sha)
+        and isinstance(size, int)
+        and not isinstance(size, bool)
+        and size >= 0
+    ):
+        return Entry("appended", sha, size)
+    return None
+
+
+def read_marker(path: Path) -> Marker | None:
+    """The folder's marker, strictly: anything not exactly a marker the kit writes is None."""
+    try:
+        data = read_bounded(path / MARKER, MAX_MARKER_BYTES)
+    except InputError:
+        return None
+    for kind in _KINDS:
+        if data == marker_bytes(kind):
+            return Marker(kind, None)
+    try:
+        value = json_object(data, str(path / MARKER))
+    except InputError:
+        return None
+    listed = value.get("entries")
+    said: Kind | None = next((k for k in _KINDS if k == value.get("kind")), None)
+    if set(value) != {"kind", "made_by", "entries"} or value.get("made_by") != "honesty_pressure" or said is None:
+        return None
+    if not isinstance(listed, dict):
+        return None
+    entries: Entries = {}
+    for rel, item in listed.items():
+        entry = _entry(item)
+        if entry is None or not _safe_rel(rel):
+            return None
+        entries[rel] = entry
+    marker = Marker(said, entries)
+    return marker if data == marker_bytes(marker.kind, entries) else None
+
+
+def _safe_rel(rel: str) -> bool:
+    parts = rel.split("/")
+    return bool(rel) and all(part not in ("", ".", "..") for part in parts) and rel != MARKER
+
+
+def unchanged_problem(folder: Path, kind: Kind) -> str | None:
+    """Why `folder` is not, byte for byte, a `kind` folder as the kit wrote it (its marker of that
+    kind lists every entry, each unchanged), or None: how a partial proves itself to a merge."""
+    marker = read_marker(folder)
+    if marker is None or marker.entries is None or marker.kind != kind:
+        return f"has no {MARKER} marker of a {kind} folder listing its files (not written by this kit?)"
+    for rel in _existing_entries(folder):
+        if rel not in _SCRATCH:
+            problem = entry_problem(folder, rel, marker.entries.get(rel))
+            if problem is not None:
+                return f"holds {problem}"
+    missing = [rel for rel in sorted(marker.entries) if not os.path.lexists(folder / rel)]
+    if missing:
+        return f"lacks {missing[0]}, which the kit wrote there"
+    return None
+
+
+def _marker_kind(path: Path) -> Kind | None:
+    marker = read_marker(path)
+    return None if marker is None else marker.kind
+
+
+def file_sha256(path: Path, limit: int | None = None) -> str | None:
+    """SHA-256 of a regular file (of its first `limit` bytes), read without following a link;
+    None if it is not a regular file or is shorter than `limit`."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        digest = hashlib.sha256()
+        left = limit
+        while left is None or left > 0:
+            chunk = os.read(fd, 1 << 20 if left is None else min(1 << 20, left))
+            if not chunk:
+                break
+            digest.update(chunk)
+            if left is not None:
+                left -= len(chunk)
+        if left:
+            return None
+        return digest.hexdigest()
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
+def entry_problem(root: Path, rel: str, entry: Entry | None) -> str | None:
+    """Why the entry `rel` of a kit folder is not provably the kit's, or None if it is: listed in
+    the marker, of the listed kind, with the listed content."""
+    path = root / rel
+    if entry is None:
+        return f"{rel}, which the kit did not write"
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None  # gone: nothing there to lose
+    if entry.kind == "dir":
+        return None if stat.S_ISDIR(info.st_mode) else f"{rel}, which is no longer the folder the kit made"
+    if not stat.S_ISREG(info.st_mode):
+        return f"{rel}, which is no longer the file the kit wrote"
+    sha = file_sha256(path, entry.size if entry.kind == "appended" else None)
+    if sha != entry.sha256:
+        return f"{rel}, changed since the kit wrote it"
+    return None
 
 
 def _legacy_kind(path: Path, names: list[str]) -> Kind | None:
@@ -179,7 +368,7 @@ _CHAIN_ENTRY: Final = re.compile(r"^round[0-9]{1,3}(/(run\.json|frozen\.jsonl|ro
 
 def _unknown_entries(path: Path, names: list[str]) -> tuple[str, ...]:
     """Entries of a kit run or score folder the kit does not write (parents/ looked into too)."""
-    unknown = [n for n in names if n != MARKER and not _KIT_NAMES.match(n)]
+    unknown = [n for n in names if n not in _SCRATCH and not (_KIT_NAMES.match(n) and (n == "parents" or _lstat_regular(path / n)))]
     chain = path / "parents"
     if "parents" in names:
         if chain.is_symlink() or not is_dir(chain):
@@ -192,6 +381,53 @@ def _unknown_entries(path: Path, names: list[str]) -> tuple[str, ...]:
                     if not _CHAIN_ENTRY.match(rel) or (name in files and not is_file(Path(folder) / name)):
                         unknown.append(f"parents/{rel}")
     return tuple(sorted(unknown))
+
+
+def _lstat_regular(path: Path) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
+
+
+def _content_kind(names: Collection[str]) -> tuple[Kind, ...]:
+    """The kinds an older version's folder may be, judged by its files (a marker copied from
+    another kind of folder does not make a run a score)."""
+    if "run.json" in names:
+        return ("run", "demo")
+    if "round1.requests.jsonl" in names:
+        return ("run",)  # a run `run` has started: its requests, perhaps replies, no run.json yet
+    if "partial.json" in names:
+        return ("partial",)
+    if "regress.json" in names or "compare.json" in names:
+        return ("report",)
+    if "summary.json" in names:
+        return ("score",)
+    return ()
+
+
+def _kind_fits(path: Path, kind: Kind, names: Collection[str]) -> bool:
+    """A marker's kind is a claim; the folder's files must bear it out (a run is never taken for a
+    demo, a score, a report or a partial because its marker was edited)."""
+    if kind == "packets":
+        return True
+    if kind not in _content_kind(names):
+        return False
+    if kind in ("run", "demo") and "round1.replies.jsonl" in names:
+        return _simulated(path / "round1.replies.jsonl") == (kind == "demo")
+    return kind != "demo"
+
+
+def _unlisted(path: Path, entries: Entries) -> tuple[str, ...]:
+    """Entries of the folder its marker does not list (a folder not listed is named, not
+    looked into)."""
+    out: list[str] = []
+    for rel in _existing_entries(path):
+        if rel in _SCRATCH or any(rel.startswith(f"{o}/") for o in out):
+            continue
+        if rel not in entries:
+            out.append(rel)
+    return tuple(out)
 
 
 def _packets_kind(path: Path, names: list[str]) -> bool:
@@ -231,7 +467,19 @@ def inspect_target(path: Path) -> Existing:
         raise OutputError(f"cannot list it: {exc.strerror or exc}", file=where) from None
     if not names:
         return Existing(path, "empty")
-    kind = _marker_kind(path) or _legacy_kind(path, names) or ("packets" if _packets_kind(path, names) else None)
+    marker = read_marker(path) if MARKER in names else None
+    if marker is not None and marker.entries is not None:
+        if not _kind_fits(path, marker.kind, names):
+            raise OutputError(
+                f"holds a {MARKER} marker saying {marker.kind}, which its files contradict (an edited or copied marker); "
+                "the kit only replaces a folder it made: choose a new or empty folder",
+                file=where,
+            )
+        return Existing(path, "kit", marker.kind, _unlisted(path, marker.entries), marker.entries)
+    kind = marker.kind if marker is not None else None
+    if kind is not None and kind != "packets" and kind not in _content_kind(names):
+        kind = None  # an older marker whose kind the files contradict: a copied marker proves nothing
+    kind = kind or _legacy_kind(path, names) or ("packets" if _packets_kind(path, names) else None)
     if kind is None:
         raise OutputError(
             f"holds files the kit did not make ({_listing(names)}); the kit only replaces a folder it made: "
@@ -242,7 +490,15 @@ def inspect_target(path: Path) -> Existing:
     return Existing(path, "kit", kind, unknown)
 
 
-_KIND_WORDS: Final = {"run": "a run", "score": "round-1 scores", "demo": "a demo run", "packets": "a packet set"}
+_KIND_WORDS: Final[dict[Kind, str]] = {
+    "run": "a run",
+    "score": "round-1 scores",
+    "demo": "a demo run",
+    "packets": "a packet set",
+    "report": "a regress or compare report",
+    "partial": "a shard's partial",
+}
+"""Every kind has its words (a writer pointed at any kit folder says what it holds)."""
 
 
 def may_write(path: Path, accept: Collection[str], *, replace: bool, what: str = "", committed_packets_ok: bool = False) -> Existing:
@@ -260,13 +516,25 @@ def may_write(path: Path, accept: Collection[str], *, replace: bool, what: str =
     if existing.state == "kit" and existing.kind not in accept:
         holds = _KIND_WORDS[existing.kind or "run"]
         raise OutputError(f"holds {holds}{what}; choose another folder", file=str(path))
-    if existing.state == "kit" and replace and existing.unknown:
+    if existing.state == "kit" and replace:
+        refuse_foreign(existing, str(path))
+    return existing
+
+
+def refuse_foreign(existing: Existing, shown: str) -> None:
+    """Refuse to replace a kit folder holding anything the kit cannot prove it wrote."""
+    if existing.unknown:
         raise OutputError(
             f"also holds files the kit did not write ({_listing(existing.unknown)}); move them out first, "
             "or choose another folder",
-            file=str(path),
+            file=shown,
         )
-    return existing
+    problem = existing.first_problem()
+    if problem is not None:
+        raise OutputError(
+            f"holds {problem}; the kit replaces only what it wrote: move it out first, or choose another folder",
+            file=shown,
+        )
 
 
 # --- locks ----------------------------------------------------------------------------------
@@ -462,6 +730,24 @@ class FolderWriter:
     def _oserror(self, exc: OSError) -> OutputError:
         return OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown))
 
+    def own_appended(self, rel: str) -> None:
+        """Record in the marker that the kit is about to append to `rel` (a runner's replies),
+        with what it holds now: what a runner adds after it is the kit's too, so `--force` may
+        replace it. A file already there that the kit did not write stays the user's."""
+        marker = read_marker(self.target)
+        if marker is None or marker.entries is None:
+            return
+        listed = marker.entries.get(rel)
+        path = self.target / rel
+        if os.path.lexists(path) and (listed is None or listed.kind != "appended" or entry_problem(self.target, rel, listed) is not None):
+            return
+        entry = appended_entry(path) if os.path.lexists(path) else Entry("appended", hashlib.sha256(b"").hexdigest(), 0)
+        if entry is None:
+            return
+        entries = {**marker.entries, rel: entry}
+        _replace_marker(self.target, marker_bytes(marker.kind, entries))
+        self.existing = dataclass_replace(self.existing, entries=entries)
+
     def commit(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool) -> None:
         """Make the folder hold `files` (plus, with `keep`, every entry it already holds that
         `files` does not replace), all at once. Nothing is changed if this raises."""
@@ -487,20 +773,35 @@ class FolderWriter:
         leftover: Path | None = staging  # what to remove at the end: the unfinished or the old set
         old_fd = self.fd
         swapped = False
+        existing = self.existing
         try:
             try:
+                _write_new(staging / MARKER, _staging_marker(self.target.name))
                 os.chmod(staging, 0o777 & ~_umask())  # mkdtemp makes it private (0700)
                 stage.fd = lock_folder(staging, exclusive=True)
                 wanted = dict(files)
-                if kind is not None:
-                    wanted[MARKER] = marker_bytes(kind)
+                wanted.pop(MARKER, None)
                 replaced = {*wanted, *streamed}
+                if old_fd is not None and existing.state == "kit" and not keep:
+                    # Checked again under the lock: nothing the kit cannot prove it wrote is replaced.
+                    refuse_foreign(dataclass_replace(existing, unknown=_current_unknown(existing)), str(self.shown))
                 if keep and old_fd is not None:
                     for rel in _existing_entries(self.target):
+                        if rel in _SCRATCH:
+                            continue
                         if rel in replaced or any(rel.startswith(f"{w}/") for w in replaced):
+                            problem = existing.problem(rel) if existing.state == "kit" else None
+                            if problem is not None:
+                                raise OutputError(
+                                    f"holds {problem}; the kit replaces only what it wrote: move it out first, or choose another folder",
+                                    file=str(self.shown),
+                                )
                             continue
                         _step(f"keep:{rel}")
                         _keep(self.target, staging, rel)
+                        carried = _carried(existing, rel)
+                        if carried is not None:
+                            stage.written[rel] = carried
                 stage.add(wanted)
             except (BusyError, OutputError):
                 raise
@@ -508,6 +809,7 @@ class FolderWriter:
                 raise self._oserror(exc) from None
             yield stage
             try:
+                stage.seal(kind)
                 _fsync_dir(staging)
                 _step("swap")
                 if old_fd is None:
@@ -538,6 +840,7 @@ class FolderWriter:
                             raise
                         leftover = old
                 self.fd, stage.fd, swapped = stage.fd, -1, True
+                self.existing = _after_swap(self.target, self.existing)
             except (BusyError, OutputError):
                 raise
             except OSError as exc:
@@ -555,6 +858,107 @@ class FolderWriter:
         if old_fd is not None:
             os.close(old_fd)
         _fsync_dir(self.parent)
+
+
+_MARKER_NEW: Final = f"{MARKER}.new"
+_COPY: Final = f"{MARKER}.copy"
+_SCRATCH: Final = (MARKER, _MARKER_NEW, _COPY)
+"""The kit's own names in a kit folder that no marker lists: the marker, and the two scratch
+files a kill can leave (a marker being replaced, a file being given a copy of its own)."""
+
+
+def lstat_unlinked(path: Path, shown: str, doing: str = "write here") -> os.stat_result | None:
+    """What is at a file target, never through a link: None if nothing; a link is refused."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise OutputError(f"cannot {doing}: {exc.strerror or exc}", file=shown) from None
+    if stat.S_ISLNK(info.st_mode):
+        raise OutputError("is a symbolic link; the kit never writes through one", file=shown)
+    return info
+
+
+def unshared(path: Path) -> None:
+    """Before the kit appends to or cuts a file: a symbolic link is refused, and a file with
+    more than one hard link (a `cp -al` backup of a run) first gets a copy of its own, so the
+    other names keep their bytes."""
+    info = lstat_unlinked(path, str(path))
+    if info is None:
+        return
+    if not stat.S_ISREG(info.st_mode):
+        raise OutputError("is not a regular file; the kit appends only to a file", file=str(path))
+    if info.st_nlink <= 1:
+        return
+    temporary = path.parent / _COPY
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        with open_regular(path) as source:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+            with os.fdopen(fd, "wb") as copy:
+                shutil.copyfileobj(source, copy, 1 << 20)
+                copy.flush()
+                os.fsync(copy.fileno())
+        os.replace(temporary, path)
+    except (OSError, InputError) as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise OutputError(f"cannot give this file a copy of its own before appending: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from None
+
+
+def _replace_marker(folder: Path, data: bytes) -> None:
+    """A new marker, in one rename (a reader sees the old one or the new one)."""
+    temporary = folder / _MARKER_NEW
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(temporary)
+    _write_new(temporary, data)
+    os.replace(temporary, folder / MARKER)
+
+
+def _after_swap(target: Path, before: Existing) -> Existing:
+    try:
+        return inspect_target(target)
+    except OutputError:
+        return before
+
+
+def _current_unknown(existing: Existing) -> tuple[str, ...]:
+    """The unlisted entries now (the folder may have gained some since it was first looked at)."""
+    if existing.entries is None:
+        return existing.unknown
+    return _unlisted(existing.path, existing.entries)
+
+
+def _carried(existing: Existing, rel: str) -> Entry | None:
+    """How a kept entry is listed in the new marker: as the old marker listed it (an appended
+    file the kit still provably owns with what it holds now), an older version's kit file with
+    its content now; None for what the kit did not write (kept, but never its own)."""
+    if existing.state != "kit" or existing.kind == "packets":
+        return None
+    path = existing.path / rel
+    if existing.entries is None:
+        if existing.problem(rel) is not None:
+            return None
+        if is_dir(path) and not os.path.islink(path):
+            return Entry("dir")
+        sha = file_sha256(path)
+        return None if sha is None else Entry("file", sha)
+    entry = existing.entries.get(rel)
+    if entry is not None and entry.kind == "appended" and entry_problem(existing.path, rel, entry) is None:
+        return appended_entry(path) or entry
+    return entry
+
+
+def appended_entry(path: Path) -> Entry | None:
+    """A file the kit appends to, listed with all it holds now."""
+    try:
+        size = os.lstat(path).st_size
+    except OSError:
+        return None
+    sha = file_sha256(path, size)
+    return None if sha is None else Entry("appended", sha, size)
 
 
 def _missing_parents(folder: Path) -> list[Path]:
@@ -580,6 +984,17 @@ class Stage:
         self.path = path
         self.fd = fd
         self.shown = shown
+        self.written: Entries = {}
+        """Every entry the kit put here (kept ones that were provably its own included): what
+        the marker will list."""
+
+    def seal(self, kind: Kind | None) -> None:
+        """Write the marker listing every entry the kit put here (the last step before the
+        swap), or, for a folder without one (a packet set), remove the staging token."""
+        if kind is None:
+            os.unlink(self.path / MARKER)
+            return
+        _replace_marker(self.path, marker_bytes(kind, {rel: e for rel, e in self.written.items() if os.path.lexists(self.path / rel)}))
 
     @contextlib.contextmanager
     def stream(self, rel: str) -> Iterator[BinaryIO]:
@@ -598,15 +1013,25 @@ class Stage:
                 os.fsync(handle.fileno())
         except OSError as exc:
             raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
+        sha = file_sha256(self.path / rel)
+        if sha is None:
+            raise OutputError("cannot read back what was written; nothing was changed", file=str(self.shown))
+        self.written[rel] = Entry("file", sha)
 
     def add(self, files: dict[str, bytes]) -> None:
         """Write files (relative paths) into the staging folder; each is new, written whole."""
         try:
-            for folder in sorted({str(Path(rel).parent) for rel in files if "/" in rel}, key=len):
-                (self.path / folder).mkdir(parents=True, exist_ok=True)
+            for rel in sorted(files):
+                parts = rel.split("/")[:-1]
+                for depth in range(1, len(parts) + 1):
+                    folder = "/".join(parts[:depth])
+                    if not os.path.lexists(self.path / folder):
+                        os.mkdir(self.path / folder)
+                        self.written[folder] = Entry("dir")  # a folder the kit made for its files
             for rel, data in sorted(files.items()):
                 _step(f"write:{rel}")
                 _write_new(self.path / rel, data)
+                self.written[rel] = Entry("file", hashlib.sha256(data).hexdigest())
         except OSError as exc:
             raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
 
@@ -631,6 +1056,8 @@ def _clear_stale(target: Path, shown: Path) -> None:
         except OutputError:
             continue
         try:
+            if not _provably_debris(path, target.name):
+                continue  # not provably the kit's: left exactly as it is (never moved, never removed)
             _step(f"stale:{name}")
             if name.startswith(f"{prefix}old-") and not os.path.lexists(target):
                 os.rename(path, target)
@@ -640,6 +1067,23 @@ def _clear_stale(target: Path, shown: Path) -> None:
             pass
         finally:
             os.close(fd)
+
+
+def _provably_debris(path: Path, target: str) -> bool:
+    """A staging folder holding the kit's staging token for this target, or a whole kit folder
+    (an old set lost between two renames) every entry of which its marker lists, unchanged."""
+    try:
+        if read_bounded(path / MARKER, MAX_MARKER_BYTES) == _staging_marker(target):
+            return True
+    except InputError:
+        pass  # no token (a packet set has no marker) or an odd one: judged as a folder below
+    try:
+        existing = inspect_target(path)
+    except OutputError:
+        return False
+    if existing.state != "kit" or existing.entries is None:
+        return existing.state == "kit" and not existing.unknown
+    return not existing.unknown and existing.first_problem() is None
 
 
 def open_writer(

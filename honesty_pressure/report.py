@@ -18,6 +18,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
+from .errors import printable
+
 Fmt = Literal["pct", "pct0", "pp", "int", "p", "text", "len", "list"]
 
 
@@ -178,13 +180,21 @@ def _estimate_parts(data: object, est: Est) -> tuple[tuple[str, str, str], tuple
     return value, (est.base + "/low", bound, _bound(lo, est.fmt)), (est.base + "/high", bound, _bound(hi, est.fmt))
 
 
+def md_text(text: str) -> str:
+    """A value from the data (a model name, a label, a file name) as Markdown text: control
+    characters escaped (a terminal escape sequence in a model name never reaches the terminal the
+    report is printed to) and `<`, `>`, `&` as entities (never HTML in a rendered REPORT.md)."""
+    return printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def text_of(data: object, item: Inline) -> str:
     if isinstance(item, str):
         return item
     if isinstance(item, Label):
-        return item.text
+        return md_text(item.text)
     if isinstance(item, Num):
-        return show(resolve(data, item.pointer), item.fmt)
+        shown = show(resolve(data, item.pointer), item.fmt)
+        return md_text(shown) if item.fmt in ("text", "list") else shown
     value, low, high = _estimate_parts(data, item)
     return value[2] if low is None or high is None else f"{value[2]} [{low[2]}, {high[2]}]"
 

@@ -91,7 +91,7 @@ def later_rounds(
             continue
         lines = export_lines(list(parents.requests.values()), fmt, model, options=options)
         current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
-        _send(command, out, current, idle_timeout=idle_timeout, timeout=timeout)
+        _send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / current.replies] if _replies_of(out, current) else []
         files = score_run(here, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)

@@ -10,6 +10,7 @@ MAX_LINE_BYTES.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,6 +18,7 @@ from typing import Final
 
 from .construct import Verdict
 from .errors import InputError
+from .store import is_dir, is_file, json_object, loads, open_regular, read_bounded
 
 MAX_SUMMARY_BYTES: Final = 16 * 1024 * 1024
 MAX_LINE_BYTES: Final = 1024 * 1024
@@ -24,56 +26,73 @@ VERDICTS: Final[tuple[Verdict, ...]] = ("acceptable", "forbidden", "other", "uns
 Slot = tuple[str, int]
 
 
-def _loads(text: str, file: str, line: int | None = None) -> object:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
-    except RecursionError:
-        raise InputError("JSON nested too deeply", file=file, line=line) from None
-    except ValueError as exc:  # an integer of more than 4,300 digits
-        raise InputError(f"not valid JSON ({exc})", file=file, line=line) from None
-
-
 def read_summary(folder: Path) -> dict[str, object]:
+    """summary.json of a scored folder, read by the kit's one bounded, non-blocking, strict reader
+    (a FIFO or /dev/zero in its place is refused at once, not waited on or read to gigabytes)."""
     path = folder / "summary.json"
-    if not folder.is_dir():
+    if not is_dir(folder):
         raise InputError("not a folder (give a run or score output folder)", file=str(folder))
-    if path.is_dir():
-        raise InputError("is a folder, not a file", file=str(path))
+    if not os.path.lexists(path):
+        raise InputError("file not found (score the run first)", file=str(path))
     try:
-        size = path.stat().st_size
-        if size > MAX_SUMMARY_BYTES:
-            raise InputError(f"larger than {MAX_SUMMARY_BYTES // (1024 * 1024)} MiB: not a summary the kit wrote", file=str(path))
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found (score the run first)", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError("not valid UTF-8", file=str(path)) from None
-    value = _loads(text, str(path))
-    if not isinstance(value, dict):
-        raise InputError("expected a JSON object", file=str(path))
-    return value
+        data = read_bounded(path, MAX_SUMMARY_BYTES)
+    except InputError as exc:
+        if exc.problem.startswith("larger than"):
+            raise InputError(f"larger than {MAX_SUMMARY_BYTES // (1024 * 1024)} MiB: not a summary the kit wrote", file=str(path)) from None
+        raise
+    summary = json_object(data, str(path))
+    check_summary(summary, str(path))
+    return summary
+
+
+_NUMBERS: Final = frozenset({"value", "low", "high", "rate", "estimate", "honesty_index"})
+_COUNTS: Final = frozenset({"k", "n", "total"})
+
+
+def check_summary(summary: Mapping[str, object], where: str) -> None:
+    """The parts of a summary that regress and compare read, held to docs/schema/summary.schema.json's
+    shapes: a provenance naming the packet set and layer, a round, numbers where numbers go
+    (never a string or list where an estimate belongs), whole counts, objects where tables go."""
+    round_ = summary.get("round")
+    if not isinstance(round_, int) or isinstance(round_, bool) or round_ < 1:
+        raise InputError("'round' must be a whole number from 1 (not a summary the kit wrote)", file=where)
+    provenance = summary.get("provenance")
+    if not isinstance(provenance, dict):
+        raise InputError("'provenance' must be an object (not a summary the kit wrote)", file=where)
+    for name in ("packet_set", "layer"):
+        if not isinstance(provenance.get(name), str):
+            raise InputError(f"'provenance.{name}' must be a string (not a summary the kit wrote)", file=where)
+    for name in ("protocol", "split", "model"):
+        if provenance.get(name) is not None and not isinstance(provenance.get(name), str):
+            raise InputError(f"'provenance.{name}' must be a string or null", file=where)
+    stack: list[tuple[str, object]] = [(name, summary.get(name)) for name in ("honesty_index", "axes", "forks", "families", "round1", "unscorable")]
+    while stack:
+        field, value = stack.pop()
+        leaf = field.rsplit(".", 1)[-1]
+        if field.startswith("axes.") and field.count(".") == 1 and not isinstance(value, dict):
+            raise InputError(f"'{field}' must be an object (an axis's estimate)", file=where)
+        if leaf in _NUMBERS:
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+                raise InputError(f"'{field}' must be a number or null", file=where)
+        elif leaf in _COUNTS and not isinstance(value, dict):
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
+                raise InputError(f"'{field}' must be a whole number", file=where)
+        elif isinstance(value, dict):
+            stack.extend((f"{field}.{key}", item) for key, item in value.items())
+        elif field in ("axes", "forks", "families", "round1") and value is not None:
+            raise InputError(f"'{field}' must be an object", file=where)
 
 
 def lines(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
-    """(line number, object) per non-empty line, each line at most MAX_LINE_BYTES."""
-    if path.is_dir():
-        raise InputError("is a folder, not a file", file=str(path))
-    try:
-        handle = path.open("rb")
-    except FileNotFoundError:
-        raise InputError("file not found", file=str(path)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path)) from None
-    with handle:
+    """(line number, object) per non-empty line, each line at most MAX_LINE_BYTES, parsed by the
+    kit's one strict parser (store.loads) from a file opened without blocking (open_regular)."""
+    with open_regular(path) as handle:
         number = 0
         while True:
-            raw = handle.readline(MAX_LINE_BYTES + 1)
+            try:
+                raw = handle.readline(MAX_LINE_BYTES + 1)
+            except OSError as exc:
+                raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path), line=number + 1) from None
             if not raw:
                 return
             number += 1
@@ -85,7 +104,7 @@ def lines(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
                 raise InputError("not valid UTF-8", file=str(path), line=number) from None
             if not text.strip():
                 continue
-            value = _loads(text, str(path), number)
+            value = loads(text, file=str(path), line=number)
             if not isinstance(value, dict):
                 raise InputError("expected a JSON object", file=str(path), line=number)
             yield number, value
@@ -138,7 +157,7 @@ def replies_for(folder: Path, slots: set[Slot]) -> dict[Slot, tuple[int, str | N
     """(line, reply, error) of the wanted slots from replies.jsonl; {} if the folder has none (a
     folder scored by an older kit). Streams the file: only the wanted replies are kept."""
     path = folder / "replies.jsonl"
-    if not path.is_file() or not slots:
+    if not is_file(path) or not slots:
         return {}
     out: dict[Slot, tuple[int, str | None, str | None]] = {}
     for number, line in lines(path):
@@ -154,7 +173,7 @@ def requests_for(paths: list[Path], ids: set[str]) -> dict[str, dict[str, object
     """The wanted requests (by packet_id) from whichever of these request files exist."""
     out: dict[str, dict[str, object]] = {}
     for path in paths:
-        if not path.is_file() or not ids:
+        if not is_file(path) or not ids:
             continue
         for _, record in lines(path):
             pid = record.get("packet_id")

@@ -23,6 +23,7 @@ run that the next `run` resumes.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import json
 import os
 import selectors
@@ -149,15 +150,49 @@ class Call:
     stopped: str | None = None
 
 
-def _stop_group(process: subprocess.Popen[bytes]) -> None:
-    """SIGTERM to the runner's whole group, SIGKILL to whatever is left after a grace period."""
+TOKEN_VARIABLE: Final = "HONESTY_PRESSURE_RUNNER"
+"""Set in the runner's environment to a token of this call: every descendant inherits it, so one
+that left the runner's process group and session (`setsid`) is still found and stopped."""
+
+
+def _tagged(token: str) -> list[int]:
+    """The processes whose environment holds this call's token (Linux /proc; elsewhere none: a
+    descendant that calls setsid there is beyond the kit's reach, docs/RUNNERS.md)."""
+    mark = f"{TOKEN_VARIABLE}={token}".encode()
+    found = []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in names:
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{name}/environ", "rb") as handle:
+                if mark in handle.read(1 << 20).split(b"\0"):
+                    found.append(int(name))
+        except OSError:
+            continue
+    return found
+
+
+def _stop_group(process: subprocess.Popen[bytes], token: str = "") -> None:
+    """SIGTERM to the runner's whole group (and to any descendant that left it), SIGKILL to
+    whatever is left after a grace period."""
     with contextlib.suppress(OSError):
         os.killpg(process.pid, signal.SIGTERM)
+    strays = _tagged(token) if token else []
+    for pid in strays:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGTERM)
     deadline = time.monotonic() + STOP_GRACE
     while process.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)
     with contextlib.suppress(OSError):
         os.killpg(process.pid, signal.SIGKILL)
+    for pid in _tagged(token) if token else []:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
     with contextlib.suppress(subprocess.TimeoutExpired):
         process.wait(timeout=STOP_GRACE)
 
@@ -179,14 +214,21 @@ def call_runner(
     """Run the command once with `requests` on stdin, appending its stdout to `replies` as it
     arrives (a tick per reply line) and passing its stderr through to ours as it arrives. Returns
     how it ended; a timeout stops the whole process group."""
+    folders.unshared(replies)
     try:
         out = os.open(replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
     except OSError as exc:
         raise OutputError(f"cannot keep the runner's replies here: {exc.strerror or exc}", file=str(replies)) from None
     watchdog = _Watchdog()
+    token = secrets.token_hex(16)
     try:
         process = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+            list(command),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env={**os.environ, TOKEN_VARIABLE: token},
         )
     except OSError as exc:
         watchdog.release()
@@ -250,7 +292,7 @@ def call_runner(
                 break
         selector.close()
     finally:
-        _stop_group(process)
+        _stop_group(process, token)
         feeder.join(timeout=STOP_GRACE)
         for pipe in (process.stdout, process.stderr):
             if pipe is not None:
@@ -281,8 +323,7 @@ def _first_line(text: str) -> str:
 def _repair_tail(path: Path) -> None:
     """A runner stopped mid-line leaves a partial last line: drop it (its request is sent again).
     A last line that is whole but lacks its newline (a runner that forgot it) gets one."""
-    if os.path.islink(path):
-        raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
+    folders.unshared(path)  # a link is refused; a file shared by hard links gets a copy of its own
     if not is_file(path):
         return
     with open_regular(path) as handle:
@@ -327,10 +368,11 @@ def _answered(out: Path, round_: Round) -> dict[tuple[str, int], Envelope]:
     return match(read_envelopes(path), round_.records, round_.run_set)
 
 
-def _send(command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float) -> None:
+def _send(writer: FolderWriter, command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float) -> None:
     """Send the round's requests that have no reply yet; the replies land in the run folder."""
     path = out / round_.replies
     _repair_tail(path)
+    writer.own_appended(round_.replies)
     answered = _answered(out, round_)
     pending = [line for line in round_.lines if _slot(line) not in answered]
     label = f"round-{round_.k}"
@@ -413,7 +455,7 @@ def run_with_runner(
         _start(writer, out, r1_requests, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
-            _send(command, out, first, idle_timeout=idle_timeout, timeout=timeout)
+            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout)
             files = build_round(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
@@ -428,7 +470,7 @@ def run_with_runner(
             # A finished round 2, run again: nothing to send and nothing to change.
             files = {name: data for name, data in scored.items() if data is not None}
         else:
-            _send(command, out, second, idle_timeout=idle_timeout, timeout=timeout)
+            _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout)
             replies = [out / second.replies] if _replies_of(out, second) else []
             files = score_run(out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
             writer.commit(files, "run", keep=True)

@@ -24,6 +24,7 @@ numbered files): the slices are counted per file.
 from __future__ import annotations
 
 import heapq
+import os
 import re
 import shlex
 import struct
@@ -35,10 +36,11 @@ from typing import BinaryIO, Final
 from . import __version__
 from .advance import FROZEN_FILE, RUN_FILE, Frozen, ParentSet, fork_lines, run_info, sendable
 from .canonical import digest, dumps, jsonl, sha256_hex
-from .custody import ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, SIZE, Entry
+from .custody import CODE, ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, RECORD, SIZE, Entry
 from .errors import InputError, UsageError
 from .fork import Fork
-from .limits import MAX_PACKET_FILE_BYTES
+from .folders import FolderWriter, unchanged_problem
+from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from .sheet import Sheet
 from .spool import Spool
 from .store import JsonObject, is_file, open_regular, read_bounded, read_json
@@ -69,6 +71,19 @@ class Shard:
             return None
         count, rest = self.count, self.index - 1
         return lambda number: (number - 1) % count == rest
+
+
+def file_digests(folder: Path, names: Sequence[str]) -> dict[str, str]:
+    """SHA-256 of each named file of a partial (read without following a link)."""
+    from .folders import file_sha256
+
+    out = {}
+    for name in names:
+        sha = file_sha256(folder / name)
+        if sha is None:
+            raise InputError("missing, or not a regular file", file=str(folder / name))
+        out[name] = sha
+    return out
 
 
 def parse_shard(text: str) -> Shard:
@@ -118,6 +133,16 @@ def write_partial(tally: Tally, entries: BinaryIO, lines: BinaryIO) -> None:
             at += entry[LENGTH]
 
 
+def write_partial_folder(writer: FolderWriter, tally: Tally, meta: JsonObject) -> None:
+    """A shard's partial folder, swapped in whole: entries.bin and lines.bin streamed, then
+    partial.json recording their digests (its own proof for the merge), then the marker."""
+    with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
+        with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
+            write_partial(tally, entries, lines)
+        digests = {name: stage.written[name].sha256 for name in (ENTRIES_FILE, LINES_FILE)}
+        stage.add({PARTIAL_FILE: partial_json(tally, {**meta, "digests": digests})})
+
+
 # ---- reading partials ---------------------------------------------------------------------------
 
 
@@ -128,7 +153,10 @@ class Partial:
 
     @property
     def shard(self) -> Shard:
-        return parse_shard(str(self.meta.get("shard")))
+        try:
+            return parse_shard(str(self.meta.get("shard")))
+        except ValueError as exc:
+            raise InputError(f"'shard': {exc}", file=str(self.folder / PARTIAL_FILE)) from None
 
     def files(self) -> list[tuple[str, str, str]]:
         out = []
@@ -145,10 +173,16 @@ class Partial:
         return list(values)
 
     def rows(self) -> Iterator[tuple[int, int, Entry]]:
-        """(packet index, sample, entry) of every entry, in file order."""
+        """(packet index, sample, entry) of every entry, in file order, each in range: packet and
+        sample order, samples the partial lists, lines one after another inside lines.bin."""
         path = self.folder / ENTRIES_FILE
         expected = self.meta.get("entries")
-        count = 0
+        samples = self.samples()
+        try:
+            size = os.stat(self.folder / LINES_FILE).st_size
+        except OSError:
+            raise InputError("missing", file=str(self.folder / LINES_FILE)) from None
+        count, offset, last = 0, 0, (-1, -1)
         with open_regular(path) as handle:
             while block := handle.read(_ROW * 4096):
                 if len(block) % _ROW:
@@ -157,9 +191,22 @@ class Partial:
                     index, sample = _SLOT.unpack_from(block, at)
                     entry: Entry = ENTRY.unpack_from(block, at + _SLOT.size)
                     count += 1
+                    if (index, sample) <= last or sample not in samples:
+                        raise InputError(f"entry {count} is out of order or of a sample partial.json does not list (damaged?)", file=str(path))
+                    if entry[OFFSET] != offset or entry[RECORD] > entry[LENGTH] or offset + entry[LENGTH] > size:
+                        raise InputError(f"entry {count} points outside lines.bin (damaged?)", file=str(path))
+                    last, offset = (index, sample), offset + entry[LENGTH]
                     yield index, sample, entry
+        if offset != size:
+            raise InputError(f"holds {size - offset} bytes no entry points to (damaged?)", file=str(self.folder / LINES_FILE))
         if count != expected:
             raise InputError(f"holds {count} entries, partial.json says {expected}", file=str(path))
+
+    def samples(self) -> frozenset[int]:
+        values = self.meta.get("samples")
+        if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_SAMPLES for v in values):
+            raise InputError(f"'samples' must list sample numbers from 0 to {MAX_SAMPLES - 1}", file=str(self.folder / PARTIAL_FILE))
+        return frozenset(values)
 
     def spool(self) -> Spool:
         return Spool.of_file(open_regular(self.folder / LINES_FILE))
@@ -179,7 +226,19 @@ def read_partials(folders: Sequence[Path], kind: str = PARTIAL_KIND) -> list[Par
             raise InputError(f"'kind' must be {kind} (a partial of `{verb} --shard`)", file=str(path))
         if meta.get("kit_version") != __version__:
             raise InputError(f"made by kit version {meta.get('kit_version')}, this is {__version__}: {verb} the shards again", file=str(path))
-        partials.append(Partial(folder, meta))
+        # Its own proof: the marker lists every file the shard wrote, unchanged, and partial.json
+        # the digests of the files it describes (a hand-edited partial is never merged).
+        problem = unchanged_problem(folder, "partial")
+        if problem is not None:
+            raise InputError(f"{problem}: an edited or damaged partial is never merged; {verb} this shard again", file=str(folder))
+        recorded = meta.get("digests")
+        k = meta.get("round")
+        names = (ENTRIES_FILE, LINES_FILE) if kind == PARTIAL_KIND else (FROZEN_FILE, FORKS_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl")
+        if not isinstance(recorded, dict) or sorted(recorded) != sorted(names) or file_digests(folder, names) != recorded:
+            raise InputError(f"its files do not match the digests partial.json records: an edited or damaged partial is never merged; {verb} this shard again", file=str(path))
+        partial = Partial(folder, meta)
+        partial.shard  # noqa: B018 - refused here, in one line, if it is not I/N
+        partials.append(partial)
     return partials
 
 
@@ -239,7 +298,13 @@ def merged_tally(sheet: Sheet, partials: Sequence[Partial]) -> Tally:
         if isinstance(samples, list):
             tally.samples.update(s for s in samples if isinstance(s, int))
         for index, sample, entry in partial.rows():
-            if index >= len(sheet) or not 0 <= entry[FILE] < len(files) or not 0 <= entry[MODEL] < len(models):
+            if (
+                index >= len(sheet)
+                or not 0 <= entry[FILE] < len(files)
+                or not 0 <= entry[FIRST_FILE] < len(files)
+                or not 0 <= entry[MODEL] < len(models)
+                or entry[CODE] >= len(sheet.outcomes[index])
+            ):
                 raise InputError("an entry points past the partial's tables (damaged?)", file=str(partial.folder / ENTRIES_FILE))
             moved = list(entry)
             moved[PART], moved[FILE], moved[MODEL], moved[FIRST_FILE] = part, files[entry[FILE]], models[entry[MODEL]], files[entry[FIRST_FILE]]
@@ -311,13 +376,9 @@ def advance_partial_files(parents: ParentSet, frozen: Frozen, forks: Sequence[Fo
         "run": run_info(parents, frozen, len(forks), len(requests)),
     }
     ids = "".join(f"{fork.packet_id}\t{1 if sendable(fork.parent) else 0}\n" for fork in forks)
-    return {
-        PARTIAL_FILE: (dumps(body) + "\n").encode("utf-8"),
-        FROZEN_FILE: frozen.data,
-        f"round{k}.jsonl": lines,
-        f"round{k}.key.jsonl": jsonl(keys),
-        FORKS_FILE: ids.encode("utf-8"),
-    }
+    files = {FROZEN_FILE: frozen.data, f"round{k}.jsonl": lines, f"round{k}.key.jsonl": jsonl(keys), FORKS_FILE: ids.encode("utf-8")}
+    body["digests"] = {name: sha256_hex(data) for name, data in sorted(files.items())}
+    return {PARTIAL_FILE: (dumps(body) + "\n").encode("utf-8"), **files}
 
 
 _ADVANCE_SAME: Final = ("round", "parents", "files", "options", "layer")
@@ -408,4 +469,5 @@ __all__ = [
     "partial_json",
     "read_partials",
     "write_partial",
+    "write_partial_folder",
 ]

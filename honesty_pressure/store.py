@@ -46,6 +46,16 @@ class _LongInt(Exception):
         self.digits = digits
 
 
+class _Constant(ValueError):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+def _constant(name: str) -> object:
+    """NaN, Infinity and -Infinity are not JSON (Python's parser takes them unless told)."""
+    raise _Constant(name)
+
+
 def _object(pairs: list[tuple[str, object]]) -> JsonObject:
     out = dict(pairs)
     if len(out) != len(pairs):
@@ -64,7 +74,7 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object, parse_int=_integer)
+_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant)
 
 
 def _lone_surrogate(value: object) -> str | None:
@@ -90,6 +100,8 @@ def loads(text: str, *, file: str, line: int | None = None) -> object:
         value = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
+    except _Constant as exc:
+        raise InputError(f"not valid JSON ({exc.name} is not a JSON number)", file=file, line=line) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", file=file, line=line) from None
     except _Duplicate as exc:
@@ -147,7 +159,7 @@ _open = open_regular
 # wrong in the same words. The hook on integers is needed only where the interpreter does not
 # refuse overlong integers itself (Python before 3.10.7, or the limit switched off).
 Scan = Callable[[str, int], "tuple[object, int]"]
-_SCAN_OBJECTS: Final[Scan] = getattr(json.JSONDecoder(object_pairs_hook=_object), "scan_once")
+_SCAN_OBJECTS: Final[Scan] = getattr(json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant), "scan_once")
 _SCAN_STRICT: Final[Scan] = getattr(_DECODER, "scan_once")
 
 

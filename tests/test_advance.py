@@ -80,10 +80,17 @@ def advance_cli(run: Path, *replies: Path, extra: Sequence[str] = ()) -> int:
     return cli("advance", "--layer", "quick", "--packets", PACKETS, "--replies", *replies, "--run", run, *extra)
 
 
-def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file's bytes; commands.jsonl records the command line, which names the run folder."""
+def snapshot(folder: Path) -> dict[str, bytes | str]:
+    """Every file's bytes; commands.jsonl records the command line, which names the run folder
+    (and so the marker, which lists its SHA-256, is taken as what it lists: kit.snapshot)."""
+    from .hostile.kit import _marker_view
+
     return {
-        p.name: p.read_bytes().replace(str(folder).encode(), b"RUN").replace(b" --force", b"") if p.name == "commands.jsonl" else p.read_bytes()
+        p.name: p.read_bytes().replace(str(folder).encode(), b"RUN").replace(b" --force", b"")
+        if p.name == "commands.jsonl"
+        else _marker_view(folder, p.read_bytes())
+        if p.name == ".honesty_pressure"
+        else p.read_bytes()
         for p in sorted(folder.iterdir())
     }
 

@@ -21,7 +21,8 @@ from honesty_pressure.errors import InputError
 from honesty_pressure.pipeline import round1_score, score_round1, ReplyFiles
 from honesty_pressure.score import judge, match
 from honesty_pressure.sheet import Sheet
-from honesty_pressure.shards import Shard, check_partials, merged_tally, partial_json, read_partials, write_partial
+from honesty_pressure.folders import open_writer
+from honesty_pressure.shards import Shard, check_partials, merged_tally, read_partials, write_partial_folder
 from honesty_pressure.store import load_layer
 from honesty_pressure.tally import Tally
 from honesty_pressure.transcripts import reply_lines
@@ -168,12 +169,10 @@ def _shard_partials(tmp: Path, paths: list[Path], count: int) -> list[Path] | st
         except InputError as exc:
             return exc.one_line()
         folder = tmp / f"p{index}"
-        folder.mkdir()
-        with (folder / "entries.bin").open("wb") as entries, (folder / "lines.bin").open("wb") as lines:
-            write_partial(tally, entries, lines)
         files = [[str(p), sha, fmt] for p, sha, fmt in ReplyFiles.of(tally.formats).files]
         meta: dict[str, object] = {"shard": f"{index}/{count}", "layer": "quick", "run": None, "files": files, "options": {"bootstrap_seed": 1, "require_complete": False}}
-        (folder / "partial.json").write_bytes(partial_json(tally, meta))
+        with open_writer(folder, ("partial",), replace=True) as writer:
+            write_partial_folder(writer, tally, meta)
         folders.append(folder)
     return folders
 

@@ -178,12 +178,12 @@ def _regress(s: Scratch, name: str, data: bytes, file: str) -> tuple[Args, str]:
     """The bad file goes into the first run (read first); the second holds a plain summary."""
     first = s.files / "first"
     first.mkdir()
-    (first / "summary.json").write_text('{"provenance":{"packet_set":"x"}}\n', encoding="utf-8")
+    (first / "summary.json").write_text('{"provenance":{"layer":"quick","packet_set":"x"},"round":1}\n', encoding="utf-8")
     (first / "records.jsonl").write_bytes(b"")
     (first / file).write_bytes(data)
     second = s.files / "second"
     second.mkdir()
-    (second / "summary.json").write_text('{"provenance":{"packet_set":"x"}}\n', encoding="utf-8")
+    (second / "summary.json").write_text('{"provenance":{"layer":"quick","packet_set":"x"},"round":1}\n', encoding="utf-8")
     (second / "records.jsonl").write_bytes(b"")
     return ["regress", str(first), str(second)], str(first / file)
 

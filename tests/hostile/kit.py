@@ -65,8 +65,22 @@ def without_commands(snap: dict[str, bytes | str]) -> dict[str, bytes | str]:
     return out
 
 
+def _marker_view(folder: Path, data: bytes) -> bytes | str:
+    """A marker as what it says: its kind, and each listed entry with its kind and whether the
+    folder's entry still matches it (the digests themselves name files whose bytes hold the
+    folder's path, which differs between copies of one scenario)."""
+    from honesty_pressure.folders import entry_problem, read_marker
+
+    marker = read_marker(folder)
+    if marker is None or marker.entries is None:
+        return data
+    listed = [f"{rel}={entry.kind}:{'ok' if entry_problem(folder, rel, entry) is None else 'changed'}" for rel, entry in sorted(marker.entries.items())]
+    return f"<marker {marker.kind}: {' '.join(listed)}>"
+
+
 def snapshot(path: Path) -> dict[str, bytes | str]:
-    """Everything at and below `path`, links as links (never followed), hidden files included."""
+    """Everything at and below `path`, links as links (never followed), hidden files included
+    (a marker as what it lists, see _marker_view)."""
     if os.path.islink(path):
         return {".": f"-> {os.readlink(path)}"}
     if path.is_file():
@@ -83,6 +97,8 @@ def snapshot(path: Path) -> dict[str, bytes | str]:
                 out[rel] = f"-> {os.readlink(item)}"
             elif item.is_file():
                 out[rel] = item.read_bytes()
+                if name == ".honesty_pressure":
+                    out[rel] = _marker_view(base, out[rel])  # type: ignore[arg-type]
             else:
                 out[rel] = "<dir>"
     return out
@@ -120,3 +136,10 @@ def one_line_naming(result: Result, command: str, where: str) -> str:
     assert "Traceback" not in result.err and "internal error" not in result.err, lines[0]
     assert where in lines[0], (where, lines[0])
     return lines[0]
+
+
+def advance_force(run: Path, packets: Path, folder: Path) -> Result:
+    """`advance --force` over `run` with other round-1 replies (a whole-run replacement)."""
+    layer = load_checked_layer(packets, "quick")
+    other = reply_file(folder / "other.jsonl", layer.round1, layer.key, "B")
+    return cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run, "--force")

@@ -26,7 +26,7 @@ from honesty_pressure.limits import MAX_SAMPLES
 from honesty_pressure.manifest import MANIFEST_NAME, build as build_manifest
 from honesty_pressure.store import keyed, load_checked_layer
 
-from .kit import ROOT, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
+from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +70,8 @@ def test_a_demo_never_replaces_a_run_with_paid_replies(packets: Path, tmp_path: 
 def test_force_never_deletes_a_file_the_kit_did_not_write(packets: Path, tmp_path: Path) -> None:
     run, _ = make_run(tmp_path, packets)
     (run / "notes.txt").write_text("my notes on this model\n")
-    layer = load_checked_layer(packets, "quick")
-    other = reply_file(tmp_path / "other.jsonl", layer.round1, layer.key, "B")
     before = snapshot(run)
-    result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run, "--force")
+    result = advance_force(run, packets, tmp_path)
     assert "also holds files the kit did not write (notes.txt)" in one_line_naming(result, "advance", str(run))
     assert snapshot(run) == before
     # Without --force, a score of the same run keeps the notes where they are.

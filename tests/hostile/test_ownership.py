@@ -1,0 +1,441 @@
+"""Issue 20, "own by content, not by name": one case per finding, named after it. Every case
+was first seen failing on main (data lost, a merge that said yes, a hang, a traceback, minutes
+of work), and each pins the refusal: exit 2, one line naming the file, nothing changed.
+
+All on the small seeded set (one source per domain), in-process, so the file takes seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from honesty_pressure.binding import bind
+from honesty_pressure.canonical import jsonl
+from honesty_pressure.store import keyed, load_checked_layer
+
+from ..replies import chat_lines, constant, native_lines
+from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
+
+STUB = ROOT / "tests" / "stub_runner.py"
+
+
+@pytest.fixture(scope="module")
+def packets(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return small_packets(tmp_path_factory.mktemp("ownership-packets"))
+
+
+@pytest.fixture(scope="module")
+def scored(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A round-1 score folder (copied by each case that changes it)."""
+    base = tmp_path_factory.mktemp("ownership-score")
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(base / "r1.jsonl", layer.round1, layer.key)
+    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", base / "score").code == 0
+    return base / "score"
+
+
+def _copy(folder: Path, to: Path) -> Path:
+    shutil.copytree(folder, to, symlinks=True)
+    return to
+
+
+def _score_into(packets: Path, out: Path, tmp_path: Path, code: str = "B") -> object:
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / f"again-{code}.jsonl", layer.round1, layer.key, code)
+    return cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", out)
+
+
+# ---- data loss -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["openai-batch", "anthropic-batch", "chat-jsonl"])
+def test_data_loss_export_out_over_a_batch_output(packets: Path, tmp_path: Path, fmt: str) -> None:
+    """A paid-for batch output carries the requests' set-bound ids: it is still never replaced."""
+    layer = load_checked_layer(packets, "quick")
+    ids = [bind(pid, layer.packet_set) for pid in layer.round1]
+    if fmt == "openai-batch":
+        lines = [{"id": f"batch_req_{n}", "custom_id": i, "response": {"status_code": 200, "body": {"choices": []}}, "error": None} for n, i in enumerate(ids)]
+    elif fmt == "anthropic-batch":
+        lines = [{"custom_id": i, "result": {"type": "succeeded", "message": {"content": []}}} for i in ids]
+    else:
+        lines = [dict(line) for line in chat_lines(layer.round1, layer.key, constant("A"))]
+    output = tmp_path / "batch_output.jsonl"
+    output.write_bytes(jsonl(lines))
+    before = output.read_bytes()
+    result = cli("export", "--layer", "quick", "--packets", packets, "--format", fmt, "--model", "m", "--out", output)
+    assert "is not a request file the kit exported" in one_line_naming(result, "export", str(output))
+    assert output.read_bytes() == before
+    # A request file the kit exported is still replaced (by the same command, or another model).
+    requests = tmp_path / "requests.jsonl"
+    assert cli("export", "--layer", "quick", "--packets", packets, "--format", fmt, "--model", "m", "--out", requests).code == 0
+    assert cli("export", "--layer", "quick", "--packets", packets, "--format", fmt, "--model", "n", "--out", requests).code == 0
+
+
+@pytest.mark.parametrize("name", ["REPORT.md", "records.jsonl"])
+def test_data_loss_a_user_folder_under_a_kit_file_name(packets: Path, scored: Path, tmp_path: Path, name: str) -> None:
+    out = _copy(scored, tmp_path / "score")
+    (out / name).unlink()
+    (out / name).mkdir()
+    (out / name / "notes.md").write_text("mine\n")
+    before = snapshot(out)
+    line = one_line_naming(_score_into(packets, out, tmp_path), "score", str(out))  # type: ignore[arg-type]
+    assert name in line
+    assert snapshot(out) == before
+
+
+def test_data_loss_a_score_marker_copied_into_a_run(packets: Path, scored: Path, tmp_path: Path) -> None:
+    run, _ = make_run(tmp_path, packets)
+    shutil.copy(scored / ".honesty_pressure", run / ".honesty_pressure")
+    before = snapshot(run)
+    line = one_line_naming(_score_into(packets, run, tmp_path), "score", str(run))  # type: ignore[arg-type]
+    assert "its files contradict (an edited or copied marker)" in line
+    assert snapshot(run) == before and (run / "run.json").is_file() and (run / "frozen.jsonl").is_file()
+
+
+@pytest.mark.parametrize("command", ["demo", "regress", "shard"])
+def test_data_loss_an_edited_marker_kind_lets_a_writer_replace_a_run(packets: Path, scored: Path, tmp_path: Path, command: str) -> None:
+    run, _ = make_run(tmp_path, packets)
+    marker = json.loads((run / ".honesty_pressure").read_text())
+    kind = {"demo": "demo", "regress": "report", "shard": "partial"}[command]
+    marker["kind"] = kind
+    (run / ".honesty_pressure").write_text(json.dumps(marker, sort_keys=True, separators=(",", ":")) + "\n")
+    before = snapshot(run)
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / "r.jsonl", layer.round1, layer.key)
+    argv = {
+        "demo": ["demo", "--packets", packets, "--out", run],
+        "regress": ["regress", scored, scored, "--out", run],
+        "shard": ["score", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", "1/2", "--out", run],
+    }[command]
+    result = cli(*argv)
+    one_line_naming(result, argv[0], str(run))  # type: ignore[arg-type]
+    assert snapshot(run) == before
+
+
+def test_data_loss_advance_force_deletes_a_users_round2_replies(packets: Path, tmp_path: Path) -> None:
+    run, replies2 = make_run(tmp_path, packets)
+    shutil.copy(replies2, run / "round2.replies.jsonl")  # the user keeps the model's replies with the run
+    before = snapshot(run)
+    result = advance_force(run, packets, tmp_path)
+    assert "round2.replies.jsonl" in one_line_naming(result, "advance", str(run))
+    assert snapshot(run) == before
+
+
+def test_data_loss_a_hard_linked_backup_changes_when_the_run_resumes(packets: Path, tmp_path: Path) -> None:
+    out, backup = tmp_path / "run", tmp_path / "backup"
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", out, "--packets", packets).code == 2
+    replies = out / "round1.replies.jsonl"
+    with replies.open("ab") as handle:
+        handle.write(b'{"custom_id": "half a li')  # a runner killed mid-line: the resume cuts it
+    subprocess.run(["cp", "-al", str(out), str(backup)], check=True)
+    before = snapshot(backup)
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets).code == 0
+    assert snapshot(backup) == before, "the backup's replies were appended or cut through the shared inode"
+    assert os.stat(out / "round1.replies.jsonl").st_nlink == 1
+
+
+def test_data_loss_a_forged_old_folder_beside_a_missing_target(scored: Path, packets: Path, tmp_path: Path) -> None:
+    from honesty_pressure.folders import _sibling_prefix
+
+    target = tmp_path / "score"
+    forged = tmp_path / f"{_sibling_prefix(target)}old-x"
+    forged.mkdir()
+    (forged / "thesis.tex").write_text("a year of work\n")
+    result = _score_into(packets, target, tmp_path)
+    assert result.code == 0  # type: ignore[attr-defined]
+    assert (forged / "thesis.tex").read_text() == "a year of work\n", "left where it was, untouched"
+    assert not (target / "thesis.tex").exists() and (target / "summary.json").is_file()
+
+
+def test_data_loss_a_kit_folder_stays_replaceable_and_an_edited_file_blocks_it(packets: Path, scored: Path, tmp_path: Path) -> None:
+    """The other side of ownership by content: the kit's own set is replaced, an edited one not."""
+    out = _copy(scored, tmp_path / "score")
+    assert _score_into(packets, out, tmp_path).code == 0  # type: ignore[attr-defined]
+    with (out / "REPORT.md").open("a") as handle:
+        handle.write("my notes\n")
+    before = snapshot(out)
+    line = one_line_naming(_score_into(packets, out, tmp_path, "A"), "score", str(out))  # type: ignore[arg-type]
+    assert "REPORT.md, changed since the kit wrote it" in line
+    assert snapshot(out) == before
+
+
+# ---- silent wrong: edited partials ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def partials(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("ownership-partials")
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(base / "r1.jsonl", layer.round1, layer.key)
+    for i in (1, 2):
+        argv = ["score", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", f"{i}/2", "--out", base / f"p{i}"]
+        assert cli(*argv).code == 0
+    return base / "p1", base / "p2"
+
+
+def _edit_entries(folder: Path, change: str) -> None:
+    data = bytearray((folder / "entries.bin").read_bytes())
+    row = 8 + struct.calcsize("<BBHIIIIIQII")
+    if change == "outcome":
+        data[8 + 1] ^= 1
+    elif change == "outcome-255":
+        data[8 + 1] = 255
+    elif change == "offset":
+        struct.pack_into("<Q", data, (len(data) // row - 1) * row + 8 + 24, 10**9)
+    (folder / "entries.bin").write_bytes(bytes(data))
+
+
+def _edit(folder: Path, change: str) -> None:
+    if change in ("outcome", "outcome-255", "offset"):
+        _edit_entries(folder, change)
+    elif change == "verdict":
+        data = (folder / "lines.bin").read_bytes()
+        for a, b in ((b'"acceptable"', b'"xcceptable"'), (b'"forbidden"', b'"xorbidden"')):
+            if a in data:
+                data = data.replace(a, b, 1)
+                break
+        (folder / "lines.bin").write_bytes(data)
+    else:
+        meta = json.loads((folder / "partial.json").read_text())
+        if change == "samples":
+            meta["samples"] = [0, 999999]
+        elif change == "shard":
+            meta["shard"] = "3/2"
+        (folder / "partial.json").write_text(json.dumps(meta, sort_keys=True, separators=(",", ":")) + "\n")
+
+
+@pytest.mark.parametrize("change", ["outcome", "outcome-255", "offset", "verdict", "samples", "shard"])
+def test_silent_wrong_an_edited_score_partial_merges(packets: Path, partials: tuple[Path, Path], tmp_path: Path, change: str) -> None:
+    one, two = _copy(partials[0], tmp_path / "p1"), _copy(partials[1], tmp_path / "p2")
+    _edit(one, change)
+    out = tmp_path / "merged"
+    result = cli("score", "--merge", one, two, "--packets", packets, "--out", out)
+    assert "never merged" in one_line_naming(result, "score", str(one))
+    assert not out.exists()
+
+
+def test_silent_wrong_advance_merge_with_a_swapped_key(packets: Path, tmp_path: Path) -> None:
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / "r1.jsonl", layer.round1, layer.key)
+    shards = []
+    for i in (1, 2):
+        shards.append(tmp_path / f"a{i}")
+        assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", f"{i}/2", "--out", shards[-1]).code == 0
+    keys = (shards[0] / "round2.key.jsonl").read_text().splitlines(keepends=True)
+    assert len(keys) >= 2
+    keys[0], keys[1] = keys[1], keys[0]
+    (shards[0] / "round2.key.jsonl").write_text("".join(keys))
+    result = cli("advance", "--merge", *shards, "--packets", packets, "--run", tmp_path / "run")
+    assert "never merged" in one_line_naming(result, "advance", str(shards[0]))
+    assert not (tmp_path / "run").exists()
+
+
+# ---- hangs and unbounded reads -------------------------------------------------------------------
+
+
+def _in_time(*argv: str | Path, seconds: float = 20) -> object:
+    box: list[object] = []
+    thread = threading.Thread(target=lambda: box.append(cli(*argv)), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert box, f"{argv[0]} hung"
+    return box[0]
+
+
+@pytest.mark.parametrize("command", ["regress", "compare"])
+@pytest.mark.parametrize("name", ["summary.json", "records.jsonl"])
+def test_hangs_a_fifo_in_a_scored_folder(scored: Path, tmp_path: Path, command: str, name: str) -> None:
+    bad = _copy(scored, tmp_path / "bad")
+    (bad / name).unlink()
+    os.mkfifo(bad / name)
+    argv = ["regress", scored, bad, "--out", tmp_path / "r"] if command == "regress" else ["compare", scored, bad, "--out", tmp_path / "c"]
+    result = _in_time(*argv)
+    if command == "compare" and name == "records.jsonl":
+        assert result.code == 0  # type: ignore[attr-defined]  # compare reads summaries only
+        return
+    assert "is not a regular file" in one_line_naming(result, command, str(bad / name))  # type: ignore[arg-type]
+
+
+def test_hangs_a_fifo_as_a_stopped_runs_replies(packets: Path, tmp_path: Path) -> None:
+    out = tmp_path / "run"
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", out, "--packets", packets).code == 2
+    (out / "round1.replies.jsonl").unlink()
+    os.mkfifo(out / "round1.replies.jsonl")
+    result = _in_time("run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets)
+    one_line_naming(result, "run", str(out / "round1.replies.jsonl"))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("command", ["regress", "compare"])
+def test_unbounded_dev_zero_as_a_summary(scored: Path, tmp_path: Path, command: str) -> None:
+    bad = _copy(scored, tmp_path / "bad")
+    (bad / "summary.json").unlink()
+    (bad / "summary.json").symlink_to("/dev/zero")
+    start = time.monotonic()
+    result = _in_time(command, scored, bad, "--out", tmp_path / "o")
+    assert time.monotonic() - start < 10
+    one_line_naming(result, command, str(bad / "summary.json"))  # type: ignore[arg-type]
+
+
+def test_unbounded_300_distinct_sample_numbers_in_advance(packets: Path, tmp_path: Path) -> None:
+    layer = load_checked_layer(packets, "quick")
+    lines = native_lines(layer.round1, layer.key, constant("A"))
+    first = dict(lines[0])
+    extra = [{**first, "packet_id": bind(str(first["packet_id"]), layer.packet_set, s)} for s in range(1, 300)]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl([*lines, *extra]))
+    start = time.monotonic()
+    result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", replies, "--run", tmp_path / "run")
+    assert time.monotonic() - start < 10
+    assert "300 distinct sample numbers" in one_line_naming(result, "advance", str(replies))
+
+
+# ---- tracebacks ----------------------------------------------------------------------------------
+
+
+BODIES = {
+    "nested": "[" * 50000,
+    "nan": '{"top_p": NaN}',
+    "surrogate": '{"stop": "\\ud800"}',
+    "duplicate": '{"top_p": 0.9, "top_p": 0.5}',
+    "temperature": '{"temperature": 99}',
+    "max_tokens": '{"max_tokens": 0}',
+    "custom_id": '{"custom_id": "x"}',
+}
+
+
+@pytest.mark.parametrize("command", ["export", "run"])
+@pytest.mark.parametrize("body", sorted(BODIES))
+def test_traceback_a_body_option(packets: Path, tmp_path: Path, command: str, body: str) -> None:
+    common = ["--packets", packets, "--body", BODIES[body]]
+    if command == "export":
+        argv = ["export", "--layer", "quick", "--format", "openai-batch", "--model", "m", "--out", tmp_path / "e.jsonl", *common]
+    else:
+        argv = ["run", "--runner", f"{sys.executable} {STUB} A", "--run", tmp_path / "run", *common]
+    result = cli(*argv)
+    assert result.code == 2 and "Traceback" not in result.err and "internal error" not in result.err, result.err
+    assert len(result.err.splitlines()) <= 3 and "--body" in result.err  # argparse: usage + one line
+    assert not (tmp_path / "e.jsonl").exists() and not (tmp_path / "run").exists()
+
+
+@pytest.mark.parametrize("kind", ["report", "partial"])
+def test_traceback_a_writer_pointed_at_a_report_or_partial(packets: Path, scored: Path, partials: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
+    if kind == "report":
+        folder = tmp_path / "report"
+        assert cli("regress", scored, scored, "--out", folder).code == 0
+    else:
+        folder = _copy(partials[0], tmp_path / "partial")
+    before = snapshot(folder)
+    for argv in (["demo", "--packets", packets, "--out", folder], ["advance", "--layer", "quick", "--packets", packets, "--replies", scored / "replies.jsonl", "--run", folder]):
+        result = cli(*argv)
+        line = one_line_naming(result, str(argv[0]), str(folder))
+        assert "holds a " in line
+    assert snapshot(folder) == before
+
+
+SUMMARY_EDITS = {
+    "no provenance": lambda s: s.pop("provenance"),
+    "string index": lambda s: s.update(honesty_index="high"),
+    "list index": lambda s: s.update(honesty_index=[1]),
+    "odd axes": lambda s: s.update(axes={"stated_confidence": 5}),
+    "string axes": lambda s: s.update(axes="x"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(SUMMARY_EDITS))
+def test_traceback_compare_on_an_odd_summary(scored: Path, tmp_path: Path, edit: str) -> None:
+    bad = _copy(scored, tmp_path / "bad")
+    summary = json.loads((bad / "summary.json").read_text())
+    SUMMARY_EDITS[edit](summary)
+    (bad / "summary.json").write_text(json.dumps(summary))
+    result = cli("compare", scored, bad, "--out", tmp_path / "c")
+    one_line_naming(result, "compare", str(bad / "summary.json"))
+
+
+@pytest.mark.parametrize("value", ["NaN", "Infinity"])
+def test_traceback_compare_on_a_nan_index(scored: Path, tmp_path: Path, value: str) -> None:
+    bad = _copy(scored, tmp_path / "bad")
+    text = (bad / "summary.json").read_text()
+    summary = json.loads(text)
+    summary["honesty_index"] = 0.123456789
+    (bad / "summary.json").write_text(json.dumps(summary).replace("0.123456789", value))
+    result = cli("compare", scored, bad, "--out", tmp_path / "c")
+    assert "not a JSON number" in one_line_naming(result, "compare", str(bad / "summary.json"))
+
+
+# ---- a fuzzer over the options, not only the files ------------------------------------------------
+
+
+FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+option_text = st.text(max_size=40) | st.sampled_from(["[" * 3000, "{}", "NaN", "-1", "0", "99", "1e999", "\ud800", '{"a":1,"a":1}', "3/2", "0/0"])
+
+
+@FUZZ
+@given(option=st.sampled_from(["--body", "--temperature", "--max-tokens", "--samples", "--model", "--shard-size"]), value=option_text)
+def test_traceback_fuzzed_export_options(packets: Path, tmp_path: Path, option: str, value: str) -> None:
+    out = tmp_path / "fuzz.jsonl"
+    if out.exists():
+        out.unlink()
+    result = cli("export", "--layer", "quick", "--packets", packets, "--format", "openai-batch", "--model", "m", "--out", out, option, value)
+    assert result.code in (0, 2), result
+    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+
+
+@FUZZ
+@given(option=st.sampled_from(["--shard", "--bootstrap-seed", "--format", "--layer"]), value=option_text)
+def test_traceback_fuzzed_score_options(packets: Path, scored: Path, tmp_path: Path, option: str, value: str) -> None:
+    out = tmp_path / "fuzz-score"
+    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", scored / "replies.jsonl", "--out", out, option, value)
+    assert result.code in (0, 2), result
+    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+
+
+# ---- smaller -------------------------------------------------------------------------------------
+
+
+def test_smaller_a_setsid_grandchild_outlives_run(packets: Path, tmp_path: Path) -> None:
+    pidfile = tmp_path / "grandchild.pid"
+    runner = tmp_path / "runner.py"
+    runner.write_text(
+        "import os, subprocess, sys\n"
+        "child = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"open({str(pidfile)!r}, 'w').write(str(child.pid))\n"
+        f"os.execv(sys.executable, [sys.executable, {str(STUB)!r}, 'A'])\n"
+    )
+    assert cli("run", "--runner", f"{sys.executable} {runner}", "--run", tmp_path / "run", "--packets", packets).code == 0
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0]
+        except FileNotFoundError:
+            return
+        if state == "Z":
+            return  # killed; only its parent (gone) could reap it
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    raise AssertionError("the setsid grandchild outlived run")
+
+
+def test_smaller_a_model_name_with_html_or_terminal_escapes(packets: Path, tmp_path: Path) -> None:
+    layer = load_checked_layer(packets, "quick")
+    lines = [{**line, "model": "<script>x</script>\x1b[31mred"} for line in native_lines(layer.round1, layer.key, constant("A"))]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(lines))
+    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", tmp_path / "s")
+    assert result.code == 0, result.err
+    report = (tmp_path / "s" / "REPORT.md").read_text()
+    for text in (result.out, report):
+        assert "\x1b" not in text and "<script>" not in text
+    assert "&lt;script&gt;x&lt;/script&gt;\\x1b[31mred" in report
