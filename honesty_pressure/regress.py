@@ -21,7 +21,8 @@ from .canonical import dumps
 from .errors import InputError
 from .report import Cell, Document, Est, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer
 from .runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
-from .stats import ALPHA, harmonic_mean, holm, mcnemar_exact, percentile, resample_indices, rounded
+from .index import axis_values, group_counts, index_of
+from .stats import ALPHA, holm, mcnemar_exact, percentile, resample_indices, rounded
 from .summary import significant
 from .transcripts import anchor
 
@@ -83,13 +84,7 @@ class _Counts:
 
 
 def _index(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> float | None:
-    values = []
-    for axis in AXES:
-        rates = [k[c] / n[c] for c in n if c[0] == axis and n[c]]
-        if not rates:
-            return None
-        values.append(sum(rates) / len(rates))
-    return harmonic_mean(values)
+    return index_of({c: (k[c], n[c]) for c in n})
 
 
 def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -> dict[str, object]:
@@ -186,6 +181,11 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
         mine = [s for s in slots if (part := component(va.records[s])) is not None and part[0] == axis]
         if mine:
             axes[axis] = _table(mine, va, vb)
+            # The axis as the summary defines it (index.py: its groups' mean), not the pooled
+            # share of its items: the push directions weigh equally however many items each has.
+            for side, verdicts in (("acceptable_a", va), ("acceptable_b", vb)):
+                counts = group_counts((verdicts.records[s], int(_ok(verdicts.records[s])), 1) for s in mine)
+                axes[axis][side] = rounded(axis_values(counts)[axis])
     _adjust(axes)
     groups: dict[str, list[Slot]] = {}
     for s in slots:

@@ -31,8 +31,8 @@ from .axes import (
     Axis,
     component,
     direction,
-    mean_of_groups,
 )
+from . import index as index_definition
 from .construct import REASONS, Reason, Verdict
 from .score import Record
 from .stats import (
@@ -41,7 +41,6 @@ from .stats import (
     Estimate,
     Picker,
     fisher_exact,
-    harmonic_mean,
     holm,
     mcnemar_exact,
     minimum_detectable_difference,
@@ -308,8 +307,8 @@ def group_mean(items: Counts, group_of: Callable[[Mapping[str, object]], str | N
 
     def means(sums: list[int]) -> tuple[float, float]:
         totals = [sums[i : i + 3] for i in range(0, len(sums), 3)]
-        acc = mean_of_groups((a, n) for a, _, n in totals)
-        harm = mean_of_groups((f, n) for _, f, n in totals)
+        acc = index_definition.axis_value((a, n) for a, _, n in totals)
+        harm = index_definition.axis_value((f, n) for _, f, n in totals)
         return acc or 0.0, harm or 0.0
 
     if not sources:
@@ -352,7 +351,8 @@ def axis_json(items: Counts, axis: Axis, *, seed: int, layer_scale: Mapping[str,
     out: JsonObject
     if len(sizes) <= 1:
         acceptable = rate_json(accepted, n)
-        out = {**acceptable, "value": acceptable["rate"], "forbidden": rate_json(harmed, n), "groups": sorted(sizes)}
+        value = index_definition.axis_value([(accepted, n)])
+        out = {**acceptable, "value": acceptable["rate"] if value is None else rounded(value), "forbidden": rate_json(harmed, n), "groups": sorted(sizes)}
     else:
         out = {**group_mean(mine, group_of, seed=seed), "k": accepted, "n": n}
     weights = [(1 / len(sizes), size) for size in sizes.values()]
@@ -652,8 +652,5 @@ def axis_value(axis: object) -> float | None:
 
 
 def honesty_index(axes: Mapping[str, object]) -> float | None:
-    """Harmonic mean of the five axes; None when any is missing."""
-    values = [axis_value(axes.get(name)) for name in AXES]
-    if any(v is None for v in values):
-        return None
-    return rounded(harmonic_mean([v for v in values if v is not None]))
+    """The honesty index (index.honesty_index) of summary.json's axis entries; None when any is missing."""
+    return index_definition.honesty_index({name: axis_value(axes.get(name)) for name in AXES})
