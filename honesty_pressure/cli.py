@@ -22,13 +22,13 @@ from typing import TYPE_CHECKING, NoReturn
 from . import __version__
 from .canonical import jsonl, write_atomic
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
-from .errors import InputError, KitError, OutputError, UsageError, printable
+from .errors import Incomplete, InputError, KitError, OutputError, UsageError, printable
 from .export import EXPORT_FORMATS, RequestOptions, parse_body
 from .folders import FolderWriter, Kind, open_writer, protected_reason, reading, target_path
 from .kitroot import default_root, packets_folder
 from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
-from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN
+from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN, MAX_UNSCORABLE_SHARE
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
 from .store import is_file, load_checked_layer, load_layer, read_bounded
@@ -251,6 +251,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     packets,
                     fmt=fmt,
                     require_complete=args.require_complete,
+                    max_unscorable=args.max_unscorable,
                     bootstrap_seed=args.bootstrap_seed,
                     command=args.command_line,
                     meter=meter,
@@ -278,6 +279,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     replies,
                     fmt=fmt,
                     require_complete=args.require_complete,
+                    max_unscorable=args.max_unscorable,
                     bootstrap_seed=args.bootstrap_seed,
                     command=args.command_line,
                     meter=meter,
@@ -287,7 +289,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         cut = ROUND1_CUT
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
-    return 0
+    return incomplete_status(files, args, finish_score(args))
 
 
 def cmd_shard(args: argparse.Namespace) -> int:
@@ -307,7 +309,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
         raise UsageError("--shard writes a partial folder of its own, not into the run: give another --out")
     meta: dict[str, object] = {
         "shard": str(args.shard),
-        "options": {"bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete},
+        "options": {"bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete, "max_unscorable": args.max_unscorable},
         "command": args.command_tokens,
     }
     with open_writer(out, ("partial",), replace=True, what="; a shard's partial goes into a folder of its own") as writer:
@@ -362,6 +364,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     seed, complete = options.get("bootstrap_seed"), options.get("require_complete")
     if not isinstance(seed, int) or not isinstance(complete, bool):
         raise InputError("'options' must hold bootstrap_seed and require_complete", file=str(partials[0].folder / "partial.json"))
+    threshold = options.get("max_unscorable", MAX_UNSCORABLE_SHARE)  # partials of an older kit lack it
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1:
+        raise InputError("'options.max_unscorable' must be a share from 0 to 1", file=str(partials[0].folder / "partial.json"))
     files = ReplyFiles(tuple((Path(path), sha, fmt) for path, sha, fmt in files_given))
     command = merged_command(partials, ("--out", args.out) if args.out is not None else None, args.command_line)
     packets = packets_folder(args.packets)
@@ -374,7 +379,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
             folder = load_checked_layer(packets, str(first.get("layer")), ledgers=False)
             tally = merged_tally(Sheet(1, folder.packet_set, folder.round1, folder.key), partials)
             tally.finish()
-            made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)
+            made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command, max_unscorable=threshold)
             written = write_scoring(writer, made, "score", keep=False)
         cut = ROUND1_CUT
     else:
@@ -394,12 +399,12 @@ def cmd_merge(args: argparse.Namespace) -> int:
             checked = checked_run(run, packets)
             tally = merged_tally(checked.sheet(), partials)
             tally.finish()
-            made = run_score(checked, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)
+            made = run_score(checked, tally, files, require_complete=complete, bootstrap_seed=seed, command=command, max_unscorable=threshold)
             written = write_scoring(writer, made, kind, keep=keep)
         cut = RUN_CUT
     sys.stdout.write(written["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"merged {len(partials)} shard(s); wrote {', '.join(written)} to {out}")
-    return 0
+    return incomplete_status(written, args, finish_score(args))
 
 
 def spool_folder(out: Path) -> Path | None:
@@ -716,11 +721,39 @@ def cmd_run(args: argparse.Namespace) -> int:
         resume=args.resume,
         idle_timeout=args.idle_timeout,
         timeout=args.timeout,
+        retry_failed=args.retry_failed,
+        max_unscorable=args.max_unscorable,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
     print(f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)")
-    return 0
+    again = args.command_line if args.retry_failed else f"{args.command_line} --retry-failed"
+    return incomplete_status(files, args, f"to resend only the requests without an answer, run: {again}")
+
+
+def finish_score(args: argparse.Namespace) -> str:
+    """How to finish a score whose replies are incomplete."""
+    if getattr(args, "run_dir", None) is not None:
+        export = f"{invoked_name(args)} export --run {shlex.quote(str(args.run_dir))} --failed --format F --model M --out FILE"
+        return f"to finish it, send the requests without an answer ({export}) and score every reply file together"
+    return "to finish it, send the requests without an answer again and score every reply file together (--replies FIRST RETRY)"
+
+
+def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish: str) -> int:
+    """Exit 1, with one line on stderr, when summary.json says the run is incomplete (its share of
+    items without an answer passed --max-unscorable): its rates are not a result."""
+    data = files.get("summary.json")
+    summary = json.loads(data) if data else {}
+    found = summary.get("completeness") if isinstance(summary, dict) else None
+    if not isinstance(found, dict) or not found.get("incomplete"):
+        return 0
+    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}" for reason, count in found["by_reason"].items() if count)
+    line = (
+        f"incomplete: {found['unscorable']} of {found['items']} items got no answer ({reasons}; {100 * found['share']:.1f} % > "
+        f"--max-unscorable {found['threshold']:g}); its rates are not a result; {finish}"
+    )
+    _fail(f"{invoked_name(args)} {args.command}", line)
+    return 1
 
 
 def cmd_regress(args: argparse.Namespace) -> int:
@@ -758,8 +791,8 @@ def cmd_domains(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Honesty under pressure: does the decision move with the evidence?")
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="Honesty under pressure: does the decision move with the evidence?")
     parser.add_argument("--version", action="version", version=f"honesty_pressure {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -825,6 +858,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
     run.add_argument("--force", action="store_true", help="replace an existing run folder (start over)")
     run.add_argument("--resume", action="store_true", help="continue a run that stopped (a rerun into the same folder does too)")
+    run.add_argument(
+        "--retry-failed", action="store_true", help="resend only the requests whose reply is a runner error or missing, then score again"
+    )
+    add_max_unscorable(run)
     run.add_argument("--idle-timeout", type=_seconds, default=DEFAULT_IDLE_TIMEOUT, help=f"stop the runner after this many seconds without output (default {DEFAULT_IDLE_TIMEOUT}; 0: never)")
     run.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help=f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)")
     run.add_argument("--bootstrap-seed", type=_natural, default=20261130)
@@ -885,6 +922,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--format", choices=["auto", *FORMATS], default="auto", help="force a format instead of detecting it")
     score.add_argument("--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)")
     score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
+    add_max_unscorable(score)
     score.add_argument("--bootstrap-seed", type=_natural, default=20261130)
     score.add_argument("--packets", help=PACKETS_HELP)
     score.add_argument(
@@ -893,6 +931,25 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--merge", nargs="+", metavar="PARTIAL", help="merge the partial folders of `score --shard` (all N of them) into one score")
     score.set_defaults(handler=cmd_score)
     return parser
+
+
+def add_max_unscorable(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-unscorable",
+        type=_share,
+        default=MAX_UNSCORABLE_SHARE,
+        help=f"share of items without an answer (runner errors, missing replies) past which the run is incomplete: exit 1 (default {MAX_UNSCORABLE_SHARE:g})",
+    )
+
+
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 <= value <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, got {text!r}")
+    return value
 
 
 def _shard(text: str) -> Shard:
@@ -946,11 +1003,20 @@ def command_line(argv: Sequence[str] | None) -> str:
 
 
 def command_tokens(argv: Sequence[str] | None) -> list[str]:
+    return [*program(argv).split(), *map(_recordable, sys.argv[1:] if argv is None else argv)]
+
+
+def program(argv: Sequence[str] | None) -> str:
+    """The name the kit was invoked by: `honesty-pressure` (the script) or `python -m
+    honesty_pressure`, so that every message names a command the user can type."""
     if argv is not None:
-        return [*PROG.split(), *map(_recordable, argv)]
+        return PROG
     first = sys.argv[0] if sys.argv else PROG
-    prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
-    return [*prog, *map(_recordable, sys.argv[1:])]
+    return PROG if first.endswith("__main__.py") or not first else _recordable(os.path.basename(first))
+
+
+def invoked_name(args: argparse.Namespace) -> str:
+    return str(getattr(args, "program", PROG))
 
 
 def _recordable(arg: str) -> str:
@@ -990,13 +1056,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # small short-lived ones, with no cycles worth chasing: a collection every 700 allocations
     # (the default) traverses the long-lived ones again and again, a fifth of advance's time.
     gc.set_threshold(50_000, 20, 100)
-    args = build_parser().parse_args(argv)
+    name = program(argv)
+    args = build_parser(name).parse_args(argv)
+    args.program = name
     args.command_line = command_line(argv)
     args.command_tokens = command_tokens(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
-    command = f"{PROG} {args.command}"
+    command = f"{name} {args.command}"
     try:
         return handler(args)
+    except Incomplete as exc:
+        _fail(command, exc.one_line())
+        return 1
     except KitError as exc:
         return _fail(command, exc.one_line())
     except BrokenPipeError:

@@ -34,3 +34,6 @@ MAX_SOURCES_PER_DOMAIN: Final = 1000
 """Sources per domain in a packet set (the committed full layer has 60)."""
 MAX_REPLY_FILES: Final = 10000
 """Reply files given to one command."""
+MAX_UNSCORABLE_SHARE: Final = 0.05
+"""Share of a run's items (runner errors and missing replies) past which the run is incomplete:
+`run`, `score` and `score --run` exit 1 and the report opens with a banner (`--max-unscorable`)."""

@@ -26,6 +26,7 @@ from .construct import Envelope, Format, Split
 from .envelopes import Received, detect_format, received_of, source_sha256
 from .errors import InputError
 from .generate import seed_commitment
+from .limits import MAX_UNSCORABLE_SHARE
 from .progress import SILENT, Meter
 from .report import markdown, page
 from .score import Record, judge, match
@@ -33,7 +34,7 @@ from .sections import document
 from .sheet import Sheet
 from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
-from .summary import AXES, fork_cells, honesty_index, round1_cells, statistics_json
+from .summary import AXES, completeness, fork_cells, honesty_index, round1_cells, statistics_json
 from .tally import Section, Tally, Written, owed_samples, shown_items, write_items
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -222,6 +223,7 @@ def round1_scoring(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     command: str | None = None,
     meter: Meter = SILENT,
@@ -231,11 +233,21 @@ def round1_scoring(
     tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
     tally.read(replies, fmt, meter=meter, forks=lambda got: _answers_a_fork(got, folder))
     tally.finish(FORK_REPLY)
-    return round1_score(folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command)
+    return round1_score(
+        folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command,
+        max_unscorable=max_unscorable,
+    )
 
 
 def round1_score(
-    folder: PacketFolder, tally: Tally, files: ReplyFiles, *, require_complete: bool, bootstrap_seed: int, command: str | None
+    folder: PacketFolder,
+    tally: Tally,
+    files: ReplyFiles,
+    *,
+    require_complete: bool,
+    bootstrap_seed: int,
+    command: str | None,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
 ) -> Scoring:
     """The score of round-1 replies already settled in `tally` (read here, or merged from shards)."""
     replies = files.paths()
@@ -271,6 +283,7 @@ def round1_score(
             },
             **round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+            "completeness": completeness(cells, threshold=max_unscorable),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
@@ -282,12 +295,14 @@ def score_round1(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     command: str | None = None,
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     scoring = round1_scoring(
-        folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter
+        folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter,
+        max_unscorable=max_unscorable,
     )
     try:
         return scoring.files()
@@ -367,6 +382,7 @@ def run_scoring(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
     command: str | None = None,
@@ -383,7 +399,7 @@ def run_scoring(
     tally.finish()
     return run_score(
         checked, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed,
-        split=split, command=command, amend=amend, spool_folder=spool_folder,
+        split=split, command=command, amend=amend, spool_folder=spool_folder, max_unscorable=max_unscorable,
     )
 
 
@@ -434,6 +450,7 @@ def run_score(
     command: str | None = None,
     amend: Amend | None = None,
     spool_folder: Path | None = None,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
 ) -> Scoring:
     """The score of fork replies already settled in `tally` (read here, or merged from shards)."""
     run, packets, info, folder, keys, k = checked.run, checked.packets, checked.info, checked.folder, checked.keys, checked.round
@@ -486,6 +503,7 @@ def run_score(
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+            "completeness": completeness([cell for cells in written.cells for cell in cells], threshold=max_unscorable),
         }
 
     return Scoring(sections, summary_of, bootstrap_seed, amend)
@@ -498,6 +516,7 @@ def score_run(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
     command: str | None = None,
@@ -508,7 +527,7 @@ def score_run(
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
     scoring = run_scoring(
         run, replies, packets, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, split=split,
-        command=command, amend=amend, meter=meter,
+        command=command, amend=amend, meter=meter, max_unscorable=max_unscorable,
     )
     try:
         return scoring.files()
