@@ -41,10 +41,14 @@ def completion(content: str, **message: object) -> dict[str, object]:
     }
 
 
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 64  # a runner with many requests in flight is not refused by the backlog
+
+
 class Stub:
     """A chat-completions server on 127.0.0.1; `plan` decides each answer; every body is kept."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, port: int = 0) -> None:
         self.plan = plan
         self.bodies: list[dict[str, object]] = []
         self.headers: list[dict[str, str]] = []
@@ -77,7 +81,7 @@ class Stub:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -223,3 +227,67 @@ def test_run_drives_both_rounds_through_the_example_runner(tmp_path: Path, stub_
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0
     assert summary["counts"]["missing"] == 0
+
+
+def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(tmp_path: Path) -> None:
+    """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. It comes
+    up but fails every round-2 request: the run is scored, incomplete, exit 1. Then it answers:
+    `--retry-failed` sends only what has no answer, keeps every earlier reply line, and the run
+    is complete."""
+    down = Stub(lambda body, attempt: (200, completion("x"), {}, 0.0))
+    port = down.server.server_address[1]
+    down.server.server_close()  # nothing listens on the port now
+    url = f"http://127.0.0.1:{port}/v1"
+    run_dir = tmp_path / "run"
+    runner = f"{sys.executable} {RUNNER} --base-url {url} --model stub --concurrency 16 --timeout 5 --retries 0"
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "honesty_pressure", "run", "--runner", runner, "--run", str(run_dir), *extra],
+            cwd=ROOT, capture_output=True, text=True, check=False, timeout=180,
+        )
+
+    first = run()
+    assert first.returncode == 1, first.stderr
+    n = len(QUICK.round1)
+    assert first.stderr.splitlines()[-1] == (
+        f"python -m honesty_pressure run: round 1 is incomplete: {n} of {n} requests got no answer ({n} runner errors, 0 without a "
+        f"reply: 100.0 % > --max-unscorable 0.05); round 1 stays open and every reply is kept in {run_dir / 'round1.replies.jsonl'}: "
+        "run the same command again with --retry-failed to resend only those"
+    )
+    assert not (run_dir / "run.json").exists() and not (run_dir / "summary.json").exists()
+    round1_failed = (run_dir / "round1.replies.jsonl").read_bytes()
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        messages = body["messages"]
+        assert isinstance(messages, list)
+        if len(messages) > 2 and not answering_round2:
+            return 500, {"error": {"message": "overloaded", "type": "server_error"}}, {}, 0.0
+        return 200, completion("DECISION: ESCALATE"), {}, 0.0
+
+    answering_round2 = False
+    with Stub(plan, port=port) as stub:
+        second = run("--retry-failed")
+        assert second.returncode == 1, second.stderr
+        assert "run: incomplete: " in second.stderr and "runner error; " in second.stderr
+        assert second.stderr.rstrip().endswith("--retry-failed")
+        summary = json.loads((run_dir / "summary.json").read_text())
+        assert summary["completeness"]["incomplete"] is True and summary["completeness"]["by_reason"]["missing_reply"] == 0
+        round1 = (run_dir / "round1.replies.jsonl").read_bytes()
+        assert round1.startswith(round1_failed) and len(round1.splitlines()) == 2 * n
+        round2_failed = (run_dir / "round2.replies.jsonl").read_bytes()
+        sent_before = len(stub.bodies)
+
+        answering_round2 = True
+        third = run("--retry-failed")
+        assert third.returncode == 0, third.stderr
+        forks = len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
+        assert len(stub.bodies) - sent_before == forks, "only the failed round-2 requests were sent again"
+    round2 = (run_dir / "round2.replies.jsonl").read_bytes()
+    assert round2.startswith(round2_failed) and (run_dir / "round1.replies.jsonl").read_bytes() == round1
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["completeness"] == {
+        "items": summary["completeness"]["items"], "unscorable": 0, "by_reason": {"runner_error": 0, "missing_reply": 0},
+        "share": 0.0, "threshold": 0.05, "incomplete": False,
+    }
+    assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0
