@@ -733,9 +733,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def finish_score(args: argparse.Namespace) -> str:
     """How to finish a score whose replies are incomplete."""
-    if getattr(args, "run_dir", None) is not None:
-        export = f"{invoked_name(args)} export --run {shlex.quote(str(args.run_dir))} --failed --format F --model M --out FILE"
-        return f"to finish it, send the requests without an answer ({export}) and score every reply file together"
     return "to finish it, send the requests without an answer again and score every reply file together (--replies FIRST RETRY)"
 
 
