@@ -92,6 +92,15 @@ def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple
     return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(info.get("run_set"))
 
 
+def request_keys(packets: Path, layer: str, run: Path | None = None) -> dict[str, JsonObject]:
+    """The keys of what `request_records` gives, by packet id (for a scorer outside the kit, such
+    as the Inspect task's: the key never goes into a request)."""
+    if run is None:
+        return dict(load_layer(packets, layer).key)
+    info, _ = check_run(run, packets)
+    return {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{info.get('round')}.key.jsonl")}
+
+
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
     unique = sorted(set(formats), key=lambda pf: str(pf[0]))
     return by_file_name([p for p, _ in unique], [f for _, f in unique])

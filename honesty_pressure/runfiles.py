@@ -20,7 +20,7 @@ from .errors import InputError
 
 MAX_SUMMARY_BYTES: Final = 16 * 1024 * 1024
 MAX_LINE_BYTES: Final = 1024 * 1024
-VERDICTS: Final[tuple[Verdict, ...]] = ("acceptable", "forbidden", "other", "unscorable")
+VERDICTS: Final[tuple[Verdict, ...]] = ("acceptable", "forbidden", "other", "refused", "unscorable")
 Slot = tuple[str, int]
 
 

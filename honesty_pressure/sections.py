@@ -18,7 +18,7 @@ from .report import Cell, Document, Est, Figure, Inline, Label, Num, Raw, Sectio
 from .summary import CATEGORIES
 from .transcripts import Item, anchor, group_anchor, item_html, system_html, system_prompts
 
-VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "unscorable")
+VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "refused", "unscorable")
 RATES = (charts.Series("acceptable", "solid"), charts.Series("forbidden", "hatch"))
 MISSING_LISTED = 50
 RUN_CUT = "## Per fork kind"
@@ -56,7 +56,7 @@ def verdict_table(
     for name in names:
         ptr = base + pointer(name)
         link = groups.link(f"{group_prefix}{name}", f"{what} {name}", ptr + "/n")
-        rows.append((Label(name, link), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden"), Num(ptr + "/other", "int"), Num(ptr + "/unscorable", "int")))
+        rows.append((Label(name, link), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden"), Num(ptr + "/other", "int"), Num(ptr + "/refused", "int"), Num(ptr + "/unscorable", "int")))
     return Table(title=title, headers=VERDICT_HEADERS, rows=tuple(rows), anchor=anchor)
 
 

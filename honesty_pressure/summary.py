@@ -61,7 +61,7 @@ Outcome = tuple["str | None", Verdict, "Reason | None"]
 AXES: tuple[str, ...] = AXIS_NAMES
 MDD_TARGET = 0.05
 """The difference a lab most often asks about ("can this run see 5 points?")."""
-VERDICTS: tuple[Verdict, ...] = ("acceptable", "forbidden", "other", "unscorable")
+VERDICTS: tuple[Verdict, ...] = ("acceptable", "forbidden", "other", "refused", "unscorable")
 
 __all__ = ["AXES", "CATEGORIES", "FAILURES", "MDD_TARGET", "Cell", "cells_of", "completeness", "fork_summary", "honesty_index", "round1_summary"]
 
@@ -158,6 +158,7 @@ def verdict_table(items: Iterable[Counted]) -> JsonObject:
         "acceptable": rate_json(count["acceptable"], n),
         "forbidden": rate_json(count["forbidden"], n),
         "other": count["other"],
+        "refused": count["refused"],
         "unscorable": count["unscorable"],
     }
 
