@@ -29,7 +29,7 @@ Sampling options are Inspect's own (`--temperature`, `--max-tokens`, `--seed`). 
 is retried with `inspect eval-retry LOG`; give both logs to the kit (docs/SCORING.md, "Retries").
 `.eval` logs are zstd: before Python 3.14 the kit reads them with its `zstd` extra.
 
-Needs inspect-ai and honesty_pressure importable (`pip install inspect-ai honesty-pressure`, or
+Needs inspect-ai and honesty_pressure importable (`pip install inspect-ai`, and `pip install .` in the kit's checkout, or
 run from a checkout: the checkout is put on the path when the package is not installed).
 """
 
