@@ -723,6 +723,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         timeout=args.timeout,
         retry_failed=args.retry_failed,
         max_unscorable=args.max_unscorable,
+        samples=args.samples,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
@@ -851,6 +852,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     run.add_argument("--run", required=True, help="the run folder to write")
     run.add_argument("--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads")
     run.add_argument("--model", default="runner", help="model name written into the requests")
+    run.add_argument("--samples", type=_samples, default=1, help=f"round-1 requests per packet (several samples; at most {MAX_SAMPLES})")
     add_request_options(run)
     run.add_argument("--protocol", choices=list(PROTOCOLS), default="default")
     run.add_argument("--force", action="store_true", help="replace an existing run folder (start over)")

@@ -401,6 +401,7 @@ def run_with_runner(
     timeout: float = DEFAULT_TIMEOUT,
     retry_failed: bool = False,
     max_unscorable: float = MAX_UNSCORABLE_SHARE,
+    samples: int = 1,
 ) -> dict[str, bytes]:
     """Both rounds, resumable; returns the scored files (all of which are in the run folder).
 
@@ -414,7 +415,8 @@ def run_with_runner(
         raise UsageError(f"--runner: cannot split the command ({exc})") from None
     if not command:
         raise UsageError("--runner: give the command to run")
-    r1_lines = export_lines(list(folder.round1.values()), fmt, model, options=options)
+    # `samples` replies per round-1 packet; round 2 forks every one of them, each fork sent once.
+    r1_lines = export_lines(list(folder.round1.values()), fmt, model, samples=samples, options=options)
     r1_requests = jsonl(r1_lines)
     with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
         _start(writer, out, r1_requests, force=force, resume=resume)
