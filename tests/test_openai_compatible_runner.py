@@ -32,11 +32,15 @@ Plan = Callable[[dict[str, object], int], Reply]
 """(request body, attempt number from 0) -> what the stub answers."""
 
 
+USAGE = {"prompt_tokens": 120, "completion_tokens": 7, "total_tokens": 127}
+
+
 def completion(content: str, **message: object) -> dict[str, object]:
     return {
         "id": "chatcmpl-1",
         "object": "chat.completion",
         "model": "stub-model",
+        "usage": USAGE,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content, **message}, "finish_reason": "stop"}],
     }
 
@@ -157,6 +161,11 @@ def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: 
     errors = {unbind(i).packet_id: r.get("error") for i, r in raw.items()}
     assert errors[PIDS[4]] == "HTTP 503: overloaded" and errors[PIDS[5]] == "HTTP 400: bad request"
     assert all("reasoning" not in json.dumps(r["messages"][-1]) for r in raw.values())
+    # Latency per line (the stalled one waited its 0.5 s timeout first), usage where the server gave it.
+    latency = {behaviour[unbind(i).packet_id]: r["latency_s"] for i, r in raw.items()}
+    assert all(isinstance(v, float) and v >= 0 for v in latency.values()) and latency["stall-then-ok"] >= 0.5
+    assert all(r["usage"] == USAGE for i, r in raw.items() if unbind(i).packet_id in PIDS[:4])
+    assert all("usage" not in raw[i] for i in raw if unbind(i).packet_id in PIDS[4:])
     # Attempts: retried on 500, 429, a stall and 503 (up to --retries 3), never on 400.
     attempts = {behaviour[pid]: stub.attempts[json.dumps(QUICK.round1[pid]["messages"])] for pid in PIDS}
     assert attempts == {"ok": 1, "500-then-ok": 3, "429-then-ok": 2, "stall-then-ok": 2, "always-503": 4, "400": 1}
