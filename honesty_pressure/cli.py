@@ -157,6 +157,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     options = request_options(args)
     try:
         lines = export_lines(records, args.format, model, samples=args.samples, options=options)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.failed:
+        lines = unanswered(lines, records, packet_set, failed_replies(args, packets))
+    elif args.replies is not None:
+        raise UsageError("--replies goes with --failed (export only the requests without an answer in those replies)")
+    try:
         files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -172,6 +179,33 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         print(f"request options in every request: {dumps(options.params(args.format))}")
     return 0
+
+
+def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
+    """The replies `export --failed` checks: --replies, or a run's own replies of its latest round
+    (the file `run --runner` keeps)."""
+    if args.replies is not None:
+        return _reply_paths(args.replies)
+    if args.run is None:
+        raise UsageError("--failed needs the replies to check: give --replies FILE... (or --run RUN made by `run`)")
+    from .advance import check_run
+
+    info, _ = check_run(Path(args.run), packets)
+    kept = Path(args.run) / f"round{info.get('round')}.replies.jsonl"
+    if not is_file(kept):
+        raise UsageError(f"--failed: {kept} holds no replies (a run made by advance): give --replies FILE...")
+    return [kept]
+
+
+def unanswered(lines: list[dict[str, object]], records: Sequence[dict[str, object]], packet_set: str, replies: Sequence[Path]) -> list[dict[str, object]]:
+    """The exported lines whose (packet, sample) has no answer in the replies: a runner error or
+    no reply at all (a refusal is an answer); any reply that does not belong is an error, as in `score`."""
+    from .envelopes import read_envelopes, runner_failed
+    from .runner import slot_of
+    from .score import match
+
+    matched = match([env for path in replies for env in read_envelopes(path)], {str(r["packet_id"]): r for r in records}, packet_set)
+    return [line for line in lines if (env := matched.get(slot_of(line))) is None or runner_failed(env)]
 
 
 def check_export_target(out: Path) -> None:
@@ -895,6 +929,11 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="the JSONL file to write")
     export.add_argument("--samples", type=_samples, default=1, help=f"requests per packet (several samples; at most {MAX_SAMPLES})")
     add_request_options(export)
+    export.add_argument(
+        "--failed", action="store_true",
+        help="only the requests without an answer (a runner error or no reply) in --replies, or in a run's own replies",
+    )
+    export.add_argument("--replies", nargs="+", help="with --failed: the reply files to check")
     export.add_argument("--shard-size", type=_positive, help="at most N requests per file: numbered files, each within the batch API's limits")
     export.add_argument("--packets", help=PACKETS_HELP)
     export.set_defaults(handler=cmd_export)

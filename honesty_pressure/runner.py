@@ -336,7 +336,7 @@ def _send(command: Sequence[str], out: Path, round_: Round, *, idle_timeout: flo
     path = out / round_.replies
     _repair_tail(path)
     answered = _answered(out, round_, retry_failed)
-    pending = [line for line in round_.lines if _slot(line) not in answered]
+    pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
         return
@@ -361,12 +361,13 @@ def _send(command: Sequence[str], out: Path, round_: Round, *, idle_timeout: flo
         raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
     # Any bad line is named here, in the file that keeps it.
     now = _answered(out, round_)
-    still = [line for line in pending if _slot(line) not in now]
+    still = [line for line in pending if slot_of(line) not in now]
     if still:
         print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
 
 
-def _slot(line: JsonObject) -> tuple[str, int]:
+def slot_of(line: JsonObject) -> tuple[str, int]:
+    """(packet id, sample) of one exported request line."""
     bound = unbind(str(line.get("custom_id", line.get("id"))))
     return bound.packet_id, bound.sample or 0
 
@@ -449,8 +450,8 @@ def run_with_runner(
 def _owed(out: Path, round_: Round) -> tuple[int, int]:
     """(runner errors, missing) among the round's requests: what `--retry-failed` sends again."""
     matched = _answered(out, round_)
-    failed = sum(1 for line in round_.lines if (env := matched.get(_slot(line))) is not None and runner_failed(env))
-    missing = sum(1 for line in round_.lines if _slot(line) not in matched)
+    failed = sum(1 for line in round_.lines if (env := matched.get(slot_of(line))) is not None and runner_failed(env))
+    missing = sum(1 for line in round_.lines if slot_of(line) not in matched)
     return failed, missing
 
 

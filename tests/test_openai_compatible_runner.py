@@ -285,6 +285,14 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
         round1 = (run_dir / "round1.replies.jsonl").read_bytes()
         assert round1.startswith(round1_failed) and len(round1.splitlines()) == 2 * n
         round2_failed = (run_dir / "round2.replies.jsonl").read_bytes()
+        # The same requests by hand: `export --run DIR --failed` reads the run's own replies.
+        retry = tmp_path / "retry.jsonl"
+        exported = subprocess.run(
+            [sys.executable, "-m", "honesty_pressure", "export", "--run", str(run_dir), "--failed", "--format", "chat-jsonl",
+             "--model", "stub", "--out", str(retry)], cwd=ROOT, capture_output=True, text=True, check=False,
+        )
+        assert exported.returncode == 0, exported.stderr
+        assert len(retry.read_bytes().splitlines()) == len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
         sent_before = len(stub.bodies)
 
         answering_round2 = True

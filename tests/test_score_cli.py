@@ -150,3 +150,13 @@ def test_an_incomplete_score_is_written_says_so_in_one_line_and_exits_1(tmp_path
     )
     assert json.loads((tmp_path / "strict" / "summary.json").read_text())["completeness"]["incomplete"] is True
     assert run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "x"), "--max-unscorable", "2").returncode == 2
+    # Finish it: export only the requests without an answer, answer them, score both files together.
+    retry = tmp_path / "retry.jsonl"
+    exported = run("export", "--layer", "quick", "--format", "openai-batch", "--model", "m", "--out", str(retry), "--failed", "--replies", str(replies))
+    assert exported.returncode == 0, exported.stderr
+    assert [json.loads(x)["custom_id"] for x in retry.read_text().splitlines()] == [line["custom_id"] for line in lines[:12]]
+    answers = tmp_path / "answers.jsonl"
+    answers.write_bytes(jsonl(_openai_output(retry, "ESCALATE")))
+    done = run("score", "--layer", "quick", "--replies", str(replies), str(answers), "--out", str(tmp_path / "done"), "--max-unscorable", "0")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "done" / "summary.json").read_text())["completeness"]["unscorable"] == 0
