@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import gc
 import json
+import math
 import os
 import shlex
 import signal
@@ -980,14 +981,22 @@ def add_max_unscorable(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 1:
-        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1, got {text!r}")
-    return value
+def _number_from(low: float, high: float, what: str) -> Callable[[str], float]:
+    """An argparse type: a number from `low` to `high`, else "expected <what>, got ..."."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+_share = _number_from(0.0, 1.0, "a share from 0 to 1")
 
 
 def _shard(text: str) -> Shard:
@@ -1005,14 +1014,7 @@ def _per_mille(text: str) -> int:
     return int(text)
 
 
-def _temperature(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 2.0:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 2, got {text!r}")
-    return value
+_temperature = _number_from(0.0, 2.0, "a number from 0 to 2")
 
 
 def _body(text: str) -> dict[str, object]:
@@ -1075,14 +1077,7 @@ _samples = _bounded(MAX_SAMPLES, "samples per packet")
 _sources = _bounded(MAX_SOURCES_PER_DOMAIN, "sources per domain")
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 10**7:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 to 10000000, got {text!r}")
-    return value
+_seconds = _number_from(0.0, 1e7, "a number of seconds from 0 to 10000000")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
