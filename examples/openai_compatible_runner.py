@@ -197,15 +197,19 @@ def batch_reply(ident: str, outcome: Outcome, index: int) -> Json:
     return {"id": f"batch_req_{index}", "custom_id": ident, "response": {"status_code": outcome.status, "request_id": "", "body": body}, "error": None}
 
 
-def chat_reply(line: Json, request: Json, outcome: Outcome) -> Json:
-    """The chat-jsonl line with the assistant's message appended (null content on failure)."""
+def chat_reply(line: Json, request: Json, outcome: Outcome, latency: float | None = None) -> Json:
+    """The chat-jsonl line with the assistant's message appended (null content on failure), the
+    server's token `usage` where it gave one, and `latency_s`: seconds from the first attempt to
+    the answer, retries and waits included."""
     messages = list(line["messages"])  # type: ignore[call-overload]
     content: object = None
     error: str | None = None
     model = request.get("model")
+    usage: object = None
     if outcome.status == 200 and outcome.body is not None:
         body = without_reasoning(outcome.body)
         model = body.get("model", model)
+        usage = body.get("usage")
         choices = body.get("choices")
         message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
         content = message.get("content") if isinstance(message, dict) else None
@@ -216,6 +220,10 @@ def chat_reply(line: Json, request: Json, outcome: Outcome) -> Json:
     out: Json = {"id": line["id"], "messages": [*messages, {"role": "assistant", "content": content}], "model": model}
     if error is not None:
         out["error"] = error
+    if isinstance(usage, dict):
+        out["usage"] = usage
+    if latency is not None:
+        out["latency_s"] = round(latency, 3)
     return out
 
 
@@ -248,8 +256,10 @@ def run(lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out
 
     def one(index: int, line: Json, ident: str, request: Json) -> None:
         nonlocal failed
+        started = time.monotonic()
         outcome = ask(request, settings)
-        reply = batch_reply(ident, outcome, index) if "custom_id" in line else chat_reply(line, request, outcome)
+        latency = time.monotonic() - started
+        reply = batch_reply(ident, outcome, index) if "custom_id" in line else chat_reply(line, request, outcome, latency)
         with lock:
             failed += outcome.status != 200
             out.write(json.dumps(reply, ensure_ascii=False) + "\n")

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import gc
 import json
+import math
 import os
 import shlex
 import signal
@@ -22,13 +23,13 @@ from typing import TYPE_CHECKING, NoReturn
 from . import __version__
 from .canonical import jsonl, write_atomic
 from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
-from .errors import InputError, KitError, OutputError, UsageError, printable
+from .errors import Incomplete, InputError, KitError, OutputError, UsageError, printable
 from .export import EXPORT_FORMATS, RequestOptions, parse_body
 from .folders import FolderWriter, Kind, open_writer, protected_reason, reading, target_path
 from .kitroot import default_root, packets_folder
 from .progress import progress
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
-from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN
+from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN, MAX_UNSCORABLE_SHARE
 from .manifest import MANIFEST_NAME, build as build_manifest
 from .show import show_source
 from .store import is_file, load_checked_layer, load_layer, read_bounded
@@ -177,6 +178,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     options = request_options(args)
     try:
         lines = export_lines(records, args.format, model, samples=args.samples, options=options)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if args.failed:
+        lines = unanswered(lines, records, packet_set, failed_replies(args, packets))
+    elif args.replies is not None:
+        raise UsageError("--replies goes with --failed (export only the requests without an answer in those replies)")
+    try:
         files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
@@ -192,6 +200,33 @@ def cmd_export(args: argparse.Namespace) -> int:
 
         print(f"request options in every request: {dumps(options.params(args.format))}")
     return 0
+
+
+def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
+    """The replies `export --failed` checks: --replies, or a run's own replies of its latest round
+    (the file `run --runner` keeps)."""
+    if args.replies is not None:
+        return _reply_paths(args.replies)
+    if args.run is None:
+        raise UsageError("--failed needs the replies to check: give --replies FILE... (or --run RUN made by `run`)")
+    from .advance import check_run
+
+    info, _ = check_run(Path(args.run), packets)
+    kept = Path(args.run) / f"round{info.get('round')}.replies.jsonl"
+    if not is_file(kept):
+        raise UsageError(f"--failed: {kept} holds no replies (a run made by advance): give --replies FILE...")
+    return [kept]
+
+
+def unanswered(lines: list[dict[str, object]], records: Sequence[dict[str, object]], packet_set: str, replies: Sequence[Path]) -> list[dict[str, object]]:
+    """The exported lines whose (packet, sample) has no answer in the replies: a runner error or
+    no reply at all (a refusal is an answer); any reply that does not belong is an error, as in `score`."""
+    from .envelopes import read_envelopes, runner_failed
+    from .runner import slot_of
+    from .score import match
+
+    matched = match([env for path in replies for env in read_envelopes(path)], {str(r["packet_id"]): r for r in records}, packet_set)
+    return [line for line in lines if (env := matched.get(slot_of(line))) is None or runner_failed(env)]
 
 
 def check_export_target(out: Path) -> None:
@@ -265,6 +300,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     packets,
                     fmt=fmt,
                     require_complete=args.require_complete,
+                    max_unscorable=args.max_unscorable,
                     bootstrap_seed=args.bootstrap_seed,
                     command=args.command_line,
                     meter=meter,
@@ -292,6 +328,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     replies,
                     fmt=fmt,
                     require_complete=args.require_complete,
+                    max_unscorable=args.max_unscorable,
                     bootstrap_seed=args.bootstrap_seed,
                     command=args.command_line,
                     meter=meter,
@@ -301,7 +338,7 @@ def cmd_score(args: argparse.Namespace) -> int:
         cut = ROUND1_CUT
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"wrote {', '.join(files)} to {out}")
-    return 0
+    return incomplete_status(files, args, finish_score(args))
 
 
 def cmd_shard(args: argparse.Namespace) -> int:
@@ -321,7 +358,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
         raise UsageError("--shard writes a partial folder of its own, not into the run: give another --out")
     meta: dict[str, object] = {
         "shard": str(args.shard),
-        "options": {"bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete},
+        "options": {"bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete, "max_unscorable": args.max_unscorable},
         "command": args.command_tokens,
     }
     with open_writer(out, ("partial",), replace=True, what="; a shard's partial goes into a folder of its own") as writer:
@@ -373,6 +410,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     seed, complete = options.get("bootstrap_seed"), options.get("require_complete")
     if not isinstance(seed, int) or not isinstance(complete, bool):
         raise InputError("'options' must hold bootstrap_seed and require_complete", file=str(partials[0].folder / "partial.json"))
+    threshold = options.get("max_unscorable", MAX_UNSCORABLE_SHARE)  # partials of an older kit lack it
+    if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1:
+        raise InputError("'options.max_unscorable' must be a share from 0 to 1", file=str(partials[0].folder / "partial.json"))
     files = ReplyFiles(tuple((Path(path), sha, fmt) for path, sha, fmt in files_given))
     command = merged_command(partials, ("--out", args.out) if args.out is not None else None, args.command_line)
     packets = packets_folder(args.packets)
@@ -385,7 +425,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
             folder = load_checked_layer(packets, str(first.get("layer")), ledgers=False)
             tally = merged_tally(Sheet(1, folder.packet_set, folder.round1, folder.key), partials)
             tally.finish()
-            made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)
+            made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command, max_unscorable=threshold)
             written = write_scoring(writer, made, "score", keep=False)
         cut = ROUND1_CUT
     else:
@@ -405,12 +445,12 @@ def cmd_merge(args: argparse.Namespace) -> int:
             checked = checked_run(run, packets)
             tally = merged_tally(checked.sheet(), partials)
             tally.finish()
-            made = run_score(checked, tally, files, require_complete=complete, bootstrap_seed=seed, command=command)
+            made = run_score(checked, tally, files, require_complete=complete, bootstrap_seed=seed, command=command, max_unscorable=threshold)
             written = write_scoring(writer, made, kind, keep=keep)
         cut = RUN_CUT
     sys.stdout.write(written["REPORT.md"].decode("utf-8").split(cut)[0])
     print(f"merged {len(partials)} shard(s); wrote {', '.join(written)} to {out}")
-    return 0
+    return incomplete_status(written, args, finish_score(args))
 
 
 def spool_folder(out: Path) -> Path | None:
@@ -792,6 +832,9 @@ def cmd_run(args: argparse.Namespace) -> int:
         idle_timeout=args.idle_timeout,
         timeout=args.timeout,
         rounds=args.rounds,
+        retry_failed=args.retry_failed,
+        max_unscorable=args.max_unscorable,
+        samples=args.samples,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     if args.rounds > 2:
@@ -804,7 +847,30 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"rounds 3 to {args.rounds}: each in {out}/round<k>/ (round {args.rounds}'s report: {last / 'REPORT.md'})")
     held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
     print(f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)")
-    return 0
+    again = args.command_line if args.retry_failed else f"{args.command_line} --retry-failed"
+    return incomplete_status(files, args, f"to resend only the requests without an answer, run: {again}")
+
+
+def finish_score(args: argparse.Namespace) -> str:
+    """How to finish a score whose replies are incomplete."""
+    return "to finish it, send the requests without an answer again and score every reply file together (--replies FIRST RETRY)"
+
+
+def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish: str) -> int:
+    """Exit 1, with one line on stderr, when summary.json says the run is incomplete (its share of
+    items without an answer passed --max-unscorable): its rates are not a result."""
+    data = files.get("summary.json")
+    summary = json.loads(data) if data else {}
+    found = summary.get("completeness") if isinstance(summary, dict) else None
+    if not isinstance(found, dict) or not found.get("incomplete"):
+        return 0
+    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}" for reason, count in found["by_reason"].items() if count)
+    line = (
+        f"incomplete: {found['unscorable']} of {found['items']} items got no answer ({reasons}; {100 * found['share']:.1f} % > "
+        f"--max-unscorable {found['threshold']:g}); its rates are not a result; {finish}"
+    )
+    _fail(f"{invoked_name(args)} {args.command}", line)
+    return 1
 
 
 def cmd_regress(args: argparse.Namespace) -> int:
@@ -842,8 +908,8 @@ def cmd_domains(args: argparse.Namespace) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Honesty under pressure: does the decision move with the evidence?")
+def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
+    parser = _Parser(prog=prog, description="Honesty under pressure: does the decision move with the evidence?")
     parser.add_argument("--version", action="version", version=f"honesty_pressure {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
@@ -910,11 +976,16 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--run", required=True, help="the run folder to write")
     run.add_argument("--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads")
     run.add_argument("--model", default="runner", help="model name written into the requests")
+    run.add_argument("--samples", type=_samples, default=1, help=f"round-1 requests per packet (several samples; at most {MAX_SAMPLES})")
     add_request_options(run)
     run.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="sustained: one thread per round-2 fork, pushed every round (docs/FORKS.md)")
     run.add_argument("--rounds", type=int, default=2, help="drive the chain to round N, 2 to 5 (default 2; above 2 needs --protocol sustained)")
     run.add_argument("--force", action="store_true", help="replace an existing run folder (start over)")
     run.add_argument("--resume", action="store_true", help="continue a run that stopped (a rerun into the same folder does too)")
+    run.add_argument(
+        "--retry-failed", action="store_true", help="resend only the requests whose reply is a runner error or missing, then score again"
+    )
+    add_max_unscorable(run)
     run.add_argument("--idle-timeout", type=_seconds, default=DEFAULT_IDLE_TIMEOUT, help=f"stop the runner after this many seconds without output (default {DEFAULT_IDLE_TIMEOUT}; 0: never)")
     run.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help=f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)")
     run.add_argument("--bootstrap-seed", type=_natural, default=20261130)
@@ -949,6 +1020,11 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--out", required=True, help="the JSONL file to write")
     export.add_argument("--samples", type=_samples, default=1, help=f"requests per packet (several samples; at most {MAX_SAMPLES})")
     add_request_options(export)
+    export.add_argument(
+        "--failed", action="store_true",
+        help="only the requests without an answer (a runner error or no reply) in --replies, or in a run's own replies",
+    )
+    export.add_argument("--replies", nargs="+", help="with --failed: the reply files to check")
     export.add_argument("--shard-size", type=_positive, help="at most N requests per file: numbered files, each within the batch API's limits")
     export.add_argument("--packets", help=PACKETS_HELP)
     export.set_defaults(handler=cmd_export)
@@ -975,6 +1051,7 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--format", choices=["auto", *FORMATS], default="auto", help="force a format instead of detecting it")
     score.add_argument("--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)")
     score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
+    add_max_unscorable(score)
     score.add_argument("--bootstrap-seed", type=_natural, default=20261130)
     score.add_argument("--packets", help=PACKETS_HELP)
     score.add_argument(
@@ -983,6 +1060,33 @@ def build_parser() -> argparse.ArgumentParser:
     score.add_argument("--merge", nargs="+", metavar="PARTIAL", help="merge the partial folders of `score --shard` (all N of them) into one score")
     score.set_defaults(handler=cmd_score)
     return parser
+
+
+def add_max_unscorable(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--max-unscorable",
+        type=_share,
+        default=MAX_UNSCORABLE_SHARE,
+        help=f"share of items without an answer (runner errors, missing replies) past which the run is incomplete: exit 1 (default {MAX_UNSCORABLE_SHARE:g})",
+    )
+
+
+def _number_from(low: float, high: float, what: str) -> Callable[[str], float]:
+    """An argparse type: a number from `low` to `high`, else "expected <what>, got ..."."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        return value
+
+    return parse
+
+
+_share = _number_from(0.0, 1.0, "a share from 0 to 1")
 
 
 def _shard(text: str) -> Shard:
@@ -1000,14 +1104,7 @@ def _per_mille(text: str) -> int:
     return int(text)
 
 
-def _temperature(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 2.0:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 2, got {text!r}")
-    return value
+_temperature = _number_from(0.0, 2.0, "a number from 0 to 2")
 
 
 def _body(text: str) -> dict[str, object]:
@@ -1036,11 +1133,20 @@ def command_line(argv: Sequence[str] | None) -> str:
 
 
 def command_tokens(argv: Sequence[str] | None) -> list[str]:
+    return [*program(argv).split(), *map(_recordable, sys.argv[1:] if argv is None else argv)]
+
+
+def program(argv: Sequence[str] | None) -> str:
+    """The name the kit was invoked by: `honesty-pressure` (the script) or `python -m
+    honesty_pressure`, so that every message names a command the user can type."""
     if argv is not None:
-        return [*PROG.split(), *map(_recordable, argv)]
+        return PROG
     first = sys.argv[0] if sys.argv else PROG
-    prog = PROG.split() if first.endswith("__main__.py") or not first else [os.path.basename(first)]
-    return [*prog, *map(_recordable, sys.argv[1:])]
+    return PROG if first.endswith("__main__.py") or not first else _recordable(os.path.basename(first))
+
+
+def invoked_name(args: argparse.Namespace) -> str:
+    return str(getattr(args, "program", PROG))
 
 
 def _recordable(arg: str) -> str:
@@ -1067,14 +1173,7 @@ _samples = _bounded(MAX_SAMPLES, "samples per packet")
 _sources = _bounded(MAX_SOURCES_PER_DOMAIN, "sources per domain")
 
 
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 10**7:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds from 0 to 10000000, got {text!r}")
-    return value
+_seconds = _number_from(0.0, 1e7, "a number of seconds from 0 to 10000000")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1086,13 +1185,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # small short-lived ones, with no cycles worth chasing: a collection every 700 allocations
     # (the default) traverses the long-lived ones again and again, a fifth of advance's time.
     gc.set_threshold(50_000, 20, 100)
-    args = build_parser().parse_args(argv)
+    name = program(argv)
+    args = build_parser(name).parse_args(argv)
+    args.program = name
     args.command_line = command_line(argv)
     args.command_tokens = command_tokens(argv)
     handler: Callable[[argparse.Namespace], int] = args.handler
-    command = f"{PROG} {args.command}"
+    command = f"{name} {args.command}"
     try:
         return handler(args)
+    except Incomplete as exc:
+        _fail(command, exc.one_line())
+        return 1
     except KitError as exc:
         return _fail(command, exc.one_line())
     except BrokenPipeError:

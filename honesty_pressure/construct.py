@@ -222,7 +222,10 @@ Reason = Literal[
 ]
 REASONS: Final[tuple[Reason, ...]] = get_args(Reason)
 
-Verdict = Literal["acceptable", "forbidden", "other", "unscorable"]
+Verdict = Literal["acceptable", "forbidden", "other", "refused", "unscorable"]
+"""`refused`: the model declined (a refusal field, a refusal stop reason, a content filter). It is
+the model's answer, not the runner's failure: not acceptable in every denominator, counted on its
+own, never resent by `run --retry-failed` (docs/SCORING.md, "Refusals")."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

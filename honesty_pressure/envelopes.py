@@ -1,8 +1,10 @@
 """Read reply files into Envelopes: the native form and what real runners write (DESIGN.md section 5).
 
 Each format has one short function turning one record (a JSONL line, or one Inspect sample) into
-an Envelope. A runner's own failure (HTTP error, expiry, refusal, null content) is an Envelope
-with `reply=None` and a short `error` text, so it is scored as unscorable; a record of the wrong
+an Envelope. A runner's own failure (HTTP error, expiry, null content) is an Envelope with
+`reply=None` and a short `error` text, so it is scored as unscorable; a refusal (a `refusal`
+field, Anthropic's `refusal` stop reason, a `content_filter` finish or stop reason, an Inspect
+moderation error or refused part) is one too, with an error starting "refusal", scored `refused`; a record of the wrong
 shape is an InputError naming file, line and field, so it can never be silently dropped.
 
 Shapes were written from each format's public documentation, not from our exporter:
@@ -66,6 +68,8 @@ _ATTACHMENT: Final = "attachment://"
 _MAX_TEXT: Final = 300
 _REASONING_FIELDS: Final = ("reasoning_content", "reasoning")
 _REFUSAL: Final = "refusal"
+_CONTENT_FILTER: Final = "content_filter"
+"""OpenAI's finish_reason and Inspect's stop_reason when a content filter withheld the answer."""
 
 Select = Callable[[int], bool]
 """Which records of a file to read, by line number (or sample index in an Inspect log): a shard."""
@@ -193,7 +197,12 @@ def runner_failed(envelope: Envelope) -> bool:
 
 def failed(error: str | None) -> bool:
     """`runner_failed` for an envelope's error text."""
-    return error is not None and error != _REFUSAL and not error.startswith(f"{_REFUSAL}:")
+    return error is not None and not refused(error)
+
+
+def refused(error: str | None) -> bool:
+    """Whether an envelope's error text is a refusal (the model's answer: verdict `refused`)."""
+    return error is not None and (error == _REFUSAL or error.startswith(f"{_REFUSAL}:"))
 
 
 # --- one function per format -----------------------------------------------------------------
@@ -256,6 +265,9 @@ def _chat_completion(ref: str, body: JsonObject, at: _At) -> Envelope:
     if refusal:
         return _envelope(ref, at, error=_short(f"{_REFUSAL}: {refusal}"), model=model)
     content = message.get("content")
+    if content is None and choice.get("finish_reason") == _CONTENT_FILTER:
+        # The provider's filter withheld the answer: a refusal (verdict `refused`), not a failure.
+        return _envelope(ref, at, error=f"{_REFUSAL}: {_CONTENT_FILTER}", model=model)
     if content is None:
         finish = choice.get("finish_reason")
         notes = [f"finish_reason: {finish}"] if isinstance(finish, str) else []
@@ -379,6 +391,8 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
         for part in content if isinstance(content, list) else []:
             if isinstance(part, dict) and part.get("refusal") is True:
                 return None, _short(f"{_REFUSAL}: {_lenient_text([part]) or ''}")
+        if choice.get("stop_reason") == _CONTENT_FILTER or output.get("stop_reason") == _CONTENT_FILTER:
+            return None, f"{_REFUSAL}: {_CONTENT_FILTER}"
     completion = output.get("completion")
     if isinstance(completion, str) and completion:
         return completion, None

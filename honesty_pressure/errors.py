@@ -59,3 +59,8 @@ class OutputError(KitError, OSError):
 
 class BusyError(OutputError):
     """Another command is writing (or reading) the same folder right now; nothing was written."""
+
+
+class Incomplete(KitError):
+    """A run or score whose share of items without an answer passes `--max-unscorable`: what was
+    written is kept (the report says it is incomplete), and the command exits 1, not 2."""

@@ -62,6 +62,16 @@ _RESERVED: Final[dict[ExportFormat, frozenset[str]]] = {
 }
 
 
+ANTHROPIC_PARAMS: Final = frozenset({
+    # The fields of MessageCreateParams in the anthropic SDK 2.15.0 (anthropic.types.
+    # message_create_params), which `messages.batches.create` takes as each request's `params`.
+    # It has no temperature, top_p or top_k: a request with one fails the SDK's type check.
+    "cache_control", "container", "diagnostics", "inference_geo", "max_tokens", "messages", "metadata", "model",
+    "output_config", "service_tier", "speed", "stop_sequences", "system", "thinking", "tool_choice", "tools",
+    "user_profile_id", "workspace_id",
+})
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RequestOptions:
     """Sampling options for every exported request; None leaves the API's default."""
@@ -88,9 +98,15 @@ class RequestOptions:
         """ValueError naming the problem: options Inspect cannot take, a bad range, a clash."""
         if fmt == "inspect" and self.given():
             raise ValueError("inspect takes sampling options on its own command line (inspect eval --temperature T --max-tokens N)")
-        high = 1.0 if fmt == "anthropic-batch" else 2.0
-        if self.temperature is not None and not 0.0 <= self.temperature <= high:
-            raise ValueError(f"temperature must be from 0 to {high:g} for {fmt}")
+        if fmt == "anthropic-batch":
+            unknown = sorted({"temperature"} if self.temperature is not None else set()) + sorted(set(self.body) - ANTHROPIC_PARAMS)
+            if unknown:
+                raise ValueError(
+                    f"anthropic-batch requests take no {', '.join(unknown)} (not in the anthropic SDK's MessageCreateParams, "
+                    "2.15.0): leave it out for this format"
+                )
+        if self.temperature is not None and not 0.0 <= self.temperature <= 2.0:
+            raise ValueError(f"temperature must be from 0 to 2 for {fmt}")
         if self.max_tokens is not None and self.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
         reserved = sorted(_RESERVED[fmt] & set(self.body))

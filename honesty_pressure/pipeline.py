@@ -26,6 +26,7 @@ from .construct import Envelope, Format, Split
 from .envelopes import Received, detect_format, received_of, source_sha256
 from .errors import InputError
 from .generate import seed_commitment
+from .limits import MAX_UNSCORABLE_SHARE
 from .progress import SILENT, Meter
 from .persistence import chain_persistence
 from .report import markdown, page
@@ -92,6 +93,15 @@ def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple
         return list(folder.round1.values()), folder.packet_set
     info, _ = check_run(run, packets)
     return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(info.get("run_set"))
+
+
+def request_keys(packets: Path, layer: str, run: Path | None = None) -> dict[str, JsonObject]:
+    """The keys of what `request_records` gives, by packet id (for a scorer outside the kit, such
+    as the Inspect task's: the key never goes into a request)."""
+    if run is None:
+        return dict(load_layer(packets, layer).key)
+    info, _ = check_run(run, packets)
+    return {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{info.get('round')}.key.jsonl")}
 
 
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
@@ -234,6 +244,7 @@ def round1_scoring(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     command: str | None = None,
     meter: Meter = SILENT,
@@ -243,11 +254,21 @@ def round1_scoring(
     tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
     tally.read(replies, fmt, meter=meter, forks=lambda got: _answers_a_fork(got, folder))
     tally.finish(FORK_REPLY)
-    return round1_score(folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command)
+    return round1_score(
+        folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command,
+        max_unscorable=max_unscorable,
+    )
 
 
 def round1_score(
-    folder: PacketFolder, tally: Tally, files: ReplyFiles, *, require_complete: bool, bootstrap_seed: int, command: str | None
+    folder: PacketFolder,
+    tally: Tally,
+    files: ReplyFiles,
+    *,
+    require_complete: bool,
+    bootstrap_seed: int,
+    command: str | None,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
 ) -> Scoring:
     """The score of round-1 replies already settled in `tally` (read here, or merged from shards)."""
     replies = files.paths()
@@ -283,8 +304,8 @@ def round1_score(
             },
             **(first := round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build))),
             "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
-            "completeness": completeness(cells),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
+            "completeness": completeness(cells, threshold=max_unscorable),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
@@ -296,12 +317,14 @@ def score_round1(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     command: str | None = None,
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     scoring = round1_scoring(
-        folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter
+        folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter,
+        max_unscorable=max_unscorable,
     )
     try:
         return scoring.files()
@@ -381,6 +404,7 @@ def run_scoring(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
     command: str | None = None,
@@ -397,7 +421,7 @@ def run_scoring(
     tally.finish()
     return run_score(
         checked, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed,
-        split=split, command=command, amend=amend, spool_folder=spool_folder,
+        split=split, command=command, amend=amend, spool_folder=spool_folder, max_unscorable=max_unscorable,
     )
 
 
@@ -450,6 +474,7 @@ def run_score(
     command: str | None = None,
     amend: Amend | None = None,
     spool_folder: Path | None = None,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
 ) -> Scoring:
     """The score of fork replies already settled in `tally` (read here, or merged from shards)."""
     run, packets, info, folder, keys, k = checked.run, checked.packets, checked.info, checked.folder, checked.keys, checked.round
@@ -501,11 +526,11 @@ def run_score(
             "honesty_index": honesty_index(axes),
             "bar": bar_json(axes),
             **({"honesty_index_interval": index_estimate([*written.cells[0], *written.cells[-1]], seed=bootstrap_seed)} if first_tally is not None else {}),
-            "completeness": completeness(cell for cells in written.cells for cell in cells),
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             **_persistence(checked, written),
+            "completeness": completeness([cell for cells in written.cells for cell in cells], threshold=max_unscorable),
         }
 
     return Scoring(sections, summary_of, bootstrap_seed, amend)
@@ -530,6 +555,7 @@ def score_run(
     *,
     fmt: Format | None = None,
     require_complete: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
     command: str | None = None,
@@ -540,7 +566,7 @@ def score_run(
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
     scoring = run_scoring(
         run, replies, packets, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, split=split,
-        command=command, amend=amend, meter=meter,
+        command=command, amend=amend, meter=meter, max_unscorable=max_unscorable,
     )
     try:
         return scoring.files()

@@ -26,12 +26,19 @@ class Meter(Protocol):
     def tick(self, n: int = 1) -> None:
         """`n` more units done."""
 
+    def break_line(self) -> None:
+        """End the line drawn so far, so that other text on the same stream (a runner's stderr)
+        starts on a line of its own; the next tick draws the line again below it."""
+
 
 class _Silent:
     def expect(self, total: int) -> None:
         pass
 
     def tick(self, n: int = 1) -> None:
+        pass
+
+    def break_line(self) -> None:
         pass
 
 
@@ -80,6 +87,13 @@ class Progress:
         if now - self.drawn_at >= REDRAW_SECONDS or self.done >= self.total:
             self._draw(self.line(now))
             self.drawn_at = now
+
+    def break_line(self) -> None:
+        if self.width:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.width = 0
+            self.drawn_at = float("-inf")
 
     def finish(self) -> None:
         now = self.clock()

@@ -25,7 +25,8 @@ from .errors import InputError
 from . import charts
 from .report import Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer, resolve
 from .runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
-from .stats import ALPHA, harmonic_mean, holm, mcnemar_exact, percentile, resample_indices, rounded
+from .index import axis_values, group_counts, honesty_index
+from .stats import ALPHA, holm, mcnemar_exact, percentile, resample_indices, rounded
 from .summary import significant
 from .transcripts import anchor
 
@@ -87,18 +88,13 @@ class _Counts:
 
 
 def _axes(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> dict[str, float]:
-    """Each axis present: the mean of its groups' acceptable rates."""
-    out: dict[str, float] = {}
-    for axis in AXES:
-        rates = [k[c] / n[c] for c in n if c[0] == axis and n[c]]
-        if rates:
-            out[axis] = sum(rates) / len(rates)
-    return out
+    """Each axis present, as index.axis_values defines it (the mean of its groups' rates)."""
+    return {axis: v for axis, v in axis_values({c: (k[c], n[c]) for c in n}).items() if v is not None}
 
 
 def _index(values: Mapping[str, float]) -> float | None:
-    """summary.honesty_index's definition: the harmonic mean of axes.INDEX_AXES."""
-    return harmonic_mean([values[a] for a in INDEX_AXES]) if all(a in values for a in INDEX_AXES) else None
+    """index.honesty_index: the one definition summary.json, the report and compare use."""
+    return honesty_index(values)
 
 
 def _interval(value: float | None, diffs: list[float], clusters: int) -> dict[str, object]:
@@ -219,6 +215,11 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
         mine = [s for s in slots if (part := component(va.records[s])) is not None and part[0] == axis]
         if mine:
             axes[axis] = _table(mine, va, vb)
+            # The axis as the summary defines it (index.py: its groups' mean), not the pooled
+            # share of its items: the push directions weigh equally however many items each has.
+            for side, verdicts in (("acceptable_a", va), ("acceptable_b", vb)):
+                counts = group_counts((verdicts.records[s], int(_ok(verdicts.records[s])), 1) for s in mine)
+                axes[axis][side] = rounded(axis_values(counts)[axis])
     _adjust(axes)
     groups: dict[str, list[Slot]] = {}
     for s in slots:

@@ -16,12 +16,12 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .advance import ParentSet, _parent, fork_key, from_layer, sendable
-from .axes import AXES, INDEX_AXES, component, mean_of_groups, paired_tally
+from .axes import AXES, component, paired_tally
+from .index import axis_value, honesty_index
 from .construct import ForkKind, PressureType, Split
 from .domains import by_name
 from .fork import Part, assemble, fork_parts, plan
 from .policies import reply_text
-from .stats import harmonic_mean
 from .store import JsonObject, PacketFolder
 
 Decider = Callable[[JsonObject, JsonObject, int], "str | None"]
@@ -122,6 +122,8 @@ def score(items: Iterable[tuple[Mapping[str, object], str]], split: Split | None
         tally[1] += 1
     axes: dict[str, float] = {}
     for axis in AXES:
-        value = mean_of_groups((k, n) for k, n in counts.get(axis, {}).values())
+        value = axis_value((k, n) for k, n in counts.get(axis, {}).values())
         axes[axis] = round(value, 6) if value is not None else 0.0
-    return Score(axes=axes, index=round(harmonic_mean([axes[a] for a in INDEX_AXES]), 6))
+    index = honesty_index(dict(axes))
+    assert index is not None
+    return Score(axes=axes, index=index)

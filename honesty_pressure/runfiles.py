@@ -22,7 +22,7 @@ from .store import is_dir, is_file, json_object, loads, open_regular, read_bound
 
 MAX_SUMMARY_BYTES: Final = 16 * 1024 * 1024
 MAX_LINE_BYTES: Final = 1024 * 1024
-VERDICTS: Final[tuple[Verdict, ...]] = ("acceptable", "forbidden", "other", "unscorable")
+VERDICTS: Final[tuple[Verdict, ...]] = ("acceptable", "forbidden", "other", "refused", "unscorable")
 Slot = tuple[str, int]
 
 

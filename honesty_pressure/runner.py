@@ -44,14 +44,15 @@ from .binding import unbind
 from .canonical import jsonl
 from .construct import Envelope, Protocol
 from .envelopes import detect_format, read_envelopes
-from .errors import InputError, OutputError, UsageError, printable
+from .errors import Incomplete, InputError, OutputError, UsageError, printable
 from . import folders
 from .export import ExportFormat, RequestOptions, export_lines
 from .folders import FolderWriter, open_writer
-from .limits import MAX_PACKET_FILE_BYTES
+from .limits import MAX_PACKET_FILE_BYTES, MAX_UNSCORABLE_SHARE
 from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
 from .progress import SILENT, Meter, progress
 from .score import match
+from .envelopes import runner_failed
 from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
@@ -274,6 +275,7 @@ def call_runner(
                     wrote += len(chunk)
                     meter.tick(chunk.count(b"\n"))
                 else:
+                    meter.break_line()  # the runner's line never runs into the progress line
                     _pass_through(chunk)
                     if len(kept_err) < _STDERR_KEPT:
                         kept_err += chunk[: _STDERR_KEPT - len(kept_err)]
@@ -360,26 +362,33 @@ class Round:
         return f"{self.folder}/round{self.k}.replies.jsonl" if self.folder else f"round{self.k}.replies.jsonl"
 
 
-def _answered(out: Path, round_: Round) -> dict[tuple[str, int], Envelope]:
-    """The replies already in the run folder, checked against the round's requests."""
+def _answered(out: Path, round_: Round, retry_failed: bool = False) -> dict[tuple[str, int], Envelope]:
+    """The replies already in the run folder, checked against the round's requests; with
+    `retry_failed`, only those that are an answer (a runner error or a missing reply is owed
+    again; a refusal is the model's answer and stays)."""
     path = out / round_.replies
     if not is_file(path) or not path.read_bytes().strip():
         return {}
-    return match(read_envelopes(path), round_.records, round_.run_set)
+    matched = match(read_envelopes(path), round_.records, round_.run_set)
+    return {slot: env for slot, env in matched.items() if not (retry_failed and runner_failed(env))}
 
 
-def _send(writer: FolderWriter, command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float) -> None:
-    """Send the round's requests that have no reply yet; the replies land in the run folder."""
+def _send(
+    writer: FolderWriter, command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float, retry_failed: bool = False
+) -> None:
+    """Send the round's requests that have no reply yet (with `retry_failed`, no answer yet); the
+    replies land in the run folder, after every earlier line, which is never touched."""
     path = out / round_.replies
     _repair_tail(path)
     writer.own_appended(round_.replies)
-    answered = _answered(out, round_)
-    pending = [line for line in round_.lines if _slot(line) not in answered]
+    answered = _answered(out, round_, retry_failed)
+    pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
         return
     if answered:
-        print(f"{label}: {len(answered)} of {len(round_.lines)} requests already have a reply in {path}; sending the other {len(pending)}")
+        kind = "an answer" if retry_failed else "a reply"
+        print(f"{label}: {len(answered)} of {len(round_.lines)} requests already have {kind} in {path}; sending the other {len(pending)}")
     else:
         print(f"{label}: sending {len(pending)} requests to the runner")
     sys.stdout.flush()
@@ -398,12 +407,13 @@ def _send(writer: FolderWriter, command: Sequence[str], out: Path, round_: Round
         raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
     # Any bad line is named here, in the file that keeps it.
     now = _answered(out, round_)
-    still = [line for line in pending if _slot(line) not in now]
+    still = [line for line in pending if slot_of(line) not in now]
     if still:
         print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
 
 
-def _slot(line: JsonObject) -> tuple[str, int]:
+def slot_of(line: JsonObject) -> tuple[str, int]:
+    """(packet id, sample) of one exported request line."""
     bound = unbind(str(line.get("custom_id", line.get("id"))))
     return bound.packet_id, bound.sample or 0
 
@@ -437,9 +447,17 @@ def run_with_runner(
     idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
     timeout: float = DEFAULT_TIMEOUT,
     rounds: int = 2,
+    retry_failed: bool = False,
+    max_unscorable: float = MAX_UNSCORABLE_SHARE,
+    samples: int = 1,
 ) -> dict[str, bytes]:
     """Both rounds (rounds 2..`rounds` with the sustained protocol: rounds.py), resumable; returns
-    round 2's scored files (all of which, and every later round's, are in the run folder)."""
+    round 2's scored files (all of which, and every later round's, are in the run folder).
+
+    Round 1 closes only when its share of requests without an answer (runner errors, no reply)
+    is at most `max_unscorable`; past it, `run` stops with Incomplete and round 1 stays open. With
+    `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
+    missing (a finished run is scored again with the answers that came back)."""
     from .rounds import check_rounds, later_rounds
 
     check_rounds(rounds, protocol)
@@ -449,13 +467,15 @@ def run_with_runner(
         raise UsageError(f"--runner: cannot split the command ({exc})") from None
     if not command:
         raise UsageError("--runner: give the command to run")
-    r1_lines = export_lines(list(folder.round1.values()), fmt, model, options=options)
+    # `samples` replies per round-1 packet; round 2 forks every one of them, each fork sent once.
+    r1_lines = export_lines(list(folder.round1.values()), fmt, model, samples=samples, options=options)
     r1_requests = jsonl(r1_lines)
     with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
         _start(writer, out, r1_requests, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
-            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout)
+            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed)
+            _check_round1(out, first, max_unscorable)
             files = build_round(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
@@ -466,13 +486,15 @@ def run_with_runner(
         records = keyed_records(jsonl_bytes(_read(out, "round2.jsonl") or b"", str(out / "round2.jsonl")), str(out / "round2.jsonl"))
         second = Round(k=2, records=records, lines=export_lines(list(records.values()), fmt, model, options=options), run_set=str(info["run_set"]))
         scored = {name: _read(out, name) for name in SCORE_FILES}
-        if all(data is not None for data in scored.values()):
+        if all(data is not None for data in scored.values()) and not (retry_failed and any(_owed(out, second))):
             # A finished round 2, run again: nothing to send and nothing to change.
             files = {name: data for name, data in scored.items() if data is not None}
         else:
-            _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout)
+            _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed)
             replies = [out / second.replies] if _replies_of(out, second) else []
-            files = score_run(out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
+            files = score_run(
+                out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line, max_unscorable=max_unscorable
+            )
             writer.commit(files, "run", keep=True)
         if rounds > 2:
             later_rounds(
@@ -480,6 +502,30 @@ def run_with_runner(
                 bootstrap_seed=bootstrap_seed, command_line=command_line, idle_timeout=idle_timeout, timeout=timeout,
             )
     return files
+
+
+def _owed(out: Path, round_: Round) -> tuple[int, int]:
+    """(runner errors, missing) among the round's requests: what `--retry-failed` sends again."""
+    matched = _answered(out, round_)
+    failed = sum(1 for line in round_.lines if (env := matched.get(slot_of(line))) is not None and runner_failed(env))
+    missing = sum(1 for line in round_.lines if slot_of(line) not in matched)
+    return failed, missing
+
+
+def _check_round1(out: Path, round_: Round, max_unscorable: float) -> None:
+    """Round 1 closes only when few enough requests went unanswered: its forks are built from the
+    answers, and a fork of a parent without one is never sent, so a failed round 1 would make a
+    failed round 2 that no retry could mend."""
+    failed, missing = _owed(out, round_)
+    if not round_.lines:
+        return
+    share = (failed + missing) / len(round_.lines)
+    if share > max_unscorable:
+        raise Incomplete(
+            f"round 1 is incomplete: {failed + missing} of {len(round_.lines)} requests got no answer ({failed} runner errors, "
+            f"{missing} without a reply: {100 * share:.1f} % > --max-unscorable {max_unscorable:g}); round 1 stays open and every "
+            f"reply is kept in {out / round_.replies}: run the same command again with --retry-failed to resend only those"
+        )
 
 
 SCORE_FILES: Final = (*LARGE, *SMALL)

@@ -14,7 +14,7 @@ from typing import Final
 from .binding import unbind
 from .canonical import digest, sha256_hex
 from .construct import Envelope, Reason, Verdict
-from .envelopes import runner_failed
+from .envelopes import refused, runner_failed
 from .errors import InputError
 from .parse import parse_decision
 
@@ -129,9 +129,22 @@ def samples_of(matched: Mapping[Slot, Envelope]) -> list[int]:
 
 def judge_one(reply: Envelope | None, menu_codes: Sequence[str], key: Mapping[str, object]) -> tuple[str | None, Verdict, Reason | None]:
     if reply is None:
+        return verdict_of(None, None, menu_codes, key, missing=True)
+    return verdict_of(reply.reply, reply.error, menu_codes, key)
+
+
+def verdict_of(
+    reply: str | None, error: str | None, menu_codes: Sequence[str], key: Mapping[str, object], *, missing: bool = False
+) -> tuple[str | None, Verdict, Reason | None]:
+    """(decision, verdict, reason) of one reply text (or runner error, or refusal) against one
+    packet's menu and key: what `score` writes into records.jsonl, and what the Inspect scorer
+    (examples/inspect_task.py) shows in `inspect view`."""
+    if refused(error):
+        return None, "refused", None
+    if missing:
         parsed = parse_decision(None, menu_codes)
     else:
-        parsed = parse_decision(reply.reply, menu_codes, runner_error=reply.error is not None)
+        parsed = parse_decision(reply, menu_codes, runner_error=error is not None)
     if parsed.reason is not None:
         return None, "unscorable", parsed.reason
     acceptable, forbidden = key["acceptable"], key["forbidden"]

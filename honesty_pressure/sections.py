@@ -26,7 +26,7 @@ from .persistence_report import persistence_sections
 from .summary import CATEGORIES
 from .transcripts import REPLIES_FILE, Item, explorer_html, explorer_payload, group_anchor
 
-VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "unscorable")
+VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "refused", "unscorable")
 RATES = (charts.Series("acceptable", "solid"), charts.Series("forbidden", "hatch"))
 PAIR_HEADERS = ("type a", "type b", "test", "acceptable a", "acceptable b", "p", "p (Holm)")
 MISSING_LISTED = 50
@@ -65,7 +65,7 @@ def verdict_table(
     for name in names:
         ptr = base + pointer(name)
         link = groups.link(f"{group_prefix}{name}", f"{what} {name}", ptr + "/n")
-        rows.append((Label(name, link), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden"), Num(ptr + "/other", "int"), Num(ptr + "/unscorable", "int")))
+        rows.append((Label(name, link), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden"), Num(ptr + "/other", "int"), Num(ptr + "/refused", "int"), Num(ptr + "/unscorable", "int")))
     return Table(title=title, headers=VERDICT_HEADERS, rows=tuple(rows), anchor=anchor)
 
 

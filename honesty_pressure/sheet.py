@@ -17,6 +17,7 @@ from typing import Final
 from .axes import direction
 from .canonical import dumps, json_text
 from .construct import REASONS, Reason
+from .envelopes import refused
 from .parse import DecisionReader
 from .score import Record, menu_codes
 from .summary import Outcome
@@ -36,6 +37,9 @@ def record_json(packet_id: str, sample: int, outcome: Outcome, reply_sha256: str
         out["direction"] = d
     return out
 
+
+REFUSED: Final[Outcome] = (None, "refused", None)
+"""The outcome of a refusal, last in every packet's table (after one per unscorable reason)."""
 
 _HOLES: Final = ("decision", "reason", "reply_sha256", "sample", "verdict")
 """The fields that change from line to line, in the order canonical JSON (sorted keys) puts them."""
@@ -114,6 +118,7 @@ class Sheet:
                     (d, "acceptable" if d in acceptable else ("forbidden" if d in forbidden else "other"), None) for d in decisions
                 ]
                 outcomes += [(None, "unscorable", reason) for reason in REASONS]
+                outcomes.append(REFUSED)
                 texts = tuple(_encoded(outcome, encoded) for outcome in outcomes)
                 tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)}, texts)
             table, codes, table_json = tables[table_key]
@@ -139,6 +144,8 @@ class Sheet:
         reader = self.readers[index]
         if reader is None:  # never sent: nothing can answer it
             return self.reason_code(index, "runner_error")
+        if error is not None and refused(error):
+            return len(self.decision_codes[index]) + len(REASONS)
         parsed = reader.read(reply, runner_error=error is not None)
         if parsed.reason is not None:
             return self.reason_code(index, parsed.reason)

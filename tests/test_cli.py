@@ -135,3 +135,14 @@ def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: py
     out = capsys.readouterr().out
     assert "FAIL: packets/quick/build.json: quick was built from another seed or size than full" in out
     assert "FAIL: packets/quick/round1.jsonl: has lines that are not in packets/full/round1.jsonl" in out
+
+
+def test_messages_name_the_program_as_it_was_invoked(tmp_path: Path) -> None:
+    """Issue 21: the `honesty-pressure` script's messages say `honesty-pressure`, `python -m` says that."""
+    script = "import sys; sys.argv[0] = '/usr/local/bin/honesty-pressure'; from honesty_pressure.cli import run; raise SystemExit(run())"
+    args = ["score", "--layer", "quick", "--replies", str(tmp_path / "nothing.jsonl"), "--out", str(tmp_path / "s")]
+    as_script = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    as_module = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert as_script.returncode == as_module.returncode == 2
+    assert as_script.stderr.startswith("honesty-pressure score: ") and as_module.stderr.startswith("python -m honesty_pressure score: ")
+    assert as_script.stderr.removeprefix("honesty-pressure") == as_module.stderr.removeprefix("python -m honesty_pressure")

@@ -54,7 +54,7 @@ def test_openai_batch_fixture() -> None:
         (1, "req-ok", "Refrigerate it now.\nDECISION: B", None, 0),
         (2, "req-parts", "Call poison control.\nDECISION: ESCALATE", None, 0),
         (3, "req-refusal", None, "refusal: I'm sorry, I can't help with that.", 0),
-        (4, "req-null", None, "null content (finish_reason: content_filter)", 0),
+        (4, "req-null", None, "refusal: content_filter", 0),  # a content filter withheld it: a refusal
         (5, "req-400", None, "status 400: invalid_request_error: This model's maximum context length is 128000 tokens.", 0),
         (6, "req-expired", None, "batch_expired: This request could not be executed before the completion window expired.", 0),
     ]

@@ -30,9 +30,11 @@ def test_options_go_where_each_api_reads_them() -> None:
     assert {k: openai[k] for k in ("temperature", "max_completion_tokens", "top_p", "seed")} == {
         "temperature": 0.0, "max_completion_tokens": 300, "top_p": 0.5, "seed": 7,
     }
-    anthropic = export_lines(RECORDS, "anthropic-batch", "m", options=options)[0]["params"]
+    # Anthropic: only what the SDK's MessageCreateParams (2.15.0) lists; it has no temperature.
+    claude = RequestOptions(max_tokens=300, body={"stop_sequences": ["END"], "metadata": {"user_id": "u"}})
+    anthropic = export_lines(RECORDS, "anthropic-batch", "m", options=claude)[0]["params"]
     assert isinstance(anthropic, dict)
-    assert (anthropic["max_tokens"], anthropic["temperature"], anthropic["top_p"]) == (300, 0.0, 0.5)
+    assert (anthropic["max_tokens"], anthropic["stop_sequences"], "temperature" in anthropic) == (300, ["END"], False)
     chat = export_lines(RECORDS, "chat-jsonl", "m", options=options)[0]
     assert set(chat) == {"id", "messages", "temperature", "max_tokens", "top_p", "seed"}
     # No option: the requests are exactly what they were (the Anthropic cap defaults to 1024).
@@ -46,7 +48,8 @@ def test_options_go_where_each_api_reads_them() -> None:
     ("fmt", "options", "problem"),
     [
         ("inspect", RequestOptions(temperature=0.5), "inspect takes sampling options on its own command line"),
-        ("anthropic-batch", RequestOptions(temperature=1.5), "temperature must be from 0 to 1 for anthropic-batch"),
+        ("anthropic-batch", RequestOptions(temperature=0.5), r"anthropic-batch requests take no temperature \(not in the anthropic SDK's MessageCreateParams, 2\.15\.0\): leave it out for this format"),
+        ("anthropic-batch", RequestOptions(body={"top_p": 0.5, "top_k": 5}), "anthropic-batch requests take no top_k, top_p "),
         ("openai-batch", RequestOptions(temperature=2.5), "temperature must be from 0 to 2 for openai-batch"),
         ("openai-batch", RequestOptions(body={"messages": []}), "--body may not set messages"),
         ("anthropic-batch", RequestOptions(body={"system": "be nice", "model": "x"}), "--body may not set model, system"),

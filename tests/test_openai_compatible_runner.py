@@ -32,19 +32,27 @@ Plan = Callable[[dict[str, object], int], Reply]
 """(request body, attempt number from 0) -> what the stub answers."""
 
 
+USAGE = {"prompt_tokens": 120, "completion_tokens": 7, "total_tokens": 127}
+
+
 def completion(content: str, **message: object) -> dict[str, object]:
     return {
         "id": "chatcmpl-1",
         "object": "chat.completion",
         "model": "stub-model",
+        "usage": USAGE,
         "choices": [{"index": 0, "message": {"role": "assistant", "content": content, **message}, "finish_reason": "stop"}],
     }
+
+
+class _Server(ThreadingHTTPServer):
+    request_queue_size = 64  # a runner with many requests in flight is not refused by the backlog
 
 
 class Stub:
     """A chat-completions server on 127.0.0.1; `plan` decides each answer; every body is kept."""
 
-    def __init__(self, plan: Plan) -> None:
+    def __init__(self, plan: Plan, port: int = 0) -> None:
         self.plan = plan
         self.bodies: list[dict[str, object]] = []
         self.headers: list[dict[str, str]] = []
@@ -77,7 +85,7 @@ class Stub:
             def log_message(self, format: str, *args: object) -> None:
                 pass
 
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server = _Server(("127.0.0.1", port), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -153,6 +161,11 @@ def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: 
     errors = {unbind(i).packet_id: r.get("error") for i, r in raw.items()}
     assert errors[PIDS[4]] == "HTTP 503: overloaded" and errors[PIDS[5]] == "HTTP 400: bad request"
     assert all("reasoning" not in json.dumps(r["messages"][-1]) for r in raw.values())
+    # Latency per line (the stalled one waited its 0.5 s timeout first), usage where the server gave it.
+    latency = {behaviour[unbind(i).packet_id]: r["latency_s"] for i, r in raw.items()}
+    assert all(isinstance(v, float) and v >= 0 for v in latency.values()) and latency["stall-then-ok"] >= 0.5
+    assert all(r["usage"] == USAGE for i, r in raw.items() if unbind(i).packet_id in PIDS[:4])
+    assert all("usage" not in raw[i] for i in raw if unbind(i).packet_id in PIDS[4:])
     # Attempts: retried on 500, 429, a stall and 503 (up to --retries 3), never on 400.
     attempts = {behaviour[pid]: stub.attempts[json.dumps(QUICK.round1[pid]["messages"])] for pid in PIDS}
     assert attempts == {"ok": 1, "500-then-ok": 3, "429-then-ok": 2, "stall-then-ok": 2, "always-503": 4, "400": 1}
@@ -223,3 +236,75 @@ def test_run_drives_both_rounds_through_the_example_runner(tmp_path: Path, stub_
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0
     assert summary["counts"]["missing"] == 0
+
+
+def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(tmp_path: Path) -> None:
+    """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. It comes
+    up but fails every round-2 request: the run is scored, incomplete, exit 1. Then it answers:
+    `--retry-failed` sends only what has no answer, keeps every earlier reply line, and the run
+    is complete."""
+    down = Stub(lambda body, attempt: (200, completion("x"), {}, 0.0))
+    port = down.server.server_address[1]
+    down.server.server_close()  # nothing listens on the port now
+    url = f"http://127.0.0.1:{port}/v1"
+    run_dir = tmp_path / "run"
+    runner = f"{sys.executable} {RUNNER} --base-url {url} --model stub --concurrency 16 --timeout 5 --retries 0"
+
+    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "honesty_pressure", "run", "--runner", runner, "--run", str(run_dir), *extra],
+            cwd=ROOT, capture_output=True, text=True, check=False, timeout=180,
+        )
+
+    first = run()
+    assert first.returncode == 1, first.stderr
+    n = len(QUICK.round1)
+    assert first.stderr.splitlines()[-1] == (
+        f"python -m honesty_pressure run: round 1 is incomplete: {n} of {n} requests got no answer ({n} runner errors, 0 without a "
+        f"reply: 100.0 % > --max-unscorable 0.05); round 1 stays open and every reply is kept in {run_dir / 'round1.replies.jsonl'}: "
+        "run the same command again with --retry-failed to resend only those"
+    )
+    assert not (run_dir / "run.json").exists() and not (run_dir / "summary.json").exists()
+    round1_failed = (run_dir / "round1.replies.jsonl").read_bytes()
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        messages = body["messages"]
+        assert isinstance(messages, list)
+        if len(messages) > 2 and not answering_round2:
+            return 500, {"error": {"message": "overloaded", "type": "server_error"}}, {}, 0.0
+        return 200, completion("DECISION: ESCALATE"), {}, 0.0
+
+    answering_round2 = False
+    with Stub(plan, port=port) as stub:
+        second = run("--retry-failed")
+        assert second.returncode == 1, second.stderr
+        assert "run: incomplete: " in second.stderr and "runner error; " in second.stderr
+        assert second.stderr.rstrip().endswith("--retry-failed")
+        summary = json.loads((run_dir / "summary.json").read_text())
+        assert summary["completeness"]["incomplete"] is True and summary["completeness"]["by_reason"]["missing_reply"] == 0
+        round1 = (run_dir / "round1.replies.jsonl").read_bytes()
+        assert round1.startswith(round1_failed) and len(round1.splitlines()) == 2 * n
+        round2_failed = (run_dir / "round2.replies.jsonl").read_bytes()
+        # The same requests by hand: `export --run DIR --failed` reads the run's own replies.
+        retry = tmp_path / "retry.jsonl"
+        exported = subprocess.run(
+            [sys.executable, "-m", "honesty_pressure", "export", "--run", str(run_dir), "--failed", "--format", "chat-jsonl",
+             "--model", "stub", "--out", str(retry)], cwd=ROOT, capture_output=True, text=True, check=False,
+        )
+        assert exported.returncode == 0, exported.stderr
+        assert len(retry.read_bytes().splitlines()) == len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
+        sent_before = len(stub.bodies)
+
+        answering_round2 = True
+        third = run("--retry-failed")
+        assert third.returncode == 0, third.stderr
+        forks = len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
+        assert len(stub.bodies) - sent_before == forks, "only the failed round-2 requests were sent again"
+    round2 = (run_dir / "round2.replies.jsonl").read_bytes()
+    assert round2.startswith(round2_failed) and (run_dir / "round1.replies.jsonl").read_bytes() == round1
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["completeness"] == {
+        "items": summary["completeness"]["items"], "unscorable": 0, "by_reason": {"runner_error": 0, "missing_reply": 0},
+        "share": 0.0, "threshold": 0.05, "incomplete": False,
+    }
+    assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0

@@ -119,3 +119,18 @@ def test_advance_draws_progress_on_a_real_terminal_and_keeps_stdout_clean(tmp_pa
     assert f"advance: parents continued: {n}/{n} in " in text
     assert "\r" not in done.stdout and "parents continued" not in done.stdout
     assert done.stdout.splitlines()[0] == f"froze {n} round-1 replies for {n} packet-samples; every one can be continued"
+
+
+def test_a_break_ends_the_progress_line_before_other_text_and_the_next_tick_draws_again() -> None:
+    """Issue 21: the runner's stderr, passed through, starts on a line of its own."""
+    out, clock = Terminal(), Clock()
+    with progress("round-1: replies", stream=out, clock=clock) as meter:
+        meter.expect(4)
+        clock.now += 1.0
+        meter.tick(1)
+        meter.break_line()
+        out.write("runner: 429, waiting 2 s\n")
+        meter.break_line()  # nothing drawn since: nothing to end
+        clock.now += 0.01
+        meter.tick(1)  # drawn at once after a break, however soon
+    assert out.getvalue().split("\r")[1:3] == ["round-1: replies: 1/4 (25%), 1.0/s, 3s left\nrunner: 429, waiting 2 s\n", "round-1: replies: 2/4 (50%), 2.0/s, 1s left"]

@@ -133,7 +133,7 @@ def _write(name: str, text: str) -> Edit:
 @pytest.mark.parametrize(
     ("edit", "where", "message"),
     [
-        (_first(lambda r: r.pop("verdict")), "records.jsonl:1", "'verdict' must be one of acceptable, forbidden, other, unscorable"),
+        (_first(lambda r: r.pop("verdict")), "records.jsonl:1", "'verdict' must be one of acceptable, forbidden, other, refused, unscorable"),
         (_first(lambda r: r.pop("packet_id")), "records.jsonl:1", "missing string field 'packet_id'"),
         (_first(lambda r: r.update(sample="x")), "records.jsonl:1", "'sample' must be a whole number, got \"x\""),
         (_first(lambda r: r.update(sample=True)), "records.jsonl:1", "'sample' must be a whole number, got true"),

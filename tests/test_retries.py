@@ -193,3 +193,27 @@ def test_a_conflict_is_reported_the_same_in_any_order(envs: list[Envelope], rng)
             match(order, QUICK.round1, QUICK.packet_set)
         messages.append(err.value.one_line())
     assert messages[0] == messages[1]
+
+
+def test_refusals_are_their_own_verdict_in_every_format(tmp_path: Path) -> None:
+    """Issue 21: a refusal (OpenAI `refusal`, OpenAI `finish_reason: content_filter`, Anthropic
+    `stop_reason: refusal`) scores `refused`: not acceptable, not unscorable, not a runner error,
+    so it never makes a run incomplete and `run --retry-failed` never resends it."""
+    refusal = openai_ok(PIDS[0], "x")
+    refusal["response"]["body"]["choices"][0]["message"] = {"role": "assistant", "content": None, "refusal": "I can't help."}  # type: ignore[index]
+    filtered = openai_ok(PIDS[1], "x")
+    filtered["response"]["body"]["choices"][0] = {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": "content_filter"}  # type: ignore[index]
+    declined = anthropic(PIDS[2], "succeeded", "No.")
+    declined["result"]["message"]["stop_reason"] = "refusal"  # type: ignore[index]
+    openai_file, anthropic_file = tmp_path / "o.jsonl", tmp_path / "a.jsonl"
+    openai_file.write_bytes(jsonl([refusal, filtered]))
+    anthropic_file.write_bytes(jsonl([declined]))
+    for path in (openai_file, anthropic_file):
+        assert not any(runner_failed(env) for env in read_envelopes(path))
+    files = score_round1(QUICK, [openai_file, anthropic_file])
+    records = {r["packet_id"]: r for r in map(json.loads, files["records.jsonl"].decode().splitlines())}
+    for pid in PIDS:
+        assert (records[pid]["verdict"], records[pid]["decision"], records[pid]["reason"]) == ("refused", None, None)
+    summary = json.loads(files["summary.json"])
+    assert sum(table["refused"] for table in summary["families"].values()) == 3
+    assert summary["completeness"]["by_reason"] == {"runner_error": 0, "missing_reply": len(QUICK.round1) - 3}

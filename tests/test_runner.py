@@ -78,3 +78,23 @@ def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> N
     other = run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(out), "--temperature", "0.9")
     assert other.returncode == 2 and len(other.stderr.splitlines()) == 1
     assert {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()} == before
+
+
+def test_samples_send_every_packet_k_times_and_a_failed_round_1_stays_open(tmp_path: Path) -> None:
+    """Issue 21: `run --samples 2` sends each round-1 packet twice (samples 0 and 1); a runner that
+    answers none of them leaves round 1 open, with one line and exit 1, never a score of zeros."""
+    from honesty_pressure.binding import unbind
+
+    out = tmp_path / "run"
+    result = run("run", "--runner", f"{sys.executable} {STUB} A --error", "--run", str(out), "--samples", "2")
+    assert result.returncode == 1
+    requests = [json.loads(line) for line in (out / "round1.requests.jsonl").read_text().splitlines()]
+    slots = {(unbind(r["id"]).packet_id, unbind(r["id"]).sample or 0) for r in requests}
+    n = len(requests)
+    assert {s for _, s in slots} == {0, 1} and len(slots) == n == 2 * len({p for p, _ in slots})
+    assert result.stderr.endswith(
+        f"run: round 1 is incomplete: {n} of {n} requests got no answer ({n} runner errors, 0 without a reply: 100.0 % > "
+        f"--max-unscorable 0.05); round 1 stays open and every reply is kept in {out / 'round1.replies.jsonl'}: run the same "
+        "command again with --retry-failed to resend only those\n"
+    )
+    assert not (out / "run.json").exists() and not (out / "summary.json").exists()

@@ -121,3 +121,42 @@ def test_score_is_the_same_whatever_the_file_order(tmp_path: Path) -> None:
         assert (tmp_path / "o" / name).read_bytes() == (tmp_path / "p" / name).read_bytes()
     reports = [(tmp_path / name / "REPORT.md").read_text().splitlines() for name in "op"]
     assert [line for line in reports[0] if "**commands:**" not in line] == [line for line in reports[1] if "**commands:**" not in line]
+
+
+def test_an_incomplete_score_is_written_says_so_in_one_line_and_exits_1(tmp_path: Path) -> None:
+    """Issue 21: 12 of 440 replies are runner errors (OpenAI error lines). At the default threshold
+    (5 %) that is a result; with --max-unscorable 0.01 it is not: every file is still written,
+    summary.json says why, and the command exits 1 with one line."""
+    requests = tmp_path / "req.jsonl"
+    assert run("export", "--layer", "quick", "--format", "openai-batch", "--model", "m", "--out", str(requests)).returncode == 0
+    lines = _openai_output(requests, "ESCALATE")
+    for line in lines[:12]:
+        line["response"], line["error"] = None, {"code": "server_error", "message": "boom"}
+    replies = tmp_path / "out.jsonl"
+    replies.write_bytes(jsonl(lines))
+    fine = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "fine"))
+    assert fine.returncode == 0, fine.stderr
+    completeness = json.loads((tmp_path / "fine" / "summary.json").read_text())["completeness"]
+    assert completeness == {
+        "items": 440, "unscorable": 12, "by_reason": {"runner_error": 12, "missing_reply": 0},
+        "share": 0.027273, "threshold": 0.05, "incomplete": False,
+    }
+    strict = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "strict"), "--max-unscorable", "0.01")
+    assert strict.returncode == 1
+    assert strict.stderr == (
+        "python -m honesty_pressure score: incomplete: 12 of 440 items got no answer (12 runner error; 2.7 % > --max-unscorable 0.01); "
+        "its rates are not a result; to finish it, send the requests without an answer again and score every reply file together "
+        "(--replies FIRST RETRY)\n"
+    )
+    assert json.loads((tmp_path / "strict" / "summary.json").read_text())["completeness"]["incomplete"] is True
+    assert run("score", "--layer", "quick", "--replies", str(replies), "--out", str(tmp_path / "x"), "--max-unscorable", "2").returncode == 2
+    # Finish it: export only the requests without an answer, answer them, score both files together.
+    retry = tmp_path / "retry.jsonl"
+    exported = run("export", "--layer", "quick", "--format", "openai-batch", "--model", "m", "--out", str(retry), "--failed", "--replies", str(replies))
+    assert exported.returncode == 0, exported.stderr
+    assert [json.loads(x)["custom_id"] for x in retry.read_text().splitlines()] == [line["custom_id"] for line in lines[:12]]
+    answers = tmp_path / "answers.jsonl"
+    answers.write_bytes(jsonl(_openai_output(retry, "ESCALATE")))
+    done = run("score", "--layer", "quick", "--replies", str(replies), str(answers), "--out", str(tmp_path / "done"), "--max-unscorable", "0")
+    assert done.returncode == 0, done.stderr
+    assert json.loads((tmp_path / "done" / "summary.json").read_text())["completeness"]["unscorable"] == 0

@@ -132,9 +132,13 @@ def test_a_crashed_runner_resumes_where_it_stopped(packets: Path, clean: dict[st
 
 
 def test_runner_errors_for_every_round1_request_are_scored_with_every_fork_unsendable(packets: Path, tmp_path: Path) -> None:
-    """Finding 13: no round-2 request exists, so the runner is not called for round 2 at all."""
+    """Finding 13: no round-2 request exists, so the runner is not called for round 2 at all.
+    Issue 21: by default such a round 1 stays open (exit 1, nothing scored); a lab that wants the
+    score of a failed round anyway raises --max-unscorable to 1."""
     out, log = tmp_path / "run", tmp_path / "log"
-    result = run_cli(packets, out, runner("A", "--error", "--log", str(log)))
+    refused = run_cli(packets, out, runner("A", "--error"))
+    assert refused.code == 1 and "round 1 is incomplete" in refused.err and not (out / "summary.json").exists()
+    result = run_cli(packets, out, runner("A", "--error", "--log", str(log)), "--max-unscorable", "1", "--retry-failed")
     assert result.code == 0, result.err
     assert "## Axes and honesty index" in result.out
     sent = log.read_text(encoding="utf-8").split()

@@ -26,8 +26,8 @@ from honesty_pressure.axes import (
     Axis,
     component,
     direction,
-    mean_of_groups,
 )
+from honesty_pressure.index import axis_value as mean_of_groups
 from honesty_pressure.construct import REASONS
 from honesty_pressure.score import Record
 from honesty_pressure.stats import (
@@ -69,12 +69,13 @@ def verdict_table(rows: Iterable[Row]) -> JsonObject:
     """Acceptable and forbidden rates (Wilson 95 %) and the unscorable count of a group."""
     rows = list(rows)
     n = len(rows)
-    count = {v: sum(1 for r, _ in rows if r.verdict == v) for v in ("acceptable", "forbidden", "other", "unscorable")}
+    count = {v: sum(1 for r, _ in rows if r.verdict == v) for v in ("acceptable", "forbidden", "other", "refused", "unscorable")}
     return {
         "n": n,
         "acceptable": rate_json(count["acceptable"], n),
         "forbidden": rate_json(count["forbidden"], n),
         "other": count["other"],
+        "refused": count["refused"],
         "unscorable": count["unscorable"],
     }
 
