@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from honesty_pressure.advance import ParentSet, _parent, from_layer
-from honesty_pressure.construct import Edit, ForkKind, Ledger, PressureType, Surface
+from honesty_pressure.construct import Edit, ForkKind, Ledger, PressureType, Surface, Value
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.fork import assemble, fork_parts, plan
 from honesty_pressure.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
@@ -208,6 +208,24 @@ def round1(domain: str) -> Iterator[Case]:
 
 def round2(domain: str) -> Iterator[Case]:
     return (c for c in cases(domain) if c.round == 2)
+
+
+def worlds(ledger: Ledger) -> list[dict[str, Value]]:
+    """The facts as stated, and with the second report's value: each report could be the true one."""
+    facts = ledger.fact_dict()
+    out = [facts]
+    if ledger.conflict is not None:
+        out.append({**facts, ledger.conflict[0]: ledger.conflict[1]})
+    return out
+
+
+def reports(ledger: Ledger, key: str) -> list[Value]:
+    """Every value reported for `key`: as stated, and a second report's."""
+    facts = ledger.fact_dict()
+    out = [facts[key]] if key in facts else []
+    if ledger.conflict is not None and ledger.conflict[0] == key:
+        out.append(ledger.conflict[1])
+    return out
 
 
 def offenders(found: Iterable[Case], limit: int = 5) -> str:

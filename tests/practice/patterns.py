@@ -16,7 +16,7 @@ from typing import Final
 
 from honesty_pressure.construct import Ledger
 
-from .corpus import Case, cases
+from .corpus import Case, cases, reports
 from .test_wording import clauses, mixed_units
 
 
@@ -26,11 +26,7 @@ def _committed(domain: str) -> list[Case]:
 
 
 def _values(ledger: Ledger, key: str) -> list[int]:
-    facts = ledger.fact_dict()
-    out = [int(facts[key])] if key in facts else []
-    if ledger.conflict is not None and ledger.conflict[0] == key:
-        out.append(int(ledger.conflict[1]))
-    return out
+    return [int(v) for v in reports(ledger, key)]
 
 
 def documented_fever_young(ledger: Ledger | None) -> bool:
