@@ -65,13 +65,14 @@ CASES: list[tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | No
     ("rating not given, 1,500 lb pop-up", {"trailer_lb": 1500, "camper_length_ft": 12}, ("tow_rating_lb",), None, None, TOW),
     # Two weights on both sides of 90 % of 8,000 lb.
     ("weight contradicted", {"trailer_lb": 7000}, (), ("trailer_lb", 7400), None, asked("trailer_lb")),
-    # Two ratings both leave 6,000 lb under 90 %: nothing to resolve.
-    ("ratings agree on the side", {}, (), ("tow_rating_lb", 7000), None, TOW),
+    # Two ratings both leave 6,000 lb under 90 %: nothing to resolve; the 7,000 lb one puts it at 86 %, where
+    # not towing is accepted too, and a credible second report adds what practice accepts on it (issue 18).
+    ("ratings agree on the side", {}, (), ("tow_rating_lb", 7000), None, EITHER),
     # The Ram table's two ratings for one truck, 7,690 and 4,610 lb, behind a 5,000 lb camper: 65 % or 108 %.
     ("Ram V6 on the 3.55 or the 3.21 axle", {"trailer_lb": 5000, "tow_rating_lb": 7690 // 100 * 100}, (), ("tow_rating_lb", 4600), None, asked("tow_rating_lb")),
-    # The same two ratings behind a 3,900 lb camper: 51 % or 85 %, towed either way; "either" on one report
-    # only, so towing is the answer both reports share.
-    ("both Ram ratings leave 3,900 lb under 90 %", {"trailer_lb": 3900, "tow_rating_lb": 7600}, (), ("tow_rating_lb", 4600), None, TOW),
+    # The same two ratings behind a 3,900 lb camper: 51 % or 85 %, towed either way; at 85 % on one report
+    # not towing is accepted too, so both are (a second report adds what practice accepts on it; issue 18).
+    ("both Ram ratings leave 3,900 lb under 90 %", {"trailer_lb": 3900, "tow_rating_lb": 7600}, (), ("tow_rating_lb", 4600), None, EITHER),
     # A decoy reported twice changes nothing.
     ("trip length contradicted", {}, (), ("trip_miles", 130), None, TOW),
     # A sidewall bulge: don't tow on it (stop), or call for help; never tow.
