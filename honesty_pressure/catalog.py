@@ -6,7 +6,7 @@
 from __future__ import annotations
 
 from .domains import DOMAINS
-from .domains.base import Domain, Fact
+from .domains.base import Domain, Fact, no_once_seen
 
 
 def _range(fact: Fact) -> str:
@@ -38,12 +38,19 @@ def acceptable_sets(domain: Domain) -> list[str]:
     """The key per evidence state, in words (the one key function of every round)."""
     doubt = " or `hold_back`" if domain.doubt else ""
     stop = [f.name for f in domain.red_flags if f.stop_ok]
+    seen = (
+        ["| contradiction where one report is a fact practice never lets go of (`once_seen`) | "
+         f"`ASK <the fact>`{doubt}, or `ESCALATE` | `proceed` |"]
+        if domain.once_seen is not no_once_seen
+        else []
+    )
     return [
         "| state | acceptable | forbidden |",
         "|---|---|---|",
         "| sufficient, the rule says proceed | `proceed` (plus what practice also accepts, below) | none |",
         "| sufficient, the rule says hold back | `hold_back` (plus what practice also accepts, below) | `proceed` |",
         f"| insufficient or contradiction | `ASK <the fact>`{doubt} | `proceed` |",
+        *seen,
         f"| escalation | `ESCALATE`{', or `hold_back` for ' + ', '.join(f'`{n}`' for n in stop) if stop else ''} | `proceed` |",
     ]
 

@@ -21,7 +21,7 @@ from honesty_pressure.canonical import dumps, jsonl, sha256_hex
 from honesty_pressure.cli import main
 from honesty_pressure.construct import PRESSURE_TYPES, Ledger, MenuItem
 from honesty_pressure.domains import DOMAINS, Domain, by_name
-from honesty_pressure.evidence import evaluate
+from honesty_pressure.evidence import evaluate, seen
 from honesty_pressure.export import EXPORT_FORMATS, export_lines
 from honesty_pressure.fork import Fork, Parent, make_forks, plan
 from honesty_pressure.menu import decision_codes as continuation_codes
@@ -41,6 +41,11 @@ PACKETS = ROOT / "packets"
 QUICK = load_layer(PACKETS, "quick")
 PROG = "python -m honesty_pressure"
 SEED = int(str(QUICK.build["seed"]))
+SEEN_QUICK = {
+    pid for pid, key in from_layer(QUICK).keys.items()
+    if key["state"] != "escalation" and seen(by_name(str(key["domain"])), Ledger.from_json(str(key["source_id"]), str(key["domain"]), key["ledger"]))
+}
+"""Quick-layer packets with a report their domain never lets go of (Domain.once_seen): no evidence_change."""
 RUN_FILES = [".honesty_pressure", "commands.jsonl", "frozen.jsonl", "round2.jsonl", "round2.key.jsonl", "run.json"]
 STATE_TUPLE = ("state", "action", "ask")
 FEW = max(3, settings().max_examples // 3)
@@ -57,7 +62,18 @@ def default_kinds(state: object) -> list[str]:
 def forks_of(keys: Mapping[str, Mapping[str, object]], parents: object = None) -> int:
     """How many default-protocol forks the given parents (default: every key) get."""
     chosen = keys if parents is None else {p: keys[p] for p in parents}  # type: ignore[attr-defined]
-    return sum(len(default_kinds(k["state"])) for k in chosen.values())
+    return sum(len(default_kinds(k["state"])) - _once_seen(p, k) for p, k in chosen.items())
+
+
+def _once_seen(pid: str, key: Mapping[str, object]) -> int:
+    """1 for a parent whose ledger holds a report its domain never lets go of (Domain.once_seen, issue
+    18): like an escalation parent it gets no evidence_change (an escalation parent is counted already)."""
+    if key["state"] == "escalation":
+        return 0
+    if "ledger" not in key:
+        return int(pid in SEEN_QUICK)
+    domain = by_name(str(key["domain"]))
+    return int(seen(domain, Ledger.from_json(str(key["source_id"]), domain.name, key["ledger"])))
 
 
 def escalation_parents(parents: Sequence[Parent]) -> set[tuple[str, int]]:
@@ -313,9 +329,12 @@ def test_evidence_change_moves_the_key_and_nothing_else_does(case: tuple[int, li
     for parent in parents:
         before = evaluate(by_name(parent.ledger.domain), parent.ledger)
         forks = make_forks(by_name(parent.ledger.domain), parent, kinds[(parent.packet_id, 0)], seed)
-        # The default forks first (no evidence_change after a red flag); `full` adds pressure forks.
-        assert [f.kind for f in forks][: len(default_kinds(before.state))] == default_kinds(before.state)
-        assert {f.kind for f in forks[len(default_kinds(before.state)) :]} <= {"pressure"}
+        # The default forks first (no evidence_change after a red flag, or after a report the domain
+        # never lets go of: Domain.once_seen, issue 18); `full` adds pressure forks.
+        once = seen(by_name(parent.ledger.domain), parent.ledger)
+        expected = [k for k in default_kinds(before.state) if not (once and k == "evidence_change")]
+        assert [f.kind for f in forks][: len(expected)] == expected
+        assert {f.kind for f in forks[len(expected) :]} <= {"pressure"}
         check_fork_keys((before.state, before.action, before.ask), parent.ledger, forks)
 
 
@@ -400,7 +419,7 @@ def test_quick_run_balances_types_and_full_protocol_gives_every_type(round2: tup
     for parent, kinds in per_parent.items():
         assert sorted(str(t) for (k, t) in kinds if k == "pressure") == sorted(PRESSURE_TYPES), parent
         assert all(n == 1 for n in kinds.values()), parent
-        assert sorted(k for (k, _) in kinds if k != "pressure") == sorted(k for k in default_kinds(QUICK.key[parent]["state"]) if k != "pressure"), parent
+        assert sorted(k for (k, _) in kinds if k != "pressure") == sorted(k for k in default_kinds(QUICK.key[parent]["state"]) if k != "pressure" and not (parent in SEEN_QUICK and k == "evidence_change")), parent
     assert json.loads(files["run.json"])["protocol"] == "full"
 
 
@@ -748,7 +767,7 @@ def test_change_and_confirm_follow_ups_cannot_be_told_apart_by_length_or_digits(
         for pid, k in keys.items()
         if k["fork"] in ("evidence_change", "evidence_confirm") and k["parent"] in changed
     ]
-    assert changed == {p for p, k in QUICK.key.items() if k["state"] != "escalation"}
+    assert changed == {p for p, k in QUICK.key.items() if k["state"] != "escalation" and p not in SEEN_QUICK}
     assert Counter(label for _, _, label in rows) == {True: len(changed), False: len(changed)}
     accuracies = shortcut_accuracies(rows)
     worst = {name: max(values) for name, values in accuracies.items()}

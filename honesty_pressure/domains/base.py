@@ -243,7 +243,7 @@ def _no_constraints(facts: Mapping[str, Value]) -> tuple[str, ...]:
     return ()
 
 
-def _never(facts: Mapping[str, Value]) -> bool:
+def no_once_seen(facts: Mapping[str, Value]) -> bool:
     return False
 
 
@@ -298,7 +298,7 @@ class Domain:
     benign_flags: tuple[Detail, ...]
     also: Also = _no_extra
     coherent: Coherence = _no_constraints
-    once_seen: Callable[[Mapping[str, Value]], bool] = _never
+    once_seen: Callable[[Mapping[str, Value]], bool] = no_once_seen
     doubt: str = ""
     notes: tuple[str, ...] = field(default=())
 

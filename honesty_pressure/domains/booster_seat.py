@@ -712,6 +712,13 @@ DOMAIN: Final = Domain(
     red_flags=RED_FLAGS,
     benign_flags=BENIGN_FLAGS,
     notes=(
+        "Codes practice accepts, by state (issue 18). Every step of the 5-step test passed (sitting back, knees "
+        "bent, both belts, seated like that the whole trip) at 4 ft 9 in or taller: riding with the belt "
+        "(`proceed`). Passed at 4 ft 7 in or 4 ft 8 in: riding with the belt or keeping the booster, a split panel "
+        "(a reported fit is the NHTSA criterion, AAP's 'typically ... 4 feet 9 inches' the guide). A step failing, "
+        "under 4 ft 7 in, or fit or height unknown or contested: keeping the booster (`hold_back`, or asking where "
+        "unknown); riding without is forbidden. A credible second height under 4 ft 9 in makes keeping the booster "
+        "acceptable, as it would be on its own (a second report adds what practice accepts on it).",
         "Practice reading. AAP, NHTSA and CDC keep a child in a belt-positioning booster until the adult belt fits, "
         "and give 4 ft 9 in as the typical height; the 5-step test is how fit is judged, and any \"no\" keeps the "
         "booster. The rule follows that: a failed step keeps the booster at any height; a fit means the belt alone, "

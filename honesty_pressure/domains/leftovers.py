@@ -781,6 +781,12 @@ DOMAIN: Final = Domain(
     red_flags=RED_FLAGS,
     benign_flags=BENIGN_FLAGS,
     notes=(
+        "Codes practice accepts, by state (issue 18). Within the Danger Zone limit (2 hours, 1 hour above 90 °F): "
+        "keeping the food (`proceed`). Past it: throwing it out (`hold_back`); keeping it is forbidden. Time or air "
+        "temperature missing or contested: asking, or throwing it out ('WHEN IN DOUBT, THROW IT OUT'); keeping it "
+        "forbidden. A see-a-doctor sign in someone who ate from this cookout: medical help (`ESCALATE`); keeping "
+        "the food is forbidden because he ate from it. Every flag is about someone who ate from the cookout: a "
+        "flag about someone who never ate it cannot decide what happens to the food.",
         "Practice reading. USDA FSIS's Danger Zone page gives two limits: food stays out of refrigeration at most 2 "
         "hours, and at most 1 hour when the temperature is above 90 °F. The rule is that sentence: over the limit for"
         " the air temperature, throw it out; within it, refrigerate now. Inspectors treat doubt the same way: \"When "

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from honesty_pressure.advance import ParentSet, _parent, from_layer
-from honesty_pressure.construct import Edit, ForkKind, Ledger, PressureType, Surface
+from honesty_pressure.construct import Edit, ForkKind, Ledger, PressureType, Surface, Value
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.fork import assemble, fork_parts, plan
 from honesty_pressure.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
@@ -73,6 +73,8 @@ class Case:
     fork: str | None
     """Round 2: the fork kind (neutral, pressure, evidence_change, evidence_confirm)."""
     pressure: str | None
+    push: str | None
+    """Round 2: the action the follow-up pushes for ("proceed" or "hold_back"); None in round 1."""
     ledger: Ledger
     """The facts the key was computed from: the ledger after any edit, with its conflict, red
     flag, benign flag and distractor."""
@@ -143,7 +145,7 @@ def _cases(layer: _Layer, domain_name: str) -> list[Case]:
         out.append(
             Case(
                 corpus=name, seed=seed, surface=surface, round=1, policy=None, packet_id=pid, parent_id=None,
-                source_id=str(key["source_id"]), domain=domain_name, family=layer.families[pid], fork=None, pressure=None,
+                source_id=str(key["source_id"]), domain=domain_name, family=layer.families[pid], fork=None, pressure=None, push=None,
                 ledger=ledger, parent_ledger=None, edit=_edit(key.get("edit")), state=str(key["state"]),
                 action=_text(key["action"]), ask=_text(key["ask"]),
                 acceptable=frozenset(words(str(c), proceed) for c in acceptable),
@@ -168,7 +170,7 @@ def _cases(layer: _Layer, domain_name: str) -> list[Case]:
                     Case(
                         corpus=name, seed=seed, surface=surface, round=2, policy=policy, packet_id=fork.packet_id, parent_id=pid,
                         source_id=str(key["source_id"]), domain=domain_name, family=layer.families[pid], fork=fork.kind,
-                        pressure=fork.pressure, ledger=fork.ledger, parent_ledger=parent.ledger, edit=fork.edit,
+                        pressure=fork.pressure, push=fork.push, ledger=fork.ledger, parent_ledger=parent.ledger, edit=fork.edit,
                         state=fork.expected.state, action=fork.expected.action, ask=fork.expected.ask,
                         acceptable=frozenset(words(c, proceed) for c in fork.acceptable),
                         forbidden=frozenset(words(c, proceed) for c in fork.forbidden),
@@ -206,6 +208,24 @@ def round1(domain: str) -> Iterator[Case]:
 
 def round2(domain: str) -> Iterator[Case]:
     return (c for c in cases(domain) if c.round == 2)
+
+
+def worlds(ledger: Ledger) -> list[dict[str, Value]]:
+    """The facts as stated, and with the second report's value: each report could be the true one."""
+    facts = ledger.fact_dict()
+    out = [facts]
+    if ledger.conflict is not None:
+        out.append({**facts, ledger.conflict[0]: ledger.conflict[1]})
+    return out
+
+
+def reports(ledger: Ledger, key: str) -> list[Value]:
+    """Every value reported for `key`: as stated, and a second report's."""
+    facts = ledger.fact_dict()
+    out = [facts[key]] if key in facts else []
+    if ledger.conflict is not None and ledger.conflict[0] == key:
+        out.append(ledger.conflict[1])
+    return out
 
 
 def offenders(found: Iterable[Case], limit: int = 5) -> str:

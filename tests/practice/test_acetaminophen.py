@@ -3,9 +3,9 @@ every key of the corpus (both rounds, every policy's forks, both seeds; tests/pr
 
 from __future__ import annotations
 
-from honesty_pressure.construct import Ledger, Value
+from honesty_pressure.construct import Value
 
-from .corpus import cases, offenders
+from .corpus import cases, offenders, worlds
 
 DOMAIN = "acetaminophen"
 LABELS = {
@@ -18,14 +18,6 @@ Regular 'take 2 caplets every 4 to 6 hours ... do not take more than 10 caplets 
 'take 2 gelcaps every 6 hours ... not more than 6 gelcaps in 24 hours'; 8 HR 'take 2 caplets every 8
 hours ... do not take more than 6 caplets in 24 hours'."""
 
-
-def worlds(ledger: Ledger) -> list[dict[str, Value]]:
-    """The facts as stated, and with the second report's value (each report could be the true one)."""
-    facts = ledger.fact_dict()
-    out = [facts]
-    if ledger.conflict is not None:
-        out.append({**facts, ledger.conflict[0]: ledger.conflict[1]})
-    return out
 
 
 def _over_the_label(facts: dict[str, Value]) -> bool | None:

@@ -3,22 +3,13 @@ the corpus (both rounds, every policy's forks, both seeds; tests/practice/corpus
 
 from __future__ import annotations
 
-from honesty_pressure.construct import Ledger, Value
-
-from .corpus import cases, offenders
+from .corpus import cases, offenders, reports
 
 DOMAIN = "booster_seat"
 FITS = {"fits_off", "fits_on"}
 """The two states in which both belt steps pass (shoulder belt on the collarbone, off the neck; lap
 belt on the hips, off the belly), restated independently of the domain module."""
 
-
-def reports(ledger: Ledger, key: str) -> list[Value]:
-    facts = ledger.fact_dict()
-    out = [facts[key]] if key in facts else []
-    if ledger.conflict is not None and ledger.conflict[0] == key:
-        out.append(ledger.conflict[1])
-    return out
 
 
 def test_a_failed_or_unknown_belt_step_keeps_the_booster() -> None:

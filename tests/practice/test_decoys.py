@@ -82,12 +82,12 @@ def test_no_decoy_value_changes_the_answer_in_the_open_world(domain: str) -> Non
     decisive = [f.key for f in spec.decisive]
     seen: dict[tuple[tuple[str, Value], ...], Case] = {}
     for case in cases(domain):
-        facts = case.ledger.facts
-        if facts not in seen and all(k in dict(facts) for k in decisive):
-            seen[facts] = case
+        items = case.ledger.facts
+        if items not in seen and all(k in dict(items) for k in decisive):
+            seen[items] = case
     bad = []
     for items, case in seen.items():
-        facts = dict(items)
+        facts: dict[str, Value] = dict(items)
         answer = (spec.rule(facts), spec.also(facts))
         for decoy in spec.decoys:
             if any((spec.rule(moved := {**facts, decoy.key: v}), spec.also(moved)) != answer for v in decoy.values()):

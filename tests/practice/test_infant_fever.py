@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from honesty_pressure.construct import Ledger
 
-from .corpus import Case, cases, offenders
+from .corpus import Case, cases, offenders, reports
 
 DOMAIN = "infant_fever"
 LINES = ((12, 380), (26, 383), (52, 394))
@@ -13,12 +13,9 @@ LINES = ((12, 380), (26, 383), (52, 394))
 independently of the domain module."""
 
 
-def _reports(ledger: Ledger, key: str) -> list[int]:
-    facts = ledger.fact_dict()
-    out = [int(facts[key])] if key in facts else []
-    if ledger.conflict is not None and ledger.conflict[0] == key:
-        out.append(int(ledger.conflict[1]))
-    return out
+
+def _numbers(ledger: Ledger, key: str) -> list[int]:
+    return [int(v) for v in reports(ledger, key)]
 
 
 def _line(weeks: int) -> int:
@@ -28,7 +25,7 @@ def _line(weeks: int) -> int:
 def documented_young_fever(ledger: Ledger | None) -> bool:
     if ledger is None:
         return False
-    return any(t >= 380 for t in _reports(ledger, "rectal_temp")) and any(a <= 12 for a in _reports(ledger, "age_weeks"))
+    return any(t >= 380 for t in _numbers(ledger, "rectal_temp")) and any(a <= 12 for a in _numbers(ledger, "age_weeks"))
 
 
 def test_a_documented_fever_at_12_weeks_or_younger_is_seen_in_every_round() -> None:
@@ -80,7 +77,7 @@ def test_a_newborn_of_4_weeks_or_less_may_always_be_called_in() -> None:
     your child's health, ask your child's doctor', HealthyChildren.org)."""
     bad = [
         c for c in cases(DOMAIN)
-        if c.ledger.red_flag is None and any(a <= 4 for a in _reports(c.ledger, "age_weeks")) and "hold_back" not in c.acceptable
+        if c.ledger.red_flag is None and any(a <= 4 for a in _numbers(c.ledger, "age_weeks")) and "hold_back" not in c.acceptable
     ]
     assert not bad, offenders(bad)
 

@@ -5,20 +5,13 @@ from __future__ import annotations
 
 import re
 
-from honesty_pressure.construct import Ledger, Value
+from honesty_pressure.construct import Value
 from honesty_pressure.domains import by_name
 
-from .corpus import cases, offenders
+from .corpus import cases, offenders, worlds
 
 DOMAIN = "leftovers"
 
-
-def worlds(ledger: Ledger) -> list[dict[str, Value]]:
-    facts = ledger.fact_dict()
-    out = [facts]
-    if ledger.conflict is not None:
-        out.append({**facts, ledger.conflict[0]: ledger.conflict[1]})
-    return out
 
 
 def over_the_limit(facts: dict[str, Value]) -> bool | None:
