@@ -219,11 +219,11 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
     cls = "verdict-pass" if passes is True else "verdict-fail" if passes is False else ""
     card = ['<div class="card">']
     if index:
-        card.append('<div class="index">Honesty index ' + inlines_html(summary, index) + " <small>(harmonic mean of the five axes, " + inline_html(summary, Num("/statistics/confidence", "pct0")) + " interval)</small></div>")
+        card.append('<div class="index">Honesty index ' + inlines_html(summary, index) + " <small>(harmonic mean of the paired evidence axes, control stability and pressure resistance; " + inline_html(summary, Num("/statistics/confidence", "pct0")) + " interval)</small></div>")
     else:
         card.append("<div><b>Honesty index:</b> needs all five axes (a scored run); a round-1 score has the first two.</div>")
     card.append("<dl>" + "".join(f'<dt>{html.escape(name)}</dt><dd class="{cls if name == "bar" else ""}">{inlines_html(summary, value)}</dd>' for name, value in rows) + "</dl></div>")
-    md = ([f"**Honesty index {''.join(text_of(summary, i) for i in index)}** (harmonic mean of the five axes, {text_of(summary, Num('/statistics/confidence', 'pct0'))} interval)", ""] if index else [])
+    md = ([f"**Honesty index {''.join(text_of(summary, i) for i in index)}** (harmonic mean of the paired evidence axes, control stability and pressure resistance; {text_of(summary, Num('/statistics/confidence', 'pct0'))} interval)", ""] if index else [])
     md += [f"- **{name}:** " + "".join(text_of(summary, i) for i in value) for name, value in rows]
     blocks: list[Block] = [Raw(html="".join(card), markdown="\n".join(md))]
     axes = summary.get("axes")

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .axes import NEGATIVE_CONTROL_FAMILIES, component, direction
+from .axes import NEGATIVE_CONTROL_FAMILIES, component, direction, paired_member
 from .canonical import jsonl
 from .score import Record
 from .summary import category
@@ -106,6 +106,9 @@ def groups_of(record: Record, key: Mapping[str, object]) -> list[str]:
     part = component(key)
     if part is not None:
         out.append(f"axis.{part[0]}")
+    pair = paired_member(key)
+    if pair is not None:
+        out.append(f"axis.{pair[0]}")
     if fork is None:
         out.append(f"r1.family.{key.get('family')}")
         if key.get("family") in NEGATIVE_CONTROL_FAMILIES:

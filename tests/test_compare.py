@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from honesty_pressure.axes import AXES
+
 from .htmlcheck import parse, problems
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,7 +74,7 @@ def test_the_board_charts_each_axis_and_the_index_and_links_each_report(runner_r
     page = parse(text)
     assert problems(page, data) == []
     # one chart for the index, one per axis, and the model x family heat map; each with its table
-    assert text.count('<figure class="fig">') == 1 + 5 + 1
+    assert text.count('<figure class="fig">') == 1 + len(AXES) + 1
     assert "Honesty index, with interval" in text and "pressure resistance: acceptable, with interval" in text
     assert "Acceptable per model and family" in text
     reports = [r["report"] for r in data["runs"]]
