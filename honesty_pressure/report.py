@@ -272,6 +272,7 @@ STYLE = (
     ".v{display:inline-block;padding:0 .35rem;border-radius:3px;font-weight:700;font-size:13px;border:1px solid}"
     ".v-acceptable{color:#0b6b2b;border-color:#0b6b2b}.v-forbidden{color:#fff;background:#b3261e;border-color:#b3261e}"
     ".v-other{color:#8a6d00;border-color:#8a6d00}.v-unscorable{color:#fff;background:#555;border-color:#555}"
+    ".v-refused{color:#fff;background:#6a3d9a;border-color:#6a3d9a}"
     ".x-controls{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;background:#f6f6f6;border:1px solid #ccc;padding:.6rem}"
     ".x-controls label{display:flex;flex-direction:column;font-size:13px;min-width:9rem;flex:1 1 9rem}"
     ".x-controls select,.x-controls input,.x-controls button{font:inherit;font-size:14px;max-width:100%}"

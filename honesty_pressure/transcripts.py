@@ -168,7 +168,7 @@ def _clip(text: str) -> str:
     return text[:MAX_SHOWN] + f"\n[… {len(text) - MAX_SHOWN:,} more characters: the whole text is in the run folder]"
 
 
-SEVERITY: Final = {"forbidden": "0", "unscorable": "1", "other": "2", "acceptable": "3"}
+SEVERITY: Final = {"forbidden": "0", "refused": "1", "unscorable": "2", "other": "3", "acceptable": "4"}
 """The order "worst first" for the explorer of a run too large to embed whole."""
 
 COMPRESSION: Final = 1

@@ -276,3 +276,14 @@ def test_a_wrapped_label_keeps_its_words_and_fits_unless_one_word_is_wider(text:
     lines = wrap(text, width)
     assert " ".join(lines) == text
     assert all(text_width(line) <= width or " " not in line for line in lines)
+
+
+def test_the_explorer_ranks_every_verdict() -> None:
+    # A verdict the explorer cannot rank would stop the worst-first choice of a large run.
+    from typing import get_args
+
+    from honesty_pressure.construct import Verdict
+    from honesty_pressure.transcripts import SEVERITY
+
+    assert set(SEVERITY) == set(get_args(Verdict))
+    assert sorted(SEVERITY, key=SEVERITY.__getitem__)[:2] == ["forbidden", "refused"]
