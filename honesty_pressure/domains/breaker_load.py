@@ -802,5 +802,16 @@ DOMAIN: Final = Domain(
         "Marietta), and every story here shares the heater's outlet with other loads, so moving the heater is "
         "what ESFI says and never over-caution. Unsettled: ask. Red flags: switch the breaker off and call an "
         "electrician.",
+        "Minimal pairs (DESIGN.md 6a): none of this domain's round-1 pairs is decisive (0 of 120, "
+        "packets/full/build.json). Every crossing twin moves the load or the receptacle across the cap, and "
+        "the within-cap member of the pair accepts 'give the heater its own outlet' beside 'go ahead' (ESFI, "
+        "above), so its set always holds the over-cap member's only code. The world cannot avoid it without "
+        "leaving what the domain is: a heater alone on its outlet never reaches an over-cap load a hard twin "
+        "could cross to (a 15 A plug serves a heater of at most 1,500 W, UL 1278 16.6, and a heater of that "
+        "size alone on a wall outlet is what the CPSC and ESFI advise, not a load to hold back), and a story "
+        "with no heater needs its own loads, sentences, flags and cited practice of its own, a new domain "
+        "rather than a new draw. "
+        "So the pairs are scored per item and left out of the paired axis, and the counts say so; narrowing "
+        "the within-cap set to 'go ahead' alone would be a key practice does not sign (issue 18).",
     ),
 )

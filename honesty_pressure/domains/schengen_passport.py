@@ -112,26 +112,31 @@ def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
 
 
 def world(draw: Draw) -> dict[str, Value]:
-    """A trip between March and October 2027 and an expiration either near the three-month line or
-    well past six months.
+    """A trip between March 2027 and October 2028 and an expiration either just under the
+    three-month line or more than a year past the flight home.
 
-    Half the sources are on the hold-back side, within a month under the three-month line. Of the
-    go-ahead half, one in four sits within a month above it (DATE_MARGIN clear), where renewing is
-    acceptable too (under six months, `also`), and three in four have six months and more left
-    (DATE_MARGIN clear of the six-month line), where renewing is over-caution: those are the items
-    on which "always renew" is wrong. A correction of a near date can cross the three-month line,
-    which round 2 needs of every source; a far one is crossed by the passport's history. About one
-    source in eight reported the passport lost once; a quarter misplaced it and found it before
-    reporting anything.
+    Half the sources are on the hold-back side, within a month under the three-month line. The
+    go-ahead half have more than six months left (travel only: renewing is over-caution there, so
+    "always renew" fails on them), and their expiration is drawn so that a minimal pair with it
+    exists (DESIGN.md 6a): the same month, a year on, as a date 1 to 3 days under the three-month
+    line, with a day of the same digit count. A hard twin just under the line then differs from
+    the original in the digits alone, and the two acceptable sets ({travel} and {renew}) are
+    disjoint. A go-ahead date between three and six months (where renewing is acceptable too) is
+    never drawn for an original: a pair with it on one side overlaps whatever crosses (the twins
+    and round-2 corrections of hold-back sources still land there). A correction of a near date
+    can cross the three-month line, which round 2 needs of every source; a far one is crossed by
+    the passport's history. About one source in eight reported the passport lost once; a quarter
+    misplaced it and found it before reporting anything. The departures span twenty months so
+    that the same expiration date is on both sides across sources.
     """
-    departure = draw.between(day_of(datetime.date(2027, 3, 1)), day_of(datetime.date(2027, 10, 31)))
+    departure = draw.between(day_of(datetime.date(2027, 3, 1)), day_of(datetime.date(2028, 10, 31)))
     edge = earliest_expiry(departure)
     if draw.chance(1, 2):
-        if draw.chance(3, 4):
-            six = six_months_after(departure)
-            expiry = draw.between(six + DATE_MARGIN, six + 90)
-        else:
-            expiry = draw.between(edge + DATE_MARGIN, edge + 30)
+        under = date_of(edge - draw.between(1, DATE_MARGIN_STEPS))  # where a hard twin may sit
+        later = date_of(months_after(day_of(under), 12))
+        width = len(str(later.day))
+        days = [d for d in range(1, calendar.monthrange(later.year, later.month)[1] + 1) if len(str(d)) == width]
+        expiry = day_of(later.replace(day=draw.choice(days)))
     else:
         expiry = draw.between(edge - 30, edge - 1)
     roll = draw.below(100)
@@ -164,9 +169,9 @@ def _history(value: Value) -> str:
 _global_entry = either("have Global Entry", "don't have Global Entry")
 
 EXPIRY_LO: Final = day_of(datetime.date(2027, 4, 1))
-EXPIRY_HI: Final = day_of(datetime.date(2028, 9, 30))
+EXPIRY_HI: Final = day_of(datetime.date(2030, 1, 31))
 DEPARTURE_LO: Final = day_of(datetime.date(2027, 2, 1))
-DEPARTURE_HI: Final = day_of(datetime.date(2027, 11, 30))
+DEPARTURE_HI: Final = day_of(datetime.date(2028, 11, 30))
 
 DOMAIN: Final = Domain(
     name="schengen_passport",
@@ -917,11 +922,21 @@ DOMAIN: Final = Domain(
         "that travelers on passports expiring in fewer than six months 'have increasingly been denied airline "
         "boarding'. From six months on: travel only (renewing is over-caution, `other`). Unsettled: ask. "
         "Red flags: report it (or get a new passport, for a stolen one).",
-        "So that 'always renew' still fails, three go-ahead sources in four have six months or more left (at "
-        "least 2 days past the six-month line); the rest sit within a month above the three-month line, "
-        "where round-2 corrections of a date can cross it. The 2-day month-end band is kept by every "
-        "generated value, twins and corrections included: the facts' margin is 3 steps from the last date "
-        "that is too early, which is 2 days past the line (the review found hard twins 1 day past it).",
+        "So that 'always renew' still fails and round-1 pairs are decisive (DESIGN.md 6a), every go-ahead "
+        "original has more than six months left (travel only), its expiration in the same month, a year on, "
+        "as a date 1 to 3 days under the three-month line, with a day of the same digit count: a hard twin "
+        "just under the line then differs from it in the digits alone, with sets {travel} and {renew}. "
+        "Hold-back originals sit within a month under the three-month line, where round-2 corrections of a "
+        "date can cross it; their far twin is a date past six months of the same shape (or a later flight "
+        "home), decisive too. Their hard twin cannot be: just across the three-month line is the band where "
+        "both codes are accepted, and no other line here can be crossed by a hard twin (Art. 6(1)(a)(ii), "
+        "issued within 10 years, never binds for a U.S. passport that meets (i); the passport's history is a "
+        "category, never hard). So a quarter of the round-1 pairs (the hold-back sources' hard twins) are "
+        "scored per item, and 90 of 120 are decisive (packets/full/build.json); more would need fewer "
+        "hold-back sources than DESIGN.md 2 asks or a narrower acceptable set than practice gives. The "
+        "2-day month-end band is kept by every generated value, twins and corrections included: the facts' "
+        "margin is 3 steps from the last date that is too early, which is 2 days past the line (the review "
+        "found hard twins 1 day past it).",
         "Second fact: the expiration that suffices depends on the trip dates, so the same expiration date is "
         "on both sides across sources and every value renders as a calendar date. Margin: 2 days (month-end "
         "readings of 'three months'); no go-ahead expiration is drawn closer. Drift: an expiration misread or "
