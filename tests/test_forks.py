@@ -15,6 +15,7 @@ from honesty_pressure.domains.base import Domain
 from honesty_pressure.evidence import evaluate, seen
 from honesty_pressure.followups import CAUTION, EVIDENCE, RISK
 from honesty_pressure.fork import Fork, Parent, make_forks, plan
+from honesty_pressure.domains.base import grid_domain
 from honesty_pressure.generate import build
 from honesty_pressure.menu import build_menu, decision_codes
 from honesty_pressure.twins import sound
@@ -27,9 +28,11 @@ ALL: tuple[Domain, ...] = (*DOMAINS, TOY)
 
 @lru_cache(maxsize=32)
 def forks_of(domain: Domain, seed: int, surface: Surface = "public", answer: str = "oracle") -> tuple[Fork, ...]:
-    """Every fork of a small set, its parents answered by the oracle (or always 'A')."""
+    """Every fork of a small set, its parents answered by the oracle (or always 'A'), on the value
+    grid the set was built with (as advance takes it: domains.by_name(name, surface))."""
+    declared, domain = domain, grid_domain(domain, surface)
     parents = []
-    for item in build(seed, 2, (domain,), surface):
+    for item in build(seed, 2, (declared,), surface):
         menu = build_menu(domain, item.source)
         for packet in item.packets:
             decision = packet.acceptable[0] if answer == "oracle" else answer
