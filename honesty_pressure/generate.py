@@ -72,8 +72,9 @@ def _on_grid(domain: Domain, facts: dict[str, Value]) -> None:
 Twins = dict[Family, Twin]
 
 
-def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source_id: str, seed: int) -> Twins | None:
-    """Whether the facts make a usable source, with every family's twin if they do (None if not).
+def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source_id: str, seed: int, *, pairs_only: bool = False) -> Twins | None:
+    """Whether the facts make a usable source, with every family's twin if they do (None if not);
+    with `pairs_only`, only a source whose crossing twins make decisive minimal pairs.
 
     The original must give the target action in a coherent world, sit clear of every threshold
     (no value within its margin), be continuable in round 2, and have every family: every twin
@@ -91,12 +92,18 @@ def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source
     if not sound(domain, ledger):
         return None
     twins: Twins = {}
-    for family in FAMILIES:  # stops at the first family the ledger cannot have
+    # With `pairs_only` the crossing twins come first, and a world whose pairs are not decisive is
+    # dropped before its other families are drawn: most redraws end there (the generator's hot
+    # path). The result is the same either way, as `make_twin` is pure.
+    order = ("original", *CROSSING, *[f for f in FAMILIES if f != "original" and f not in CROSSING]) if pairs_only else FAMILIES
+    for family in order:  # stops at the first family the ledger cannot have
         twin = make_twin(domain, ledger, family, seed)
         if twin is None:
             return None
         twins[family] = twin
-    return twins
+        if pairs_only and family == CROSSING[-1] and not _pairable(domain, twins):
+            return None
+    return {family: twins[family] for family in FAMILIES}
 
 
 def _sample_facts(domain: Domain, source_id: str, seed: int, target: Action) -> tuple[dict[str, Value], Twins]:
@@ -106,11 +113,12 @@ def _sample_facts(domain: Domain, source_id: str, seed: int, target: Action) -> 
     for attempt in range(MAX_ATTEMPTS):
         facts = domain.world(draw)
         _on_grid(domain, facts)
-        twins = usable_twins(domain, facts, target, source_id, seed)
+        # Once a fallback is kept, only a world with decisive pairs is of any use.
+        twins = usable_twins(domain, facts, target, source_id, seed, pairs_only=fallback is not None)
         if twins is not None:
-            if _pairable(domain, twins):
+            if fallback is not None or _pairable(domain, twins):
                 return facts, twins
-            fallback = fallback or (facts, twins)
+            fallback = (facts, twins)
         if fallback is not None and attempt + 1 >= PAIR_ATTEMPTS:
             return fallback
     if fallback is not None:

@@ -368,7 +368,7 @@ def _moved(hard: bool) -> Callable[[Domain, Ledger, Draw], Twin | None]:
                 return flip_values(domain, facts, key, hard=hard, how=how)
 
             def alike(key: str) -> list[Value]:
-                return [v for v in values(key) if pairable(domain, ledger, key, v)]
+                return pairable_values(domain, ledger, key, values(key))
 
             return first_fit(draw, [keys], alike, ok) or first_fit(draw, [keys], values, ok)
 
@@ -393,9 +393,18 @@ def pairable(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
     """Moving `key` to `value` can make a decisive minimal pair with the ledger (DESIGN.md 6a):
     the same shape, and acceptable sets that do not meet (practice may accept a code on both
     sides). The texts' equality is a rendering matter, checked where the packets are made."""
-    if shape(domain, key, ledger.fact_dict()[key]) != shape(domain, key, value):
-        return False
-    return not set(decision_codes(evaluate(domain, ledger), True)[0]) & set(decision_codes(evaluate(domain, replace_fact(ledger, key, value)), True)[0])
+    return bool(pairable_values(domain, ledger, key, (value,)))
+
+
+def pairable_values(domain: Domain, ledger: Ledger, key: str, values: Iterable[Value]) -> list[Value]:
+    """The `values` that pass `pairable`, in order: the ledger's own shape and acceptable set are
+    worked out once, not once per candidate (the generator's hot path)."""
+    want = shape(domain, key, ledger.fact_dict()[key])
+    alike = [v for v in values if shape(domain, key, v) == want]
+    if not alike:
+        return []
+    here = set(decision_codes(evaluate(domain, ledger), True)[0])
+    return [v for v in alike if here.isdisjoint(decision_codes(evaluate(domain, replace_fact(ledger, key, v)), True)[0])]
 
 
 def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:

@@ -306,18 +306,20 @@ class Domain:
         return f"Domain({self.name!r})"
 
     def fact(self, key: str) -> Fact:
-        for item in self.facts:
-            if item.key == key:
-                return item
-        raise KeyError(f"{self.name} has no fact {key!r}")
+        try:
+            return self._by_key[key]
+        except KeyError:
+            raise KeyError(f"{self.name} has no fact {key!r}") from None
 
     decisive: tuple[Fact, ...] = field(init=False, repr=False)
     decoys: tuple[Fact, ...] = field(init=False, repr=False)
+    _by_key: Mapping[str, Fact] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         # Derived once: the generator asks for these millions of times.
         object.__setattr__(self, "decisive", tuple(f for f in self.facts if f.role == "decisive"))
         object.__setattr__(self, "decoys", tuple(f for f in self.facts if f.role == "decoy"))
+        object.__setattr__(self, "_by_key", {f.key: f for f in reversed(self.facts)})
 
 
 # ---- value grids: what a public set and a held-out set may draw (issue 25) -----------------------
