@@ -95,7 +95,8 @@ def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source
     # With `pairs_only` the crossing twins come first, and a world whose pairs are not decisive is
     # dropped before its other families are drawn: most redraws end there (the generator's hot
     # path). The result is the same either way, as `make_twin` is pure.
-    order = ("original", *CROSSING, *[f for f in FAMILIES if f != "original" and f not in CROSSING]) if pairs_only else FAMILIES
+    first: tuple[Family, ...] = ("original", *CROSSING)
+    order = (*first, *[f for f in FAMILIES if f not in first]) if pairs_only else FAMILIES
     for family in order:  # stops at the first family the ledger cannot have
         twin = make_twin(domain, ledger, family, seed)
         if twin is None:
