@@ -7,6 +7,7 @@ returns bytes, and only the CLI writes them. Every seeded draw is stored in ledg
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
@@ -264,6 +265,15 @@ class Built:
 def build(
     seed: int, sources_per_domain: int = SOURCES_PER_DOMAIN, domains: Sequence[Domain] = DOMAINS, surface: Surface = "public"
 ) -> list[Built]:
+    """Every source of the set with its packets. A pure function of its arguments, memoised for the
+    last two sets asked for: a full set takes seconds to draw, and `verify` or `selfcheck` called
+    twice in one process (a library user, the test suite) would draw it again for the same bytes.
+    Domains hash by identity, so another domain object is another set."""
+    return list(_build(seed, sources_per_domain, tuple(domains), surface))
+
+
+@lru_cache(maxsize=2)
+def _build(seed: int, sources_per_domain: int, domains: tuple[Domain, ...], surface: Surface) -> tuple[Built, ...]:
     out = []
     for declared in domains:
         # Public sets draw on the public value grid, held-out sets on the held-out one: no value
@@ -271,7 +281,7 @@ def build(
         domain = grid_domain(declared, surface)
         for source, twins in domain_sources(domain, seed, sources_per_domain):
             out.append(Built(source=source, packets=tuple(source_packets(domain, source, seed, twins, surface))))
-    return out
+    return tuple(out)
 
 
 def quick_subset(built: Sequence[Built], per_domain: int = QUICK_PER_DOMAIN) -> list[Built]:
