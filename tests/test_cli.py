@@ -103,7 +103,7 @@ def test_ci_runs_the_readme_test_command() -> None:
         ["awk", "/<!-- test command -->/{getline; getline; print; exit}", "README.md"], cwd=ROOT, capture_output=True, text=True, check=True
     )
     command = result.stdout.strip()
-    assert "python -m pytest" in command and "mypy --strict honesty_pressure" in command and '.[dev]' in command
+    assert "python -m tests.parallel" in command and "mypy --strict honesty_pressure" in command and '.[dev]' in command
     assert "<!-- test command -->" in (ROOT / "README.md").read_text() and "awk" in (ROOT / ".ci" / "run").read_text()
 
 

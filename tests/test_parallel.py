@@ -1,0 +1,43 @@
+"""The README's test command runs tests.parallel: its shards must hold every test file once."""
+
+from __future__ import annotations
+
+from tests import parallel
+
+
+def test_the_shards_hold_every_test_file_exactly_once() -> None:
+    files = parallel.test_files()
+    for jobs in (1, 2, 3):
+        plan = parallel.shards(parallel.units(files), parallel.read_weights(), jobs)
+        dealt = [f for shard in plan for f in shard]
+        assert sorted(dealt) == files and len(set(dealt)) == len(dealt)
+        assert len(plan) <= jobs
+
+
+def test_files_sharing_a_costly_build_share_a_shard() -> None:
+    plan = parallel.shards(parallel.units(parallel.test_files()), parallel.read_weights(), 2)
+    where = {f: i for i, shard in enumerate(plan) for f in shard}
+    practice = {where[f] for f in where if f.startswith("tests/practice/")}
+    demo_users = {where[f] for f in where if parallel.unit_of(f) == "shared-fixtures"}
+    assert len(practice) == 1 and len(demo_users) == 1
+    assert "tests/test_report_html.py" in where and parallel.unit_of("tests/test_report_html.py") == "shared-fixtures"
+
+
+def test_the_split_is_longest_first_to_the_lightest_shard() -> None:
+    groups = {"a": ["a.py"], "b": ["b.py"], "c": ["c.py"], "d": ["d.py"]}
+    weights = {"a": 10.0, "b": 6.0, "c": 5.0}  # d is unknown: 2 s
+    # a (10) to shard 1, b (6) and c (5) to shard 2, then d (2) to shard 1 (10 < 11)
+    assert parallel.shards(groups, weights, 2) == [["a.py", "d.py"], ["b.py", "c.py"]]
+
+
+def test_weights_are_read_from_a_durations_report() -> None:
+    report = "\n".join(
+        [
+            "12.50s call     tests/test_cli.py::test_a",
+            "0.50s setup    tests/test_cli.py::test_b",
+            "3.00s call     tests/practice/test_wording.py::test_c[x]",
+            "1.00s call     tests/practice/test_decoys.py::test_d",
+            "9.00s call     tests/not_a_file.py::test_e",
+        ]
+    )
+    assert parallel.weights_from(report) == {"tests/practice": 4.0, "tests/test_cli.py": 13.0}
