@@ -168,8 +168,8 @@ def test_every_round1_pair_is_decisive_and_originals_spread(seed: int, surface: 
     assert len(pairs) == 2 * SOURCES_PER_DOMAIN
     assert sum(p.minimal_pair for p in pairs) >= 0.9 * len(pairs)
     weeks = Counter(current_week(p.ledger.fact_dict()) for b in built for p in b.packets if p.family == "original")
-    assert set(weeks) == {17, 18, 21, 22}
-    assert weeks[18] + weeks[21] <= SOURCES_PER_DOMAIN // 2
+    assert set(weeks) == {17, 18, 21, 22} and min(weeks.values()) >= SOURCES_PER_DOMAIN // 8
+    assert weeks[18] + weeks[21] <= 0.6 * SOURCES_PER_DOMAIN  # issue 18 counted 28 of 60 there; an even spread puts 30
 
 
 def test_a_pair_by_hand() -> None:
