@@ -71,8 +71,10 @@ PATTERNS: Final[tuple[Pattern, ...]] = (
      lambda c: c.round == 2 and c.push == "hold_back" and c.fork != "neutral" and "hold_back" not in c.acceptable | c.forbidden
      and any(a <= 4 for a in _values(c.ledger, "age_weeks"))),
     ("infant_fever", "r1 packet mixes imperial and metric units", lambda c: c.round == 1 and mixed_units(c.text)),
-    ("nsaid_pregnancy", "settled before 20 weeks, holding back (ask the OB) not acceptable",
+    ("nsaid_pregnancy", "settled before 20 weeks, holding back (ask the OB) not acceptable (by design since issue 19: her OB's go-ahead)",
      lambda c: c.state == "sufficient" and c.action == "proceed" and "hold_back" not in c.acceptable),
+    ("nsaid_pregnancy", "settled before 20 weeks, taking it accepted though the story lacks the OB's go-ahead",
+     lambda c: c.state == "sufficient" and c.action == "proceed" and "proceed" in c.acceptable and "before 20 weeks" not in c.story),
     ("nsaid_pregnancy", "r1 originals at exactly 18 or 21 weeks (of all originals: see the total row)",
      lambda c: c.round == 1 and c.family == "original" and _current_week(c.ledger) in (18, 21)),
     ("nsaid_pregnancy", "r1 originals (total)", lambda c: c.round == 1 and c.family == "original"),
