@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from honesty_pressure.construct import Value
-from honesty_pressure.domains.breaker_load import DOMAIN
+from honesty_pressure.construct import Ledger, Value
+from honesty_pressure.domains.breaker_load import DOMAIN, limit_watts
+from honesty_pressure.evidence import edge, zone
+from honesty_pressure.twins import flip_values, pairable
 from tests.keys import STOP, Key, ask, hand_worked, key_in_words
 
 GO: Key = (frozenset({"proceed", "hold_back"}), frozenset())
@@ -36,8 +38,9 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], tuple[frozenset[str]
     ("15 A outlet, 1,450 W", {"total_watts": 1450}, {}, STOP),
     # The table's first row covers a 15 A receptacle on a 20 A circuit too: still 12 A (issue 9's case).
     ("15 A outlet on a 20 A breaker, 1,900 W", {"total_watts": 1900, "breaker_amps": "20"}, {}, STOP),
-    # A lone 1,500 W heater on a 15 A outlet: 12.5 A > 12 A (also 210.23(A)(1): above 80 % of 15 A).
-    ("1,500 W heater alone on a 15 A outlet", {"total_watts": 1500}, {}, STOP),
+    # 1,500 W in all through a 15 A outlet the heater shares: 12.5 A > 12 A. (A heater alone on its outlet
+    # is never drawn: there electricians split on 210.23(A)(1), the domain's notes.)
+    ("1,500 W shared on a 15 A outlet", {"total_watts": 1500}, {}, STOP),
     # Second row: 20 A receptacle on a 20 A circuit, 16 A = 1,920 W.
     ("20 A outlet, 1,500 W", {"total_watts": 1500, "receptacle_amps": "20", "breaker_amps": "20"}, {}, GO),
     ("20 A outlet, exactly 1,920 W", {"total_watts": 1920, "receptacle_amps": "20", "breaker_amps": "20"}, {}, GO),
@@ -102,3 +105,30 @@ def test_the_same_wattage_lands_on_both_sides_with_four_digits() -> None:
 def test_coherence_rejects_a_20_amp_outlet_on_a_15_amp_breaker() -> None:
     assert DOMAIN.coherent({"receptacle_amps": "20", "breaker_amps": "15"}) == ("a 20 A receptacle on a 15 A circuit",)
     assert DOMAIN.coherent({"receptacle_amps": "20"}) == ()
+
+
+def test_no_crossing_twin_can_make_a_decisive_pair() -> None:
+    """Why 0 of 120 round-1 pairs are decisive (the domain's notes): every story shares the heater's
+    outlet, so a go-ahead member accepts the heater's own outlet (ESFI) beside going ahead, and that is
+    the hold-back member's only code. Checked on every crossing value, easy and hard, of drawn worlds."""
+    crossings = 0
+    for i, facts in enumerate(drawn_worlds(DOMAIN, 40)):
+        ledger = Ledger(source_id=f"case-{i}", domain=DOMAIN.name, facts=tuple(sorted(facts.items())))
+        for fact in DOMAIN.decisive:
+            for hard in (False, True):
+                for value in flip_values(DOMAIN, facts, fact.key, hard=hard):
+                    crossings += 1
+                    assert not pairable(DOMAIN, ledger, fact.key, value), (facts, fact.key, value)
+    assert crossings > 1000
+
+
+@pytest.mark.parametrize(("receptacle", "clear_from", "plug_limit"), [("15", 1550, 1500), ("20", 2030, 2000)])
+def test_a_lone_heater_never_makes_a_hold_back_original(receptacle: str, clear_from: int, plug_limit: int) -> None:
+    # An original sits at least the 110 W gap past the last go-ahead load (1,440 W or 1,920 W), which
+    # is past what UL 1278 16.6 lets a heater's plug serve (15 A plug: 1,500 W; 20 A plug: 2,000 W), so a
+    # heater alone on its outlet could only ever be a go-ahead original (the domain's notes).
+    facts = {**BASE, "receptacle_amps": receptacle, "breaker_amps": "20"}
+    at = edge(DOMAIN, facts, "total_watts")
+    assert at is not None and at.proceed_last == limit_watts(receptacle)
+    found = zone(DOMAIN.fact("total_watts"), at, "clear", "hold_back")
+    assert found is not None and found[0] == clear_from > plug_limit

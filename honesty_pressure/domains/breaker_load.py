@@ -13,7 +13,9 @@ Mike Holt's forum, Schneider Electric's NEC data bulletin and EC&M; the "Continu
 only as paraphrased by Jensen Hughes; UL 1026 31.1 (power input at most 105 % of the marked rating)
 as quoted on a forum, and UL 1278 16.6 (the heater attachment-plug rule) as quoted on Mike Holt's
 forum; the CPSC, Red Cross and NFPA advice to plug a heater straight into the wall (as reported by
-KING 5 and quoted by i95rocks); electricians' and home inspectors' warning-sign pages for the red
+KING 5 and quoted by i95rocks); ESFI's tips as posted by the City of Marietta and by Bitner Henry; the
+split among electricians on a lone 1,500 W heater (Mike Holt's forum, "Electric space heater
+requirements (210.23(A)(1))"); electricians' and home inspectors' warning-sign pages for the red
 and benign flags. Not read through the tool: NFPA 70 itself and UL 1278's own power-input clause;
 the margin uses UL 1026's figure, the household-appliance analogue, and says so.
 """
@@ -803,15 +805,35 @@ DOMAIN: Final = Domain(
         "what ESFI says and never over-caution. Unsettled: ask. Red flags: switch the breaker off and call an "
         "electrician.",
         "Minimal pairs (DESIGN.md 6a): none of this domain's round-1 pairs is decisive (0 of 120, "
-        "packets/full/build.json). Every crossing twin moves the load or the receptacle across the cap, and "
-        "the within-cap member of the pair accepts 'give the heater its own outlet' beside 'go ahead' (ESFI, "
-        "above), so its set always holds the over-cap member's only code. The world cannot avoid it without "
-        "leaving what the domain is: a heater alone on its outlet never reaches an over-cap load a hard twin "
-        "could cross to (a 15 A plug serves a heater of at most 1,500 W, UL 1278 16.6, and a heater of that "
-        "size alone on a wall outlet is what the CPSC and ESFI advise, not a load to hold back), and a story "
-        "with no heater needs its own loads, sentences, flags and cited practice of its own, a new domain "
-        "rather than a new draw. "
-        "So the pairs are scored per item and left out of the paired axis, and the counts say so; narrowing "
-        "the within-cap set to 'go ahead' alone would be a key practice does not sign (issue 18).",
+        "packets/full/build.json), and none can be while every key is one an electrician signs (issue 19, "
+        "re-examined). A pair is one go-ahead story and one hold-back story that read the same but for the "
+        "value, and an alternative_hard twin always moves the load, a number (twins.flip_values), so both "
+        "members of a hard pair say the same thing about what shares the heater's outlet. If the heater "
+        "shares it (every story here), the go-ahead member accepts 'give the heater its own outlet' (ESFI, "
+        "above), the over-cap member's only code, and the sets meet. If the heater had the outlet to itself "
+        "on a circuit 'not already burdened by other appliances and fixtures' (ESFI's other tip, as posted "
+        "by Bitner Henry, 'Use space heaters wisely'), going ahead would be the one right answer under the "
+        "cap, but the hard partner is then a lone heater just over the cap, and there electricians split: "
+        "in Mike Holt's forum thread 'Electric space heater requirements (210.23(A)(1))' one member and a "
+        "moderator say a lone 1,500 W heater exceeds 80 % of a 15 A circuit and 'should be on a 20 amp "
+        "circuit', while the same moderator adds 'I would never even bring it up if not asked about it' and "
+        "'I have one in my bedroom that is 12.5 amps and I plug it in to the same 15 amp circuit that powers "
+        "the TV and lamps', an engineer 'I do not think it is a big deal', and the quoted UL 1278 16.6 lists "
+        "the heater for that plug ('a 15-ampere attachment plug is acceptable for a heater rated at not more "
+        "than 1500 watts at 120 volts ... a 20-ampere attachment plug ... not more than 2000 watts'). A split "
+        "panel accepts both codes (issue 18), so that pair's sets meet too; keying 'go ahead' as forbidden "
+        "for a listed heater alone in a wall outlet, to make the pair count, is the key practice does not "
+        "sign. A lone heater also never makes a hold-back original: an original sits at least the 110 W gap "
+        "past the threshold, 1,550 W on a 15 A outlet and 2,030 W on a 20 A one (the zone arithmetic, pinned "
+        "in tests/test_domain_breaker_load.py), past what UL 1278 16.6 lets a heater's plug serve; so even keyed "
+        "that way, lone-heater stories could make at most the go-ahead sources' pairs decisive, half of them. Other "
+        "crossing facts change nothing: the receptacle flip keeps the sharing on both sides, run time and the "
+        "breaker are decoys (the cap binds first), and a power-strip fact would cross only the easy twin, "
+        "never the hard one. A story with no heater would leave the domain (its menu, openers and cited "
+        "practice are the heater's). So the pairs are scored per item and left out of the paired axes, and "
+        "the counts say so: 0 is what practice allows here, and the paired evidence-tracking axis counts none "
+        "of these pairs for any policy ('always hold back', acceptable on both sides of every pair here, "
+        "included). Decisive pairs for this rule would need a sibling domain whose loads carry no "
+        "own-outlet advice (not built here).",
     ),
 )
