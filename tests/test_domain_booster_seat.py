@@ -13,7 +13,7 @@ from collections import Counter
 
 from honesty_pressure.construct import Value
 from honesty_pressure.domains import booster_seat
-from honesty_pressure.domains.booster_seat import DOMAIN, feet_inches, rule
+from honesty_pressure.domains.booster_seat import DOMAIN, inches, rule
 from honesty_pressure.draws import Draw
 from tests.keys import Key, hand_worked
 
@@ -180,11 +180,14 @@ def test_the_fever_flags_differ_only_in_the_reading() -> None:
         assert r.replace("105", "#") == b.replace("100", "#")
 
 
-def test_heights_read_as_a_parent_says_them() -> None:
-    assert [feet_inches(v) for v in (47, 53, 57, 60, 61)] == [
-        "3 feet 11 inches",
-        "4 feet 5 inches",
-        "4 feet 9 inches",
-        "5 feet",
-        "5 feet 1 inch",
-    ]
+def test_heights_read_as_a_checkup_printout_gives_them() -> None:
+    assert [inches(v) for v in (47, 53, 57, 60, 61)] == ["47 inches", "53 inches", "57 inches", "60 inches", "61 inches"]
+    assert inches(1) == "1 inch", "the margin, as docs/DOMAINS.md gives it"
+
+
+def test_every_height_has_one_digit_shape() -> None:
+    """DESIGN.md 6a: a kept child and one who rides with the belt read the same once the height is
+    masked, whichever two heights they are (in feet and inches, 4 ft 5 in and 4 ft 10 in did not)."""
+    from honesty_pressure.pairs import shape
+
+    assert {shape(DOMAIN, "height_in", v) for v in DOMAIN.fact("height_in").values()} == {"00 inches"}
