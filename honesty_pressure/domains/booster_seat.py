@@ -751,7 +751,12 @@ DOMAIN: Final = Domain(
         "booster and his twin who rides with the belt read the same once the number is masked (a minimal pair, "
         "DESIGN.md 6a). In feet and inches they did not: a kept child is 4 ft 5 in (the one height both clear of "
         "4 ft 7 in and within a re-measurement of it), and the ride-side heights his far twin can take, 4 ft 10 in "
-        "to 5 ft, have two-digit or no inches, so 30 of the 120 round-1 pairs were scored per item.",
+        "to 5 ft, have two-digit or no inches, so 30 of the 120 round-1 pairs were scored per item, and every "
+        "go-ahead original sat at 4 ft 9 in, the one ride-side height of a kept child's shape. An "
+        "8-year-old kept in the booster at 53 inches has no far twin (CDC's table puts an 8-year-old at 57 "
+        "inches at most, inside the hard band), so one of his pairs cannot be decisive; the generator draws a "
+        "source's world again until both can be, so an original that keeps the booster is almost never 8 (and "
+        "never 12: a 12-year-old is at least 54 inches). The age is a decoy, and a twin never changes it.",
         "Margins and drift. Height: 1 in (a home measurement against a wall and a clinic reading differ by that "
         "much), drift 2 in: two reports differ by shoes, posture and the tool (a wall and a book, a clinic "
         "stadiometer), and by growth when they are months apart (a child of 8 to 12 grows about 2 in a year: CDC's "
