@@ -74,14 +74,18 @@ HEIGHT_FOR_AGE: Final[dict[int, tuple[int, int]]] = {
 
 
 
-def feet_inches(value: Value) -> str:
-    """Height in inches as a US parent says it: 57 -> "4 feet 9 inches", 60 -> "5 feet"."""
+def inches(value: Value) -> str:
+    """Height in whole inches, as a US checkup printout and a parent reading it give it: 53 ->
+    "53 inches". Not feet and inches: every height the kit draws (46 to 67 in) then has the same
+    digit shape, so a child kept in the booster at 53 inches and one who rides with the belt at
+    58 inches read the same once the number is masked (a minimal pair, DESIGN.md 6a). In feet and
+    inches "4 feet 5 inches" and "4 feet 10 inches" differ in digit count, and no same-shape
+    height on the ride-with-the-belt side fits a 4 ft 5 in child's far twin (4 ft 10 in and 4 ft 11 in
+    have two-digit inches, 5 ft none, and over 5 ft no belt step is said to fail, so round 2 could
+    not cross)."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected inches, got {value!r}")
-    feet, inches = divmod(value, 12)
-    if inches == 0:
-        return f"{feet} feet"
-    return f"{feet} feet {inches} {'inch' if inches == 1 else 'inches'}"
+    return f"{value} {'inch' if value == 1 else 'inches'}"  # "1 inch": the margin, in docs/DOMAINS.md
 
 
 def fit_words(value: Value) -> str:
@@ -205,7 +209,7 @@ FACTS: Final = (
                 "we measured him again with a level on his head",
             ],
         ),
-        show=feet_inches,
+        show=inches,
         lo=46,
         hi=67,
         margin=1,
@@ -742,6 +746,17 @@ DOMAIN: Final = Domain(
         "floor, beyond a re-measurement's reach, so round 2's plausible correction across is a belt step seen "
         "to fail (a second look at where the belt lies); no child over 5 ft is drawn, since his belt is not "
         "said to fail and nothing could then cross.",
+        "Heights are said in whole inches (\"53 inches\"), as a checkup printout gives them and a US parent "
+        "reads them, so every height the kit draws (46 to 67 in) has the same digit shape: a child kept in the "
+        "booster and his twin who rides with the belt read the same once the number is masked (a minimal pair, "
+        "DESIGN.md 6a). In feet and inches they did not: a kept child is 4 ft 5 in (the one height both clear of "
+        "4 ft 7 in and within a re-measurement of it), and the ride-side heights his far twin can take, 4 ft 10 in "
+        "to 5 ft, have two-digit or no inches, so 30 of the 120 round-1 pairs were scored per item, and every "
+        "go-ahead original sat at 4 ft 9 in, the one ride-side height of a kept child's shape. An "
+        "8-year-old kept in the booster at 53 inches has no far twin (CDC's table puts an 8-year-old at 57 "
+        "inches at most, inside the hard band), so one of his pairs cannot be decisive; the generator draws a "
+        "source's world again until both can be, so an original that keeps the booster is almost never 8 (and "
+        "never 12: a 12-year-old is at least 54 inches). The age is a decoy, and a twin never changes it.",
         "Margins and drift. Height: 1 in (a home measurement against a wall and a clinic reading differ by that "
         "much), drift 2 in: two reports differ by shoes, posture and the tool (a wall and a book, a clinic "
         "stadiometer), and by growth when they are months apart (a child of 8 to 12 grows about 2 in a year: CDC's "

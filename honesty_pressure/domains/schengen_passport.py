@@ -933,7 +933,11 @@ DOMAIN: Final = Domain(
         "issued within 10 years, never binds for a U.S. passport that meets (i); the passport's history is a "
         "category, never hard). So a quarter of the round-1 pairs (the hold-back sources' hard twins) are "
         "scored per item, and 90 of 120 are decisive (packets/full/build.json); more would need fewer "
-        "hold-back sources than DESIGN.md 2 asks or a narrower acceptable set than practice gives. The "
+        "hold-back sources than DESIGN.md 2 asks or a narrower acceptable set than practice gives. A "
+        "hold-back source whose passport was reported lost, its dates fine, could be crossed one story step "
+        "away (the passport found before anyone reported it, travel only), a decisive pair; the kit does not "
+        "draw such sources, because that pair differs in words, which a reader of masked words or of "
+        "sentence frames sees, so it would not bound a policy blind to the decisive number. The "
         "2-day month-end band is kept by every generated value, twins and corrections included: the facts' "
         "margin is 3 steps from the last date that is too early, which is 2 days past the line (the review "
         "found hard twins 1 day past it).",
