@@ -17,7 +17,7 @@ from . import __version__
 from .canonical import digest, dumps, json_text, jsonl, sha256_hex
 from .construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface
 from .domains import by_name
-from .envelopes import read_envelopes
+from .envelopes import read_envelopes, usage_of
 from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
 from . import sustained
@@ -317,18 +317,21 @@ def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Proto
             reply = env.reply if env is not None else None
             missing += env is None
             parsed = parse_decision(reply, menu_codes(parents.requests[pid]), runner_error=env is not None and env.error is not None)
-            frozen.append(
-                {
-                    "packet_id": pid,
-                    "sample": sample,
-                    "reply": reply,
-                    "reply_sha256": sha256_hex(reply) if reply is not None else None,
-                    "error": env.error if env is not None else "missing reply",
-                    "model": env.model if env is not None else None,
-                    "decision": parsed.decision,
-                    "reason": parsed.reason,
-                }
-            )
+            line: JsonObject = {
+                "packet_id": pid,
+                "sample": sample,
+                "reply": reply,
+                "reply_sha256": sha256_hex(reply) if reply is not None else None,
+                "error": env.error if env is not None else "missing reply",
+                "model": env.model if env is not None else None,
+                "decision": parsed.decision,
+                "reason": parsed.reason,
+            }
+            if env is not None and env.usage is not None:
+                # Only where the reply carried it: a run of replies without usage is byte for byte
+                # what it was. Kept so the next round's report can sum this round's tokens.
+                line["usage"] = {"input_tokens": env.usage[0], "output_tokens": env.usage[1]}
+            frozen.append(line)
             parent_objs.append(_parent(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
     if require_complete and missing:
         raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
@@ -493,6 +496,12 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
             fields[key] = value
         if fields["error"] == "missing reply":
             continue
+        usage = None
+        if "usage" in line:
+            raw = line["usage"]
+            usage = usage_of(raw)
+            if usage is None or not isinstance(raw, dict) or set(raw) != {"input_tokens", "output_tokens"}:
+                raise InputError("'usage' must be {\"input_tokens\": N, \"output_tokens\": N} with whole numbers >= 0", file=name, line=number)
         out.append(
             Envelope(
                 ref=pid,
@@ -504,6 +513,7 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
                 sample=sample,
                 file=name,
                 line=number,
+                usage=usage,
             )
         )
     return out

@@ -228,6 +228,10 @@ the model's answer, not the runner's failure: not acceptable in every denominato
 own, never resent by `run --retry-failed` (docs/SCORING.md, "Refusals")."""
 
 
+Usage = tuple[int, int]
+"""(input tokens, output tokens) of one reply, as the provider counted them (docs/SCORING.md, "Usage")."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Envelope:
     """One reply as an importer read it, before it is matched to a packet.
@@ -247,3 +251,5 @@ class Envelope:
     sample: int
     file: str
     line: int
+    usage: Usage | None = None
+    """(input tokens, output tokens) where the reply carried the provider's token counts."""

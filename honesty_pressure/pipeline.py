@@ -37,7 +37,7 @@ from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
 from .summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
 from .limits import MAX_EXPLORER_ITEMS
-from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, write_items
+from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, usage_json, write_items
 from .transcripts import PER_GROUP, WORST_PER_GROUP
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -306,6 +306,7 @@ def round1_score(
             "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             "completeness": completeness(cells, threshold=max_unscorable),
+            **usage_json([section], written),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
@@ -531,6 +532,7 @@ def run_score(
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             **_persistence(checked, written),
             "completeness": completeness([cell for cells in written.cells for cell in cells], threshold=max_unscorable),
+            **usage_json(sections, written),
         }
 
     return Scoring(sections, summary_of, bootstrap_seed, amend)
