@@ -196,12 +196,15 @@ def advance(
     protocol: Protocol = "default",
     require_complete: bool = False,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
     where = str(replies[0]) if replies else None
     check_id_room(parents, envelopes, where)
-    return build_round(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+    return build_round(
+        parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,10 +243,13 @@ def build_round(
     require_complete: bool = False,
     where: str | None = None,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """The same from envelopes already read, remembered for check_run (the caller gets a copy of the
-    files: the remembered round keeps its own)."""
-    return dict(_build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files)
+    files: the remembered round keeps its own). With `retry_refused`, a refusal gives way to an
+    answer for the same slot (score.settle)."""
+    built = _build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused)
+    return dict(built.files)
 
 
 def _build(
@@ -254,8 +260,9 @@ def _build(
     require_complete: bool = False,
     where: str | None = None,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> Built:
-    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, retry_refused=retry_refused)
     built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
     key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
     _LAST_BUILT[:] = [(key, built)] if key is not None else []  # build_round's callers get a copy of its dict
@@ -300,8 +307,10 @@ class Frozen:
     """The sustained protocol's thread per parent (empty for the others)."""
 
 
-def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None) -> Frozen:
-    matched = match(envelopes, parents.requests, parents.parent_set)
+def freeze(
+    parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None, retry_refused: bool = False
+) -> Frozen:
+    matched = match(envelopes, parents.requests, parents.parent_set, retry_refused=retry_refused)
     samples = samples_of(matched)
     if len(samples) > MAX_ADVANCE_SAMPLES:
         raise InputError(

@@ -25,7 +25,7 @@ from typing import Final, Protocol
 
 from .binding import split_ref
 from .construct import Format, Split
-from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, Custody, Entry
+from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, REFUSAL, Custody, Entry
 from .envelopes import Received, detect_format, failed, received
 from .errors import InputError
 from .progress import SILENT, Meter
@@ -48,7 +48,7 @@ class _Mismatch:
 class Tally:
     """One round's replies, read from any number of files, settled slot by slot."""
 
-    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = ()) -> None:
+    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = (), retry_refused: bool = False) -> None:
         self.sheet = sheet
         self.part = 0
         self.spools: list[Spool] = list(spools) or [Spool(spool_folder)]
@@ -59,7 +59,9 @@ class Tally:
         self.models: list[str | None] = [None]
         self._model_index: dict[str | None, int] = {None: 0}
         self._model_json: list[str] = ["null"]
-        self.custody = Custody(len(sheet), self.files, self.models, self.texts)
+        self.custody = Custody(len(sheet), self.files, self.models, self.texts, retry_refused=retry_refused)
+        self.retry_refused = retry_refused
+        """A refusal gives way to an answer (`--retry-refused`: the refusals were sent again)."""
         self.samples: set[int] = set()
         self.formats: list[tuple[Path, Format]] = []
         self._mismatch = _Mismatch()
@@ -133,7 +135,7 @@ class Tally:
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
-            flags = ANSWERED if error is None or not failed(error) else PRESENT
+            flags = ANSWERED if error is None else (PRESENT if failed(error) else REFUSED)
             entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), record, len(chunk))
             offer(index, slot_sample, entry)
             if slot_sample not in samples:
@@ -272,6 +274,7 @@ _AHEAD: Final = 1 << 16
 _WAYS: Final = 64
 """Read-ahead windows kept at once (at most _WAYS * _AHEAD bytes): one per interleaved run."""
 ANSWERED: Final = PRESENT | ANSWER
+REFUSED: Final = PRESENT | ANSWER | REFUSAL
 
 
 class _Reader:
