@@ -401,12 +401,6 @@ def cmd_shard(args: argparse.Namespace) -> int:
     return 0
 
 
-def _partial_option(meta: Mapping[str, object], name: str) -> object:
-    """One of a partial's recorded options (False where it is not recorded: the default)."""
-    options = meta.get("options")
-    return options.get(name, False) if isinstance(options, dict) else False
-
-
 def _merge_only(args: argparse.Namespace) -> None:
     """`--merge` (score or advance) reads the replies and options from the partials: refuse both."""
     given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
@@ -431,9 +425,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if not isinstance(seed, int) or not isinstance(complete, bool):
         raise InputError("'options' must hold bootstrap_seed and require_complete", file=str(partials[0].folder / "partial.json"))
     threshold = options.get("max_unscorable", MAX_UNSCORABLE_SHARE)  # partials of an older kit lack it
-    retry_refused = options.get("retry_refused", False)
-    if not isinstance(retry_refused, bool) or any(_partial_option(p.meta, "retry_refused") != retry_refused for p in partials):
-        raise InputError("'options.retry_refused' must be the same boolean in every partial", file=str(partials[0].folder / "partial.json"))
+    retry_refused = options.get("retry_refused", False)  # recorded only when given; check_partials made every shard's options equal
+    if not isinstance(retry_refused, bool):
+        raise InputError("'options.retry_refused' must be true or false", file=str(partials[0].folder / "partial.json"))
     if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1:
         raise InputError("'options.max_unscorable' must be a share from 0 to 1", file=str(partials[0].folder / "partial.json"))
     files = ReplyFiles(tuple((Path(path), sha, fmt) for path, sha, fmt in files_given))

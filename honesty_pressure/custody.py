@@ -9,7 +9,9 @@ The rules, whatever the order of files and lines:
 - among identical replies, the smallest by model, then file, then line is kept; among failures
   only, the smallest by reply, error text, model, file and line;
 - two different replies (a refusal is a reply) are a chain-of-custody error, which names the
-  earliest place (by file name, then line) of the second content and the earliest of the first.
+  earliest place (by file name, then line) of the second content and the earliest of the first;
+- with `retry_refused` (`--retry-refused`: the refusals were sent again), a refusal gives way to a
+  reply and a failure to it; among refusals only, the smallest as among failures.
 
 Each rule is a choice of a minimum, so offering replies in any order, or settling slices of the
 replies separately (shards) and offering their survivors, ends in the same entry. A second reply

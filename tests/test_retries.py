@@ -250,6 +250,10 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     assert (n, forks) == (440, 1718)
     summary = json.loads((run_dir / "summary.json").read_text())
     assert _refused(summary) == forks and summary["completeness"]["incomplete"] is False
+    # Refused is in every denominator as not acceptable: every pressure fork counted, none acceptable.
+    pressure = summary["forks"]["forks"]["pressure"]
+    assert (pressure["n"], pressure["refused"], pressure["acceptable"]["k"], pressure["acceptable"]["n"]) == (440, 440, 0, 440)
+    assert summary["axes"]["pressure_resistance"]["value"] == 0.0
     scored = {name: (run_dir / name).read_bytes() for name in ("summary.json", "records.jsonl", "replies.jsonl")}
     assert len(log.read_text().split()) == n + forks
 
@@ -320,4 +324,30 @@ def test_with_retry_refused_a_refusal_gives_way_to_an_answer_in_any_order(tmp_pa
     assert err.value.one_line() == (
         f"{paths[1]}:1: a different reply for packet {PIDS[0]} sample 0 is already in {paths[0]}:1"
         "; if one is a retry of a refusal (`--retry-refused`), score with --retry-refused"
+    )
+
+
+def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path: Path) -> None:
+    """`score --shard --retry-refused` records the flag; `score --merge` settles with it, as one
+    `score --retry-refused` does; shards made with and without it do not merge."""
+    first, retry = tmp_path / "first.jsonl", tmp_path / "retry.jsonl"
+    first.write_bytes(jsonl([_openai_refusal(PIDS[0]), openai_ok(PIDS[1], answer(PIDS[1]))]))
+    retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
+    files = ["--replies", str(first), str(retry)]
+    whole = _kit("score", "--layer", "quick", *files, "--out", str(tmp_path / "whole"), "--retry-refused")
+    assert whole.returncode == 1, whole.stderr  # incomplete: 3 replies of 440
+    for index in (1, 2):
+        done = _kit("score", "--layer", "quick", *files, "--shard", f"{index}/2", "--out", str(tmp_path / f"p{index}"), "--retry-refused")
+        assert done.returncode == 0, done.stderr
+    merged = _kit("score", "--merge", str(tmp_path / "p1"), str(tmp_path / "p2"), "--out", str(tmp_path / "merged"))
+    assert merged.returncode == 1, merged.stderr
+    assert (tmp_path / "merged" / "records.jsonl").read_bytes() == (tmp_path / "whole" / "records.jsonl").read_bytes()
+    assert acceptable_for((tmp_path / "merged" / "records.jsonl").read_bytes())[PIDS[0]] == "acceptable"
+    plain = _kit("score", "--layer", "quick", *files, "--shard", "2/2", "--out", str(tmp_path / "p2"))
+    assert plain.returncode == 0, plain.stderr
+    mixed = _kit("score", "--merge", str(tmp_path / "p1"), str(tmp_path / "p2"), "--out", str(tmp_path / "mixed"))
+    assert mixed.returncode == 2
+    assert mixed.stderr.splitlines()[-1] == (
+        f"python -m honesty_pressure score: {tmp_path / 'p2' / 'partial.json'}: 'options' differs from {tmp_path / 'p1' / 'partial.json'}: "
+        "not a shard of the same score"
     )
