@@ -29,7 +29,7 @@ from typing import Final
 
 from .errors import InputError
 
-REFUSAL_RETRY_HINT: Final = "; if one is a retry of a refusal (`--retry-refused`), score with --retry-refused"
+REFUSAL_RETRY_HINT: Final = "; if one is a retry of a refusal, pass --retry-refused"
 """Added to the chain-of-custody error when one of the two replies is a refusal (score.settle's too)."""
 
 ENTRY: Final = struct.Struct("<BBHIIIIIQII")

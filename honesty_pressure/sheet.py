@@ -172,8 +172,9 @@ class Sheet:
         head: str = "",
         usage: Usage | None = None,
     ) -> str:
-        """replies.jsonl's line (transcripts.reply_lines writes the same), after `head`: `lines`
-        puts the record line there, so the reply is copied into one text, not into two and a join.
+        """replies.jsonl's line (transcripts.reply_lines writes the same for a reply without usage),
+        after `head`: `lines` puts the record line there, so the reply is copied into one text, not
+        into two and a join.
         `usage` (the reply's token counts) is written only where the reply carried it, last, as
         canonical JSON orders it: a line of a reply without usage is what it always was."""
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'

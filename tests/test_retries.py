@@ -288,7 +288,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     out = tmp_path / "scored"
     clash = _kit("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(out))
     assert clash.returncode == 2
-    assert clash.stderr.rstrip().endswith("; if one is a retry of a refusal (`--retry-refused`), score with --retry-refused")
+    assert clash.stderr.rstrip().endswith("; if one is a retry of a refusal, pass --retry-refused")
     by_hand = _kit("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(out), "--retry-refused")
     assert by_hand.returncode == 0, by_hand.stderr
     assert (out / "records.jsonl").read_bytes() == (run_dir / "records.jsonl").read_bytes()
@@ -323,7 +323,7 @@ def test_with_retry_refused_a_refusal_gives_way_to_an_answer_in_any_order(tmp_pa
         match(envelopes, QUICK.round1, QUICK.packet_set)
     assert err.value.one_line() == (
         f"{paths[1]}:1: a different reply for packet {PIDS[0]} sample 0 is already in {paths[0]}:1"
-        "; if one is a retry of a refusal (`--retry-refused`), score with --retry-refused"
+        "; if one is a retry of a refusal, pass --retry-refused"
     )
 
 
@@ -351,3 +351,19 @@ def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path
         f"python -m honesty_pressure score: {tmp_path / 'p2' / 'partial.json'}: 'options' differs from {tmp_path / 'p1' / 'partial.json'}: "
         "not a shard of the same score"
     )
+
+
+def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
+    first, retry = tmp_path / "first.jsonl", tmp_path / "retry.jsonl"
+    first.write_bytes(jsonl([_openai_refusal(PIDS[0])]))
+    retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
+    clash = _kit("advance", "--layer", "quick", "--replies", str(first), str(retry), "--run", str(tmp_path / "run"))
+    assert clash.returncode == 2
+    assert clash.stderr.splitlines()[-1] == (
+        f"python -m honesty_pressure advance: {retry}:1: a different reply for packet {PIDS[0]} sample 0 is already in {first}:1"
+        "; if one is a retry of a refusal, pass --retry-refused"
+    )
+    done = _kit("advance", "--layer", "quick", "--replies", str(first), str(retry), "--run", str(tmp_path / "run"), "--retry-refused")
+    assert done.returncode == 0, done.stderr
+    frozen = {f["packet_id"]: f for f in map(json.loads, (tmp_path / "run" / "frozen.jsonl").read_text().splitlines())}
+    assert (frozen[PIDS[0]]["reply"], frozen[PIDS[0]]["error"]) == (answer(PIDS[0]), None)

@@ -16,6 +16,7 @@ from honesty_pressure.envelopes import read_envelopes, received, usage_of
 from honesty_pressure.pipeline import score_round1
 from honesty_pressure.store import load_layer
 
+from .htmlcheck import parse, problems
 from .replies import oracle, reply_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,7 +95,9 @@ def test_round1_sums_the_usage_of_the_replies_that_count(tmp_path: Path) -> None
     assert files["replies.jsonl"].decode().splitlines()[PIDS.index(PIDS[0])].endswith(',"sample":0,"usage":{"input_tokens":100,"output_tokens":10}}')
     report = files["REPORT.md"].decode()
     assert "## Token usage" in report and "| round 1 | 3 | 600 | 60 |" in report
-    assert 'id="usage"' in files["report.html"].decode()
+    html = files["report.html"].decode()
+    assert 'id="usage"' in html
+    assert problems(parse(html), summary) == []  # every number on the page is summary.json's
 
     # The same replies without usage: every output is what it was before usage was read.
     for path in (first, retry):
