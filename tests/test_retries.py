@@ -180,6 +180,32 @@ def test_settled_replies_do_not_depend_on_order(envs: list[Envelope], rng) -> No
         assert (env.reply is not None) == bool(real), "a real reply always wins over a failure"
 
 
+REFUSALS = ["refusal", "refusal: I can't help.", "refusal: content_filter"]
+
+
+@settings(max_examples=60)
+@given(slot_envelopes(), st.lists(st.sampled_from(REFUSALS), max_size=3), st.randoms(use_true_random=False))
+def test_with_retry_refused_the_settled_replies_do_not_depend_on_order(envs: list[Envelope], refusals: list[str], rng) -> None:  # type: ignore[no-untyped-def]
+    """Any failures, refusals (any wording) and copies of one reply for a slot: with
+    `retry_refused` the reply wins if there is one, else a refusal, else a failure, in any order."""
+    pid = envs[0].ref if envs else PIDS[0]
+    base = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}[pid]
+    extra = [dataclasses.replace(base, reply=None, error=text, file="r.jsonl", line=100 + n) for n, text in enumerate(refusals)]
+    every = [*envs, *extra]
+    shuffled = list(every)
+    rng.shuffle(shuffled)
+    settled = match(every, QUICK.round1, QUICK.packet_set, retry_refused=True)
+    assert match(shuffled, QUICK.round1, QUICK.packet_set, retry_refused=True) == settled
+    for (slot_pid, _), env in settled.items():
+        mine = [e for e in every if e.ref == slot_pid]
+        if any(e.error is None for e in mine):
+            assert env.error is None
+        elif any(e.error in REFUSALS for e in mine):
+            assert env.error in REFUSALS
+        else:
+            assert runner_failed(env)
+
+
 @settings(max_examples=30)
 @given(slot_envelopes(), st.randoms(use_true_random=False))
 def test_a_conflict_is_reported_the_same_in_any_order(envs: list[Envelope], rng) -> None:  # type: ignore[no-untyped-def]
