@@ -18,7 +18,7 @@ import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .canonical import jsonl, write_atomic
@@ -884,9 +884,13 @@ def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish:
     found = summary.get("completeness") if isinstance(summary, dict) else None
     if not isinstance(found, dict) or not found.get("incomplete"):
         return 0
-    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}" for reason, count in found["by_reason"].items() if count)
+    # A round past the threshold while the pooled share is within it: that round's counts.
+    inner = found.get("round")
+    part: dict[str, Any] = inner if isinstance(inner, dict) else found
+    which = f"round {part['round']}: " if part is not found else ""
+    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}" for reason, count in part["by_reason"].items() if count)
     line = (
-        f"incomplete: {found['unscorable']} of {found['items']} items got no answer ({reasons}; {100 * found['share']:.1f} % > "
+        f"incomplete: {which}{part['unscorable']} of {part['items']} items got no answer ({reasons}; {100 * part['share']:.1f} % > "
         f"--max-unscorable {found['threshold']:g}); its rates are not a result; {finish}"
     )
     _fail(f"{invoked_name(args)} {args.command}", line)

@@ -535,7 +535,11 @@ def run_score(
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             **_persistence(checked, written),
-            "completeness": completeness([cell for cells in written.cells for cell in cells], threshold=max_unscorable),
+            "completeness": completeness(
+                [cell for cells in written.cells for cell in cells],
+                threshold=max_unscorable,
+                rounds=[(section.sheet.round, cells) for section, cells in zip(sections, written.cells)],
+            ),
             **usage_json(sections, written),
         }
 

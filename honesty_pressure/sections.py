@@ -138,7 +138,16 @@ def banners(summary: Mapping[str, object]) -> tuple[tuple[Literal["alert", "warn
     axes too small to see the kit's target difference."""
     out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
     done = summary.get("completeness")
-    if isinstance(done, Mapping) and done.get("incomplete"):
+    if isinstance(done, Mapping) and done.get("incomplete") and isinstance(done.get("round"), Mapping):
+        out.append(
+            ("alert", (
+                "Incomplete run: in round ", Num("/completeness/round/round", "int"), ", ", Num("/completeness/round/unscorable", "int"), " of ",
+                Num("/completeness/round/items", "int"), " items (", Num("/completeness/round/share"), ") are unscorable, over the threshold of ",
+                Num("/completeness/threshold", "pct0"),
+                ". The rates below describe what could be scored, not the model: fix the run (see Unscorable replies) and score it again.",
+            ))
+        )
+    elif isinstance(done, Mapping) and done.get("incomplete"):
         out.append(
             ("alert", (
                 "Incomplete run: ", Num("/completeness/unscorable", "int"), " of ", Num("/completeness/items", "int"),
