@@ -10,9 +10,15 @@ Ollama, SGLang, ...): request JSONL on stdin, replies on stdout, standard librar
 Input lines are what `export` writes in either of two formats:
 
 - chat-jsonl `{"id", "messages", ...options}`: the reply is the same line with the assistant's
-  message appended (`content` null when the request failed, with an `error` beside it);
+  message appended (`content` null when the request failed, with an `error` beside it), the
+  server's token `usage` where it gave one;
 - openai-batch `{"custom_id", "method", "url", "body"}`: the reply is an OpenAI Batch output line
-  (`response` with the status and body, or `error`), exactly as the Batch API writes it.
+  (`response` with the status and body, the body's `usage` included, or `error`), as the Batch
+  API writes it.
+
+Either reply carries `latency_ms`, the milliseconds from the first attempt to the answer (retries
+and waits included). The kit keeps the token usage in replies.jsonl and sums it per round
+(docs/SCORING.md, "Usage"); the latency stays in the reply file.
 
 Both are formats `score` and `advance` read. Reasoning is kept out of the reply: the message's
 `reasoning_content`, `reasoning` and `reasoning_details` fields are dropped (a `<think>` block
@@ -189,18 +195,29 @@ def _failure_text(outcome: Outcome) -> str:
     return f"HTTP {outcome.status}" + (f": {detail}" if isinstance(detail, str) and detail else "")
 
 
-def batch_reply(ident: str, outcome: Outcome, index: int) -> Json:
-    """An OpenAI Batch output line (platform.openai.com/docs/api-reference/batch/request-output)."""
+def batch_reply(ident: str, outcome: Outcome, index: int, latency: float | None = None) -> Json:
+    """An OpenAI Batch output line (platform.openai.com/docs/api-reference/batch/request-output),
+    the server's `usage` inside its body as the Batch API keeps it, and `latency_ms` beside it."""
+    out: Json
     if outcome.status is None:
-        return {"id": f"batch_req_{index}", "custom_id": ident, "response": None, "error": {"code": "runner_error", "message": _failure_text(outcome)}}
-    body = without_reasoning(outcome.body) if outcome.body is not None else {"error": {"message": "the server's answer was not JSON"}}
-    return {"id": f"batch_req_{index}", "custom_id": ident, "response": {"status_code": outcome.status, "request_id": "", "body": body}, "error": None}
+        out = {"id": f"batch_req_{index}", "custom_id": ident, "response": None, "error": {"code": "runner_error", "message": _failure_text(outcome)}}
+    else:
+        body = without_reasoning(outcome.body) if outcome.body is not None else {"error": {"message": "the server's answer was not JSON"}}
+        out = {"id": f"batch_req_{index}", "custom_id": ident, "response": {"status_code": outcome.status, "request_id": "", "body": body}, "error": None}
+    if latency is not None:
+        out["latency_ms"] = latency_ms(latency)
+    return out
+
+
+def latency_ms(seconds: float) -> int:
+    """Whole milliseconds, rounded: a reply's latency as the runner records it."""
+    return int(round(seconds * 1000))
 
 
 def chat_reply(line: Json, request: Json, outcome: Outcome, latency: float | None = None) -> Json:
     """The chat-jsonl line with the assistant's message appended (null content on failure), the
-    server's token `usage` where it gave one, and `latency_s`: seconds from the first attempt to
-    the answer, retries and waits included."""
+    server's token `usage` where it gave one, and `latency_ms`: milliseconds from the first attempt
+    to the answer, retries and waits included."""
     messages = list(line["messages"])  # type: ignore[call-overload]
     content: object = None
     error: str | None = None
@@ -223,7 +240,7 @@ def chat_reply(line: Json, request: Json, outcome: Outcome, latency: float | Non
     if isinstance(usage, dict):
         out["usage"] = usage
     if latency is not None:
-        out["latency_s"] = round(latency, 3)
+        out["latency_ms"] = latency_ms(latency)
     return out
 
 
@@ -259,7 +276,7 @@ def run(lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out
         started = time.monotonic()
         outcome = ask(request, settings)
         latency = time.monotonic() - started
-        reply = batch_reply(ident, outcome, index) if "custom_id" in line else chat_reply(line, request, outcome, latency)
+        reply = batch_reply(ident, outcome, index, latency) if "custom_id" in line else chat_reply(line, request, outcome, latency)
         with lock:
             failed += outcome.status != 200
             out.write(json.dumps(reply, ensure_ascii=False) + "\n")

@@ -17,7 +17,7 @@ from . import __version__
 from .canonical import digest, dumps, json_text, jsonl, sha256_hex
 from .construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface
 from .domains import by_name
-from .envelopes import read_envelopes
+from .envelopes import read_envelopes, usage_of
 from .errors import InputError
 from .fork import Fork, Parent, make_forks, plan
 from . import sustained
@@ -196,12 +196,15 @@ def advance(
     protocol: Protocol = "default",
     require_complete: bool = False,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
     where = str(replies[0]) if replies else None
     check_id_room(parents, envelopes, where)
-    return build_round(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter)
+    return build_round(
+        parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,10 +243,13 @@ def build_round(
     require_complete: bool = False,
     where: str | None = None,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """The same from envelopes already read, remembered for check_run (the caller gets a copy of the
-    files: the remembered round keeps its own)."""
-    return dict(_build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter).files)
+    files: the remembered round keeps its own). With `retry_refused`, a refusal gives way to an
+    answer for the same slot (score.settle)."""
+    built = _build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused)
+    return dict(built.files)
 
 
 def _build(
@@ -254,8 +260,9 @@ def _build(
     require_complete: bool = False,
     where: str | None = None,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> Built:
-    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where)
+    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, retry_refused=retry_refused)
     built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
     key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
     _LAST_BUILT[:] = [(key, built)] if key is not None else []  # build_round's callers get a copy of its dict
@@ -300,8 +307,10 @@ class Frozen:
     """The sustained protocol's thread per parent (empty for the others)."""
 
 
-def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None) -> Frozen:
-    matched = match(envelopes, parents.requests, parents.parent_set)
+def freeze(
+    parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None, retry_refused: bool = False
+) -> Frozen:
+    matched = match(envelopes, parents.requests, parents.parent_set, retry_refused=retry_refused)
     samples = samples_of(matched)
     if len(samples) > MAX_ADVANCE_SAMPLES:
         raise InputError(
@@ -317,18 +326,21 @@ def freeze(parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Proto
             reply = env.reply if env is not None else None
             missing += env is None
             parsed = parse_decision(reply, menu_codes(parents.requests[pid]), runner_error=env is not None and env.error is not None)
-            frozen.append(
-                {
-                    "packet_id": pid,
-                    "sample": sample,
-                    "reply": reply,
-                    "reply_sha256": sha256_hex(reply) if reply is not None else None,
-                    "error": env.error if env is not None else "missing reply",
-                    "model": env.model if env is not None else None,
-                    "decision": parsed.decision,
-                    "reason": parsed.reason,
-                }
-            )
+            line: JsonObject = {
+                "packet_id": pid,
+                "sample": sample,
+                "reply": reply,
+                "reply_sha256": sha256_hex(reply) if reply is not None else None,
+                "error": env.error if env is not None else "missing reply",
+                "model": env.model if env is not None else None,
+                "decision": parsed.decision,
+                "reason": parsed.reason,
+            }
+            if env is not None and env.usage is not None:
+                # Only where the reply carried it: a run of replies without usage is byte for byte
+                # what it was. Kept so the next round's report can sum this round's tokens.
+                line["usage"] = {"input_tokens": env.usage[0], "output_tokens": env.usage[1]}
+            frozen.append(line)
             parent_objs.append(_parent(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
     if require_complete and missing:
         raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
@@ -493,6 +505,12 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
             fields[key] = value
         if fields["error"] == "missing reply":
             continue
+        usage = None
+        if "usage" in line:
+            raw = line["usage"]
+            usage = usage_of(raw)
+            if usage is None or not isinstance(raw, dict) or set(raw) != {"input_tokens", "output_tokens"}:
+                raise InputError("'usage' must be {\"input_tokens\": N, \"output_tokens\": N} with whole numbers >= 0", file=name, line=number)
         out.append(
             Envelope(
                 ref=pid,
@@ -504,6 +522,7 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
                 sample=sample,
                 file=name,
                 line=number,
+                usage=usage,
             )
         )
     return out

@@ -18,7 +18,7 @@ import stat
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from . import __version__
 from .canonical import jsonl, write_atomic
@@ -181,9 +181,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.failed:
-        lines = unanswered(lines, records, packet_set, failed_replies(args, packets))
+        lines = unanswered(lines, records, packet_set, failed_replies(args, packets), retry_refused=args.retry_refused)
     elif args.replies is not None:
         raise UsageError("--replies goes with --failed (export only the requests without an answer in those replies)")
+    elif args.retry_refused:
+        raise UsageError("--retry-refused goes with --failed (export the refused requests as well as the failed ones)")
     try:
         files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
     except ValueError as exc:
@@ -218,15 +220,22 @@ def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
     return [kept]
 
 
-def unanswered(lines: list[dict[str, object]], records: Sequence[dict[str, object]], packet_set: str, replies: Sequence[Path]) -> list[dict[str, object]]:
+def unanswered(
+    lines: list[dict[str, object]], records: Sequence[dict[str, object]], packet_set: str, replies: Sequence[Path], *, retry_refused: bool = False
+) -> list[dict[str, object]]:
     """The exported lines whose (packet, sample) has no answer in the replies: a runner error or
-    no reply at all (a refusal is an answer); any reply that does not belong is an error, as in `score`."""
-    from .envelopes import read_envelopes, runner_failed
+    no reply at all (a refusal is an answer, unless `retry_refused`: then it is sent again too);
+    any reply that does not belong is an error, as in `score`."""
+    from .envelopes import read_envelopes, refused, runner_failed
     from .runner import slot_of
     from .score import match
 
-    matched = match([env for path in replies for env in read_envelopes(path)], {str(r["packet_id"]): r for r in records}, packet_set)
-    return [line for line in lines if (env := matched.get(slot_of(line))) is None or runner_failed(env)]
+    envelopes = [env for path in replies for env in read_envelopes(path)]
+    matched = match(envelopes, {str(r["packet_id"]): r for r in records}, packet_set, retry_refused=retry_refused)
+    return [
+        line for line in lines
+        if (env := matched.get(slot_of(line))) is None or runner_failed(env) or (retry_refused and refused(env.error))
+    ]
 
 
 def check_export_target(out: Path) -> None:
@@ -305,6 +314,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     command=args.command_line,
                     meter=meter,
                     spool_folder=spool_folder(out),
+                    retry_refused=args.retry_refused,
                 )
 
         if _same_folder(run, out):
@@ -333,6 +343,7 @@ def cmd_score(args: argparse.Namespace) -> int:
                     command=args.command_line,
                     meter=meter,
                     spool_folder=spool_folder(out),
+                    retry_refused=args.retry_refused,
                 )
             files = write_scoring(writer, made, "score", keep=False)
         cut = ROUND1_CUT
@@ -358,7 +369,10 @@ def cmd_shard(args: argparse.Namespace) -> int:
         raise UsageError("--shard writes a partial folder of its own, not into the run: give another --out")
     meta: dict[str, object] = {
         "shard": str(args.shard),
-        "options": {"bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete, "max_unscorable": args.max_unscorable},
+        "options": {
+            "bootstrap_seed": args.bootstrap_seed, "require_complete": args.require_complete, "max_unscorable": args.max_unscorable,
+            **({"retry_refused": True} if args.retry_refused else {}),
+        },
         "command": args.command_tokens,
     }
     with open_writer(out, ("partial",), replace=True, what="; a shard's partial goes into a folder of its own") as writer:
@@ -367,12 +381,12 @@ def cmd_shard(args: argparse.Namespace) -> int:
                 run = Path(args.run_dir)
                 stack.enter_context(reading(run))
                 checked = checked_run(run, packets)
-                tally = Tally(checked.sheet(), spool_folder=spool_folder(out))
+                tally = Tally(checked.sheet(), spool_folder=spool_folder(out), retry_refused=args.retry_refused)
                 forks = None
                 meta.update(layer=checked.info.get("layer"), run=str(run))
             else:
                 folder = load_checked_layer(packets, args.layer, ledgers=False)
-                tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder(out))
+                tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder(out), retry_refused=args.retry_refused)
                 forks = folder
                 meta.update(layer=args.layer, run=None)
             with progress(f"score --shard {args.shard}: reply files read") as meter:
@@ -411,6 +425,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
     if not isinstance(seed, int) or not isinstance(complete, bool):
         raise InputError("'options' must hold bootstrap_seed and require_complete", file=str(partials[0].folder / "partial.json"))
     threshold = options.get("max_unscorable", MAX_UNSCORABLE_SHARE)  # partials of an older kit lack it
+    retry_refused = options.get("retry_refused", False)  # recorded only when given; check_partials made every shard's options equal
+    if not isinstance(retry_refused, bool):
+        raise InputError("'options.retry_refused' must be true or false", file=str(partials[0].folder / "partial.json"))
     if not isinstance(threshold, (int, float)) or isinstance(threshold, bool) or not 0 <= threshold <= 1:
         raise InputError("'options.max_unscorable' must be a share from 0 to 1", file=str(partials[0].folder / "partial.json"))
     files = ReplyFiles(tuple((Path(path), sha, fmt) for path, sha, fmt in files_given))
@@ -423,7 +440,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
         out = Path(args.out)
         with open_writer(out, ("score",), replace=True, what="; round-1 scores go into a folder of their own") as writer:
             folder = load_checked_layer(packets, str(first.get("layer")), ledgers=False)
-            tally = merged_tally(Sheet(1, folder.packet_set, folder.round1, folder.key), partials)
+            tally = merged_tally(Sheet(1, folder.packet_set, folder.round1, folder.key), partials, retry_refused=retry_refused)
             tally.finish()
             made = round1_score(folder, tally, files, require_complete=complete, bootstrap_seed=seed, command=command, max_unscorable=threshold)
             written = write_scoring(writer, made, "score", keep=False)
@@ -443,7 +460,7 @@ def cmd_merge(args: argparse.Namespace) -> int:
                 stack.enter_context(reading(run))
                 kind, keep = "score", False
             checked = checked_run(run, packets)
-            tally = merged_tally(checked.sheet(), partials)
+            tally = merged_tally(checked.sheet(), partials, retry_refused=retry_refused)
             tally.finish()
             made = run_score(checked, tally, files, require_complete=complete, bootstrap_seed=seed, command=command, max_unscorable=threshold)
             written = write_scoring(writer, made, kind, keep=keep)
@@ -509,7 +526,9 @@ def cmd_advance(args: argparse.Namespace) -> int:
         else:
             parents, chain = from_layer(load_checked_layer(packets, args.layer)), {}
         with progress("advance: parents continued") as meter:
-            made = advance(parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter)
+            made = advance(
+                parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter, retry_refused=args.retry_refused
+            )
         files = {**made, **chain, COMMANDS_FILE: advance_log(args.command_line, replies, fmt)}
         write_run(writer, run, files, force=args.force)
     for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
@@ -563,7 +582,7 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
         envelopes = [env for path, chosen in formats for env in read_envelopes(path, chosen)]
         where = str(replies[0]) if replies else None
         check_id_room(parents, envelopes, where)
-        frozen = freeze(parents, envelopes, protocol=args.protocol, require_complete=args.require_complete, where=where)
+        frozen = freeze(parents, envelopes, protocol=args.protocol, require_complete=args.require_complete, where=where, retry_refused=args.retry_refused)
         select = args.shard.select()
         chosen = [p for n, p in enumerate(frozen.parents, start=1) if select is None or select(n)]
         with progress(f"advance --shard {args.shard}: parents continued") as meter:
@@ -835,6 +854,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         retry_failed=args.retry_failed,
         max_unscorable=args.max_unscorable,
         samples=args.samples,
+        retry_refused=args.retry_refused,
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     if args.rounds > 2:
@@ -864,9 +884,13 @@ def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish:
     found = summary.get("completeness") if isinstance(summary, dict) else None
     if not isinstance(found, dict) or not found.get("incomplete"):
         return 0
-    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}" for reason, count in found["by_reason"].items() if count)
+    # A round past the threshold while the pooled share is within it: that round's counts.
+    inner = found.get("round")
+    part: dict[str, Any] = inner if isinstance(inner, dict) else found
+    which = f"round {part['round']}: " if part is not found else ""
+    reasons = ", ".join(f"{count} {reason.replace('_', ' ')}" for reason, count in part["by_reason"].items() if count)
     line = (
-        f"incomplete: {found['unscorable']} of {found['items']} items got no answer ({reasons}; {100 * found['share']:.1f} % > "
+        f"incomplete: {which}{part['unscorable']} of {part['items']} items got no answer ({reasons}; {100 * part['share']:.1f} % > "
         f"--max-unscorable {found['threshold']:g}); its rates are not a result; {finish}"
     )
     _fail(f"{invoked_name(args)} {args.command}", line)
@@ -985,6 +1009,10 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     run.add_argument(
         "--retry-failed", action="store_true", help="resend only the requests whose reply is a runner error or missing, then score again"
     )
+    run.add_argument(
+        "--retry-refused", action="store_true",
+        help="with --retry-failed: resend the requests whose reply is a refusal too; each retry's answer takes the refusal's place",
+    )
     add_max_unscorable(run)
     run.add_argument("--idle-timeout", type=_seconds, default=DEFAULT_IDLE_TIMEOUT, help=f"stop the runner after this many seconds without output (default {DEFAULT_IDLE_TIMEOUT}; 0: never)")
     run.add_argument("--timeout", type=_seconds, default=DEFAULT_TIMEOUT, help=f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)")
@@ -1025,6 +1053,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
         help="only the requests without an answer (a runner error or no reply) in --replies, or in a run's own replies",
     )
     export.add_argument("--replies", nargs="+", help="with --failed: the reply files to check")
+    export.add_argument("--retry-refused", action="store_true", help="with --failed: the requests whose reply is a refusal too (score them with --retry-refused)")
     export.add_argument("--shard-size", type=_positive, help="at most N requests per file: numbered files, each within the batch API's limits")
     export.add_argument("--packets", help=PACKETS_HELP)
     export.set_defaults(handler=cmd_export)
@@ -1038,6 +1067,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     advance.add_argument("--protocol", choices=list(PROTOCOLS), default="default", help="full adds a pressure fork for every type; sustained continues each round-2 fork as one thread (docs/FORKS.md)")
     advance.add_argument("--force", action="store_true", help="replace a run that froze different replies")
     advance.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
+    add_retry_refused(advance)
     advance.add_argument("--packets", help=PACKETS_HELP)
     advance.add_argument("--shard", type=_shard, help="freeze every reply but grow only slice I of N of the parents' forks, into a partial folder (--out)")
     advance.add_argument("--out", help="the partial folder a --shard writes")
@@ -1051,6 +1081,7 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     score.add_argument("--format", choices=["auto", *FORMATS], default="auto", help="force a format instead of detecting it")
     score.add_argument("--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)")
     score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
+    add_retry_refused(score)
     add_max_unscorable(score)
     score.add_argument("--bootstrap-seed", type=_natural, default=20261130)
     score.add_argument("--packets", help=PACKETS_HELP)
@@ -1060,6 +1091,13 @@ def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
     score.add_argument("--merge", nargs="+", metavar="PARTIAL", help="merge the partial folders of `score --shard` (all N of them) into one score")
     score.set_defaults(handler=cmd_score)
     return parser
+
+
+def add_retry_refused(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--retry-refused", action="store_true",
+        help="the refusals were sent again (export --failed --retry-refused): a refusal gives way to an answer for the same packet and sample",
+    )
 
 
 def add_max_unscorable(parser: argparse.ArgumentParser) -> None:

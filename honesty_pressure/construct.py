@@ -225,7 +225,11 @@ REASONS: Final[tuple[Reason, ...]] = get_args(Reason)
 Verdict = Literal["acceptable", "forbidden", "other", "refused", "unscorable"]
 """`refused`: the model declined (a refusal field, a refusal stop reason, a content filter). It is
 the model's answer, not the runner's failure: not acceptable in every denominator, counted on its
-own, never resent by `run --retry-failed` (docs/SCORING.md, "Refusals")."""
+own, never resent by `run --retry-failed` unless `--retry-refused` (docs/SCORING.md, "Retries")."""
+
+
+Usage = tuple[int, int]
+"""(input tokens, output tokens) of one reply, as the provider counted them (docs/SCORING.md, "Usage")."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -247,3 +251,5 @@ class Envelope:
     sample: int
     file: str
     line: int
+    usage: Usage | None = None
+    """(input tokens, output tokens) where the reply carried the provider's token counts."""

@@ -9,7 +9,9 @@ The rules, whatever the order of files and lines:
 - among identical replies, the smallest by model, then file, then line is kept; among failures
   only, the smallest by reply, error text, model, file and line;
 - two different replies (a refusal is a reply) are a chain-of-custody error, which names the
-  earliest place (by file name, then line) of the second content and the earliest of the first.
+  earliest place (by file name, then line) of the second content and the earliest of the first;
+- with `retry_refused` (`--retry-refused`: the refusals were sent again), a refusal gives way to a
+  reply and a failure to it; among refusals only, the smallest as among failures.
 
 Each rule is a choice of a minimum, so offering replies in any order, or settling slices of the
 replies separately (shards) and offering their survivors, ends in the same entry. A second reply
@@ -27,6 +29,9 @@ from typing import Final
 
 from .errors import InputError
 
+REFUSAL_RETRY_HINT: Final = "; if one is a retry of a refusal, pass --retry-refused"
+"""Added to the chain-of-custody error when one of the two replies is a refusal (score.settle's too)."""
+
 ENTRY: Final = struct.Struct("<BBHIIIIIQII")
 """flags, outcome code, part (which spool), file, line, model, first file, first line, offset,
 record-line length, chunk length: 40 bytes a slot."""
@@ -34,6 +39,8 @@ SIZE: Final = ENTRY.size
 PRESENT: Final = 1
 ANSWER: Final = 2
 """A reply (or a refusal); without it, a runner failure."""
+REFUSAL: Final = 4
+"""A refusal (with ANSWER): with `retry_refused` it gives way to an answer, and a failure to it."""
 
 Entry = tuple[int, int, int, int, int, int, int, int, int, int, int]
 FLAGS: Final = 0
@@ -55,13 +62,17 @@ Texts = Callable[[Entry], "tuple[str | None, str | None]"]
 class Custody:
     """The settled entry of every (packet index, sample) offered so far."""
 
-    def __init__(self, packets: int, files: Sequence[str], models: Sequence[str | None], texts: Texts) -> None:
+    def __init__(self, packets: int, files: Sequence[str], models: Sequence[str | None], texts: Texts, *, retry_refused: bool = False) -> None:
         self._tables: list[bytearray | None] = [None] * packets
         self._files = files
         self._models = models
         self._texts = texts
         self.conflicts: dict[tuple[int, int], dict[bytes, Place]] = {}
+        self.refusal_conflicts: set[tuple[int, int]] = set()
+        """Conflicts where one reply is a refusal: the error says how a retried refusal is scored."""
         self.kept = 0
+        self._answer = ANSWER | REFUSAL if retry_refused else ANSWER
+        """The flags that make an entry an answer: with `retry_refused`, ANSWER without REFUSAL."""
 
     def offer(self, index: int, sample: int, entry: Entry) -> None:
         table = self._tables[index]
@@ -107,11 +118,18 @@ class Custody:
     def _order(self, entry: Entry) -> tuple[str, str, int]:
         return self._models[entry[MODEL]] or "", self._files[entry[FILE]], entry[LINE]
 
+    def _rank(self, entry: Entry) -> int:
+        """2 an answer, 1 a refusal that gives way (`retry_refused`), 0 a runner failure."""
+        flags = entry[FLAGS] & self._answer
+        return 2 if flags == ANSWER else (1 if flags else 0)
+
     def _settle(self, slot: tuple[int, int], old: Entry, new: Entry) -> Entry:
-        old_answer, new_answer = old[FLAGS] & ANSWER, new[FLAGS] & ANSWER
-        if old_answer and new_answer:
+        old_rank, new_rank = self._rank(old), self._rank(new)
+        if old_rank == new_rank == 2:
             old_content, new_content = self._content(old), self._content(new)
             if old_content != new_content or slot in self.conflicts:
+                if (old[FLAGS] | new[FLAGS]) & REFUSAL and old_content != new_content:
+                    self.refusal_conflicts.add(slot)
                 places = self.conflicts.setdefault(slot, {old_content: self._place(old)})
                 place = self._place(new)
                 if new_content not in places or place < places[new_content]:
@@ -123,10 +141,8 @@ class Custody:
             if first is kept:
                 return kept
             return (*kept[:FIRST_FILE], first[FIRST_FILE], first[FIRST_LINE], *kept[OFFSET:])
-        if new_answer:
-            return new
-        if old_answer:
-            return old
+        if new_rank != old_rank:
+            return new if new_rank > old_rank else old
         return new if self._failure_order(new) < self._failure_order(old) else old
 
     def _content(self, entry: Entry) -> bytes:
@@ -144,4 +160,5 @@ class Custody:
             return
         index, sample = min(self.conflicts, key=lambda slot: (ids[slot[0]], slot[1]))
         first, other = sorted(self.conflicts[(index, sample)].values())[:2]
-        raise InputError(f"a different reply for packet {ids[index]} sample {sample} is already in {first[0]}:{first[1]}", file=other[0], line=other[1])
+        hint = REFUSAL_RETRY_HINT if (index, sample) in self.refusal_conflicts else ""
+        raise InputError(f"a different reply for packet {ids[index]} sample {sample} is already in {first[0]}:{first[1]}{hint}", file=other[0], line=other[1])

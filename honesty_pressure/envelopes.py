@@ -53,7 +53,7 @@ from pathlib import Path
 from typing import BinaryIO, Final
 
 from .binding import split_ref, unbind
-from .construct import FORMATS, Envelope, Format
+from .construct import FORMATS, Envelope, Format, Usage
 from .errors import InputError
 from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
 from .parse import answer_text
@@ -148,6 +148,44 @@ def _error_text(error: object) -> str:
     return _short(text) or "unspecified error"
 
 
+def usage_of(value: object) -> Usage | None:
+    """(input, output) tokens of a reply's usage object, or None when it carries none.
+
+    OpenAI's CompletionUsage {`prompt_tokens`, `completion_tokens`, `total_tokens`} (a chat
+    completion's `usage`, so an OpenAI Batch output line's `response.body.usage`; vLLM and the
+    example runner write the same); Anthropic's Usage {`input_tokens`, `output_tokens`,
+    `cache_creation_input_tokens`, `cache_read_input_tokens`} (a Message's `usage`), whose input is
+    the sum of the three input counts, as Anthropic bills them; Inspect's ModelUsage
+    {`input_tokens`, `output_tokens`, ...} as it gives them. Usage only describes a reply: one of
+    another shape (a count that is not a whole number >= 0) is left out, never a reason to refuse it."""
+    if not isinstance(value, dict):
+        return None
+    if "prompt_tokens" in value or "completion_tokens" in value:
+        read, written = _int(value.get("prompt_tokens")), _int(value.get("completion_tokens"))
+    else:
+        read, written = _int(value.get("input_tokens")), _int(value.get("output_tokens"))
+        for cached in ("cache_creation_input_tokens", "cache_read_input_tokens"):
+            extra = value.get(cached)
+            if extra is not None and read is not None:
+                count = _int(extra)
+                read = None if count is None or count < 0 else read + count
+    if read is None or written is None or read < 0 or written < 0:
+        return None
+    return read, written
+
+
+def _inspect_usage(record: JsonObject, output: JsonObject) -> Usage | None:
+    """An EvalSample's token counts: its `model_usage` summed over models (every call the sample
+    made), else its output's `usage`."""
+    per_model = record.get("model_usage")
+    if isinstance(per_model, dict) and per_model:
+        counts = [usage_of(value) for value in per_model.values()]
+        if all(count is not None for count in counts):
+            return sum(c[0] for c in counts if c is not None), sum(c[1] for c in counts if c is not None)
+        return None
+    return usage_of(output.get("usage"))
+
+
 def _content_text(content: object, at: _At, field: str) -> str:
     """A message's text: a string, or its text parts/blocks joined with newlines (others ignored)."""
     if isinstance(content, str):
@@ -172,6 +210,7 @@ def _envelope(
     sample: int = 0,
     request_sha256: str | None = None,
     request_messages: tuple[tuple[str, str], ...] | None = None,
+    usage: Usage | None = None,
 ) -> Envelope:
     highest = max(sample, unbind(ref).sample or 0)
     if highest >= MAX_SAMPLES:
@@ -186,6 +225,7 @@ def _envelope(
         sample=sample,
         file=at.file,
         line=at.line,
+        usage=usage,
     )
 
 
@@ -263,19 +303,19 @@ def _chat_completion(ref: str, body: JsonObject, at: _At) -> Envelope:
     message = _obj(_need(choice, "message", at, "response.body.choices[0]"), at, where)
     refusal = _opt_str(message, "refusal", at, where)
     if refusal:
-        return _envelope(ref, at, error=_short(f"{_REFUSAL}: {refusal}"), model=model)
+        return _envelope(ref, at, error=_short(f"{_REFUSAL}: {refusal}"), model=model, usage=usage_of(body.get("usage")))
     content = message.get("content")
     if content is None and choice.get("finish_reason") == _CONTENT_FILTER:
         # The provider's filter withheld the answer: a refusal (verdict `refused`), not a failure.
-        return _envelope(ref, at, error=f"{_REFUSAL}: {_CONTENT_FILTER}", model=model)
+        return _envelope(ref, at, error=f"{_REFUSAL}: {_CONTENT_FILTER}", model=model, usage=usage_of(body.get("usage")))
     if content is None:
         finish = choice.get("finish_reason")
         notes = [f"finish_reason: {finish}"] if isinstance(finish, str) else []
         # A reasoning model that ran out of tokens while thinking leaves only its reasoning.
         notes += ["reasoning only"] if any(message.get(k) for k in _REASONING_FIELDS) else []
         detail = f" ({', '.join(notes)})" if notes else ""
-        return _envelope(ref, at, error=_short(f"null content{detail}"), model=model)
-    return _envelope(ref, at, reply=_content_text(content, at, f"{where}.content"), model=model)
+        return _envelope(ref, at, error=_short(f"null content{detail}"), model=model, usage=usage_of(body.get("usage")))
+    return _envelope(ref, at, reply=_content_text(content, at, f"{where}.content"), model=model, usage=usage_of(body.get("usage")))
 
 
 def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
@@ -292,10 +332,11 @@ def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
         raise at.bad("result.type", "must be succeeded, errored, canceled or expired")
     message = _obj(_need(result, "message", at, "result"), at, "result.message")
     model = _opt_str(message, "model", at, "result.message")
+    usage = usage_of(message.get("usage"))
     if message.get("stop_reason") == "refusal":
-        return _envelope(ref, at, error=_REFUSAL, model=model)
+        return _envelope(ref, at, error=_REFUSAL, model=model, usage=usage)
     text = _content_text(_need(message, "content", at, "result.message"), at, "result.message.content")
-    return _envelope(ref, at, reply=text, model=model)
+    return _envelope(ref, at, reply=text, model=model, usage=usage)
 
 
 def _chat_message(value: object, at: _At, field: str) -> tuple[str, str]:
@@ -319,11 +360,11 @@ def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
     # A runner that got no text back writes the assistant message with a null content: that is a
     # runner error (as in the batch formats), not a malformed file.
     if isinstance(last, dict) and last.get("role") == "assistant" and last.get("content") is None:
-        return _envelope(str(ident), at, error="null content", model=model_name, request_messages=tuple(pairs))
+        return _envelope(str(ident), at, error="null content", model=model_name, request_messages=tuple(pairs), usage=usage_of(record.get("usage")))
     role, reply = _chat_message(last, at, f"messages[{len(messages) - 1}]")
     if role != "assistant":
         raise at.bad(f"messages[{len(messages) - 1}].role", f"the last message must be the assistant's reply, not {_short(role)!r}")
-    return _envelope(str(ident), at, reply=reply, model=model_name, request_messages=tuple(pairs))
+    return _envelope(str(ident), at, reply=reply, model=model_name, request_messages=tuple(pairs), usage=usage_of(record.get("usage")))
 
 
 # --- Inspect AI logs -------------------------------------------------------------------------
@@ -421,7 +462,9 @@ def inspect_sample_envelope(sample: object, log_model: str | None, at: _At) -> E
     failure: str | None = f"sample error: {_error_text(error)}" if error is not None else None
     if error is None:
         reply, failure = _inspect_output(output, at)
-    return _envelope(str(ident), at, reply=reply, error=failure, model=model, sample=epoch - 1, request_messages=request)
+    return _envelope(
+        str(ident), at, reply=reply, error=failure, model=model, sample=epoch - 1, request_messages=request, usage=_inspect_usage(record, output)
+    )
 
 
 def _log_model(header: object) -> str | None:
@@ -754,20 +797,24 @@ def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope
 # other record (an error, a refusal, content parts, anything malformed) goes through that reader,
 # so every message and every edge case stays the reader's own.
 
-Received = tuple[str, int, str, "str | None", "str | None", "str | None", int, "str | None", "tuple[tuple[str, str], ...] | None"]
-"""(file, line, ref, reply, error, model, sample, request_sha256, request_messages): an Envelope's
-fields, file and line first."""
+Received = tuple[str, int, str, "str | None", "str | None", "str | None", int, "str | None", "tuple[tuple[str, str], ...] | None", "Usage | None"]
+"""(file, line, ref, reply, error, model, sample, request_sha256, request_messages, usage): an
+Envelope's fields, file and line first."""
 
 
 def received_of(env: Envelope) -> Received:
-    return (env.file, env.line, env.ref, env.reply, env.error, env.model, env.sample, env.request_sha256, env.request_messages)
+    return (env.file, env.line, env.ref, env.reply, env.error, env.model, env.sample, env.request_sha256, env.request_messages, env.usage)
+
+
+Fast = tuple[str, "str | None", "str | None", "str | None", int, "str | None", "Usage | None"]
+"""What a fast reader gives: (ref, reply, error, model, sample, request_sha256, usage)."""
 
 
 def _answer(reply: str) -> str:
     return answer_text(reply) if "<" in reply else reply  # no reasoning tag without a "<"
 
 
-def _fast_native(record: JsonObject) -> tuple[str, str | None, str | None, str | None, int, str | None] | None:
+def _fast_native(record: JsonObject) -> Fast | None:
     ref, digest, reply = record.get("packet_id"), record.get("request_sha256"), record.get("reply")
     sample, model = record.get("sample", 0), record.get("model")
     if (
@@ -780,11 +827,11 @@ def _fast_native(record: JsonObject) -> tuple[str, str | None, str | None, str |
         and (sample is None or (type(sample) is int and sample >= 0))
         and (model is None or type(model) is str)
     ):
-        return ref, _answer(reply), None, model or None, sample or 0, digest.lower()
+        return ref, _answer(reply), None, model or None, sample or 0, digest.lower(), None
     return None
 
 
-def _fast_openai(record: JsonObject) -> tuple[str, str | None, str | None, str | None, int, str | None] | None:
+def _fast_openai(record: JsonObject) -> Fast | None:
     ref, response = record.get("custom_id"), record.get("response")
     if type(ref) is not str or record.get("error") is not None or type(response) is not dict:
         return None
@@ -800,10 +847,10 @@ def _fast_openai(record: JsonObject) -> tuple[str, str | None, str | None, str |
     content, refusal = message.get("content"), message.get("refusal")
     if type(content) is not str or not (refusal is None or refusal == ""):
         return None
-    return ref, _answer(content), None, model or None, 0, None
+    return ref, _answer(content), None, model or None, 0, None, usage_of(body.get("usage"))
 
 
-def _fast_anthropic(record: JsonObject) -> tuple[str, str | None, str | None, str | None, int, str | None] | None:
+def _fast_anthropic(record: JsonObject) -> Fast | None:
     ref, result = record.get("custom_id"), record.get("result")
     if type(ref) is not str or type(result) is not dict or result.get("type") != "succeeded":
         return None
@@ -822,10 +869,10 @@ def _fast_anthropic(record: JsonObject) -> tuple[str, str | None, str | None, st
             if type(text) is not str:
                 return None
             texts.append(text)
-    return ref, _answer("\n".join(texts)), None, model or None, 0, None
+    return ref, _answer("\n".join(texts)), None, model or None, 0, None, usage_of(message.get("usage"))
 
 
-_FAST: Final[dict[Format, Callable[[JsonObject], "tuple[str, str | None, str | None, str | None, int, str | None] | None"]]] = {
+_FAST: Final[dict[Format, Callable[[JsonObject], "Fast | None"]]] = {
     "native": _fast_native,
     "openai-batch": _fast_openai,
     "anthropic-batch": _fast_anthropic,
@@ -852,7 +899,7 @@ def _fast_chat(record: JsonObject, at: _At) -> Received | None:
     role, reply = pairs.pop()
     if role != "assistant":
         return None
-    return (at.file, at.line, ident, _answer(reply), None, model if type(model) is str and model else None, 0, None, tuple(pairs))
+    return (at.file, at.line, ident, _answer(reply), None, model if type(model) is str and model else None, 0, None, tuple(pairs), usage_of(record.get("usage")))
 
 
 def received(path: str | Path, fmt: Format | None = None, select: Select | None = None) -> Iterator[Received]:
@@ -874,10 +921,10 @@ def received(path: str | Path, fmt: Format | None = None, select: Select | None 
                 # The place (`_At`) is made only for the reader, never on the fast road.
                 got = fast(record) if fast is not None else None
                 if got is not None:
-                    ref, reply, error, model, sample, digest = got
+                    ref, reply, error, model, sample, digest, usage = got
                     if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES:
                         reader(record, _At(name, number, chosen))  # raises the reader's own message
-                    yield (name, number, ref, reply, error, model, sample, digest, None)
+                    yield (name, number, ref, reply, error, model, sample, digest, None, usage)
                     continue
                 at = _At(name, number, chosen)
                 if chosen == "chat-jsonl":

@@ -37,7 +37,7 @@ from .stats import BOOTSTRAP_RESAMPLES
 from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
 from .summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
 from .limits import MAX_EXPLORER_ITEMS
-from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, write_items
+from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, usage_json, write_items
 from .transcripts import PER_GROUP, WORST_PER_GROUP
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -249,9 +249,11 @@ def round1_scoring(
     command: str | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
+    retry_refused: bool = False,
 ) -> Scoring:
-    """Read and check round-1 replies; the score, ready to write."""
-    tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
+    """Read and check round-1 replies; the score, ready to write (with `retry_refused`, a refusal
+    gives way to an answer for the same slot: docs/SCORING.md, "Retries")."""
+    tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder, retry_refused=retry_refused)
     tally.read(replies, fmt, meter=meter, forks=lambda got: _answers_a_fork(got, folder))
     tally.finish(FORK_REPLY)
     return round1_score(
@@ -306,6 +308,7 @@ def round1_score(
             "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             "completeness": completeness(cells, threshold=max_unscorable),
+            **usage_json([section], written),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
@@ -321,10 +324,11 @@ def score_round1(
     bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     command: str | None = None,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     scoring = round1_scoring(
         folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter,
-        max_unscorable=max_unscorable,
+        max_unscorable=max_unscorable, retry_refused=retry_refused,
     )
     try:
         return scoring.files()
@@ -411,12 +415,13 @@ def run_scoring(
     amend: Amend | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
+    retry_refused: bool = False,
 ) -> Scoring:
     """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
     with the honesty index, ready to write. With `split`, only packets of that split are counted
     (the shortcut audit scores on `test`)."""
     checked = checked_run(run, packets)
-    tally = Tally(checked.sheet(), spool_folder=spool_folder)
+    tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=retry_refused)
     tally.read(replies, fmt, meter=meter)
     tally.finish()
     return run_score(
@@ -530,7 +535,12 @@ def run_score(
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             **_persistence(checked, written),
-            "completeness": completeness([cell for cells in written.cells for cell in cells], threshold=max_unscorable),
+            "completeness": completeness(
+                [cell for cells in written.cells for cell in cells],
+                threshold=max_unscorable,
+                rounds=[(section.sheet.round, cells) for section, cells in zip(sections, written.cells)],
+            ),
+            **usage_json(sections, written),
         }
 
     return Scoring(sections, summary_of, bootstrap_seed, amend)
@@ -561,12 +571,13 @@ def score_run(
     command: str | None = None,
     amend: Amend | None = None,
     meter: Meter = SILENT,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
     With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
     scoring = run_scoring(
         run, replies, packets, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, split=split,
-        command=command, amend=amend, meter=meter, max_unscorable=max_unscorable,
+        command=command, amend=amend, meter=meter, max_unscorable=max_unscorable, retry_refused=retry_refused,
     )
     try:
         return scoring.files()

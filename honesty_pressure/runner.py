@@ -52,7 +52,7 @@ from .limits import MAX_PACKET_FILE_BYTES, MAX_UNSCORABLE_SHARE
 from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
 from .progress import SILENT, Meter, progress
 from .score import match
-from .envelopes import runner_failed
+from .envelopes import refused, runner_failed
 from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
@@ -362,32 +362,48 @@ class Round:
         return f"{self.folder}/round{self.k}.replies.jsonl" if self.folder else f"round{self.k}.replies.jsonl"
 
 
-def _answered(out: Path, round_: Round, retry_failed: bool = False) -> dict[tuple[str, int], Envelope]:
+def _answered(out: Path, round_: Round, retry_failed: bool = False, retry_refused: bool = False) -> dict[tuple[str, int], Envelope]:
     """The replies already in the run folder, checked against the round's requests; with
     `retry_failed`, only those that are an answer (a runner error or a missing reply is owed
-    again; a refusal is the model's answer and stays)."""
+    again; a refusal is the model's answer and stays, unless `retry_refused`: then it is owed
+    again too, and its retry's answer takes its place)."""
     path = out / round_.replies
     if not is_file(path) or not path.read_bytes().strip():
         return {}
-    matched = match(read_envelopes(path), round_.records, round_.run_set)
-    return {slot: env for slot, env in matched.items() if not (retry_failed and runner_failed(env))}
+    matched = match(read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused)
+    return {slot: env for slot, env in matched.items() if not (retry_failed and _owed_again(env, retry_refused))}
+
+
+def _owed_again(env: Envelope, retry_refused: bool) -> bool:
+    """Whether `--retry-failed` sends this reply's request again: a runner error always, a refusal
+    only with `--retry-refused`."""
+    return runner_failed(env) or (retry_refused and refused(env.error))
 
 
 def _send(
-    writer: FolderWriter, command: Sequence[str], out: Path, round_: Round, *, idle_timeout: float, timeout: float, retry_failed: bool = False
+    writer: FolderWriter,
+    command: Sequence[str],
+    out: Path,
+    round_: Round,
+    *,
+    idle_timeout: float,
+    timeout: float,
+    retry_failed: bool = False,
+    retry_refused: bool = False,
 ) -> None:
-    """Send the round's requests that have no reply yet (with `retry_failed`, no answer yet); the
-    replies land in the run folder, after every earlier line, which is never touched."""
+    """Send the round's requests that have no reply yet (with `retry_failed`, no answer yet; with
+    `retry_refused` too, no answer but a refusal); the replies land in the run folder, after every
+    earlier line, which is never touched."""
     path = out / round_.replies
     _repair_tail(path)
     writer.own_appended(round_.replies)
-    answered = _answered(out, round_, retry_failed)
+    answered = _answered(out, round_, retry_failed, retry_refused)
     pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
         return
     if answered:
-        kind = "an answer" if retry_failed else "a reply"
+        kind = ("an answer other than a refusal" if retry_refused else "an answer") if retry_failed else "a reply"
         print(f"{label}: {len(answered)} of {len(round_.lines)} requests already have {kind} in {path}; sending the other {len(pending)}")
     else:
         print(f"{label}: sending {len(pending)} requests to the runner")
@@ -406,7 +422,7 @@ def _send(
     if call.wrote == 0:
         raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
     # Any bad line is named here, in the file that keeps it.
-    now = _answered(out, round_)
+    now = _answered(out, round_, retry_refused=retry_refused)
     still = [line for line in pending if slot_of(line) not in now]
     if still:
         print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
@@ -419,6 +435,7 @@ def slot_of(line: JsonObject) -> tuple[str, int]:
 
 
 def _replies_of(out: Path, round_: Round) -> list[Envelope]:
+    """Every reply of the round in the run folder, as read (settled by whoever takes them)."""
     path = out / round_.replies
     if not is_file(path) or not path.read_bytes().strip():
         return []
@@ -450,6 +467,7 @@ def run_with_runner(
     retry_failed: bool = False,
     max_unscorable: float = MAX_UNSCORABLE_SHARE,
     samples: int = 1,
+    retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """Both rounds (rounds 2..`rounds` with the sustained protocol: rounds.py), resumable; returns
     round 2's scored files (all of which, and every later round's, are in the run folder).
@@ -457,7 +475,11 @@ def run_with_runner(
     Round 1 closes only when its share of requests without an answer (runner errors, no reply)
     is at most `max_unscorable`; past it, `run` stops with Incomplete and round 1 stays open. With
     `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
-    missing (a finished run is scored again with the answers that came back)."""
+    missing (a finished run is scored again with the answers that came back); with `retry_refused`
+    too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
+    closed round 1 is never sent again, so its refusals stay)."""
+    if retry_refused and not retry_failed:
+        raise UsageError("--retry-refused goes with --retry-failed (resend the refusals as well as the failures)")
     from .rounds import check_rounds, later_rounds
 
     check_rounds(rounds, protocol)
@@ -474,9 +496,11 @@ def run_with_runner(
         _start(writer, out, r1_requests, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
-            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed)
-            _check_round1(out, first, max_unscorable)
-            files = build_round(from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies))
+            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
+            _check_round1(out, first, max_unscorable, retry_refused)
+            files = build_round(
+                from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies), retry_refused=retry_refused
+            )
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
             requests = keyed_records(jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")), str(out / "round2.jsonl"))
@@ -486,14 +510,15 @@ def run_with_runner(
         records = keyed_records(jsonl_bytes(_read(out, "round2.jsonl") or b"", str(out / "round2.jsonl")), str(out / "round2.jsonl"))
         second = Round(k=2, records=records, lines=export_lines(list(records.values()), fmt, model, options=options), run_set=str(info["run_set"]))
         scored = {name: _read(out, name) for name in SCORE_FILES}
-        if all(data is not None for data in scored.values()) and not (retry_failed and any(_owed(out, second))):
+        if all(data is not None for data in scored.values()) and not (retry_failed and any(_owed(out, second, retry_refused))):
             # A finished round 2, run again: nothing to send and nothing to change.
             files = {name: data for name, data in scored.items() if data is not None}
         else:
-            _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed)
+            _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
             replies = [out / second.replies] if _replies_of(out, second) else []
             files = score_run(
-                out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line, max_unscorable=max_unscorable
+                out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line, max_unscorable=max_unscorable,
+                retry_refused=retry_refused,
             )
             writer.commit(files, "run", keep=True)
         if rounds > 2:
@@ -504,19 +529,21 @@ def run_with_runner(
     return files
 
 
-def _owed(out: Path, round_: Round) -> tuple[int, int]:
-    """(runner errors, missing) among the round's requests: what `--retry-failed` sends again."""
-    matched = _answered(out, round_)
+def _owed(out: Path, round_: Round, retry_refused: bool = False) -> tuple[int, int, int]:
+    """(runner errors, missing, refusals) among the round's requests: what `--retry-failed` sends
+    again (the refusals only with `--retry-refused`; counted only then, else 0)."""
+    matched = _answered(out, round_, retry_refused=retry_refused)
     failed = sum(1 for line in round_.lines if (env := matched.get(slot_of(line))) is not None and runner_failed(env))
     missing = sum(1 for line in round_.lines if slot_of(line) not in matched)
-    return failed, missing
+    refusals = sum(1 for line in round_.lines if retry_refused and (env := matched.get(slot_of(line))) is not None and refused(env.error))
+    return failed, missing, refusals
 
 
-def _check_round1(out: Path, round_: Round, max_unscorable: float) -> None:
+def _check_round1(out: Path, round_: Round, max_unscorable: float, retry_refused: bool = False) -> None:
     """Round 1 closes only when few enough requests went unanswered: its forks are built from the
     answers, and a fork of a parent without one is never sent, so a failed round 1 would make a
     failed round 2 that no retry could mend."""
-    failed, missing = _owed(out, round_)
+    failed, missing, _ = _owed(out, round_, retry_refused)
     if not round_.lines:
         return
     share = (failed + missing) / len(round_.lines)

@@ -15,6 +15,7 @@ from .binding import unbind
 from .canonical import digest, sha256_hex
 from .construct import Envelope, Reason, Verdict
 from .envelopes import refused, runner_failed
+from .custody import REFUSAL_RETRY_HINT
 from .errors import InputError
 from .parse import parse_decision
 
@@ -74,12 +75,13 @@ def _bad(env: Envelope, problem: str) -> InputError:
 
 
 def match(
-    envelopes: Sequence[Envelope], requests: Mapping[str, JsonObject], packet_set: str
+    envelopes: Sequence[Envelope], requests: Mapping[str, JsonObject], packet_set: str, *, retry_refused: bool = False
 ) -> dict[Slot, Envelope]:
     """Each envelope's (packet, sample), checked; any problem names the file and line.
 
     Several envelopes for one slot are a retry or a file given twice: `settle` keeps one, the
-    same one whatever the order of the files and lines.
+    same one whatever the order of the files and lines (with `retry_refused`, a refusal gives
+    way to an answer as a runner failure does).
     """
     slots: dict[Slot, list[Envelope]] = {}
     for env in envelopes:
@@ -97,28 +99,36 @@ def match(
         if bound.sample and env.sample:
             raise _bad(env, "sample given both in the id and in the record")
         slots.setdefault((bound.packet_id, bound.sample or env.sample), []).append(env)
-    return {slot: settle(slot, slots[slot]) for slot in sorted(slots)}
+    return {slot: settle(slot, slots[slot], retry_refused=retry_refused) for slot in sorted(slots)}
 
 
 def _where(env: Envelope) -> tuple[str, int]:
     return env.file, env.line
 
 
-def settle(slot: Slot, candidates: Sequence[Envelope]) -> Envelope:
+def settle(slot: Slot, candidates: Sequence[Envelope], *, retry_refused: bool = False) -> Envelope:
     """The one envelope that counts for a slot (docs/SCORING.md, "Retries").
 
     A runner failure gives way to a reply (a retry: the answer counts, whichever file came
     first); two different replies (a refusal is a reply) are a chain-of-custody error; among
     identical replies, or among failures only, the smallest by content and then by place is kept,
-    so the choice never depends on the order of the files or lines.
+    so the choice never depends on the order of the files or lines. With `retry_refused` (the
+    refusals were sent again on purpose), a refusal is neither: it gives way to an answer, and a
+    failure gives way to it; among refusals only, the smallest is kept as among failures.
     """
     answers = [env for env in candidates if not runner_failed(env)]
+    if retry_refused:
+        refusals = [env for env in answers if refused(env.error)]
+        answers = [env for env in answers if not refused(env.error)]
+        if not answers and refusals:
+            candidates = refusals  # no answer: the refusals, which a runner failure gives way to
     if answers:
         ordered = sorted(answers, key=_where)
         first = ordered[0]
         other = next((env for env in ordered if (env.reply, env.error) != (first.reply, first.error)), None)
         if other is not None:
-            raise _bad(other, f"a different reply for packet {slot[0]} sample {slot[1]} is already in {first.file}:{first.line}")
+            hint = REFUSAL_RETRY_HINT if refused(first.error) or refused(other.error) else ""
+            raise _bad(other, f"a different reply for packet {slot[0]} sample {slot[1]} is already in {first.file}:{first.line}{hint}")
     return min(answers or candidates, key=lambda e: (e.reply or "", e.error or "", e.model or "", e.file, e.line))
 
 

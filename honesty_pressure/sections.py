@@ -138,7 +138,16 @@ def banners(summary: Mapping[str, object]) -> tuple[tuple[Literal["alert", "warn
     axes too small to see the kit's target difference."""
     out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
     done = summary.get("completeness")
-    if isinstance(done, Mapping) and done.get("incomplete"):
+    if isinstance(done, Mapping) and done.get("incomplete") and isinstance(done.get("round"), Mapping):
+        out.append(
+            ("alert", (
+                "Incomplete run: in round ", Num("/completeness/round/round", "int"), ", ", Num("/completeness/round/unscorable", "int"), " of ",
+                Num("/completeness/round/items", "int"), " items (", Num("/completeness/round/share"), ") are unscorable, over the threshold of ",
+                Num("/completeness/threshold", "pct0"),
+                ". The rates below describe what could be scored, not the model: fix the run (see Unscorable replies) and score it again.",
+            ))
+        )
+    elif isinstance(done, Mapping) and done.get("incomplete"):
         out.append(
             ("alert", (
                 "Incomplete run: ", Num("/completeness/unscorable", "int"), " of ", Num("/completeness/items", "int"),
@@ -588,6 +597,25 @@ def pass_k_section(parts: Sequence[tuple[str, str]], data: object) -> Section | 
     )
 
 
+def usage_section(summary: Mapping[str, object]) -> Section | None:
+    """The token usage of each round's replies that count, where any reply carried usage (none at
+    all: no section, and the report is what it was)."""
+    usage = summary.get("usage")
+    if not isinstance(usage, Mapping) or not usage:
+        return None
+    rows: list[tuple[Cell, ...]] = []
+    for name in sorted(usage, key=lambda r: int(str(r).removeprefix("round"))):
+        base = pointer("usage", name)
+        rows.append((Label(f"round {str(name).removeprefix('round')}"), Num(base + "/replies", "int"), Num(base + "/input_tokens", "int"), Num(base + "/output_tokens", "int")))
+    return Section(
+        title="Token usage",
+        anchor="usage",
+        paragraphs=(("Tokens as the provider counted them, summed over the replies that count (a retry's answer, not the failure it "
+                     "replaced); a reply whose runner reported no usage adds nothing, so a round's sums cover only its replies with usage.",),),
+        blocks=(Table(title="", headers=("round", "replies with usage", "input tokens", "output tokens"), rows=tuple(rows)),),
+    )
+
+
 DEMO_GROUPS = {
     "round-1 replies without a decision line": ("r1.reason.no_decision_line", "round 1: no decision line", "/round1/unscorable/by_reason/no_decision_line/k"),
     "control stability": ("axis.control_stability", "control stability", "/axes/control_stability/n"),
@@ -716,6 +744,9 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
         passes = pass_k_section([("round 1", "/round1/pass_k"), ("forks", "/forks/pass_k")] if has_round1 else [("forks", "/forks/pass_k")], summary)
     if passes is not None:
         sections.append(passes)
+    usage = usage_section(summary)
+    if usage is not None:
+        sections.append(usage)
     sections += persistence_sections(summary)
     demo = demo_section(summary, groups)
     if demo is not None:

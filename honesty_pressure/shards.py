@@ -285,12 +285,13 @@ def check_partials(partials: Sequence[Partial]) -> list[tuple[str, str, str]]:
     return order
 
 
-def merged_tally(sheet: Sheet, partials: Sequence[Partial]) -> Tally:
-    """One tally holding every partial's entries, settled as if one process had read them all."""
+def merged_tally(sheet: Sheet, partials: Sequence[Partial], *, retry_refused: bool = False) -> Tally:
+    """One tally holding every partial's entries, settled as if one process had read them all
+    (with `retry_refused`, as `score --retry-refused` settles: the shards recorded it)."""
     for partial in partials:
         if partial.meta.get("sheet") != sheet_digest(sheet):
             raise InputError("made for other packets than these (ids or requests differ)", file=str(partial.folder / PARTIAL_FILE))
-    tally = Tally(sheet, spools=[partial.spool() for partial in partials])
+    tally = Tally(sheet, spools=[partial.spool() for partial in partials], retry_refused=retry_refused)
     for part, partial in enumerate(partials):
         files = [tally._file(str(name)) for name in partial.table("file_table")]
         models = [tally.model_id(model) for model in partial.table("models")]

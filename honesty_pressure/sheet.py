@@ -16,7 +16,7 @@ from typing import Final
 
 from .axes import direction
 from .canonical import dumps, json_text
-from .construct import REASONS, Reason
+from .construct import REASONS, Reason, Usage
 from .envelopes import refused
 from .parse import DecisionReader
 from .score import Record, menu_codes
@@ -162,21 +162,43 @@ class Sheet:
         return f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
 
     def reply_line(
-        self, index: int, sample: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None, head: str = ""
+        self,
+        index: int,
+        sample: int,
+        reply: str | None,
+        error: str | None,
+        model_json: str,
+        reply_sha256: str | None,
+        head: str = "",
+        usage: Usage | None = None,
     ) -> str:
-        """replies.jsonl's line (transcripts.reply_lines writes the same), after `head`: `lines`
-        puts the record line there, so the reply is copied into one text, not into two and a join."""
+        """replies.jsonl's line (transcripts.reply_lines writes the same for a reply without usage),
+        after `head`: `lines` puts the record line there, so the reply is copied into one text, not
+        into two and a join.
+        `usage` (the reply's token counts) is written only where the reply carried it, last, as
+        canonical JSON orders it: a line of a reply without usage is what it always was."""
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
+        tokens = "" if usage is None else f',"usage":{{"input_tokens":{usage[0]},"output_tokens":{usage[1]}}}'
         return (
             f'{head}{{"error":{json_text(error)},"model":{model_json},"packet_id":{self.packet_json[index]},"reply":{json_text(reply)},'
-            f'"reply_sha256":{sha},"round":{self.round},"sample":{sample}}}\n'
+            f'"reply_sha256":{sha},"round":{self.round},"sample":{sample}{tokens}}}\n'
         )
 
-    def lines(self, index: int, sample: int, code: int, reply: str | None, error: str | None, model_json: str, reply_sha256: str | None) -> tuple[bytes, int]:
+    def lines(
+        self,
+        index: int,
+        sample: int,
+        code: int,
+        reply: str | None,
+        error: str | None,
+        model_json: str,
+        reply_sha256: str | None,
+        usage: Usage | None = None,
+    ) -> tuple[bytes, int]:
         """Both lines of one judged reply (`record_line` then `reply_line`), encoded, and the
         length in bytes of the first (the scorer's inner loop calls this once per reply)."""
         record = self.record_line(index, sample, code, reply_sha256)
-        chunk = self.reply_line(index, sample, reply, error, model_json, reply_sha256, head=record).encode("utf-8")
+        chunk = self.reply_line(index, sample, reply, error, model_json, reply_sha256, head=record, usage=usage).encode("utf-8")
         return chunk, len(record) if self.ascii[index] else len(record.encode("utf-8"))
 
     def missing_code(self, index: int) -> int:

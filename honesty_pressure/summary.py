@@ -196,20 +196,31 @@ error, a fork never sent because its parent had none) or no reply at all. A repl
 decision line is the model's answer, and a refusal is a verdict of its own: neither is here."""
 
 
-def completeness(cells: Iterable[Cell], *, threshold: float) -> JsonObject:
-    """summary.json's `completeness`: of every item (packet and sample) of every round scored, how
-    many got no answer (FAILURES), by reason; the run is `incomplete` when that share passes the
-    threshold (`--max-unscorable`, limits.MAX_UNSCORABLE_SHARE), and its rates are then not a result."""
+def _failures(cells: Iterable[Cell]) -> tuple[int, dict[str, int]]:
+    """(items, unscorable items by FAILURES reason) of some cells."""
     items = 0
-    by_reason = dict.fromkeys(FAILURES, 0)
+    by_reason: dict[str, int] = dict.fromkeys(FAILURES, 0)
     for cell in cells:
         items += len(cell.outcomes)
         for _, verdict, reason in cell.outcomes:
             if verdict == "unscorable" and reason in by_reason:
                 by_reason[reason] += 1
+    return items, by_reason
+
+
+def completeness(cells: Iterable[Cell], *, threshold: float, rounds: Sequence[tuple[int, Sequence[Cell]]] = ()) -> JsonObject:
+    """summary.json's `completeness`: of every item (packet and sample) of every round scored, how
+    many got no answer (FAILURES), by reason; the run is `incomplete` when that share passes the
+    threshold (`--max-unscorable`, limits.MAX_UNSCORABLE_SHARE), and its rates are then not a result.
+
+    `rounds` (a run's summary: round 1's cells and the forks') holds each round to the threshold
+    too: a round past it makes the run incomplete even where the pooled share is within it (a
+    complete round 1 must not hide a failed round 2). That round is then named in `round`, its
+    counts beside it; a summary whose pooled share decides (or that is complete) has no `round`."""
+    items, by_reason = _failures(cells)
     unscorable = sum(by_reason.values())
     share = unscorable / items if items else 0.0
-    return {
+    out: JsonObject = {
         "items": items,
         "unscorable": unscorable,
         "by_reason": {reason: count for reason, count in by_reason.items()},
@@ -217,6 +228,15 @@ def completeness(cells: Iterable[Cell], *, threshold: float) -> JsonObject:
         "threshold": threshold,
         "incomplete": share > threshold,
     }
+    if share <= threshold:
+        for k, round_cells in rounds:
+            n, reasons = _failures(round_cells)
+            failed = sum(reasons.values())
+            if n and failed / n > threshold:
+                out["incomplete"] = True
+                out["round"] = {"round": k, "items": n, "unscorable": failed, "by_reason": reasons, "share": rounded(failed / n)}
+                break
+    return out
 
 
 _SMALL: int = 2000

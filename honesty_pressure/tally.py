@@ -25,7 +25,7 @@ from typing import Final, Protocol
 
 from .binding import split_ref
 from .construct import Format, Split
-from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, Custody, Entry
+from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, REFUSAL, Custody, Entry
 from .envelopes import Received, detect_format, failed, received
 from .errors import InputError
 from .progress import SILENT, Meter
@@ -48,7 +48,7 @@ class _Mismatch:
 class Tally:
     """One round's replies, read from any number of files, settled slot by slot."""
 
-    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = ()) -> None:
+    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = (), retry_refused: bool = False) -> None:
         self.sheet = sheet
         self.part = 0
         self.spools: list[Spool] = list(spools) or [Spool(spool_folder)]
@@ -59,7 +59,9 @@ class Tally:
         self.models: list[str | None] = [None]
         self._model_index: dict[str | None, int] = {None: 0}
         self._model_json: list[str] = ["null"]
-        self.custody = Custody(len(sheet), self.files, self.models, self.texts)
+        self.custody = Custody(len(sheet), self.files, self.models, self.texts, retry_refused=retry_refused)
+        self.retry_refused = retry_refused
+        """A refusal gives way to an answer (`--retry-refused`: the refusals were sent again)."""
         self.samples: set[int] = set()
         self.formats: list[tuple[Path, Format]] = []
         self._mismatch = _Mismatch()
@@ -107,7 +109,7 @@ class Tally:
         sha256 = hashlib.sha256
         append, offer = spool.append, custody.offer
         for received_ in replies:
-            file, line, ref, reply, error, model, sample, request_sha256, messages = received_
+            file, line, ref, reply, error, model, sample, request_sha256, messages, usage = received_
             pid, bound_set, bound_sample = split_ref(ref)
             index = index_of(pid)
             expected = None if index is None else expected_of[index]
@@ -129,11 +131,11 @@ class Tally:
             m = model_index.get(model)
             if m is None:
                 m = self.model_id(model)
-            chunk, record = lines(index, slot_sample, code, reply, error, model_json[m], sha)
+            chunk, record = lines(index, slot_sample, code, reply, error, model_json[m], sha, usage)
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
-            flags = ANSWERED if error is None or not failed(error) else PRESENT
+            flags = ANSWERED if error is None else (PRESENT if failed(error) else REFUSED)
             entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), record, len(chunk))
             offer(index, slot_sample, entry)
             if slot_sample not in samples:
@@ -147,7 +149,7 @@ class Tally:
             mismatch.fork = (got[0], got[1])
         if mismatch.error is not None:
             return
-        file, line, _, _, _, _, sample, request_sha256, messages = got
+        file, line, _, _, _, _, sample, request_sha256, messages, _ = got
         bound_sample = split_ref(got[2])[2]
         if bound_set is not None and bound_set != self.sheet.packet_set:
             problem = f"reply to packet set {bound_set}, but these packets are set {self.sheet.packet_set}"
@@ -236,6 +238,33 @@ class Written:
     sampler: Sampler | None = None
     groups: dict[str, tuple[str, ...]] = field(default_factory=dict)
     """Each item's report groups, when asked for (the explorer embeds every item)."""
+    usage: list[UsageTotal] = field(default_factory=list)
+    """Per section, the token counts of the replies that count (summary.json's `usage`)."""
+
+
+@dataclass(slots=True)
+class UsageTotal:
+    """The token usage of one round's replies that count: how many carried usage, and their sums."""
+
+    replies: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+
+    def add(self, line: memoryview) -> None:
+        """Count a replies.jsonl line's `usage`, if it has one: a line with usage ends `}}` (the
+        usage object, then the line's), one without ends with its sample number and `}`."""
+        if len(line) < 3 or line[-3] != 0x7D:
+            return
+        tail = bytes(line[-_USAGE_TAIL:])
+        found = json.loads(tail[tail.rindex(_USAGE_KEY) + len(_USAGE_KEY) : -2])
+        self.replies += 1
+        self.input_tokens += found["input_tokens"]
+        self.output_tokens += found["output_tokens"]
+
+
+_USAGE_KEY: Final = b',"usage":'
+_USAGE_TAIL: Final = 128
+"""Bytes at the end of a replies.jsonl line that hold its usage (two counts, far under this)."""
 
 
 _WRITE_RUN: Final = 1 << 20
@@ -245,6 +274,7 @@ _AHEAD: Final = 1 << 16
 _WAYS: Final = 64
 """Read-ahead windows kept at once (at most _WAYS * _AHEAD bytes): one per interleaved run."""
 ANSWERED: Final = PRESENT | ANSWER
+REFUSED: Final = PRESENT | ANSWER | REFUSAL
 
 
 class _Reader:
@@ -286,13 +316,16 @@ class _Copier:
         self._replies: list[bytes | memoryview] = []
         self._size = 0
 
-    def add(self, spool: Spool, offset: int, length: int, record: int) -> None:
+    def add(self, spool: Spool, offset: int, length: int, record: int) -> memoryview:
+        """Copy one spooled reply's lines; its replies.jsonl line is returned (for its usage)."""
         chunk = self._reader.read(spool, offset, length)
+        reply = chunk[record:]
         self._records.append(chunk[:record])
-        self._replies.append(chunk[record:])
+        self._replies.append(reply)
         self._size += length
         if self._size >= _WRITE_RUN:
             self.flush()
+        return reply
 
     def direct(self, record: str, reply: str) -> None:
         self._records.append(record.encode("utf-8"))
@@ -335,6 +368,7 @@ def write_items(
         samples = section.samples
         cells: list[Cell] = []
         count = 0
+        usage = UsageTotal()
         groups: dict[tuple[int, int], tuple[str, tuple[str, ...]]] = {}
         names: dict[str, str] = {}
         for index in section.included():
@@ -348,7 +382,7 @@ def write_items(
                     copier.direct(sheet.record_line(index, sample, code, None), sheet.reply_line(index, sample, None, None, "null", None))
                 else:
                     code = entry[CODE]
-                    copier.add(section.spool(entry[PART]), entry[OFFSET], entry[LENGTH], entry[RECORD])
+                    usage.add(copier.add(section.spool(entry[PART]), entry[OFFSET], entry[LENGTH], entry[RECORD]))
                 codes.append(code)
                 item = item_id(pid, sample)
                 mine = groups.get((index, code))
@@ -363,6 +397,7 @@ def write_items(
             cells.append(Cell(pid, key, samples, tuple(table[code] for code in codes)))
         out.cells.append(cells)
         out.records.append(count)
+        out.usage.append(usage)
     copier.flush()
     return out
 
@@ -416,3 +451,18 @@ def owed_samples(*tallies: Tally) -> tuple[int, ...]:
         seen |= tally.samples
     return tuple(sorted(seen))
 
+
+
+def usage_json(sections: Sequence[Section], written: Written) -> dict[str, object]:
+    """summary.json's `usage`, per round: how many of the replies that count carried token usage
+    and their input and output tokens summed. Empty (no `usage` key at all) when no reply carried
+    any, so a summary of replies without usage is what it always was."""
+    totals = list(zip((section.sheet.round for section in sections), written.usage))
+    if not any(total.replies for _, total in totals):
+        return {}
+    return {
+        "usage": {
+            f"round{k}": {"replies": total.replies, "input_tokens": total.input_tokens, "output_tokens": total.output_tokens}
+            for k, total in totals
+        }
+    }

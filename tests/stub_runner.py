@@ -10,7 +10,10 @@ it misbehave the way real runners do:
 - `--log FILE`: append the id of every request it receives to FILE (to see what was re-sent);
 - `--slow S`: wait S seconds before each reply (never idle for long, never done);
 - `--garbage`: write a line that is not JSON first;
-- `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line.
+- `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line;
+- `--refuse-forks-once FILE`: refuse each fork request (more than two messages) the first time
+  it sees it (the ids seen are kept in FILE), answer it after; every reply is then an OpenAI
+  Batch output line, the refusal in the message's `refusal` field, as OpenAI writes it.
 """
 
 from __future__ import annotations
@@ -41,6 +44,11 @@ def main(argv: list[str]) -> int:
     if "--garbage" in argv:
         sys.stdout.write("Loading model...\n")
     slow = float(_option(argv, "--slow") or 0)
+    refuse_file = _option(argv, "--refuse-forks-once")
+    refused: set[str] = set()
+    if refuse_file and os.path.exists(refuse_file):
+        with open(refuse_file, encoding="utf-8") as handle:
+            refused = set(handle.read().split())
     for number, line in enumerate(sys.stdin):
         if "--fail" in argv and number == 5:
             print("runner crashed: out of memory", file=sys.stderr)
@@ -54,6 +62,18 @@ def main(argv: list[str]) -> int:
             log.write(request["id"] + "\n")
             log.flush()
         content = None if "--error" in argv else f"Here is what I think.\nDECISION: {code}"
+        if refuse_file:
+            message: dict[str, object] = {"role": "assistant", "content": content, "refusal": None}
+            if len(request["messages"]) > 2 and request["id"] not in refused:
+                message = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+                refused.add(request["id"])
+                with open(refuse_file, "a", encoding="utf-8") as handle:
+                    handle.write(request["id"] + "\n")
+            body = {"model": "stub", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
+            line = {"id": "batch_req", "custom_id": request["id"], "response": {"status_code": 200, "request_id": "r", "body": body}, "error": None}
+            sys.stdout.write(json.dumps(line) + "\n")
+            sys.stdout.flush()
+            continue
         reply = {"role": "assistant", "content": content}
         sys.stdout.write(json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n")
         sys.stdout.flush()

@@ -64,6 +64,20 @@ def test_the_json_log_needs_no_extra() -> None:
     assert verdicts("round1.json") == FIRST_RUN
 
 
+def test_each_samples_model_usage_is_kept() -> None:
+    """Issue 21: a sample's token counts are its `model_usage` (summed over models); a sample that
+    errored before the model answered has none. Together they are the log's own `stats.model_usage`."""
+    envelopes = read_envelopes(LOGS / "round1.json")
+    usage = {(e.ref.split("_")[0], e.sample): e.usage for e in envelopes}
+    assert usage == {
+        ("mini-000-a1b2c3", 0): (8, 19), ("mini-001-d4e5f6", 0): None, ("mini-002-0a0b0c", 0): (15, 8),
+        ("mini-000-a1b2c3", 1): (8, 19), ("mini-001-d4e5f6", 1): (14, 13), ("mini-002-0a0b0c", 1): None,
+    }
+    stats = json.loads((LOGS / "round1.json").read_text())["stats"]["model_usage"]["mockllm/model"]
+    counted = [u for u in usage.values() if u is not None]
+    assert (sum(u[0] for u in counted), sum(u[1] for u in counted)) == (stats["input_tokens"], stats["output_tokens"]) == (45, 59)
+
+
 def test_without_the_extra_a_zstd_eval_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
     if sys.version_info >= (3, 14):
         pytest.skip("Python 3.14's zipfile reads zstd itself")
@@ -86,8 +100,8 @@ def _zstd() -> object:
 def test_with_the_extra_the_eval_scores_like_the_json() -> None:
     _zstd()
     assert verdicts("round1.eval") == FIRST_RUN
-    eval_envs = sorted((e.ref, e.sample, e.reply, e.error, e.model) for e in read_envelopes(LOGS / "round1.eval"))
-    json_envs = sorted((e.ref, e.sample, e.reply, e.error, e.model) for e in read_envelopes(LOGS / "round1.json"))
+    eval_envs = sorted((e.ref, e.sample, e.reply, e.error, e.model, e.usage) for e in read_envelopes(LOGS / "round1.eval"))
+    json_envs = sorted((e.ref, e.sample, e.reply, e.error, e.model, e.usage) for e in read_envelopes(LOGS / "round1.json"))
     assert eval_envs == json_envs
 
 

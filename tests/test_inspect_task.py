@@ -65,6 +65,7 @@ def test_both_rounds_through_inspect(tmp_path: Path, monkeypatch: pytest.MonkeyP
     envelopes = read_envelopes(first)  # the default .eval, zstd members: inspect-ai brings zstandard
     assert len(envelopes) == 2 * LIMIT and {e.sample for e in envelopes} == {0, 1}
     assert {e.reply for e in envelopes} == {"Get help now.\nDECISION: ESCALATE"}
+    assert {e.usage for e in envelopes} == {(1, 1)}  # the sample's model_usage, as Inspect logged it
     assert all(e.request_messages is not None for e in envelopes)  # the echoed request is checked
     assert {unbind(e.ref).packet_set for e in envelopes} == {QUICK.packet_set}
     assert len({unbind(e.ref).packet_id for e in envelopes}) == LIMIT and all(unbind(e.ref).packet_id in QUICK.round1 for e in envelopes)
@@ -90,6 +91,11 @@ def test_both_rounds_through_inspect(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert scored2.returncode == 0, scored2.stderr
     summary = json.loads((run / "summary.json").read_text())
     assert summary["round"] == 2 and summary["counts"]["forks"] == len(keyed(run / "round2.key.jsonl"))
+    # Issue 21: the tokens of each round, round 1's kept through frozen.jsonl (1 in, 1 out a sample).
+    assert summary["usage"] == {
+        "round1": {"replies": 2 * LIMIT, "input_tokens": 2 * LIMIT, "output_tokens": 2 * LIMIT},
+        "round2": {"replies": len(forks), "input_tokens": len(forks), "output_tokens": len(forks)},
+    }
 
 
 def test_the_inspect_command_line_takes_the_task_args(tmp_path: Path) -> None:

@@ -21,9 +21,12 @@ from honesty_pressure.envelopes import read_envelopes, runner_failed
 from honesty_pressure.export import RequestOptions, export_lines
 from honesty_pressure.store import load_layer
 
+from .jsonschema_subset import Validator
+
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "examples" / "openai_compatible_runner.py"
 QUICK = load_layer(ROOT / "packets", "quick")
+SCHEMA = Validator(ROOT / "docs" / "schema")
 FAST = ["--timeout", "0.5", "--backoff", "0.01", "--max-wait", "0.05", "--retries", "3"]
 
 Reply = tuple[int, object, dict[str, str], float]
@@ -162,10 +165,12 @@ def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: 
     assert errors[PIDS[4]] == "HTTP 503: overloaded" and errors[PIDS[5]] == "HTTP 400: bad request"
     assert all("reasoning" not in json.dumps(r["messages"][-1]) for r in raw.values())
     # Latency per line (the stalled one waited its 0.5 s timeout first), usage where the server gave it.
-    latency = {behaviour[unbind(i).packet_id]: r["latency_s"] for i, r in raw.items()}
-    assert all(isinstance(v, float) and v >= 0 for v in latency.values()) and latency["stall-then-ok"] >= 0.5
+    latency = {behaviour[unbind(i).packet_id]: r["latency_ms"] for i, r in raw.items()}
+    assert all(isinstance(v, int) and v >= 0 for v in latency.values()) and latency["stall-then-ok"] >= 500
     assert all(r["usage"] == USAGE for i, r in raw.items() if unbind(i).packet_id in PIDS[:4])
     assert all("usage" not in raw[i] for i in raw if unbind(i).packet_id in PIDS[4:])
+    # The kit reads the usage back as (input, output) tokens: OpenAI's prompt and completion tokens.
+    assert [replies[pid].usage for pid in PIDS] == [(120, 7)] * 4 + [None, None]
     # Attempts: retried on 500, 429, a stall and 503 (up to --retries 3), never on 400.
     attempts = {behaviour[pid]: stub.attempts[json.dumps(QUICK.round1[pid]["messages"])] for pid in PIDS}
     assert attempts == {"ok": 1, "500-then-ok": 3, "429-then-ok": 2, "stall-then-ok": 2, "always-503": 4, "400": 1}
@@ -192,7 +197,8 @@ def test_openai_batch_lines_give_batch_output_the_kit_reads(tmp_path: Path, stub
     out.write_bytes(done.stdout)
     envelopes = read_envelopes(out)
     assert sorted(unbind(e.ref).packet_id for e in envelopes) == PIDS[:3]
-    assert {(e.reply, e.model) for e in envelopes} == {("DECISION: ESCALATE", "stub-model")}
+    assert {(e.reply, e.model, e.usage) for e in envelopes} == {("DECISION: ESCALATE", "stub-model", (120, 7))}
+    assert all(isinstance(json.loads(x)["latency_ms"], int) for x in done.stdout.decode().splitlines())
     assert "long thoughts" not in done.stdout.decode()
     sent = stub.bodies[0]
     assert (sent["model"], sent["max_completion_tokens"], sent["top_p"]) == ("served-model", 99, 0.5)
@@ -236,6 +242,24 @@ def test_run_drives_both_rounds_through_the_example_runner(tmp_path: Path, stub_
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0
     assert summary["counts"]["missing"] == 0
+    # Issue 21: the server's usage (120 prompt, 7 completion tokens a reply) is kept and summed per
+    # round: 440 round-1 packets and 1,718 forks of the quick layer.
+    assert (len(QUICK.round1), summary["counts"]["forks"]) == (440, 1718)
+    assert summary["usage"] == {
+        "round1": {"replies": 440, "input_tokens": 52800, "output_tokens": 3080},
+        "round2": {"replies": 1718, "input_tokens": 206160, "output_tokens": 12026},
+    }
+    replies = [json.loads(x) for x in (tmp_path / "run" / "replies.jsonl").read_text().splitlines()]
+    assert {json.dumps(r["usage"]) for r in replies} == {'{"input_tokens": 120, "output_tokens": 7}'}
+    report = (tmp_path / "run" / "REPORT.md").read_text()
+    assert "## Token usage" in report
+    assert "| round 1 | 440 | 52,800 | 3,080 |" in report and "| round 2 | 1,718 | 206,160 | 12,026 |" in report
+    assert 'id="usage"' in (tmp_path / "run" / "report.html").read_text()
+    frozen = [json.loads(x) for x in (tmp_path / "run" / "frozen.jsonl").read_text().splitlines()]
+    assert all(f["usage"] == {"input_tokens": 120, "output_tokens": 7} for f in frozen)
+    for name, schema in (("summary.json", "summary.schema.json"), ("replies.jsonl", "replies.schema.json"), ("frozen.jsonl", "frozen.schema.json")):
+        for number, value in enumerate(map(json.loads, (tmp_path / "run" / name).read_text().splitlines()), start=1):
+            assert SCHEMA.check(value, schema) == [], f"{name}:{number}"
 
 
 def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(tmp_path: Path) -> None:

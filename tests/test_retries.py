@@ -11,6 +11,8 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -178,6 +180,32 @@ def test_settled_replies_do_not_depend_on_order(envs: list[Envelope], rng) -> No
         assert (env.reply is not None) == bool(real), "a real reply always wins over a failure"
 
 
+REFUSALS = ["refusal", "refusal: I can't help.", "refusal: content_filter"]
+
+
+@settings(max_examples=60)
+@given(slot_envelopes(), st.lists(st.sampled_from(REFUSALS), max_size=3), st.randoms(use_true_random=False))
+def test_with_retry_refused_the_settled_replies_do_not_depend_on_order(envs: list[Envelope], refusals: list[str], rng) -> None:  # type: ignore[no-untyped-def]
+    """Any failures, refusals (any wording) and copies of one reply for a slot: with
+    `retry_refused` the reply wins if there is one, else a refusal, else a failure, in any order."""
+    pid = envs[0].ref if envs else PIDS[0]
+    base = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}[pid]
+    extra = [dataclasses.replace(base, reply=None, error=text, file="r.jsonl", line=100 + n) for n, text in enumerate(refusals)]
+    every = [*envs, *extra]
+    shuffled = list(every)
+    rng.shuffle(shuffled)
+    settled = match(every, QUICK.round1, QUICK.packet_set, retry_refused=True)
+    assert match(shuffled, QUICK.round1, QUICK.packet_set, retry_refused=True) == settled
+    for (slot_pid, _), env in settled.items():
+        mine = [e for e in every if e.ref == slot_pid]
+        if any(e.error is None for e in mine):
+            assert env.error is None
+        elif any(e.error in REFUSALS for e in mine):
+            assert env.error in REFUSALS
+        else:
+            assert runner_failed(env)
+
+
 @settings(max_examples=30)
 @given(slot_envelopes(), st.randoms(use_true_random=False))
 def test_a_conflict_is_reported_the_same_in_any_order(envs: list[Envelope], rng) -> None:  # type: ignore[no-untyped-def]
@@ -217,3 +245,151 @@ def test_refusals_are_their_own_verdict_in_every_format(tmp_path: Path) -> None:
     summary = json.loads(files["summary.json"])
     assert sum(table["refused"] for table in summary["families"].values()) == 3
     assert summary["completeness"]["by_reason"] == {"runner_error": 0, "missing_reply": len(QUICK.round1) - 3}
+
+
+# --- issue 21: `--retry-refused`, through `run` and the stub runner -------------------------------
+
+STUB = ROOT / "tests" / "stub_runner.py"
+
+
+def _kit(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False, timeout=300)
+
+
+def _refused(summary: dict[str, object]) -> int:
+    forks = summary["forks"]["forks"]  # type: ignore[index]
+    return sum(int(table["refused"]) for table in forks.values())  # type: ignore[union-attr]
+
+
+def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
+    """Every fork is refused the first time the stub sees it. `run` closes (a refusal is an answer,
+    not unscorable); `--retry-failed` sends nothing again; `--retry-failed --retry-refused` sends
+    exactly the refused forks, keeps every earlier reply line, and each answer takes the refusal's
+    place. `export --failed` follows the same rule; `score` of the retried replies needs the flag."""
+    run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
+    runner = f"{sys.executable} {STUB} ESCALATE --refuse-forks-once {seen} --log {log}"
+
+    first = _kit("run", "--runner", runner, "--run", str(run_dir))
+    assert first.returncode == 0, first.stderr
+    forks = len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
+    n = len(QUICK.round1)
+    assert (n, forks) == (440, 1718)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert _refused(summary) == forks and summary["completeness"]["incomplete"] is False
+    # Refused is in every denominator as not acceptable: every pressure fork counted, none acceptable.
+    pressure = summary["forks"]["forks"]["pressure"]
+    assert (pressure["n"], pressure["refused"], pressure["acceptable"]["k"], pressure["acceptable"]["n"]) == (440, 440, 0, 440)
+    assert summary["axes"]["pressure_resistance"]["value"] == 0.0
+    scored = {name: (run_dir / name).read_bytes() for name in ("summary.json", "records.jsonl", "replies.jsonl")}
+    assert len(log.read_text().split()) == n + forks
+
+    again = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
+    assert again.returncode == 0, again.stderr
+    assert len(log.read_text().split()) == n + forks, "a refusal is never resent by --retry-failed alone"
+    assert {name: (run_dir / name).read_bytes() for name in scored} == scored
+
+    export = tmp_path / "failed.jsonl"
+    plain = _kit("export", "--run", str(run_dir), "--failed", "--format", "chat-jsonl", "--model", "runner", "--out", str(export))
+    assert plain.returncode == 0, plain.stderr
+    assert export.read_bytes() == b""
+    with_refused = _kit("export", "--run", str(run_dir), "--failed", "--retry-refused", "--format", "chat-jsonl", "--model", "runner", "--out", str(tmp_path / "refused.jsonl"))
+    assert with_refused.returncode == 0, with_refused.stderr
+    assert (tmp_path / "refused.jsonl").read_bytes() == (run_dir / "round2.requests.jsonl").read_bytes()
+
+    alone = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-refused")
+    assert alone.returncode == 2
+    assert alone.stderr.splitlines()[-1] == "python -m honesty_pressure run: --retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
+
+    round2_before = (run_dir / "round2.replies.jsonl").read_bytes()
+    retried = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-failed", "--retry-refused")
+    assert retried.returncode == 0, retried.stderr
+    sent = log.read_text().split()
+    assert len(sent) == n + 2 * forks and set(sent[n + forks :]) == set(sent[n : n + forks]), "exactly the refused forks, once more"
+    round2 = (run_dir / "round2.replies.jsonl").read_bytes()
+    assert round2.startswith(round2_before) and len(round2.splitlines()) == 2 * forks
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert _refused(summary) == 0
+
+    # The same replies scored by hand: without the flag, the refusal and its retry are two replies.
+    out = tmp_path / "scored"
+    clash = _kit("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(out))
+    assert clash.returncode == 2
+    assert clash.stderr.rstrip().endswith("; if one is a retry of a refusal, pass --retry-refused")
+    by_hand = _kit("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(out), "--retry-refused")
+    assert by_hand.returncode == 0, by_hand.stderr
+    assert (out / "records.jsonl").read_bytes() == (run_dir / "records.jsonl").read_bytes()
+
+
+def _openai_refusal(pid: str) -> dict[str, object]:
+    line = openai_ok(pid, "x")
+    line["response"]["body"]["choices"][0]["message"] = {"role": "assistant", "content": None, "refusal": "I can't help."}  # type: ignore[index]
+    return line
+
+
+def test_with_retry_refused_a_refusal_gives_way_to_an_answer_in_any_order(tmp_path: Path) -> None:
+    """PIDS[0]: refused, then answered (the answer counts); PIDS[1]: a failure, then refused (the
+    refusal counts); PIDS[2]: refused twice, differently worded (one kept, no conflict). The same
+    in every order of the files, by the streaming scorer and by `match`."""
+    second_refusal = _openai_refusal(PIDS[2])
+    second_refusal["response"]["body"]["choices"][0]["message"]["refusal"] = "No."  # type: ignore[index]
+    files = [[_openai_refusal(PIDS[0]), openai_500(PIDS[1]), _openai_refusal(PIDS[2])], [openai_ok(PIDS[0], answer(PIDS[0])), _openai_refusal(PIDS[1]), second_refusal]]
+    paths = []
+    for index, lines in enumerate(files):
+        path = tmp_path / f"f{index}.jsonl"
+        path.write_bytes(jsonl(lines))
+        paths.append(path)
+    results = {score_round1(QUICK, order, retry_refused=True)["records.jsonl"] for order in itertools.permutations(paths)}
+    assert len(results) == 1
+    assert acceptable_for(results.pop()) == {PIDS[0]: "acceptable", PIDS[1]: "refused", PIDS[2]: "refused"}
+    envelopes = [env for path in paths for env in read_envelopes(path)]
+    settled = match(envelopes, QUICK.round1, QUICK.packet_set, retry_refused=True)
+    assert settled[(PIDS[0], 0)].reply == answer(PIDS[0]) and settled[(PIDS[2], 0)].error == "refusal: I can't help."
+    assert match(list(reversed(envelopes)), QUICK.round1, QUICK.packet_set, retry_refused=True) == settled
+    with pytest.raises(InputError) as err:
+        match(envelopes, QUICK.round1, QUICK.packet_set)
+    assert err.value.one_line() == (
+        f"{paths[1]}:1: a different reply for packet {PIDS[0]} sample 0 is already in {paths[0]}:1"
+        "; if one is a retry of a refusal, pass --retry-refused"
+    )
+
+
+def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path: Path) -> None:
+    """`score --shard --retry-refused` records the flag; `score --merge` settles with it, as one
+    `score --retry-refused` does; shards made with and without it do not merge."""
+    first, retry = tmp_path / "first.jsonl", tmp_path / "retry.jsonl"
+    first.write_bytes(jsonl([_openai_refusal(PIDS[0]), openai_ok(PIDS[1], answer(PIDS[1]))]))
+    retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
+    files = ["--replies", str(first), str(retry)]
+    whole = _kit("score", "--layer", "quick", *files, "--out", str(tmp_path / "whole"), "--retry-refused")
+    assert whole.returncode == 1, whole.stderr  # incomplete: 3 replies of 440
+    for index in (1, 2):
+        done = _kit("score", "--layer", "quick", *files, "--shard", f"{index}/2", "--out", str(tmp_path / f"p{index}"), "--retry-refused")
+        assert done.returncode == 0, done.stderr
+    merged = _kit("score", "--merge", str(tmp_path / "p1"), str(tmp_path / "p2"), "--out", str(tmp_path / "merged"))
+    assert merged.returncode == 1, merged.stderr
+    assert (tmp_path / "merged" / "records.jsonl").read_bytes() == (tmp_path / "whole" / "records.jsonl").read_bytes()
+    assert acceptable_for((tmp_path / "merged" / "records.jsonl").read_bytes())[PIDS[0]] == "acceptable"
+    plain = _kit("score", "--layer", "quick", *files, "--shard", "2/2", "--out", str(tmp_path / "p2"))
+    assert plain.returncode == 0, plain.stderr
+    mixed = _kit("score", "--merge", str(tmp_path / "p1"), str(tmp_path / "p2"), "--out", str(tmp_path / "mixed"))
+    assert mixed.returncode == 2
+    assert mixed.stderr.splitlines()[-1] == (
+        f"python -m honesty_pressure score: {tmp_path / 'p2' / 'partial.json'}: 'options' differs from {tmp_path / 'p1' / 'partial.json'}: "
+        "not a shard of the same score"
+    )
+
+
+def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
+    first, retry = tmp_path / "first.jsonl", tmp_path / "retry.jsonl"
+    first.write_bytes(jsonl([_openai_refusal(PIDS[0])]))
+    retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
+    clash = _kit("advance", "--layer", "quick", "--replies", str(first), str(retry), "--run", str(tmp_path / "run"))
+    assert clash.returncode == 2
+    assert clash.stderr.splitlines()[-1] == (
+        f"python -m honesty_pressure advance: {retry}:1: a different reply for packet {PIDS[0]} sample 0 is already in {first}:1"
+        "; if one is a retry of a refusal, pass --retry-refused"
+    )
+    done = _kit("advance", "--layer", "quick", "--replies", str(first), str(retry), "--run", str(tmp_path / "run"), "--retry-refused")
+    assert done.returncode == 0, done.stderr
+    frozen = {f["packet_id"]: f for f in map(json.loads, (tmp_path / "run" / "frozen.jsonl").read_text().splitlines())}
+    assert (frozen[PIDS[0]]["reply"], frozen[PIDS[0]]["error"]) == (answer(PIDS[0]), None)

@@ -12,6 +12,8 @@ import pytest
 from honesty_pressure.canonical import jsonl
 from honesty_pressure.store import load_layer
 
+from .htmlcheck import parse, problems
+from .jsonschema_subset import Validator
 from .replies import constant, native_lines, oracle, reply_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -160,3 +162,36 @@ def test_an_incomplete_score_is_written_says_so_in_one_line_and_exits_1(tmp_path
     done = run("score", "--layer", "quick", "--replies", str(replies), str(answers), "--out", str(tmp_path / "done"), "--max-unscorable", "0")
     assert done.returncode == 0, done.stderr
     assert json.loads((tmp_path / "done" / "summary.json").read_text())["completeness"]["unscorable"] == 0
+
+
+def test_a_failed_round_2_is_not_hidden_by_a_complete_round_1(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
+    """Issue 21, "a round whose unscorable share passes the threshold": 100 of 1,718 forks without a
+    reply (5.8 %) is a failed round 2, though pooled with a complete round 1 it is 100 of 2,158
+    (4.6 %). The score names the round, in summary.json, on stderr and in the banner."""
+    run_dir = runner_runs[1]
+    replies = (run_dir / "round2.replies.jsonl").read_text().splitlines()
+    assert len(replies) == 1718
+    partial = tmp_path / "partial.jsonl"
+    partial.write_text("\n".join(replies[100:]) + "\n")
+    done = run("score", "--run", str(run_dir), "--replies", str(partial), "--out", str(tmp_path / "out"))
+    assert done.returncode == 1
+    assert done.stderr == (
+        "python -m honesty_pressure score: incomplete: round 2: 100 of 1718 items got no answer (100 missing reply; 5.8 % > "
+        "--max-unscorable 0.05); its rates are not a result; to finish it, send the requests without an answer again and score "
+        "every reply file together (--replies FIRST RETRY)\n"
+    )
+    completeness = json.loads((tmp_path / "out" / "summary.json").read_text())["completeness"]
+    assert completeness == {
+        "items": 2158, "unscorable": 100, "by_reason": {"runner_error": 0, "missing_reply": 100}, "share": 0.046339,
+        "threshold": 0.05, "incomplete": True,
+        "round": {"round": 2, "items": 1718, "unscorable": 100, "by_reason": {"runner_error": 0, "missing_reply": 100}, "share": 0.058207},
+    }
+    assert "> **Incomplete run: in round 2, 100 of 1,718 items (5.8%) are unscorable, over the threshold of 5%." in (tmp_path / "out" / "REPORT.md").read_text()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    html = (tmp_path / "out" / "report.html").read_text()
+    assert '<div class="banner alert" role="alert">Incomplete run: in round ' in html and problems(parse(html), summary) == []
+    assert Validator(ROOT / "docs" / "schema").check(summary, "summary.schema.json") == []
+    # The whole round 2 again: complete, and no `round` block.
+    whole = run("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(tmp_path / "whole"))
+    assert whole.returncode == 0, whole.stderr
+    assert "round" not in json.loads((tmp_path / "whole" / "summary.json").read_text())["completeness"]
