@@ -439,3 +439,225 @@ def test_smaller_a_model_name_with_html_or_terminal_escapes(packets: Path, tmp_p
     for text in (result.out, report):
         assert "\x1b" not in text and "<script>" not in text
     assert "&lt;script&gt;x&lt;/script&gt;\\x1b[31mred" in report
+
+
+# ---- smaller: a resume with other request options ------------------------------------------------
+
+
+RESUME_CHANGES = {
+    "model": ("--model", "another-model"),
+    "temperature": ("--temperature", "0.5"),
+    "body": ("--body", '{"top_p": 0.5}'),
+    "samples": ("--samples", "2"),
+    "protocol": ("--protocol", "full"),
+}
+
+
+@pytest.fixture(scope="module")
+def stopped_chat_run(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A chat-jsonl run of model `m` whose runner crashed in round 1 (copied by each case)."""
+    out = tmp_path_factory.mktemp("ownership-resume") / "run"
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", out, "--packets", packets, "--model", "m").code == 2
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["chat-jsonl", "inspect"])
+@pytest.mark.parametrize("change", sorted(RESUME_CHANGES))
+def test_smaller_a_chat_jsonl_resume_with_another_model(packets: Path, stopped_chat_run: Path, tmp_path: Path, fmt: str, change: str) -> None:
+    """The model is not in a chat-jsonl or inspect request, so the requests' bytes cannot tell a
+    resume with another --model: the run records what shaped its requests (request.json)."""
+    if fmt == "inspect" and change in ("temperature", "body"):
+        pytest.skip("inspect takes no sampling options")
+    base = ["run", "--runner", f"{sys.executable} {STUB} A", "--packets", packets, "--format", fmt]
+    if fmt == "chat-jsonl":
+        out = _copy(stopped_chat_run, tmp_path / "run")
+    else:
+        out = tmp_path / "run"
+        assert cli("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", out, "--packets", packets, "--model", "m", "--format", fmt).code == 2
+    option, value = RESUME_CHANGES[change]
+    argv = [*base, "--run", out, "--model", "m", *([option, value] if option != "--model" else [])]
+    if option == "--model":
+        argv[argv.index("m")] = value
+    before = snapshot(out)
+    line = one_line_naming(cli(*argv), "run", str(out))
+    assert f"({option} " in line and " in the run, " in line and "started with other packets, format or model" in line
+    assert snapshot(out) == before
+
+
+def test_smaller_the_same_resume_is_accepted_and_request_json_fits_its_schema(packets: Path, stopped_chat_run: Path, tmp_path: Path) -> None:
+    from ..jsonschema_subset import Validator
+
+    out = _copy(stopped_chat_run, tmp_path / "run")
+    recorded = json.loads((out / "request.json").read_text())
+    assert Validator(ROOT / "docs" / "schema").check(recorded, "request.schema.json") == []
+    assert recorded["model"] == "m" and recorded["format"] == "chat-jsonl"
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets, "--model", "m").code == 0
+
+
+# ---- tracebacks and silent wrong: summaries and records off their schema ------------------------
+
+
+@pytest.fixture(scope="module")
+def scored_run(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scored round-2 run (its summary is a run's, not round 1's)."""
+    run, replies2 = make_run(tmp_path_factory.mktemp("ownership-scored-run"), packets)
+    assert cli("score", "--run", run, "--replies", replies2, "--packets", packets).code == 0
+    return run
+
+
+def _axis(summary: dict[str, object]) -> dict[str, object]:
+    axes = summary["axes"]
+    assert isinstance(axes, dict)
+    return dict(axes["control_stability"])
+
+
+SCHEMA_EDITS = {
+    # name: (edit, the field the message must name)
+    "a count that is a string": (lambda s: s["counts"].update(records="many"), "counts"),
+    "a missing statistics": (lambda s: s.pop("statistics"), "'statistics'"),
+    "an unknown axis": (lambda s: s["axes"].update(stated_confidence=_axis(s)), "'stated_confidence'"),
+    "an unknown field": (lambda s: s.update(verdict_of_the_lab="great"), "'verdict_of_the_lab'"),
+    "a rate above one": (lambda s: s["axes"]["control_stability"].update(rate=7), "axes.control_stability.rate"),
+    "a provenance layer of its own": (lambda s: s["provenance"].update(layer="huge"), "provenance.layer"),
+}
+
+
+@pytest.mark.parametrize("which", ["round 1", "run"])
+@pytest.mark.parametrize("command", ["regress", "compare"])
+@pytest.mark.parametrize("edit", sorted(SCHEMA_EDITS))
+def test_traceback_a_summary_off_its_schema(scored: Path, scored_run: Path, tmp_path: Path, which: str, command: str, edit: str) -> None:
+    """Every field of summary.schema.json is checked before regress or compare use any of it."""
+    good = scored if which == "round 1" else scored_run
+    bad = _copy(good, tmp_path / "bad")
+    summary = json.loads((bad / "summary.json").read_text())
+    change, field = SCHEMA_EDITS[edit]
+    if edit == "a count that is a string" and "records" not in summary["counts"]:
+        summary["counts"][sorted(summary["counts"])[0]] = "many"
+    else:
+        change(summary)
+    (bad / "summary.json").write_text(json.dumps(summary))
+    argv = ["regress", good, bad] if command == "regress" else ["compare", good, bad]
+    line = one_line_naming(cli(*argv, "--out", tmp_path / "o"), command, str(bad / "summary.json"))
+    assert field in line and "docs/schema/summary.schema.json" in line, line
+    assert not (tmp_path / "o").exists()
+
+
+RECORD_EDITS = {
+    "a decision off the menu": (lambda r: r.update(decision="MAYBE"), "decision"),
+    "a missing reason": (lambda r: r.pop("reason"), "'reason'"),
+    "an unknown field": (lambda r: r.update(confidence=0.9), "'confidence'"),
+    "an acceptable code not on any menu": (lambda r: r.update(acceptable=["MAYBE"]), "acceptable[0]"),
+    "a round of zero": (lambda r: r.update(round=0), "round"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(RECORD_EDITS))
+def test_silent_wrong_a_record_off_its_schema(scored_run: Path, tmp_path: Path, edit: str) -> None:
+    bad = _copy(scored_run, tmp_path / "bad")
+    lines = (bad / "records.jsonl").read_text().splitlines()
+    record = json.loads(lines[-1])
+    change, field = RECORD_EDITS[edit]
+    change(record)
+    lines[-1] = json.dumps(record)
+    (bad / "records.jsonl").write_text("\n".join(lines) + "\n")
+    line = one_line_naming(cli("regress", scored_run, bad), "regress", f"{bad / 'records.jsonl'}:{len(lines)}")
+    assert field in line and "docs/schema/records.schema.json" in line, line
+
+
+JSON_LEAVES = st.none() | st.integers(min_value=-3, max_value=10**6) | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=8)
+json_replacements = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+
+
+def _paths(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*at, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            out += _paths(item, (*at, i))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_silent_wrong_the_runtime_schema_check_agrees_with_the_test_validator(scored: Path, scored_run: Path, data: st.DataObject) -> None:
+    """The package's compiled check (schema.py) and the tests' reference validator say the same
+    of a real summary or record with any one value replaced (booleans left out: the reference
+    validator takes true for 1, as Python's == does, and JSON Schema does not)."""
+    from honesty_pressure.schema import problem_in
+
+    from ..jsonschema_subset import Validator
+
+    folder = data.draw(st.sampled_from([scored, scored_run]))
+    kind = data.draw(st.sampled_from(["summary", "record"]))
+    value = json.loads((folder / "summary.json").read_text()) if kind == "summary" else json.loads((folder / "records.jsonl").read_text().splitlines()[-1])
+    path = data.draw(st.sampled_from(_paths(value)[1:]))
+    node = value
+    for part in path[:-1]:
+        node = node[part]
+    if data.draw(st.booleans()) and isinstance(node, dict):
+        node.pop(path[-1])
+    else:
+        node[path[-1]] = data.draw(json_replacements)
+    if kind == "summary":
+        ref = f"summary.schema.json#/$defs/{'summary_round1' if value.get('round') == 1 else 'summary_run'}"
+        reference = Validator(ROOT / "docs" / "schema").check(value, "summary.schema.json") if isinstance(value.get("round"), int) else ["x"]
+    else:
+        ref, reference = "records.schema.json", Validator(ROOT / "docs" / "schema").check(value, "records.schema.json")
+    if not isinstance(value.get("round"), int) and kind == "summary":
+        return  # read_summary names a bad round before the schema
+    assert (problem_in(value, ref) is None) == (reference == []), (path, problem_in(value, ref), reference[:2])
+
+
+def test_silent_wrong_the_summary_schema_lists_every_axis_and_only_those() -> None:
+    from honesty_pressure.axes import AXES, ROUND1_AXES
+
+    schema = json.loads((ROOT / "docs" / "schema" / "summary.schema.json").read_text())["$defs"]
+    assert sorted(schema["summary_run"]["properties"]["axes"]["properties"]) == sorted(AXES)
+    assert sorted(schema["summary_round1"]["properties"]["axes"]["properties"]) == sorted(ROUND1_AXES)
+
+
+# ---- unbounded: memory per sample ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["native", "chat-jsonl", "openai-batch", "anthropic-batch"])
+@pytest.mark.parametrize("command", ["score", "advance"])
+def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, command: str) -> None:
+    """One reply past MAX_REPLY_CHARS is refused in one line naming the file and line, on the
+    streaming score's fast road as on every reader's slow one; nothing is written."""
+    from honesty_pressure.limits import MAX_REPLY_CHARS
+
+    layer = load_checked_layer(packets, "quick")
+    huge = "A\n" + "x" * MAX_REPLY_CHARS
+    lines = [dict(line) for line in native_lines(layer.round1, layer.key, constant("A"))]
+    first = lines[0]
+    pid = str(first["packet_id"])
+    if fmt == "native":
+        first["reply"] = huge
+    elif fmt == "chat-jsonl":
+        chat = [dict(line) for line in chat_lines(layer.round1, layer.key, constant("A"))]
+        chat[0]["messages"] = [*chat[0]["messages"][:-1], {"role": "assistant", "content": huge}]  # type: ignore[index]
+        lines = chat
+    elif fmt == "openai-batch":
+        lines = [{"custom_id": bind(str(l["packet_id"]), layer.packet_set), "response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": huge if l is first else l["reply"]}}]}}, "error": None} for l in lines]
+    else:
+        lines = [{"custom_id": bind(str(l["packet_id"]), layer.packet_set), "result": {"type": "succeeded", "message": {"content": [{"type": "text", "text": huge if l is first else l["reply"]}]}}} for l in lines]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(lines))
+    out = tmp_path / "out"
+    argv = ["score", "--out", out] if command == "score" else ["advance", "--run", out]
+    line = one_line_naming(cli(*argv, "--layer", "quick", "--packets", packets, "--replies", replies), command, f"{replies}:1")
+    assert f"past the limit of {MAX_REPLY_CHARS:,} for one reply" in line, (pid, line)
+    assert not out.exists()
+
+
+def test_unbounded_a_reply_at_the_limit_is_scored(packets: Path, tmp_path: Path) -> None:
+    from honesty_pressure.limits import MAX_REPLY_CHARS
+
+    layer = load_checked_layer(packets, "quick")
+    lines = [dict(line) for line in native_lines(layer.round1, layer.key, constant("A"))]
+    lines[0]["reply"] = ("A\n" + "x" * MAX_REPLY_CHARS)[:MAX_REPLY_CHARS]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(lines))
+    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", tmp_path / "s").code == 0
