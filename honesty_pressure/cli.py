@@ -161,6 +161,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     model = _text_option("--model", args.model)
     out = Path(args.out)
+    if out.name in ("", ".."):  # "", ".", "/", "..": a folder (and numbered shards need a name)
+        raise OutputError("is a folder; give a file name for the requests", file=args.out or ".")
     packets = packets_folder(args.packets)
     if args.run is not None:
         from .advance import check_run

@@ -99,7 +99,9 @@ _STAGING_TOKEN: Final = "staging"
 def _staging_marker(target: str) -> bytes:
     """What a staging folder holds from its first moment: proof that a leftover one is the
     kit's own debris (for this target), which the next writer may remove."""
-    return (dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": target}) + "\n").encode("utf-8")
+    # A name's undecodable bytes (lone surrogates) as escapes: the token is text, the name any bytes.
+    shown = target.encode("utf-8", "backslashreplace").decode("utf-8")
+    return (dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": shown}) + "\n").encode("utf-8")
 
 
 def _step(name: str) -> None:
