@@ -57,7 +57,7 @@ from .construct import FORMATS, Envelope, Format
 from .errors import InputError
 from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_REPLY_CHARS, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
 from .parse import answer_text
-from .store import JsonObject, LineCount, iter_jsonl, json_object, loads, read_bounded
+from .store import JsonObject, LineCount, iter_jsonl, json_object, loads, open_regular, read_bounded
 from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
@@ -547,10 +547,7 @@ class _Source:
     def open(self) -> BinaryIO:
         if self.data is not None:
             return io.BytesIO(self.data)
-        try:
-            return self.path.open("rb")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror or exc}", file=str(self.path)) from None
+        return open_regular(self.path)  # regular when it was looked at: never a FIFO's blocking open
 
     def head(self, size: int = 4096) -> bytes:
         with self.open() as handle:
@@ -602,7 +599,7 @@ def source_sha256(path: Path) -> str:
     if data is not None:
         return hashlib.sha256(data).hexdigest()
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()

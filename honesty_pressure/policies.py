@@ -25,7 +25,6 @@ and `score` as a real model's.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from typing import Final, Literal, get_args
 from .draws import Draw
 from .errors import InputError
 from .parse import decision_line
+from .store import read_json
 from .templates import domain_code, has_flag, second_fact, vague_fact
 
 _DIGIT: Final = re.compile(r"[0-9]")
@@ -79,9 +79,9 @@ def _answer(record: Mapping[str, object], field: str, where: str) -> Answer:
 
 def load_policy(path: Path) -> Policy:
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"not a readable JSON policy ({exc})", file=str(path)) from None
+        record: object = read_json(path)  # the one bounded, non-blocking, strict reader
+    except InputError as exc:
+        raise InputError(f"not a readable JSON policy ({exc.problem})", file=str(path)) from None
     if not isinstance(record, dict) or not isinstance(record.get("name"), str):
         raise InputError("a policy is an object with a string 'name'", file=str(path))
     return Policy(

@@ -341,12 +341,14 @@ def _repair_tail(path: Path) -> None:
     except (ValueError, RecursionError):
         whole = False
     folders._step("repair")
-    if whole:
-        with open(path, "ab") as handle:
-            handle.write(b"\n")
-    else:
-        with open(path, "r+b") as handle:
-            handle.truncate(cut)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)  # never through a link
+    try:
+        if whole:
+            os.write(fd, b"\n")
+        else:
+            os.ftruncate(fd, cut)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -370,7 +372,7 @@ def _answered(out: Path, round_: Round, retry_failed: bool = False) -> dict[tupl
     `retry_failed`, only those that are an answer (a runner error or a missing reply is owed
     again; a refusal is the model's answer and stays)."""
     path = out / round_.replies
-    if not is_file(path) or not path.read_bytes().strip():
+    if not _holds_replies(path):
         return {}
     matched = match(read_envelopes(path), round_.records, round_.run_set)
     return {slot: env for slot, env in matched.items() if not (retry_failed and runner_failed(env))}
@@ -423,9 +425,21 @@ def slot_of(line: JsonObject) -> tuple[str, int]:
 
 def _replies_of(out: Path, round_: Round) -> list[Envelope]:
     path = out / round_.replies
-    if not is_file(path) or not path.read_bytes().strip():
+    if not _holds_replies(path):
         return []
     return read_envelopes(path)
+
+
+def _holds_replies(path: Path) -> bool:
+    """Whether a run's replies file holds anything but blank space, read in pieces by the one
+    non-blocking reader (a FIFO in its place is refused, not waited on)."""
+    if not os.path.lexists(path):
+        return False
+    with open_regular(path) as handle:
+        while chunk := handle.read(1 << 20):
+            if chunk.strip():
+                return True
+    return False
 
 
 def _read(out: Path, name: str) -> bytes | None:

@@ -764,3 +764,28 @@ def test_traceback_export_out_with_no_file_name(packets: Path, tmp_path: Path) -
     for out in ["", ".", "..", "/"]:
         result = cli("export", "--layer", "quick", "--packets", packets, "--format", "chat-jsonl", "--model", "m", "--out", out)
         assert "is a folder; give a file name for the requests" in one_line_naming(result, "export", out or ".")
+
+
+@pytest.mark.parametrize("fmt", ["openai-batch", "anthropic-batch", "inspect", "chat-jsonl"])
+def test_data_loss_export_out_over_an_edited_or_foreign_request_file(packets: Path, tmp_path: Path, fmt: str) -> None:
+    """Request-shaped is not enough: `export --out` replaces a request file only if every line
+    asks exactly one of the requests exported now (so another model's or option's export of these
+    packets is replaced; a request you edited, or another round's export, is not)."""
+    requests = tmp_path / "requests.jsonl"
+    export = ["export", "--layer", "quick", "--packets", packets, "--format", fmt, "--model", "m", "--out", requests]
+    assert cli(*export).code == 0
+    lines = requests.read_text().splitlines()
+    edited = lines[-1].replace("?", "??", 1) if "?" in lines[-1] else lines[-1].replace(".", "!", 1)
+    assert edited != lines[-1]
+    requests.write_text("\n".join([*lines[:-1], edited]) + "\n")
+    before = requests.read_bytes()
+    line = one_line_naming(cli(*export), "export", f"{requests}:{len(lines)}")
+    assert "is not a request of this export" in line
+    assert requests.read_bytes() == before
+    # Another round's export (a run's forks) at the same path is not this export either.
+    run, _ = make_run(tmp_path, packets)
+    forks = tmp_path / "forks.jsonl"
+    assert cli("export", "--run", run, "--packets", packets, "--format", fmt, "--model", "m", "--out", forks).code == 0
+    before = forks.read_bytes()
+    one_line_naming(cli(*export[:-1], forks), "export", f"{forks}:1")
+    assert forks.read_bytes() == before
