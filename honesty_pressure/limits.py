@@ -38,7 +38,7 @@ A few stray sample numbers (300 lines numbered 0 to 299) are refused in one line
 through for minutes."""
 MAX_REPLY_CHARS: Final = 1 << 20
 """Characters of one reply's text (or of a runner's error text), in every format: 1,048,576,
-about 250,000 tokens, twice the longest output an API allows today (128,000 tokens). It is what
+at about four characters a token far longer than any model's reply. It is what
 bounds the memory of one sample: what the kit keeps of a (packet, sample) is the one reply that
 counts (the streaming score: a 40-byte entry, the reply spooled to disk), the reply text in
 `advance` and `run` (at most 4 MiB in memory, Python's widest characters), and in `advance` the

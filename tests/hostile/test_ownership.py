@@ -330,19 +330,76 @@ def test_traceback_a_body_option(packets: Path, tmp_path: Path, command: str, bo
     assert not (tmp_path / "e.jsonl").exists() and not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("kind", ["report", "partial"])
+@pytest.mark.parametrize("kind", ["regress", "compare", "score-partial", "advance-partial"])
 def test_traceback_a_writer_pointed_at_a_report_or_partial(packets: Path, scored: Path, partials: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
-    if kind == "report":
-        folder = tmp_path / "report"
-        assert cli("regress", scored, scored, "--out", folder).code == 0
+    """25 cases, one cause (a kind without its words): every writer, pointed at a regress or
+    compare report or at either kind of shard partial, says what the folder holds."""
+    folder = tmp_path / kind
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / "r1.jsonl", layer.round1, layer.key)
+    if kind in ("regress", "compare"):
+        assert cli(kind, scored, scored, "--out", folder).code == 0
+    elif kind == "score-partial":
+        folder = _copy(partials[0], folder)
     else:
-        folder = _copy(partials[0], tmp_path / "partial")
+        assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", "1/2", "--out", folder).code == 0
     before = snapshot(folder)
-    for argv in (["demo", "--packets", packets, "--out", folder], ["advance", "--layer", "quick", "--packets", packets, "--replies", scored / "replies.jsonl", "--run", folder]):
+    common = ["--packets", packets]
+    writers = [
+        ["demo", *common, "--out", folder],
+        ["advance", "--layer", "quick", *common, "--replies", replies, "--run", folder],
+        ["advance", "--layer", "quick", *common, "--replies", replies, "--run", folder, "--force"],
+        ["score", "--layer", "quick", *common, "--replies", replies, "--out", folder],
+        # (a shard replaces a kit partial of either kind, as regress replaces a compare report)
+        ["score", "--layer", "quick", *common, "--replies", replies, "--shard", "1/2", "--out", folder] if "partial" not in kind else None,
+        ["advance", "--layer", "quick", *common, "--replies", replies, "--shard", "1/2", "--out", folder] if "partial" not in kind else None,
+        ["run", "--runner", f"{sys.executable} {STUB} A", *common, "--run", folder],
+        ["prepare", "--seed", "5", "--layer", "quick", "--sources-per-domain", "1", "--out", folder],
+        ["regress", scored, scored, "--out", folder] if kind not in ("regress", "compare") else None,
+        ["compare", scored, scored, "--out", folder] if kind not in ("regress", "compare") else None,
+    ]
+    for argv in [w for w in writers if w is not None]:
         result = cli(*argv)
         line = one_line_naming(result, str(argv[0]), str(folder))
-        assert "holds a " in line
+        assert "holds " in line, line
     assert snapshot(folder) == before
+
+
+def test_traceback_every_kind_of_kit_folder_has_its_words() -> None:
+    from typing import get_args
+
+    from honesty_pressure.folders import _KIND_WORDS, Kind
+
+    assert set(_KIND_WORDS) == set(get_args(Kind))
+
+
+ADVANCE_PARTIAL_EDITS = {
+    "frozen": lambda f: (f / "frozen.jsonl").write_bytes((f / "frozen.jsonl").read_bytes().replace(b"DECISION", b"DECISIOM", 1)),
+    "forks": lambda f: (f / "forks.txt").write_text((f / "forks.txt").read_text()[::-1]),
+    "requests": lambda f: (f / "round2.jsonl").write_bytes((f / "round2.jsonl").read_bytes().replace(b"a", b"b", 1)),
+    "shard": lambda f: _set_partial(f, shard="3/2"),
+}
+
+
+def _set_partial(folder: Path, **fields: object) -> None:
+    meta = json.loads((folder / "partial.json").read_text())
+    meta.update(fields)
+    (folder / "partial.json").write_text(json.dumps(meta, sort_keys=True, separators=(",", ":")) + "\n")
+
+
+@pytest.mark.parametrize("edit", sorted(ADVANCE_PARTIAL_EDITS))
+def test_silent_wrong_an_edited_advance_partial_merges(packets: Path, tmp_path: Path, edit: str) -> None:
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / "r1.jsonl", layer.round1, layer.key)
+    shards = []
+    for i in (1, 2):
+        shards.append(tmp_path / f"a{i}")
+        assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", f"{i}/2", "--out", shards[-1]).code == 0
+    assert (shards[0] / "forks.txt").read_text() and (shards[0] / "frozen.jsonl").read_bytes().count(b"DECISION")
+    ADVANCE_PARTIAL_EDITS[edit](shards[0])
+    result = cli("advance", "--merge", *shards, "--packets", packets, "--run", tmp_path / "run")
+    assert "never merged" in one_line_naming(result, "advance", str(shards[0]))
+    assert not (tmp_path / "run").exists()
 
 
 SUMMARY_EDITS = {
