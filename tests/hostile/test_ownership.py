@@ -846,3 +846,22 @@ def test_data_loss_export_out_over_an_edited_or_foreign_request_file(packets: Pa
     before = forks.read_bytes()
     one_line_naming(cli(*export[:-1], forks), "export", f"{forks}:1")
     assert forks.read_bytes() == before
+
+
+def test_data_loss_every_kit_folder_lists_every_entry_it_wrote(packets: Path, scored: Path, scored_run: Path, partials: tuple[Path, Path], tmp_path: Path) -> None:
+    """What must be true, first bullet: the marker lists every entry the kit wrote, with its
+    kind and SHA-256, and each still matches; a folder of each kind (a score, a scored run, a
+    run made by `run`, a demo, a report, a partial) is checked."""
+    from honesty_pressure.folders import _existing_entries, entry_problem, read_marker
+
+    report, demo, ran = tmp_path / "report", tmp_path / "demo", tmp_path / "ran"
+    assert cli("compare", scored, scored, "--out", report).code == 0
+    assert cli("demo", "--packets", packets, "--out", demo).code == 0
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", ran, "--packets", packets).code == 0
+    for folder, kind in ((scored, "score"), (scored_run, "run"), (ran, "run"), (demo, "demo"), (report, "report"), (partials[0], "partial")):
+        marker = read_marker(folder)
+        assert marker is not None and marker.kind == kind and marker.entries is not None, folder
+        present = {rel for rel in _existing_entries(folder) if rel != ".honesty_pressure"}
+        assert present == set(marker.entries), (folder, sorted(present ^ set(marker.entries)))
+        assert all(entry_problem(folder, rel, entry) is None for rel, entry in marker.entries.items()), folder
+        assert all(entry.kind == "dir" or len(entry.sha256) == 64 for entry in marker.entries.values()), folder
