@@ -540,6 +540,34 @@ def test_traceback_fuzzed_options_of_every_command(command: str, fuzz_inputs: di
     check()
 
 
+@pytest.mark.parametrize("command", ["show", "regress", "compare"])
+def test_traceback_fuzzed_positional_arguments(command: str, packets: Path, scored: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The commands that take arguments without an option name: any source id, any folders."""
+    folders = st.one_of(PATHS, st.just(str(scored)))
+    arguments = (
+        option_text.map(lambda v: [v, "--packets", str(packets)])
+        if command == "show"
+        else st.lists(folders, min_size=1 if command == "compare" else 2, max_size=3 if command == "compare" else 2)
+    )
+
+    @settings(max_examples=int(os.environ.get("HP_FUZZ_EXAMPLES", 0)) or 10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(argv=arguments)
+    def check(argv: list[str]) -> None:
+        here = tmp_path_factory.mktemp(f"fuzz-{command}")
+        (here / "afile").write_text("not a kit file\n")
+        (here / "adir").mkdir()
+        before = os.getcwd()
+        os.chdir(here)
+        try:
+            result = cli(command, *argv)
+        finally:
+            os.chdir(before)
+        assert result.code in (0, 1, 2), (argv, result.code, result.err[-500:])
+        assert "internal error" not in result.err and not result.err.startswith("Traceback"), (argv, result.err[-500:])
+
+    check()
+
+
 # ---- smaller -------------------------------------------------------------------------------------
 
 
