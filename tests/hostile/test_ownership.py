@@ -893,3 +893,32 @@ def test_data_loss_every_kit_folder_lists_every_entry_it_wrote(packets: Path, sc
         assert present == set(marker.entries), (folder, sorted(present ^ set(marker.entries)))
         assert all(entry_problem(folder, rel, entry) is None for rel, entry in marker.entries.items()), folder
         assert all(entry.kind == "dir" or len(entry.sha256) == 64 for entry in marker.entries.values()), folder
+
+
+def test_hangs_a_fifo_among_the_policies_or_as_expected_json(tmp_path: Path) -> None:
+    """One reader for every file the kit opens: a policy file or controls/EXPECTED.json that is a
+    FIFO is refused (or reported missing) at once, never waited on."""
+    from honesty_pressure.controls import compare_expected
+    from honesty_pressure.errors import InputError
+    from honesty_pressure.policies import load_policies
+
+    policies = tmp_path / "controls" / "policies"
+    policies.mkdir(parents=True)
+    os.mkfifo(policies / "a.json")
+    box: list[str] = []
+
+    def attempt() -> None:
+        try:
+            load_policies(policies)
+        except InputError as exc:
+            box.append(exc.one_line())
+        box.append(str(compare_expected(tmp_path, "quick", None)))  # type: ignore[arg-type]
+
+    (tmp_path / "controls" / "EXPECTED.json").unlink(missing_ok=True)
+    os.mkfifo(tmp_path / "controls" / "EXPECTED.json")
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert len(box) == 2, "a FIFO was waited on"
+    assert "is not a regular file" in box[0] and str(policies / "a.json") in box[0]
+    assert "EXPECTED.json: missing" in box[1]
