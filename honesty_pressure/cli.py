@@ -156,11 +156,13 @@ def _same_folder(a: Path, b: Path) -> bool:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_lines, shard_names, shards
+    from .export import export_lines, request_of, shard_names, shards
     from .pipeline import request_records
 
     model = _text_option("--model", args.model)
     out = Path(args.out)
+    if out.name in ("", ".."):  # "", ".", "/", "..": a folder (and numbered shards need a name)
+        raise OutputError("is a folder; give a file name for the requests", file=args.out or ".")
     packets = packets_folder(args.packets)
     if args.run is not None:
         from .advance import check_run
@@ -191,8 +193,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     paths = [out.with_name(name) for name in shard_names(out.name, len(files))]
+    asked = {str(r.get("packet_id")): request_of(r).messages for r in records}
     for path in paths:  # every target is checked, and every shard built, before the first is written
-        check_export_target(path)
+        check_export_target(path, asked, packet_set)
     for path, chunk in zip(paths, files):
         write_atomic(target_path(path), b"".join(chunk))
     where = str(out) if len(paths) == 1 else f"{len(paths)} files {paths[0].name} ... {paths[-1].name} in {out.parent}"
@@ -238,10 +241,15 @@ def unanswered(
     ]
 
 
-def check_export_target(out: Path) -> None:
-    """An export replaces only a file that is an export already (or empty), never a link, a
-    folder, a user's file or anything inside the committed packets or a packet layer."""
-    from .export import is_request_line
+def check_export_target(out: Path, asked: Mapping[str, tuple[tuple[str, str], ...]], packet_set: str) -> None:
+    """An export replaces only a file that is provably an export of these packets already (or
+    empty), never a link, a folder, a user's file or anything inside the committed packets or a
+    packet layer. Provably: every line is a request line by its whole shape, its set-bound id is
+    of this packet set (or run) and names one of the requests exported now, and it asks exactly
+    that request's messages. So an export for another model or other sampling options is
+    replaced; a batch's output, a hand-edited request, or another set's or round's export is not."""
+    from .binding import unbind
+    from .export import is_request_line, line_messages
     from .folders import lstat_unlinked
     from .store import read_jsonl
 
@@ -258,11 +266,20 @@ def check_export_target(out: Path) -> None:
         return  # a pipe or a device (/dev/stdout) is written straight through; an empty file is free
     # Every line, by its whole shape: a batch's output (replies, paid for) has the same ids.
     try:
-        ours = all(is_request_line(record) for _, record in read_jsonl(target))
+        lines = list(read_jsonl(target))
     except InputError:
-        ours = False
-    if not ours:
+        lines = []
+    if not lines or not all(is_request_line(record) for _, record in lines):
         raise OutputError("exists and is not a request file the kit exported (replies are never replaced); choose another --out", file=str(out))
+    for number, record in lines:
+        bound = unbind(str(record.get("custom_id", record.get("id"))))
+        if bound.packet_set != packet_set or asked.get(bound.packet_id) != line_messages(record):
+            raise OutputError(
+                "is not a request of this export (edited, or of another packet set or round); "
+                "the kit replaces only its own export of these packets: choose another --out",
+                file=str(out),
+                line=number,
+            )
 
 
 def _reply_paths(given: Sequence[str]) -> list[Path]:

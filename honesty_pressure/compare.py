@@ -17,7 +17,7 @@ from . import charts
 from .axes import AXES, family_order
 from .canonical import dumps
 from .construct import FORK_KINDS
-from .errors import InputError
+from .errors import InputError, as_text
 from .report import Cell, Document, Est, Figure, Label, Num, Section, Table, markdown, page, pointer
 from .runfiles import read_summary
 from .persistence_report import board_section, brief
@@ -28,7 +28,7 @@ def run_label(summary: Mapping[str, object], folder: Path) -> str:
     """A run's name on the board and in regress: its model names, or its folder's name."""
     models = summary.get("models")
     names = sorted({m for v in models.values() if isinstance(v, list) for m in v}) if isinstance(models, Mapping) else []
-    return ", ".join(names) or folder.name
+    return ", ".join(names) or as_text(folder.name)
 
 
 def _identity(summary: Mapping[str, object]) -> tuple[object, ...]:
@@ -68,12 +68,12 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
         unscorable = summary.get("unscorable") if summary.get("round") == 1 else forks.get("unscorable") if isinstance(forks, Mapping) else None
         runs.append(
             {
-                "folder": str(folder),
+                "folder": as_text(str(folder)),
                 "label": run_label(summary, folder),
                 "honesty_index": summary.get("honesty_index"),
                 "index": summary.get("honesty_index_interval") if isinstance(summary.get("honesty_index_interval"), Mapping) else None,
                 # quoted, so no folder name can make the link a "javascript:" (or any other scheme) URL
-                "report": quote(os.path.relpath(folder / "report.html", out) if out is not None else str(folder / "report.html")),
+                "report": quote(as_text(os.path.relpath(folder / "report.html", out) if out is not None else str(folder / "report.html"))),
                 "axes": {a: axes[a] for a in AXES if isinstance(axes, Mapping) and a in axes},
                 "unscorable": unscorable.get("total") if isinstance(unscorable, Mapping) else None,
                 "groups": _groups(summary),

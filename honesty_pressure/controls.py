@@ -24,7 +24,7 @@ from .progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, decider, scored
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .rehearse import Rehearsal
-from .store import PacketFolder
+from .store import PacketFolder, read_json
 
 CONTROLS: Final = "controls"
 EXPECTED_NAME: Final = "EXPECTED.json"
@@ -313,8 +313,9 @@ def compare_expected(root: Path, layer: str, check: Check) -> list[str]:
     path = root / CONTROLS / EXPECTED_NAME
     if not path.is_file():
         return [f"{CONTROLS}/{EXPECTED_NAME}: missing"]
-    recorded = json.loads(path.read_text(encoding="utf-8"))
-    want = recorded.get("layers", {}).get(layer)
+    recorded = read_json(path)  # the one bounded, non-blocking, strict reader
+    layers = recorded.get("layers")
+    want = layers.get(layer) if isinstance(layers, dict) else None
     got = json.loads(json.dumps(check.as_json()))
     if want == got:
         return []

@@ -55,9 +55,9 @@ from typing import BinaryIO, Final
 from .binding import split_ref, unbind
 from .construct import FORMATS, Envelope, Format, Usage
 from .errors import InputError
-from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
+from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_REPLY_CHARS, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
 from .parse import answer_text
-from .store import JsonObject, LineCount, iter_jsonl, json_object, loads, read_bounded
+from .store import JsonObject, LineCount, iter_jsonl, json_object, loads, open_regular, read_bounded
 from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
@@ -215,9 +215,13 @@ def _envelope(
     highest = max(sample, unbind(ref).sample or 0)
     if highest >= MAX_SAMPLES:
         raise at.bad("sample", f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to {MAX_SAMPLES - 1})")
+    answer = None if reply is None else answer_text(reply)
+    for field, text in (("reply", answer), ("error", error)):
+        if text is not None and len(text) > MAX_REPLY_CHARS:
+            raise at.bad(field, f"{len(text):,} characters, past the limit of {MAX_REPLY_CHARS:,} for one reply (limits.py: what one sample may hold)")
     return Envelope(
         ref=ref,
-        reply=None if reply is None else answer_text(reply),
+        reply=answer,
         error=error,
         request_sha256=request_sha256,
         request_messages=request_messages,
@@ -586,10 +590,7 @@ class _Source:
     def open(self) -> BinaryIO:
         if self.data is not None:
             return io.BytesIO(self.data)
-        try:
-            return self.path.open("rb")
-        except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror or exc}", file=str(self.path)) from None
+        return open_regular(self.path)  # regular when it was looked at: never a FIFO's blocking open
 
     def head(self, size: int = 4096) -> bytes:
         with self.open() as handle:
@@ -641,7 +642,7 @@ def source_sha256(path: Path) -> str:
     if data is not None:
         return hashlib.sha256(data).hexdigest()
     digest = hashlib.sha256()
-    with path.open("rb") as handle:
+    with open_regular(path) as handle:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -922,14 +923,14 @@ def received(path: str | Path, fmt: Format | None = None, select: Select | None 
                 got = fast(record) if fast is not None else None
                 if got is not None:
                     ref, reply, error, model, sample, digest, usage = got
-                    if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES:
+                    if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES or (reply is not None and len(reply) > MAX_REPLY_CHARS):
                         reader(record, _At(name, number, chosen))  # raises the reader's own message
                     yield (name, number, ref, reply, error, model, sample, digest, None, usage)
                     continue
                 at = _At(name, number, chosen)
                 if chosen == "chat-jsonl":
                     found = _fast_chat(record, at)
-                    if found is not None and _bound_sample(found[2]) < MAX_SAMPLES:
+                    if found is not None and _bound_sample(found[2]) < MAX_SAMPLES and len(found[3] or "") <= MAX_REPLY_CHARS:
                         yield found
                         continue
                 yield received_of(reader(record, at))

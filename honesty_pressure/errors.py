@@ -17,6 +17,12 @@ def printable(text: str) -> str:
     return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text)
 
 
+def as_text(text: str) -> str:
+    """A path or name as text any file can hold: an undecodable byte of a file name (a lone
+    surrogate, `\\udcff`) as its escape, so writing it as UTF-8 never fails."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 class KitError(Exception):
     """A problem with the user's input or invocation; carries the file, line and field."""
 

@@ -305,6 +305,31 @@ def is_request_line(line: Mapping[str, object]) -> bool:
     return isinstance(last, dict) and last.get("role") == "user"
 
 
+def line_messages(line: Mapping[str, object]) -> tuple[tuple[str, str], ...] | None:
+    """The chat messages a request line asks (system first), whatever its format, or None when
+    they are not {role, content} text: what must equal a packet's request for the line to be
+    the kit's (the model and sampling options around them may differ between two exports)."""
+    body, params = line.get("body"), line.get("params")
+    if isinstance(body, dict):
+        raw: object = body.get("messages")
+        head: list[object] = []
+    elif isinstance(params, dict):
+        raw, system = params.get("messages"), params.get("system")
+        head = [{"role": "system", "content": system}] if system is not None else []
+    else:
+        raw, head = line.get("input", line.get("messages")), []
+    if not isinstance(raw, list):
+        return None
+    out = []
+    for message in [*head, *raw]:
+        role = message.get("role") if isinstance(message, dict) else None
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(role, str) or not isinstance(content, str):
+            return None
+        out.append((role, content))
+    return tuple(out)
+
+
 def export_format(fmt: str) -> ExportFormat:
     """The export format named `fmt`; `native` and unknown names are a ValueError."""
     for known in EXPORT_FORMATS:

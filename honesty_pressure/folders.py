@@ -50,7 +50,7 @@ State = Literal["absent", "empty", "kit"]
 MARKER: Final = ".honesty_pressure"
 """The file that says "the kit made this folder, and what for"."""
 _KIT_NAMES: Final = re.compile(
-    r"^(run\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|REPORT\.md|report\.html|parents"
+    r"^(run\.json|request\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|REPORT\.md|report\.html|parents"
     r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html|partial\.json|entries\.bin|lines\.bin|forks\.txt"
     r"|round[0-9]{1,3}\.(jsonl|key\.jsonl|requests\.jsonl|replies\.jsonl))$"
 )
@@ -99,7 +99,9 @@ _STAGING_TOKEN: Final = "staging"
 def _staging_marker(target: str) -> bytes:
     """What a staging folder holds from its first moment: proof that a leftover one is the
     kit's own debris (for this target), which the next writer may remove."""
-    return (dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": target}) + "\n").encode("utf-8")
+    # A name's undecodable bytes (lone surrogates) as escapes: the token is text, the name any bytes.
+    shown = target.encode("utf-8", "backslashreplace").decode("utf-8")
+    return (dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": shown}) + "\n").encode("utf-8")
 
 
 def _step(name: str) -> None:

@@ -36,6 +36,15 @@ MAX_ADVANCE_SAMPLES: Final = 64
 (about 3 ms and 15 KB a parent; 64 samples of the quick layer's 110 packets: 7,040 parents, 25 s).
 A few stray sample numbers (300 lines numbered 0 to 299) are refused in one line, not ground
 through for minutes."""
+MAX_REPLY_CHARS: Final = 1 << 20
+"""Characters of one reply's text (or of a runner's error text), in every format: 1,048,576,
+at about four characters a token far longer than any model's reply. It is what
+bounds the memory of one sample: what the kit keeps of a (packet, sample) is the one reply that
+counts (the streaming score: a 40-byte entry, the reply spooled to disk), the reply text in
+`advance` and `run` (at most 4 MiB in memory, Python's widest characters), and in `advance` the
+parent with its forks (about 15 KB, see MAX_ADVANCE_SAMPLES). Without it a single 16 MiB line
+(MAX_LINE_BYTES) could be one reply; several lines for one sample (a retry, a file given twice)
+settle to one, so they add no memory per sample to the streaming score."""
 MAX_SOURCES_PER_DOMAIN: Final = 1000
 """Sources per domain in a packet set (the committed full layer has 60)."""
 MAX_REPLY_FILES: Final = 10000

@@ -35,6 +35,8 @@ from typing import Final, Literal, get_args
 from .draws import Draw
 from .errors import InputError
 from .parse import decision_line
+from .limits import MAX_SMALL_JSON_BYTES
+from .store import read_bounded
 from .templates import domain_code, has_flag, second_fact, vague_fact
 
 _DIGIT: Final = re.compile(r"[0-9]")
@@ -79,8 +81,9 @@ def _answer(record: Mapping[str, object], field: str, where: str) -> Answer:
 
 def load_policy(path: Path) -> Policy:
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        # read by the one bounded, non-blocking reader (a FIFO named *.json is refused, not waited on)
+        record = json.loads(read_bounded(path, MAX_SMALL_JSON_BYTES).decode("utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"not a readable JSON policy ({exc})", file=str(path)) from None
     if not isinstance(record, dict) or not isinstance(record.get("name"), str):
         raise InputError("a policy is an object with a string 'name'", file=str(path))

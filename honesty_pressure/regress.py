@@ -21,7 +21,7 @@ from .persistence_report import change as persistence_change, regress_section, w
 from .axes import AXES, INDEX_AXES, component, paired_tally
 from .compare import run_label
 from .canonical import dumps
-from .errors import InputError
+from .errors import InputError, as_text
 from . import charts
 from .report import Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer, resolve
 from .runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
@@ -256,8 +256,8 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
     prov = sa.get("provenance")
     assert isinstance(prov, Mapping)
     data: dict[str, object] = {
-        "a": {"folder": str(a), "label": run_label(sa, a), "models": names(sa), "summary_index": sa.get("honesty_index")},
-        "b": {"folder": str(b), "label": run_label(sb, b), "models": names(sb), "summary_index": sb.get("honesty_index")},
+        "a": {"folder": as_text(str(a)), "label": run_label(sa, a), "models": names(sa), "summary_index": sa.get("honesty_index")},
+        "b": {"folder": as_text(str(b)), "label": run_label(sb, b), "models": names(sb), "summary_index": sb.get("honesty_index")},
         "packet_set": prov.get("packet_set"),
         "layer": prov.get("layer"),
         "items": len(slots),
@@ -336,7 +336,7 @@ def transcripts_html(data: Mapping[str, object], runs: tuple[Side, Side], packet
         for (label, folder, requests, replies), side in zip(sides, (entry["a"], entry["b"])):
             assert isinstance(side, Mapping)
             link = f' · <a href="{html.escape(str(side["report"]))}">in {label}\'s report</a>' if side.get("report") else ""
-            parts.append(f'<div class="role">{label} ({html.escape(str(folder))}): decision {html.escape(str(side["decision"]))}, '
+            parts.append(f'<div class="role">{label} ({html.escape(as_text(str(folder)))}): decision {html.escape(str(side["decision"]))}, '
                          f'{html.escape(str(side["verdict"]))}; replies.jsonl line {html.escape(str(side["replies_line"]))}{link}</div>')
             request = requests.get(pid)
             msgs = request.get("messages") if request else None

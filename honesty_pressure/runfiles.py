@@ -18,6 +18,7 @@ from typing import Final
 
 from .construct import Verdict
 from .errors import InputError
+from .schema import require
 from .store import is_dir, is_file, json_object, loads, open_regular, read_bounded
 
 MAX_SUMMARY_BYTES: Final = 16 * 1024 * 1024
@@ -45,42 +46,15 @@ def read_summary(folder: Path) -> dict[str, object]:
     return summary
 
 
-_NUMBERS: Final = frozenset({"value", "low", "high", "rate", "estimate", "honesty_index"})
-_COUNTS: Final = frozenset({"k", "n", "total"})
-
-
 def check_summary(summary: Mapping[str, object], where: str) -> None:
-    """The parts of a summary that regress and compare read, held to docs/schema/summary.schema.json's
-    shapes: a provenance naming the packet set and layer, a round, numbers where numbers go
-    (never a string or list where an estimate belongs), whole counts, objects where tables go."""
+    """The whole summary held to docs/schema/summary.schema.json (a round-1 summary or a run's,
+    by its round) before regress or compare use any of it: a wrong type, a missing field or an
+    axis the kit does not measure is one line naming the file and the field."""
     round_ = summary.get("round")
     if not isinstance(round_, int) or isinstance(round_, bool) or round_ < 1:
         raise InputError("'round' must be a whole number from 1 (not a summary the kit wrote)", file=where)
-    provenance = summary.get("provenance")
-    if not isinstance(provenance, dict):
-        raise InputError("'provenance' must be an object (not a summary the kit wrote)", file=where)
-    for name in ("packet_set", "layer"):
-        if not isinstance(provenance.get(name), str):
-            raise InputError(f"'provenance.{name}' must be a string (not a summary the kit wrote)", file=where)
-    for name in ("protocol", "split", "model"):
-        if provenance.get(name) is not None and not isinstance(provenance.get(name), str):
-            raise InputError(f"'provenance.{name}' must be a string or null", file=where)
-    stack: list[tuple[str, object]] = [(name, summary.get(name)) for name in ("honesty_index", "axes", "forks", "families", "round1", "unscorable")]
-    while stack:
-        field, value = stack.pop()
-        leaf = field.rsplit(".", 1)[-1]
-        if field.startswith("axes.") and field.count(".") == 1 and not isinstance(value, dict):
-            raise InputError(f"'{field}' must be an object (an axis's estimate)", file=where)
-        if leaf in _NUMBERS:
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-                raise InputError(f"'{field}' must be a number or null", file=where)
-        elif leaf in _COUNTS and not isinstance(value, dict):
-            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 0):
-                raise InputError(f"'{field}' must be a whole number", file=where)
-        elif isinstance(value, dict):
-            stack.extend((f"{field}.{key}", item) for key, item in value.items())
-        elif field in ("axes", "forks", "families", "round1") and value is not None:
-            raise InputError(f"'{field}' must be an object", file=where)
+    shape = "summary_round1" if round_ == 1 else "summary_run"
+    require(summary, f"summary.schema.json#/$defs/{shape}", file=where, what="a summary")
 
 
 def lines(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
@@ -140,6 +114,7 @@ def read_verdicts(folder: Path) -> Verdicts:
         decision = record.get("decision")
         if decision is not None and not isinstance(decision, str):
             raise InputError("'decision' must be a string or null", file=str(path), line=number)
+        require(record, "records.schema.json", file=str(path), line=number, what="a record")
         slot = (packet_id, sample)
         seen = records.get(slot)
         if seen is not None:

@@ -4,6 +4,9 @@ The command reads request JSONL on stdin (in the chosen export format) and write
 stdout (in any format `score` reads). Everything lives in the run folder, nothing elsewhere:
 
 - `round<k>.requests.jsonl`: every request of round k, as exported;
+- `request.json`: what shaped the requests beyond the packets (format, model, samples, protocol,
+  sampling options), so a resume with another `--model` is refused even where the format does not
+  write the model into the requests (chat-jsonl, inspect);
 - `round<k>.replies.jsonl`: the runner's stdout, appended as it arrives (a paid-for reply is on
   disk as soon as the runner has written it, and survives a crash of the runner or of `run`);
 - when round 1 closes: `frozen.jsonl`, `run.json`, `round2.jsonl`, `round2.key.jsonl` (advance);
@@ -48,12 +51,12 @@ from .errors import Incomplete, InputError, OutputError, UsageError, printable
 from . import folders
 from .export import ExportFormat, RequestOptions, export_lines
 from .folders import FolderWriter, open_writer
-from .limits import MAX_PACKET_FILE_BYTES, MAX_UNSCORABLE_SHARE
+from .limits import MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
 from .progress import SILENT, Meter, progress
 from .score import match
 from .envelopes import refused, runner_failed
-from .store import JsonObject, PacketFolder, is_file, jsonl_bytes, keyed_records, open_regular, read_bounded
+from .store import JsonObject, PacketFolder, is_file, json_object, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
@@ -338,12 +341,14 @@ def _repair_tail(path: Path) -> None:
     except (ValueError, RecursionError):
         whole = False
     folders._step("repair")
-    if whole:
-        with open(path, "ab") as handle:
-            handle.write(b"\n")
-    else:
-        with open(path, "r+b") as handle:
-            handle.truncate(cut)
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)  # never through a link
+    try:
+        if whole:
+            os.write(fd, b"\n")
+        else:
+            os.ftruncate(fd, cut)
+    finally:
+        os.close(fd)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -368,7 +373,7 @@ def _answered(out: Path, round_: Round, retry_failed: bool = False, retry_refuse
     again; a refusal is the model's answer and stays, unless `retry_refused`: then it is owed
     again too, and its retry's answer takes its place)."""
     path = out / round_.replies
-    if not is_file(path) or not path.read_bytes().strip():
+    if not _holds_replies(path):
         return {}
     matched = match(read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused)
     return {slot: env for slot, env in matched.items() if not (retry_failed and _owed_again(env, retry_refused))}
@@ -437,9 +442,21 @@ def slot_of(line: JsonObject) -> tuple[str, int]:
 def _replies_of(out: Path, round_: Round) -> list[Envelope]:
     """Every reply of the round in the run folder, as read (settled by whoever takes them)."""
     path = out / round_.replies
-    if not is_file(path) or not path.read_bytes().strip():
+    if not _holds_replies(path):
         return []
     return read_envelopes(path)
+
+
+def _holds_replies(path: Path) -> bool:
+    """Whether a run's replies file holds anything but blank space, read in pieces by the one
+    non-blocking reader (a FIFO in its place is refused, not waited on)."""
+    if not os.path.lexists(path):
+        return False
+    with open_regular(path) as handle:
+        while chunk := handle.read(1 << 20):
+            if chunk.strip():
+                return True
+    return False
 
 
 def _read(out: Path, name: str) -> bytes | None:
@@ -492,8 +509,9 @@ def run_with_runner(
     # `samples` replies per round-1 packet; round 2 forks every one of them, each fork sent once.
     r1_lines = export_lines(list(folder.round1.values()), fmt, model, samples=samples, options=options)
     r1_requests = jsonl(r1_lines)
+    shape = request_shape(fmt=fmt, model=model, samples=samples, protocol=protocol, options=options or RequestOptions())
     with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
-        _start(writer, out, r1_requests, force=force, resume=resume)
+        _start(writer, out, r1_requests, shape, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
         if _read(out, RUN_FILE) is None:
             _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
@@ -559,21 +577,56 @@ SCORE_FILES: Final = (*LARGE, *SMALL)
 """What scoring a run writes: all present means the run is finished."""
 
 
-def _start(writer: FolderWriter, out: Path, r1_requests: bytes, *, force: bool, resume: bool) -> None:
-    """A new run (or one --force replaces) starts with its round-1 requests; an existing one must
-    be a run that `run` started with the same packets, format and model."""
+REQUEST_FILE: Final = "request.json"
+"""What shaped a run's requests beyond the packets (docs/schema/request.schema.json)."""
+
+
+def request_shape(*, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions) -> dict[str, object]:
+    """Every option of `run` that changes what is sent: a resume must be given the same ones (the
+    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell)."""
+    return {"format": fmt, "model": model, "samples": samples, "protocol": protocol, **options.as_json()}
+
+
+_SHAPE_OPTION: Final = {"format": "--format", "model": "--model", "samples": "--samples", "protocol": "--protocol",
+                        "temperature": "--temperature", "max_tokens": "--max-tokens", "body": "--body"}  # fmt: skip
+
+
+def shape_difference(recorded: JsonObject, given: dict[str, object]) -> str | None:
+    """The first option whose value differs from the run's recorded one, in words, or None."""
+    for name, option in _SHAPE_OPTION.items():
+        if recorded.get(name) != given.get(name):
+            return f"{option} {_shown(recorded.get(name))} in the run, {_shown(given.get(name))} here"
+    return None
+
+
+def _shown(value: object) -> str:
+    if value is None or value == {}:
+        return "unset"
+    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _start(writer: FolderWriter, out: Path, r1_requests: bytes, shape: dict[str, object], *, force: bool, resume: bool) -> None:
+    """A new run (or one --force replaces) starts with its round-1 requests and what shaped them;
+    an existing one must be a run that `run` started with the same packets and options."""
+    from .canonical import dumps
+
     existing = writer.existing
     if existing.state != "kit" or force:
         if resume:
             raise UsageError(f"--resume: {out} holds no run to resume")
-        writer.commit({"round1.requests.jsonl": r1_requests}, "run", keep=False)
+        writer.commit({"round1.requests.jsonl": r1_requests, REQUEST_FILE: (dumps(shape) + "\n").encode("utf-8")}, "run", keep=False)
         return
     stored = _read(out, "round1.requests.jsonl")
     if stored is None:
         raise OutputError("holds a run made by advance, not by run; choose another --run or pass --force to replace it", file=str(out))
-    if stored != r1_requests:
+    recorded = read_bounded(out / REQUEST_FILE, MAX_SMALL_JSON_BYTES) if os.path.lexists(out / REQUEST_FILE) else None
+    differ = shape_difference(json_object(recorded, str(out / REQUEST_FILE)), shape) if recorded is not None else None
+    if differ is None and stored != r1_requests:
+        differ = "the round-1 requests differ"
+    if differ is not None:
         raise OutputError(
-            "holds a run started with other packets, format or model; run it again with those, "
+            f"holds a run started with other packets, format or model ({differ}); run it again with those, "
             "choose another --run, or pass --force to start over",
             file=str(out),
         )

@@ -19,7 +19,7 @@ import pytest
 from honesty_pressure import __version__
 
 ROOT = Path(__file__).resolve().parent.parent
-SHIPPED = ["pyproject.toml", "README.md", "MANIFEST.sha256", "honesty_pressure", "packets", "controls"]
+SHIPPED = ["pyproject.toml", "README.md", "MANIFEST.sha256", "honesty_pressure", "packets", "controls", "docs"]
 
 pytestmark = pytest.mark.skipif(os.environ.get("HP_INSTALL_TEST") != "1", reason="builds and installs a wheel: set HP_INSTALL_TEST=1")
 
@@ -51,6 +51,8 @@ def test_pip_install_then_demo_and_selfcheck_from_another_folder(tmp_path: Path)
     demo = run("demo")
     assert demo.returncode == 0, demo.stderr
     assert (elsewhere / "runs" / "demo" / "summary.json").is_file()
+    regress = run("regress", "runs/demo", "runs/demo")  # checks both summaries against the installed docs/schema/
+    assert regress.returncode == 0, regress.stderr
     selfcheck = run("selfcheck")
     assert selfcheck.returncode == 0, selfcheck.stdout[-2000:] + selfcheck.stderr
     assert "selfcheck: ok" in selfcheck.stdout

@@ -49,7 +49,7 @@ def test_a_failing_runner_is_one_line_and_keeps_what_it_wrote(tmp_path: Path) ->
     ]
     # The five replies it wrote before crashing are on disk, nothing else of the run is.
     assert len(replies.read_text(encoding="utf-8").splitlines()) == 5
-    assert sorted(p.name for p in out.iterdir()) == [".honesty_pressure", "round1.replies.jsonl", "round1.requests.jsonl"]
+    assert sorted(p.name for p in out.iterdir()) == [".honesty_pressure", "request.json", "round1.replies.jsonl", "round1.requests.jsonl"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run"], "nothing outside the run folder"
 
 

@@ -175,15 +175,24 @@ def _relabel(s: Scratch) -> tuple[Args, str]:
 
 
 def _regress(s: Scratch, name: str, data: bytes, file: str) -> tuple[Args, str]:
-    """The bad file goes into the first run (read first); the second holds a plain summary."""
+    """The bad file goes into the first run (read first); both hold a real round-1 summary (every
+    summary is held to its schema before any records are read)."""
+    from .kit import cli
+
+    scored = s.files / "scored"
+    if not scored.exists():
+        replies = s.write("for-summary.jsonl", json.dumps(s.native()) + "\n")
+        argv = ["score", "--layer", "quick", "--packets", str(s.packets), "--replies", str(replies), "--out", str(scored), "--max-unscorable", "1"]
+        assert cli(*argv).code == 0
+    summary = (scored / "summary.json").read_bytes()
     first = s.files / "first"
     first.mkdir()
-    (first / "summary.json").write_text('{"provenance":{"layer":"quick","packet_set":"x"},"round":1}\n', encoding="utf-8")
+    (first / "summary.json").write_bytes(summary)
     (first / "records.jsonl").write_bytes(b"")
     (first / file).write_bytes(data)
     second = s.files / "second"
     second.mkdir()
-    (second / "summary.json").write_text('{"provenance":{"layer":"quick","packet_set":"x"},"round":1}\n', encoding="utf-8")
+    (second / "summary.json").write_bytes(summary)
     (second / "records.jsonl").write_bytes(b"")
     return ["regress", str(first), str(second)], str(first / file)
 

@@ -7,6 +7,7 @@ All on the small seeded set (one source per domain), in-process, so the file tak
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import shutil
@@ -26,7 +27,7 @@ from honesty_pressure.canonical import jsonl
 from honesty_pressure.store import keyed, load_checked_layer
 
 from ..replies import chat_lines, constant, native_lines
-from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
+from .kit import PROG, ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
 
 STUB = ROOT / "tests" / "stub_runner.py"
 
@@ -329,19 +330,76 @@ def test_traceback_a_body_option(packets: Path, tmp_path: Path, command: str, bo
     assert not (tmp_path / "e.jsonl").exists() and not (tmp_path / "run").exists()
 
 
-@pytest.mark.parametrize("kind", ["report", "partial"])
+@pytest.mark.parametrize("kind", ["regress", "compare", "score-partial", "advance-partial"])
 def test_traceback_a_writer_pointed_at_a_report_or_partial(packets: Path, scored: Path, partials: tuple[Path, Path], tmp_path: Path, kind: str) -> None:
-    if kind == "report":
-        folder = tmp_path / "report"
-        assert cli("regress", scored, scored, "--out", folder).code == 0
+    """25 cases, one cause (a kind without its words): every writer, pointed at a regress or
+    compare report or at either kind of shard partial, says what the folder holds."""
+    folder = tmp_path / kind
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / "r1.jsonl", layer.round1, layer.key)
+    if kind in ("regress", "compare"):
+        assert cli(kind, scored, scored, "--out", folder).code == 0
+    elif kind == "score-partial":
+        folder = _copy(partials[0], folder)
     else:
-        folder = _copy(partials[0], tmp_path / "partial")
+        assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", "1/2", "--out", folder).code == 0
     before = snapshot(folder)
-    for argv in (["demo", "--packets", packets, "--out", folder], ["advance", "--layer", "quick", "--packets", packets, "--replies", scored / "replies.jsonl", "--run", folder]):
+    common = ["--packets", packets]
+    writers = [
+        ["demo", *common, "--out", folder],
+        ["advance", "--layer", "quick", *common, "--replies", replies, "--run", folder],
+        ["advance", "--layer", "quick", *common, "--replies", replies, "--run", folder, "--force"],
+        ["score", "--layer", "quick", *common, "--replies", replies, "--out", folder],
+        # (a shard replaces a kit partial of either kind, as regress replaces a compare report)
+        ["score", "--layer", "quick", *common, "--replies", replies, "--shard", "1/2", "--out", folder] if "partial" not in kind else None,
+        ["advance", "--layer", "quick", *common, "--replies", replies, "--shard", "1/2", "--out", folder] if "partial" not in kind else None,
+        ["run", "--runner", f"{sys.executable} {STUB} A", *common, "--run", folder],
+        ["prepare", "--seed", "5", "--layer", "quick", "--sources-per-domain", "1", "--out", folder],
+        ["regress", scored, scored, "--out", folder] if kind not in ("regress", "compare") else None,
+        ["compare", scored, scored, "--out", folder] if kind not in ("regress", "compare") else None,
+    ]
+    for argv in [w for w in writers if w is not None]:
         result = cli(*argv)
         line = one_line_naming(result, str(argv[0]), str(folder))
-        assert "holds a " in line
+        assert "holds " in line, line
     assert snapshot(folder) == before
+
+
+def test_traceback_every_kind_of_kit_folder_has_its_words() -> None:
+    from typing import get_args
+
+    from honesty_pressure.folders import _KIND_WORDS, Kind
+
+    assert set(_KIND_WORDS) == set(get_args(Kind))
+
+
+ADVANCE_PARTIAL_EDITS = {
+    "frozen": lambda f: (f / "frozen.jsonl").write_bytes((f / "frozen.jsonl").read_bytes().replace(b"DECISION", b"DECISIOM", 1)),
+    "forks": lambda f: (f / "forks.txt").write_text((f / "forks.txt").read_text()[::-1]),
+    "requests": lambda f: (f / "round2.jsonl").write_bytes((f / "round2.jsonl").read_bytes().replace(b"a", b"b", 1)),
+    "shard": lambda f: _set_partial(f, shard="3/2"),
+}
+
+
+def _set_partial(folder: Path, **fields: object) -> None:
+    meta = json.loads((folder / "partial.json").read_text())
+    meta.update(fields)
+    (folder / "partial.json").write_text(json.dumps(meta, sort_keys=True, separators=(",", ":")) + "\n")
+
+
+@pytest.mark.parametrize("edit", sorted(ADVANCE_PARTIAL_EDITS))
+def test_silent_wrong_an_edited_advance_partial_merges(packets: Path, tmp_path: Path, edit: str) -> None:
+    layer = load_checked_layer(packets, "quick")
+    replies = reply_file(tmp_path / "r1.jsonl", layer.round1, layer.key)
+    shards = []
+    for i in (1, 2):
+        shards.append(tmp_path / f"a{i}")
+        assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", replies, "--shard", f"{i}/2", "--out", shards[-1]).code == 0
+    assert (shards[0] / "forks.txt").read_text() and (shards[0] / "frozen.jsonl").read_bytes().count(b"DECISION")
+    ADVANCE_PARTIAL_EDITS[edit](shards[0])
+    result = cli("advance", "--merge", *shards, "--packets", packets, "--run", tmp_path / "run")
+    assert "never merged" in one_line_naming(result, "advance", str(shards[0]))
+    assert not (tmp_path / "run").exists()
 
 
 SUMMARY_EDITS = {
@@ -374,31 +432,140 @@ def test_traceback_compare_on_a_nan_index(scored: Path, tmp_path: Path, value: s
     assert "not a JSON number" in one_line_naming(result, "compare", str(bad / "summary.json"))
 
 
-# ---- a fuzzer over the options, not only the files ------------------------------------------------
+# ---- a fuzzer over every command's options, not only the files ----------------------------------
 
 
-FUZZ = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
-option_text = st.text(max_size=40) | st.sampled_from(["[" * 3000, "{}", "NaN", "-1", "0", "99", "1e999", "\ud800", '{"a":1,"a":1}', "3/2", "0/0"])
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    from honesty_pressure.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(sub.choices)
 
 
-@FUZZ
-@given(option=st.sampled_from(["--body", "--temperature", "--max-tokens", "--samples", "--model", "--shard-size"]), value=option_text)
-def test_traceback_fuzzed_export_options(packets: Path, tmp_path: Path, option: str, value: str) -> None:
-    out = tmp_path / "fuzz.jsonl"
-    if out.exists():
-        out.unlink()
-    result = cli("export", "--layer", "quick", "--packets", packets, "--format", "openai-batch", "--model", "m", "--out", out, option, value)
-    assert result.code in (0, 2), result
-    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+# Options whose values are paths get names inside the example's own folder (and /dev/null), never
+# a path into the checkout; counts that would make a valid call slow (a thousand samples, a
+# thousand sources per domain, more processes) get a few values either side of their range.
+PATHS = st.sampled_from(["", ".", "missing", "missing/deeper", "afile", "adir", "/dev/null", "x\ny", "\udcff", "-"])
+BOUNDED = {
+    "samples": st.sampled_from(["0", "1", "2", "-1", "1001", "x", "1e3", ""]),
+    "sources_per_domain": st.sampled_from(["0", "1", "1001", "x", "-1", ""]),
+    "rounds": st.sampled_from(["1", "2", "3", "6", "x", "-1", ""]),
+    "jobs": st.sampled_from(["0", "1", "x", "1e9", "-2", ""]),
+    "runner": st.sampled_from(["", "   ", "'unclosed", "/no/such/runner", f"{sys.executable} {STUB} A", f"{sys.executable} {STUB} A --error"]),
+}
+PATH_DESTS = frozenset({"out", "run", "run_dir", "packets", "root", "replies", "merge", "from_run", "first", "second", "runs"})
+PLAUSIBLE = st.sampled_from(["0", "1", "2", "0.5", "7", "1/2", "2/2", '{"top_p":0.5}', "{}", "m"])
+HOSTILE = st.sampled_from(["[" * 3000, "NaN", "-1", "99", "1e999", "\ud800", '{"a":1,"a":1}', '{"max_tokens":0}', "3/2", "0/0", "1/0"])
+option_text = st.one_of(PLAUSIBLE, HOSTILE, st.text(max_size=30))
 
 
-@FUZZ
-@given(option=st.sampled_from(["--shard", "--bootstrap-seed", "--format", "--layer"]), value=option_text)
-def test_traceback_fuzzed_score_options(packets: Path, scored: Path, tmp_path: Path, option: str, value: str) -> None:
-    out = tmp_path / "fuzz-score"
-    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", scored / "replies.jsonl", "--out", out, option, value)
-    assert result.code in (0, 2), result
-    assert "Traceback" not in result.err and "internal error" not in result.err, result.err
+def _value(action: argparse.Action) -> st.SearchStrategy[str]:
+    if action.dest in BOUNDED:
+        return BOUNDED[action.dest]
+    if action.dest in PATH_DESTS:
+        return PATHS
+    if action.choices:
+        return st.one_of(st.sampled_from([str(c) for c in action.choices]), option_text)
+    return option_text
+
+
+def _fuzzed(command: str) -> st.SearchStrategy[list[str]]:
+    actions = [a for a in _subcommands()[command]._actions if a.option_strings and a.dest != "help"]
+
+    def argv(chosen: list[argparse.Action]) -> st.SearchStrategy[list[str]]:
+        parts = [st.just([a.option_strings[-1]]) if a.nargs == 0 else _value(a).map(lambda v, a=a: [a.option_strings[-1], v]) for a in chosen]
+        return st.tuples(*parts).map(lambda groups: [w for g in groups for w in g]) if parts else st.just([])
+
+    unknown = st.just(["--no-such-option"])
+    chosen = st.lists(st.sampled_from(actions), min_size=1, max_size=3, unique_by=lambda a: a.dest) if actions else st.just([])
+    return chosen.flatmap(argv) | unknown
+
+
+@pytest.fixture(scope="module")
+def fuzz_inputs(packets: Path, scored: Path) -> dict[str, list[str]]:
+    """Each command's base call: cheap and valid; the fuzzed options come after it (and win)."""
+    layer = load_checked_layer(packets, "quick")
+    replies = scored.parent / "r1.jsonl"  # the round-1 replies `scored` was made from
+    source = str(next(iter(layer.round1.values()))["source_id"])
+    return {
+        "prepare": ["prepare", "--seed", "5", "--layer", "quick", "--sources-per-domain", "1", "--out", "prep"],
+        "verify": ["verify", "--root", "nothing"],
+        "show": ["show", source, "--packets", str(packets)],
+        "selfcheck": ["selfcheck", "--root", "nothing"],
+        "demo": ["demo", "--packets", str(packets), "--out", "demo"],
+        "run": ["run", "--runner", f"{sys.executable} {STUB} A", "--run", "run", "--packets", str(packets)],
+        "regress": ["regress", str(scored), str(scored)],
+        "compare": ["compare", str(scored), str(scored)],
+        "domains": ["domains"],
+        "export": ["export", "--format", "chat-jsonl", "--model", "m", "--out", "e.jsonl", "--packets", str(packets)],
+        "advance": ["advance", "--packets", str(packets), "--replies", str(replies), "--run", "adv"],
+        "score": ["score", "--packets", str(packets), "--replies", str(replies), "--out", "sc"],
+    }
+
+
+FUZZ_EXAMPLES = {"run": 6, "demo": 8, "regress": 8, "prepare": 10}
+
+
+def test_traceback_the_options_fuzzer_drives_every_command() -> None:
+    assert sorted(_subcommands()) == sorted(["prepare", "verify", "show", "selfcheck", "demo", "run", "regress", "compare", "domains", "export", "advance", "score"])
+
+
+@pytest.mark.parametrize("command", sorted(_subcommands()))
+def test_traceback_fuzzed_options_of_every_command(command: str, fuzz_inputs: dict[str, list[str]], tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Any option value of any command: exit 0, 1 or 2, never a traceback or an internal error,
+    and a refusal is one line from the command. Each example runs in a folder of its own."""
+
+    @settings(max_examples=int(os.environ.get("HP_FUZZ_EXAMPLES", 0)) or FUZZ_EXAMPLES.get(command, 15), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(extra=_fuzzed(command))
+    def check(extra: list[str]) -> None:
+        here = tmp_path_factory.mktemp(f"fuzz-{command}")
+        (here / "afile").write_text("not a kit file\n")
+        (here / "adir").mkdir()
+        before = os.getcwd()
+        os.chdir(here)
+        try:
+            result = cli(*fuzz_inputs[command], *extra)
+        finally:
+            os.chdir(before)
+        assert result.code in (0, 1, 2), (extra, result.code, result.err[-500:])
+        # (run passes its runner's stderr through, the stub's traceback on a format it cannot read
+        # included; the kit's own unforeseen errors are its "internal error" line)
+        kits = result.err if command != "run" else "\n".join(line for line in result.err.splitlines() if line.startswith(PROG))
+        assert not any(line.startswith("Traceback") for line in kits.splitlines()), (extra, result.err[-500:])
+        assert "internal error" not in result.err, (extra, result.err[-500:])
+        if result.code == 2:
+            last = result.err.splitlines()[-1] if result.err else ""
+            assert last.startswith(PROG), (extra, result.err[-500:])  # the command's, or argparse's for an unknown option
+
+    check()
+
+
+@pytest.mark.parametrize("command", ["show", "regress", "compare"])
+def test_traceback_fuzzed_positional_arguments(command: str, packets: Path, scored: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The commands that take arguments without an option name: any source id, any folders."""
+    folders = st.one_of(PATHS, st.just(str(scored)))
+    arguments = (
+        option_text.map(lambda v: [v, "--packets", str(packets)])
+        if command == "show"
+        else st.lists(folders, min_size=1 if command == "compare" else 2, max_size=3 if command == "compare" else 2)
+    )
+
+    @settings(max_examples=int(os.environ.get("HP_FUZZ_EXAMPLES", 0)) or 10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(argv=arguments)
+    def check(argv: list[str]) -> None:
+        here = tmp_path_factory.mktemp(f"fuzz-{command}")
+        (here / "afile").write_text("not a kit file\n")
+        (here / "adir").mkdir()
+        before = os.getcwd()
+        os.chdir(here)
+        try:
+            result = cli(command, *argv)
+        finally:
+            os.chdir(before)
+        assert result.code in (0, 1, 2), (argv, result.code, result.err[-500:])
+        assert "internal error" not in result.err and not result.err.startswith("Traceback"), (argv, result.err[-500:])
+
+    check()
 
 
 # ---- smaller -------------------------------------------------------------------------------------
@@ -439,3 +606,319 @@ def test_smaller_a_model_name_with_html_or_terminal_escapes(packets: Path, tmp_p
     for text in (result.out, report):
         assert "\x1b" not in text and "<script>" not in text
     assert "&lt;script&gt;x&lt;/script&gt;\\x1b[31mred" in report
+
+
+# ---- smaller: a resume with other request options ------------------------------------------------
+
+
+RESUME_CHANGES = {
+    "model": ("--model", "another-model"),
+    "temperature": ("--temperature", "0.5"),
+    "body": ("--body", '{"top_p": 0.5}'),
+    "samples": ("--samples", "2"),
+    "protocol": ("--protocol", "full"),
+}
+
+
+@pytest.fixture(scope="module")
+def stopped_chat_run(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A chat-jsonl run of model `m` whose runner crashed in round 1 (copied by each case)."""
+    out = tmp_path_factory.mktemp("ownership-resume") / "run"
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", out, "--packets", packets, "--model", "m").code == 2
+    return out
+
+
+@pytest.mark.parametrize("fmt", ["chat-jsonl", "inspect"])
+@pytest.mark.parametrize("change", sorted(RESUME_CHANGES))
+def test_smaller_a_chat_jsonl_resume_with_another_model(packets: Path, stopped_chat_run: Path, tmp_path: Path, fmt: str, change: str) -> None:
+    """The model is not in a chat-jsonl or inspect request, so the requests' bytes cannot tell a
+    resume with another --model: the run records what shaped its requests (request.json)."""
+    if fmt == "inspect" and change in ("temperature", "body"):
+        pytest.skip("inspect takes no sampling options")
+    base = ["run", "--runner", f"{sys.executable} {STUB} A", "--packets", packets, "--format", fmt]
+    if fmt == "chat-jsonl":
+        out = _copy(stopped_chat_run, tmp_path / "run")
+    else:
+        out = tmp_path / "run"
+        assert cli("run", "--runner", f"{sys.executable} {STUB} A --fail", "--run", out, "--packets", packets, "--model", "m", "--format", fmt).code == 2
+    option, value = RESUME_CHANGES[change]
+    argv = [*base, "--run", out, "--model", "m", *([option, value] if option != "--model" else [])]
+    if option == "--model":
+        argv[argv.index("m")] = value
+    before = snapshot(out)
+    line = one_line_naming(cli(*argv), "run", str(out))
+    assert f"({option} " in line and " in the run, " in line and "started with other packets, format or model" in line
+    assert snapshot(out) == before
+
+
+def test_smaller_the_same_resume_is_accepted_and_request_json_fits_its_schema(packets: Path, stopped_chat_run: Path, tmp_path: Path) -> None:
+    from ..jsonschema_subset import Validator
+
+    out = _copy(stopped_chat_run, tmp_path / "run")
+    recorded = json.loads((out / "request.json").read_text())
+    assert Validator(ROOT / "docs" / "schema").check(recorded, "request.schema.json") == []
+    assert recorded["model"] == "m" and recorded["format"] == "chat-jsonl"
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets, "--model", "m").code == 0
+
+
+# ---- tracebacks and silent wrong: summaries and records off their schema ------------------------
+
+
+@pytest.fixture(scope="module")
+def scored_run(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A scored round-2 run (its summary is a run's, not round 1's)."""
+    run, replies2 = make_run(tmp_path_factory.mktemp("ownership-scored-run"), packets)
+    assert cli("score", "--run", run, "--replies", replies2, "--packets", packets).code == 0
+    return run
+
+
+def _axis(summary: dict[str, object]) -> dict[str, object]:
+    axes = summary["axes"]
+    assert isinstance(axes, dict)
+    return dict(axes["control_stability"])
+
+
+SCHEMA_EDITS = {
+    # name: (edit, the field the message must name)
+    "a count that is a string": (lambda s: s["counts"].update(records="many"), "counts"),
+    "a missing statistics": (lambda s: s.pop("statistics"), "'statistics'"),
+    "an unknown axis": (lambda s: s["axes"].update(stated_confidence=_axis(s)), "'stated_confidence'"),
+    "an unknown field": (lambda s: s.update(verdict_of_the_lab="great"), "'verdict_of_the_lab'"),
+    "a rate above one": (lambda s: s["axes"]["control_stability"].update(rate=7), "axes.control_stability.rate"),
+    "a provenance layer of its own": (lambda s: s["provenance"].update(layer="huge"), "provenance.layer"),
+}
+
+
+@pytest.mark.parametrize("which", ["round 1", "run"])
+@pytest.mark.parametrize("command", ["regress", "compare"])
+@pytest.mark.parametrize("edit", sorted(SCHEMA_EDITS))
+def test_traceback_a_summary_off_its_schema(scored: Path, scored_run: Path, tmp_path: Path, which: str, command: str, edit: str) -> None:
+    """Every field of summary.schema.json is checked before regress or compare use any of it."""
+    good = scored if which == "round 1" else scored_run
+    bad = _copy(good, tmp_path / "bad")
+    summary = json.loads((bad / "summary.json").read_text())
+    change, field = SCHEMA_EDITS[edit]
+    if edit == "a count that is a string" and "records" not in summary["counts"]:
+        summary["counts"][sorted(summary["counts"])[0]] = "many"
+    else:
+        change(summary)
+    (bad / "summary.json").write_text(json.dumps(summary))
+    argv = ["regress", good, bad] if command == "regress" else ["compare", good, bad]
+    line = one_line_naming(cli(*argv, "--out", tmp_path / "o"), command, str(bad / "summary.json"))
+    assert field in line and "docs/schema/summary.schema.json" in line, line
+    assert not (tmp_path / "o").exists()
+
+
+RECORD_EDITS = {
+    "a decision off the menu": (lambda r: r.update(decision="MAYBE"), "decision"),
+    "a missing reason": (lambda r: r.pop("reason"), "'reason'"),
+    "an unknown field": (lambda r: r.update(confidence=0.9), "'confidence'"),
+    "an acceptable code not on any menu": (lambda r: r.update(acceptable=["MAYBE"]), "acceptable[0]"),
+    "a round of zero": (lambda r: r.update(round=0), "round"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(RECORD_EDITS))
+def test_silent_wrong_a_record_off_its_schema(scored_run: Path, tmp_path: Path, edit: str) -> None:
+    bad = _copy(scored_run, tmp_path / "bad")
+    lines = (bad / "records.jsonl").read_text().splitlines()
+    record = json.loads(lines[-1])
+    change, field = RECORD_EDITS[edit]
+    change(record)
+    lines[-1] = json.dumps(record)
+    (bad / "records.jsonl").write_text("\n".join(lines) + "\n")
+    line = one_line_naming(cli("regress", scored_run, bad), "regress", f"{bad / 'records.jsonl'}:{len(lines)}")
+    assert field in line and "docs/schema/records.schema.json" in line, line
+
+
+JSON_LEAVES = st.none() | st.integers(min_value=-3, max_value=10**6) | st.floats(allow_nan=False, allow_infinity=False, width=32) | st.text(max_size=8)
+json_replacements = st.recursive(JSON_LEAVES, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=6)
+
+
+def _paths(value: object, at: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    out = [at]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            out += _paths(item, (*at, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            out += _paths(item, (*at, i))
+    return out
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(data=st.data())
+def test_silent_wrong_the_runtime_schema_check_agrees_with_the_test_validator(scored: Path, scored_run: Path, data: st.DataObject) -> None:
+    """The package's compiled check (schema.py) and the tests' reference validator say the same
+    of a real summary or record with any one value replaced (booleans left out: the reference
+    validator takes true for 1, as Python's == does, and JSON Schema does not)."""
+    from honesty_pressure.schema import problem_in
+
+    from ..jsonschema_subset import Validator
+
+    folder = data.draw(st.sampled_from([scored, scored_run]))
+    kind = data.draw(st.sampled_from(["summary", "record"]))
+    value = json.loads((folder / "summary.json").read_text()) if kind == "summary" else json.loads((folder / "records.jsonl").read_text().splitlines()[-1])
+    path = data.draw(st.sampled_from(_paths(value)[1:]))
+    node = value
+    for part in path[:-1]:
+        node = node[part]
+    if data.draw(st.booleans()) and isinstance(node, dict):
+        node.pop(path[-1])
+    else:
+        node[path[-1]] = data.draw(json_replacements)
+    if kind == "summary":
+        ref = f"summary.schema.json#/$defs/{'summary_round1' if value.get('round') == 1 else 'summary_run'}"
+        reference = Validator(ROOT / "docs" / "schema").check(value, "summary.schema.json") if isinstance(value.get("round"), int) else ["x"]
+    else:
+        ref, reference = "records.schema.json", Validator(ROOT / "docs" / "schema").check(value, "records.schema.json")
+    if not isinstance(value.get("round"), int) and kind == "summary":
+        return  # read_summary names a bad round before the schema
+    assert (problem_in(value, ref) is None) == (reference == []), (path, problem_in(value, ref), reference[:2])
+
+
+def test_silent_wrong_the_summary_schema_lists_every_axis_and_only_those() -> None:
+    from honesty_pressure.axes import AXES, ROUND1_AXES
+
+    schema = json.loads((ROOT / "docs" / "schema" / "summary.schema.json").read_text())["$defs"]
+    assert sorted(schema["summary_run"]["properties"]["axes"]["properties"]) == sorted(AXES)
+    assert sorted(schema["summary_round1"]["properties"]["axes"]["properties"]) == sorted(ROUND1_AXES)
+
+
+# ---- unbounded: memory per sample ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("fmt", ["native", "chat-jsonl", "openai-batch", "anthropic-batch"])
+@pytest.mark.parametrize("command", ["score", "advance"])
+def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, command: str) -> None:
+    """One reply past MAX_REPLY_CHARS is refused in one line naming the file and line, on the
+    streaming score's fast road as on every reader's slow one; nothing is written."""
+    from honesty_pressure.limits import MAX_REPLY_CHARS
+
+    layer = load_checked_layer(packets, "quick")
+    huge = "A\n" + "x" * MAX_REPLY_CHARS
+    lines = [dict(line) for line in native_lines(layer.round1, layer.key, constant("A"))]
+    first = lines[0]
+    pid = str(first["packet_id"])
+    if fmt == "native":
+        first["reply"] = huge
+    elif fmt == "chat-jsonl":
+        chat = [dict(line) for line in chat_lines(layer.round1, layer.key, constant("A"))]
+        chat[0]["messages"] = [*chat[0]["messages"][:-1], {"role": "assistant", "content": huge}]  # type: ignore[index]
+        lines = chat
+    elif fmt == "openai-batch":
+        lines = [{"custom_id": bind(str(l["packet_id"]), layer.packet_set), "response": {"status_code": 200, "body": {"choices": [{"message": {"role": "assistant", "content": huge if l is first else l["reply"]}}]}}, "error": None} for l in lines]
+    else:
+        lines = [{"custom_id": bind(str(l["packet_id"]), layer.packet_set), "result": {"type": "succeeded", "message": {"content": [{"type": "text", "text": huge if l is first else l["reply"]}]}}} for l in lines]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(lines))
+    out = tmp_path / "out"
+    argv = ["score", "--out", out] if command == "score" else ["advance", "--run", out]
+    line = one_line_naming(cli(*argv, "--layer", "quick", "--packets", packets, "--replies", replies), command, f"{replies}:1")
+    assert f"past the limit of {MAX_REPLY_CHARS:,} for one reply" in line, (pid, line)
+    assert not out.exists()
+
+
+def test_unbounded_a_reply_at_the_limit_is_scored(packets: Path, tmp_path: Path) -> None:
+    from honesty_pressure.limits import MAX_REPLY_CHARS
+
+    layer = load_checked_layer(packets, "quick")
+    lines = [dict(line) for line in native_lines(layer.round1, layer.key, constant("A"))]
+    lines[0]["reply"] = ("A\n" + "x" * MAX_REPLY_CHARS)[:MAX_REPLY_CHARS]
+    replies = tmp_path / "r.jsonl"
+    replies.write_bytes(jsonl(lines))
+    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", tmp_path / "s").code == 0
+
+
+@pytest.mark.parametrize("command", ["regress", "compare"])
+def test_traceback_a_folder_name_that_is_not_utf8(scored: Path, tmp_path: Path, command: str) -> None:
+    """Found by the options fuzzer: a folder whose name is not UTF-8 (an undecodable byte, a lone
+    surrogate to Python) as --out, or as a run to compare, was an internal error (the staging
+    token and the report hold the name as text); it is now written with the byte escaped."""
+    odd = tmp_path / "run-\udcff"
+    _copy(scored, odd)
+    out = tmp_path / "out-\udcfe"
+    result = cli(command, scored, odd, "--out", out)
+    assert result.code == 0, result.err
+    written = (out / f"{command}.json").read_text(encoding="utf-8")
+    assert "run-\\\\udcff" in written
+
+
+def test_traceback_export_out_with_no_file_name(packets: Path, tmp_path: Path) -> None:
+    """Found by the options fuzzer: `export --out ""` (or ".", "/", "..") was an internal error."""
+    for out in ["", ".", "..", "/"]:
+        result = cli("export", "--layer", "quick", "--packets", packets, "--format", "chat-jsonl", "--model", "m", "--out", out)
+        assert "is a folder; give a file name for the requests" in one_line_naming(result, "export", out or ".")
+
+
+@pytest.mark.parametrize("fmt", ["openai-batch", "anthropic-batch", "inspect", "chat-jsonl"])
+def test_data_loss_export_out_over_an_edited_or_foreign_request_file(packets: Path, tmp_path: Path, fmt: str) -> None:
+    """Request-shaped is not enough: `export --out` replaces a request file only if every line
+    asks exactly one of the requests exported now (so another model's or option's export of these
+    packets is replaced; a request you edited, or another round's export, is not)."""
+    requests = tmp_path / "requests.jsonl"
+    export = ["export", "--layer", "quick", "--packets", packets, "--format", fmt, "--model", "m", "--out", requests]
+    assert cli(*export).code == 0
+    lines = requests.read_text().splitlines()
+    edited = lines[-1].replace("?", "??", 1) if "?" in lines[-1] else lines[-1].replace(".", "!", 1)
+    assert edited != lines[-1]
+    requests.write_text("\n".join([*lines[:-1], edited]) + "\n")
+    before = requests.read_bytes()
+    line = one_line_naming(cli(*export), "export", f"{requests}:{len(lines)}")
+    assert "is not a request of this export" in line
+    assert requests.read_bytes() == before
+    # Another round's export (a run's forks) at the same path is not this export either.
+    run, _ = make_run(tmp_path, packets)
+    forks = tmp_path / "forks.jsonl"
+    assert cli("export", "--run", run, "--packets", packets, "--format", fmt, "--model", "m", "--out", forks).code == 0
+    before = forks.read_bytes()
+    one_line_naming(cli(*export[:-1], forks), "export", f"{forks}:1")
+    assert forks.read_bytes() == before
+
+
+def test_data_loss_every_kit_folder_lists_every_entry_it_wrote(packets: Path, scored: Path, scored_run: Path, partials: tuple[Path, Path], tmp_path: Path) -> None:
+    """What must be true, first bullet: the marker lists every entry the kit wrote, with its
+    kind and SHA-256, and each still matches; a folder of each kind (a score, a scored run, a
+    run made by `run`, a demo, a report, a partial) is checked."""
+    from honesty_pressure.folders import _existing_entries, entry_problem, read_marker
+
+    report, demo, ran = tmp_path / "report", tmp_path / "demo", tmp_path / "ran"
+    assert cli("compare", scored, scored, "--out", report).code == 0
+    assert cli("demo", "--packets", packets, "--out", demo).code == 0
+    assert cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", ran, "--packets", packets).code == 0
+    for folder, kind in ((scored, "score"), (scored_run, "run"), (ran, "run"), (demo, "demo"), (report, "report"), (partials[0], "partial")):
+        marker = read_marker(folder)
+        assert marker is not None and marker.kind == kind and marker.entries is not None, folder
+        present = {rel for rel in _existing_entries(folder) if rel != ".honesty_pressure"}
+        assert present == set(marker.entries), (folder, sorted(present ^ set(marker.entries)))
+        assert all(entry_problem(folder, rel, entry) is None for rel, entry in marker.entries.items()), folder
+        assert all(entry.kind == "dir" or len(entry.sha256) == 64 for entry in marker.entries.values()), folder
+
+
+def test_hangs_a_fifo_among_the_policies_or_as_expected_json(tmp_path: Path) -> None:
+    """One reader for every file the kit opens: a policy file or controls/EXPECTED.json that is a
+    FIFO is refused (or reported missing) at once, never waited on."""
+    from honesty_pressure.controls import compare_expected
+    from honesty_pressure.errors import InputError
+    from honesty_pressure.policies import load_policies
+
+    policies = tmp_path / "controls" / "policies"
+    policies.mkdir(parents=True)
+    os.mkfifo(policies / "a.json")
+    box: list[str] = []
+
+    def attempt() -> None:
+        try:
+            load_policies(policies)
+        except InputError as exc:
+            box.append(exc.one_line())
+        box.append(str(compare_expected(tmp_path, "quick", None)))  # type: ignore[arg-type]
+
+    (tmp_path / "controls" / "EXPECTED.json").unlink(missing_ok=True)
+    os.mkfifo(tmp_path / "controls" / "EXPECTED.json")
+    thread = threading.Thread(target=attempt, daemon=True)
+    thread.start()
+    thread.join(10)
+    assert len(box) == 2, "a FIFO was waited on"
+    assert "is not a regular file" in box[0] and str(policies / "a.json") in box[0]
+    assert "EXPECTED.json: missing" in box[1]
