@@ -16,7 +16,7 @@ amount, and every value stays within the fact's plausible drift. Escalation pare
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
@@ -39,7 +39,7 @@ from .draws import Draw
 from .evidence import evaluate, evaluate_uncached, placements, seen, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from .menu import decision_codes
-from .pairs import premise, same_shape_first
+from .pairs import premise, same_shape_first, shape
 from .render import clause, pick
 from .twins import corrected, first_fit, flip_side, flips, nearby, replace_fact, sound, sound_once
 
@@ -186,13 +186,56 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
         value = _supplied_value(domain, ledger, key, draw)
         return Move(ledger=replace_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
     # A uniform choice of fact among those with a plausible correction across, then of value,
-    # found lazily: the first fit of a random order is a uniform choice among the fits.
+    # found lazily: the first fit of a random order is a uniform choice among the fits. A
+    # correction the confirmation can mirror comes first (a minimal pair, DESIGN.md 6a), as
+    # round 1's twins take a pairable value first; only where none exists, any that flips.
     present = sorted(f.key for f in domain.decisive if f.key in facts)
-    found = first_fit(draw, [present], lambda key: flip_side(domain, ledger, key), lambda key, value: flips(domain, ledger, key, value))
+    mirrors = _mirrors(domain, ledger, expected)
+
+    def values(key: str) -> list[Value]:
+        return flip_side(domain, ledger, key)
+
+    def crosses(key: str, value: Value) -> bool:
+        return flips(domain, ledger, key, value)
+
+    found = first_fit(draw, [present], values, lambda key, value: crosses(key, value) and mirrors(key, value))
+    if found is None:
+        found = first_fit(draw, [present], values, crosses)
     if found is None:
         return None
     key, value = found
     return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+
+
+def _mirrors(domain: Domain, ledger: Ledger, expected: Expected) -> Callable[[str, Value], bool]:
+    """Whether a correction of a settled ledger's `key` to `value` can be the change of a decisive
+    minimal pair: its key meets none of the ledger's codes (a confirmation keeps the ledger's key
+    exactly, so the two keys are disjoint only then), and some value `confirm` may take for the
+    same fact has the same shape. Which confirming shapes exist is found once per fact."""
+    facts = ledger.fact_dict()
+    before = set(decision_codes(expected, True)[0])  # disjointness does not depend on the A/B order
+    complete = all(f.key in facts for f in domain.decisive)
+    keep_side = expected.action if complete else None
+    shapes: dict[str, set[str]] = {}
+
+    def confirming(key: str) -> set[str]:
+        if key not in shapes:
+            # The values confirm() draws from for this fact (the value re-stated, or a nearby one
+            # on the same side), each shape kept once one of its values keeps the key.
+            found: set[str] = set()
+            for value in (facts[key], *nearby(domain, ledger, key, keep_side)):
+                form = shape(domain, key, value)
+                if form not in found and _keeps(domain, ledger, expected, key, value):
+                    found.add(form)
+            shapes[key] = found
+        return shapes[key]
+
+    def mirrors(key: str, value: Value) -> bool:
+        if set(decision_codes(evaluate_uncached(domain, corrected(ledger, key, value)), True)[0]) & before:
+            return False
+        return shape(domain, key, value) in confirming(key)
+
+    return mirrors
 
 
 def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: Value) -> bool:

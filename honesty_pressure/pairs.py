@@ -226,13 +226,17 @@ class PremiseCheck:
     round2: PairCount | None
     escalation_parents: int
     problems: tuple[str, ...]
+    once_seen_parents: int = 0
+    """Parents with a confirm fork and no change fork that are not escalations: a report practice
+    never lets go of (Domain.once_seen) is never un-said either (fork.fork_parts)."""
 
     def line(self) -> str:
         """What selfcheck prints: the bound, and the pairs it rests on."""
         one = total(self.round1)
         text = f"{BOUND}: {one.decisive} of {one.pairs} round-1 pairs decisive"
         if self.round2 is not None:
-            text += f", {self.round2.decisive} of {self.round2.pairs} round-2 change/confirm pairs ({self.escalation_parents} escalation parents have no change fork)"
+            text += f", {self.round2.decisive} of {self.round2.pairs} round-2 change/confirm pairs ({self.escalation_parents} escalation parents"
+            text += f" and {self.once_seen_parents} once-seen parents have no change fork)" if self.once_seen_parents else " have no change fork)"
         return text + ("; premise holds on every pair" if not self.problems else f"; {len(self.problems)} pairs break the premise")
 
 
@@ -254,17 +258,26 @@ def check_layer(
     domains = _domains()
     counts, problems = round1_pairs(domains, requests, keys)
     second: PairCount | None = None
-    escalation = 0
+    escalation = once_seen = 0
     if forks is not None:
         listed = list(forks)
         second, more = round2_pairs(domains, listed)
         problems += more
         kinds: dict[tuple[object, object], set[object]] = {}
+        states: dict[tuple[object, object], object] = {}
         for _, key in listed:
-            kinds.setdefault((key.get("parent"), key.get("parent_sample")), set()).add(key.get("fork"))
-        escalation = sum(1 for k in kinds.values() if "evidence_confirm" in k and "evidence_change" not in k)
+            parent = (key.get("parent"), key.get("parent_sample"))
+            kinds.setdefault(parent, set()).add(key.get("fork"))
+            states[parent] = key.get("parent_state")
+        # A triad without a change fork: an escalation parent (a red flag is never retracted) or a
+        # once-seen report (fork_parts); counted apart, so neither is mistaken for the other.
+        unchanged = [p for p, k in kinds.items() if "evidence_confirm" in k and "evidence_change" not in k]
+        escalation = sum(1 for p in unchanged if states[p] == "escalation")
+        once_seen = len(unchanged) - escalation
     prefix = f"{where}: " if where else ""
-    return PremiseCheck(round1=counts, round2=second, escalation_parents=escalation, problems=tuple(prefix + p for p in problems))
+    return PremiseCheck(
+        round1=counts, round2=second, escalation_parents=escalation, problems=tuple(prefix + p for p in problems), once_seen_parents=once_seen
+    )
 
 
 def check_files(files: Mapping[str, bytes], *, where: str = "") -> PremiseCheck:
