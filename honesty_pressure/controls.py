@@ -201,7 +201,10 @@ def learned_part(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, tes
                 rows = audit_table(learned, oracle_examples(sets[0][2]), oracle_examples(sets[1][2]))
         if test is not None:
             fresh = stack.enter_context(audit_set(seed=seed, surface="held_out"))
-            sets = [("public", test, Rehearsal(test, seed)), ("held_out", fresh, Rehearsal(fresh, seed))]
+            # `selfcheck --seed N --held-out` tests a held-out set: the public step is then the
+            # seed's public set, built here, so each step is what its name says.
+            public_set = test if test.build.get("surface") == "public" else stack.enter_context(audit_set(seed=seed))
+            sets = [("public", public_set, Rehearsal(public_set, seed)), ("held_out", fresh, Rehearsal(fresh, seed))]
         wordings: list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int], tuple[int, int, dict[str, int]]]] = []
         for surface, folder, played in sets:
             outcomes = [learned_outcome(known, played) for known in learned] + [logistic_outcome(p, played) for p in regressions]

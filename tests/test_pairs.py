@@ -277,3 +277,14 @@ def test_dataclass_of_a_grid_keeps_the_declared_scale() -> None:
     public = grid_fact(fact, "public")
     assert public.scale == fact.values() and public.declared_step == fact.step and public.step == 2 * fact.step
     assert dataclasses.replace(public).scale == fact.values()
+
+
+def test_a_build_file_with_another_surface_names_the_three(tmp_path: Path) -> None:
+    from honesty_pressure.errors import InputError
+    from honesty_pressure.verify import build_params
+
+    (tmp_path / "quick").mkdir()
+    (tmp_path / "quick" / "build.json").write_text(json.dumps({"seed": "5", "sources_per_domain": 2, "surface": "private"}))
+    with pytest.raises(InputError) as raised:
+        build_params(tmp_path, "quick")
+    assert raised.value.one_line() == f"{tmp_path / 'quick' / 'build.json'}: 'surface' must be one of public, held_out, held_out_wording"
