@@ -119,7 +119,8 @@ LEARNED_MARGIN: Final = 0.05
 most this (issue 19 item 5): what the frames and the visible structure are worth, and no more."""
 VALUE_LEARNER: Final = "logistic:values"
 """The learner that reads every number as a word: it may pass on public wording (it learns a
-value-to-side table from the public keys), never on held-out wording (issue 25)."""
+value-to-side table from the public keys), never on a held-out set, whose wording and values
+are both new (issue 25)."""
 STEPS: Final[tuple[Surface, ...]] = ("public", "held_out_wording", "held_out")
 """The contamination gain's three steps (issue 25): public wording and values; held-out wording
 on public values (an audit surface only, construct.Surface); held-out wording and values
