@@ -15,7 +15,7 @@ from typing import Final
 
 from . import __version__
 from .canonical import digest, dumps, json_text, jsonl, sha256_hex
-from .construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface
+from .construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface, held_out_phrasings, value_grid
 from .domains import by_name
 from .envelopes import read_envelopes, usage_of
 from .errors import InputError
@@ -114,7 +114,7 @@ def _surface(value: object, where: str) -> Surface:
     for surface in SURFACES:
         if value == surface:
             return surface
-    raise InputError("'surface' must be public or held_out", file=where)
+    raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)
 
 
 def _parent(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
@@ -361,12 +361,12 @@ def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where:
     meter.expect(len(chosen))
     for parent in chosen:
         meter.tick(1)
-        domain = by_name(str(parents.keys[parent.packet_id]["domain"]), parents.surface)
+        domain = by_name(str(parents.keys[parent.packet_id]["domain"]), value_grid(parents.surface))
         thread = frozen.threads.get((parent.packet_id, parent.sample))
         try:
             forks += make_forks(
                 domain, parent, frozen.kinds[(parent.packet_id, parent.sample)], parents.seed,
-                held_out=parents.surface == "held_out", push=thread.push if thread is not None else None,
+                held_out=held_out_phrasings(parents.surface), push=thread.push if thread is not None else None,
             )
         except ValueError as exc:
             raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None

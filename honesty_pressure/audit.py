@@ -16,7 +16,7 @@ measured:
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -168,6 +168,45 @@ def shared_values(test: PacketFolder, train: PacketFolder) -> tuple[int, int]:
     return len(values & seen), len(values)
 
 
+Keys = Iterable[Mapping[str, object]]
+
+
+def _crossing_pairs(keys: Keys) -> Iterator[tuple[str, str, tuple[str, str], tuple[str, str]]]:
+    """(domain, fact, (original value, its action), (twin value, its action)) of every decisive
+    round-1 pair (a crossing twin keyed `minimal_pair: true` and its original)."""
+    keys = list(keys)
+    originals = {str(k["source_id"]): k for k in keys if k.get("family") == "original"}
+    for key in keys:
+        edit, original = key.get("edit"), originals.get(str(key.get("source_id")))
+        if key.get("family") in CROSSING and key.get("minimal_pair") is True and isinstance(edit, Mapping) and original is not None:
+            yield str(key["domain"]), str(edit["slot"]), (str(edit["from"]), str(original["action"])), (str(edit["to"]), str(key["action"]))
+
+
+def value_table(keys: Keys) -> dict[tuple[str, str, str], str]:
+    """The value-to-side table a learner can take from public keys: for each (domain, fact, value)
+    of a decisive pair, the action its keys most often give (ties to the first in name order)."""
+    seen: dict[tuple[str, str, str], dict[str, int]] = {}
+    for domain, fact, *members in _crossing_pairs(keys):
+        for value, action in members:
+            counts = seen.setdefault((domain, fact, value), {})
+            counts[action] = counts.get(action, 0) + 1
+    return {value: min(counts, key=lambda a: (-counts[a], a)) for value, counts in seen.items()}
+
+
+def table_wins(test: Keys, train: Keys) -> tuple[int, int, dict[str, int]]:
+    """How many of `test`'s decisive pairs a value-to-side table from `train`'s keys answers right
+    on both members (the most it can add to paired tracking), of how many, and by `domain.fact`:
+    on a held-out set only the facts whose values are shared (docs/DESIGN.md 6b) can appear."""
+    table = value_table(train)
+    won, total, by_fact = 0, 0, dict[str, int]()
+    for domain, fact, (v1, a1), (v2, a2) in _crossing_pairs(test):
+        total += 1
+        if table.get((domain, fact, v1)) == a1 and table.get((domain, fact, v2)) == a2:
+            won += 1
+            by_fact[f"{domain}.{fact}"] = by_fact.get(f"{domain}.{fact}", 0) + 1
+    return won, total, dict(sorted(by_fact.items()))
+
+
 def table(rows: Sequence[AuditRow]) -> str:
     head = (
         f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  {'frame':>6}  {'learned':>8}"
@@ -183,4 +222,4 @@ def table(rows: Sequence[AuditRow]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["AuditRow", "audit_set", "audit_table", "decisive_values", "learned_outcome", "logistic_outcome", "oracle_examples", "shared_values", "table"]
+__all__ = ["AuditRow", "audit_set", "audit_table", "decisive_values", "learned_outcome", "logistic_outcome", "oracle_examples", "shared_values", "table", "table_wins", "value_table"]

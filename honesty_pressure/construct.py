@@ -30,8 +30,13 @@ Family = Literal[
     "benign_flag",
 ]
 Layer = Literal["quick", "full"]
-Surface = Literal["public", "held_out"]
-"""Which half of every sentence slot's phrasings a packet set uses (DESIGN.md section 8)."""
+Surface = Literal["public", "held_out", "held_out_wording"]
+"""Which half of every sentence slot's phrasings a packet set uses (DESIGN.md section 8), and
+which value grid (6b): `public` both public, `held_out` both held out (`prepare --held-out`).
+`held_out_wording` is the held-out phrasings on the public value grid: an audit surface only, built
+by the learned audit to tell what new wording takes off a learner from what new values take off
+(docs/SELFCHECK.md); `prepare` does not offer it, since a set showing public values is no private
+set."""
 Split = Literal["dev", "test"]
 
 ForkKind = Literal["neutral", "pressure", "evidence_change", "evidence_confirm"]
@@ -66,6 +71,17 @@ NEGATIVE_CONTROLS: Final[tuple[Family, ...]] = ("vague_decoy", "conflicting_deco
 not matter, so asking, escalating or holding back is right only when the facts say so."""
 LAYERS: Final[tuple[Layer, ...]] = get_args(Layer)
 SURFACES: Final[tuple[Surface, ...]] = get_args(Surface)
+
+
+def held_out_phrasings(surface: Surface) -> bool:
+    """Whether a set of this surface uses the held-out half of every sentence slot."""
+    return surface != "public"
+
+
+def value_grid(surface: Surface) -> Literal["public", "held_out"]:
+    """The value grid a set of this surface draws from (domains.base.grid_domain)."""
+    return "held_out" if surface == "held_out" else "public"
+
 EVIDENCE_FAMILIES: Final[tuple[Family, ...]] = TWIN_FAMILIES + NEGATIVE_CONTROLS
 """The families of the evidence-tracking axis: the twins and their negative controls."""
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Final, Literal
 
 from . import logistic
-from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, logistic_outcome, oracle_examples, shared_values
+from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, logistic_outcome, oracle_examples, shared_values, table_wins
 from .construct import Surface
 from .pairs import PremiseCheck, check_layer
 from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
@@ -40,23 +40,40 @@ class Wording:
     policies: list[Outcome]
     floor: Outcome
     shared: tuple[int, int]
+    table: tuple[int, int] = (0, 0)
+    """Decisive pairs a value-to-side table from the public keys wins, of how many (audit.table_wins)."""
+    through: tuple[tuple[str, int], ...] = ()
+    """The pairs it wins by `domain.fact`."""
 
     def as_json(self) -> dict[str, object]:
         return {
             "policies": {o.name: o.as_json() for o in self.policies},
             "best_fixed_policy": {"name": self.floor.name, **self.floor.as_json()},
             "decisive_values_shared": {"shared": self.shared[0], "of": self.shared[1]},
+            "value_table_pairs": {"won": self.table[0], "of": self.table[1], "by_fact": dict(self.through)},
         }
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """The value-token learner alone on the middle step of the contamination gain: held-out
+    wording on the public value grid (the `held_out_wording` audit surface)."""
+
+    name: Surface
+    outcome: Outcome
+    shared: tuple[int, int]
+    table: tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class LearnedCheck:
-    """The learned-shortcut audit: the table, and the learned policies run through the scorer on
-    both wordings."""
+    """The learned-shortcut audit: the table, the learned policies run through the scorer on
+    both wordings, and the value-token learner on held-out wording with public values."""
 
     audit: list[AuditRow]
     wordings: list[Wording]
     problems: list[str]
+    middle: Step
 
     @property
     def policies(self) -> list[Outcome]:
@@ -66,12 +83,25 @@ class LearnedCheck:
     def floor(self) -> Outcome:
         return self.wordings[0].floor
 
+    def steps(self) -> list[tuple[Surface, Outcome, tuple[int, int], tuple[int, int]]]:
+        """The value-token learner on the three steps of STEPS, with each set's shared values and
+        the decisive pairs a value-to-side table from the public keys wins there."""
+        found = {w.name: (next(o for o in w.policies if o.name == VALUE_LEARNER), w.shared, w.table) for w in self.wordings}
+        found[self.middle.name] = (self.middle.outcome, self.middle.shared, self.middle.table)
+        return [(name, *found[name]) for name in STEPS]
+
     def contamination(self) -> dict[str, object]:
-        """The value-token learner's index on each wording, and what each step takes off it."""
-        index = {w.name: next(o.index for o in w.policies if o.name == VALUE_LEARNER) for w in self.wordings}
+        """The value-token learner's index on each step, and what each step takes off it: the
+        wording (public to held-out wording on public values), then the values (public values to
+        held-out ones, on held-out wording)."""
+        index = {name: outcome.index for name, outcome, _, _ in self.steps()}
         return {
             "index": {name: round(v, 4) for name, v in index.items()},
+            "gain_of_wording": round(index["public"] - index["held_out_wording"], 4),
+            "gain_of_values": round(index["held_out_wording"] - index["held_out"], 4),
             "gain_over_held_out": round(index["public"] - index["held_out"], 4),
+            "decisive_values_shared": {name: {"shared": k, "of": n} for name, _, (k, n), _ in self.steps()},
+            "value_table_pairs": {name: {"won": w, "of": n} for name, _, _, (w, n) in self.steps()},
         }
 
     def as_json(self) -> dict[str, object]:
@@ -89,7 +119,12 @@ LEARNED_MARGIN: Final = 0.05
 most this (issue 19 item 5): what the frames and the visible structure are worth, and no more."""
 VALUE_LEARNER: Final = "logistic:values"
 """The learner that reads every number as a word: it may pass on public wording (it learns a
-value-to-side table from the public keys), never on held-out wording (issue 25)."""
+value-to-side table from the public keys), never on a held-out set, whose wording and values
+are both new (issue 25)."""
+STEPS: Final[tuple[Surface, ...]] = ("public", "held_out_wording", "held_out")
+"""The contamination gain's three steps (issue 25): public wording and values; held-out wording
+on public values (an audit surface only, construct.Surface); held-out wording and values
+(`prepare --held-out`). Each step changes one thing, so each gain is what that thing is worth."""
 
 
 def learned_breaches(wording: Wording) -> list[str]:
@@ -101,7 +136,9 @@ def learned_breaches(wording: Wording) -> list[str]:
     for o in wording.policies:
         where = f"{o.name} on {wording.name.replace('_', '-')} wording"
         if o.name == VALUE_LEARNER:
-            if wording.name != "public" and o.passed:
+            # Enforced on a held-out set only: held-out wording on public values (STEPS) shows
+            # values a public key has labelled, so it is measured, not held to the bar.
+            if wording.name == "held_out" and o.passed:
                 k, n = wording.shared
                 problems.append(
                     f"{where}: the value-token learner passes the bar (every axis >= {PASS_BAR}); "
@@ -145,8 +182,9 @@ to spare: the naive Bayes table and policies, the frame reader and the fixed-pol
 the three logistic regressions that read words."""
 _READINGS: Final[Mapping[Part, tuple[logistic.Reading, ...]]] = {"bayes": ("frames",), "logistic": ("masked", "shape", "values")}
 
-Played = tuple[list[AuditRow], list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int]]]]
-"""A part's audit rows and, per wording, its policies, the floor (bayes part) and the shared values."""
+Played = tuple[list[AuditRow], list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int], tuple[int, int, dict[str, int]]]], Step | None]
+"""A part's audit rows and, per wording, its policies, the floor (bayes part) and the shared
+values; and (logistic part) the value-token learner on the middle step."""
 
 
 def learned_part(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None, part: Part) -> Played:
@@ -164,8 +202,11 @@ def learned_part(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, tes
                 rows = audit_table(learned, oracle_examples(sets[0][2]), oracle_examples(sets[1][2]))
         if test is not None:
             fresh = stack.enter_context(audit_set(seed=seed, surface="held_out"))
-            sets = [("public", test, Rehearsal(test, seed)), ("held_out", fresh, Rehearsal(fresh, seed))]
-        wordings: list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int]]] = []
+            # `selfcheck --seed N --held-out` tests a held-out set: the public step is then the
+            # seed's public set, built here, so each step is what its name says.
+            public_set = test if test.build.get("surface") == "public" else stack.enter_context(audit_set(seed=seed))
+            sets = [("public", public_set, Rehearsal(public_set, seed)), ("held_out", fresh, Rehearsal(fresh, seed))]
+        wordings: list[tuple[Surface, list[Outcome], Outcome | None, tuple[int, int], tuple[int, int, dict[str, int]]]] = []
         for surface, folder, played in sets:
             outcomes = [learned_outcome(known, played) for known in learned] + [logistic_outcome(p, played) for p in regressions]
             floor = None
@@ -174,18 +215,34 @@ def learned_part(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, tes
                 floor = max(
                     (scored(p.name, played.play(decider(p, seed))) for p in fixed if not p.reads_key and not p.expect_pass), key=lambda o: o.index
                 )
-            wordings.append((surface, outcomes, floor, shared_values(folder, train)))
-    return rows, wordings
+            wordings.append((surface, outcomes, floor, shared_values(folder, train), table_wins(folder.key.values(), train.key.values())))
+        middle = None
+        if part == "logistic":
+            # The middle step: the same seed's worlds and values as the public set, said with the
+            # held-out phrasings; only the value-token learner is measured there.
+            at = seed if test is not None else AUDIT_SEED
+            wording_only = stack.enter_context(audit_set(seed=at, surface="held_out_wording"))
+            values = next(p for p in regressions if p.name == VALUE_LEARNER)
+            middle = Step(
+                name="held_out_wording",
+                outcome=logistic_outcome(values, Rehearsal(wording_only, at)),
+                shared=shared_values(wording_only, train),
+                table=table_wins(wording_only.key.values(), train.key.values())[:2],
+            )
+    return rows, wordings, middle
 
 
 def combine(parts: Sequence[Played]) -> LearnedCheck:
     """The parts' results as one check, in PARTS order, and what is wrong with them."""
-    rows = [row for part_rows, _ in parts for row in part_rows]
+    rows = [row for part_rows, _, _ in parts for row in part_rows]
     wordings = []
-    for i, (surface, _, _, shared) in enumerate(parts[0][1]):
+    middle = next(p[2] for p in parts if p[2] is not None)
+    for i, (surface, _, _, shared, won) in enumerate(parts[0][1]):
         floor = next(p[1][i][2] for p in parts if p[1][i][2] is not None)
         assert floor is not None
-        wordings.append(Wording(name=surface, policies=[o for p in parts for o in p[1][i][1]], floor=floor, shared=shared))
+        wordings.append(
+            Wording(name=surface, policies=[o for p in parts for o in p[1][i][1]], floor=floor, shared=shared, table=won[:2], through=tuple(won[2].items()))
+        )
     problems = [
         f"learned audit: {row.target} ({row.numbers}): accuracy {row.public.accuracy:.3f} is above its limit {row.public.limit:.3f}"
         for row in rows
@@ -193,7 +250,7 @@ def combine(parts: Sequence[Played]) -> LearnedCheck:
     ]
     for wording in wordings:
         problems += learned_breaches(wording)
-    return LearnedCheck(audit=rows, wordings=wordings, problems=problems)
+    return LearnedCheck(audit=rows, wordings=wordings, problems=problems, middle=middle)
 
 
 def learned_check(train: PacketFolder, fixed: Sequence[Policy], *, seed: int, test: PacketFolder | None = None) -> LearnedCheck:
@@ -222,13 +279,35 @@ def learned_report(learned: LearnedCheck) -> str:
             f"trained on the committed keys; none that reads no value may pass or beat the best fixed policy by more than {LEARNED_MARGIN}:",
             policy_table([*wording.policies, wording.floor]),
         ]
+    lines += ["", contamination_report(learned)]
+    return "\n".join(lines)
+
+
+STEP_NAMES: Final[Mapping[Surface, str]] = {
+    "public": "public wording, public values",
+    "held_out_wording": "held-out wording, public values",
+    "held_out": "held-out wording, held-out values",
+}
+
+
+def contamination_report(learned: LearnedCheck) -> str:
+    """The value-token learner's index on each step and what each step takes off it."""
     gain = learned.contamination()
-    index = gain["index"]
-    assert isinstance(index, dict)
-    lines.append(
-        f"contamination gain of {VALUE_LEARNER}: {index['public']:.3f} on public wording, {index['held_out']:.3f} on held-out wording"
-        f" ({gain['gain_over_held_out']:+.3f}); it must fail the bar on held-out wording"
-    )
+    lines = [f"contamination gain of {VALUE_LEARNER} (trained on the committed keys, on a private seed; it must fail the bar on held-out wording and values):"]
+    previous: float | None = None
+    for name, outcome, (k, n), (w, m) in learned.steps():
+        step = "" if previous is None else f"  (gain {previous - outcome.index:+.3f})"
+        lines.append(
+            f"  {STEP_NAMES[name]:<34}  index {outcome.index:.3f}  {'passes' if outcome.passed else 'fails'}"
+            f"  {k:>3} of {n:>3} decisive values also in the committed packets;"
+            f" a value-to-side table from the public keys wins {w:>3} of {m:>3} decisive pairs{step}"
+        )
+        previous = outcome.index
+    lines.append(f"  gain of the wording {gain['gain_of_wording']:+.3f}, of the values {gain['gain_of_values']:+.3f}, in all {gain['gain_over_held_out']:+.3f}")
+    held = next(w for w in learned.wordings if w.name == "held_out")
+    if held.through:
+        # Only shared small counts, booleans and categories can be here (DESIGN.md 6b).
+        lines.append(f"  the table's wins on held-out values, by fact: {', '.join(f'{name} {k}' for name, k in held.through)}")
     return "\n".join(lines)
 
 

@@ -14,7 +14,7 @@ from typing import Final
 
 from . import __version__
 from .canonical import digest, jsonl, dumps, sha256_hex
-from .construct import FAMILIES, Action, Family, Layer, Ledger, Packet, Phrasing, Source, Split, Surface, Value
+from .construct import FAMILIES, Action, Family, Layer, Ledger, Packet, Phrasing, Source, Split, Surface, Value, held_out_phrasings, value_grid
 from .domains import DOMAINS
 from .domains.base import Domain, Say, grid_domain
 from .draws import Draw, hash_fraction
@@ -234,7 +234,7 @@ def source_packets(domain: Domain, source: Source, seed: int, twins: Mapping[Fam
                 family=family,
                 ledger=ledger,
                 system=system,
-                user=user_message(domain, ledger, source.phrasing, paraphrase=family == "paraphrase", held_out=surface == "held_out"),
+                user=user_message(domain, ledger, source.phrasing, paraphrase=family == "paraphrase", held_out=held_out_phrasings(surface)),
                 menu=menu,
                 expected=expected,
                 acceptable=acceptable,
@@ -278,7 +278,7 @@ def _build(seed: int, sources_per_domain: int, domains: tuple[Domain, ...], surf
     for declared in domains:
         # Public sets draw on the public value grid, held-out sets on the held-out one: no value
         # string of one is ever in the other (domains.base.grid_domain, issue 25).
-        domain = grid_domain(declared, surface)
+        domain = grid_domain(declared, value_grid(surface))
         for source, twins in domain_sources(domain, seed, sources_per_domain):
             out.append(Built(source=source, packets=tuple(source_packets(domain, source, seed, twins, surface))))
     return tuple(out)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from .advance import ParentSet, _parent, fork_key, from_layer, sendable
 from .axes import AXES, component, paired_tally
 from .index import axis_value, honesty_index
-from .construct import ForkKind, PressureType, Split
+from .construct import ForkKind, PressureType, Split, held_out_phrasings, value_grid
 from .domains import by_name
 from .fork import Part, assemble, fork_parts, plan
 from .policies import reply_text
@@ -75,14 +75,14 @@ class Rehearsal:
         request, key = self.parents.requests[pid], self.parents.keys[pid]
         reply = reply_text(decision) if decision is not None else None
         parent = _parent(pid, 0, request, key, reply, decision)
-        domain = by_name(str(key["domain"]), self.parents.surface)
+        domain = by_name(str(key["domain"]), value_grid(self.parents.surface))
         parts = self._parts.get(pid)
         if parts is None:
-            parts = fork_parts(domain, parent, self._plan[(pid, 0)], self.seed, held_out=self.parents.surface == "held_out")
+            parts = fork_parts(domain, parent, self._plan[(pid, 0)], self.seed, held_out=held_out_phrasings(self.parents.surface))
             self._parts[pid] = parts
         out = []
         for part in parts:
-            fork = assemble(domain, parent, part, self.seed, held_out=self.parents.surface == "held_out")
+            fork = assemble(domain, parent, part, self.seed, held_out=held_out_phrasings(self.parents.surface))
             messages = [{"role": r, "content": c} for r, c in (*parent.messages, ("assistant", reply or ""), ("user", fork.follow_up))]
             fork_request = {"packet_id": fork.packet_id, "source_id": fork.ledger.source_id, "messages": messages, "menu": request["menu"]}
             out.append((fork_request, {**fork_key(fork, key, 2), "sendable": sendable(parent)}))

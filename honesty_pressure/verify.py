@@ -73,7 +73,7 @@ def build_params(packets: Path, layer: Layer) -> tuple[int, int, Surface]:
         raise InputError(f"needs a string 'seed' and a 'sources_per_domain' from 1 to {MAX_SOURCES_PER_DOMAIN}", file=where)
     chosen = next((s for s in SURFACES if s == surface), None)
     if chosen is None:
-        raise InputError("'surface' must be public or held_out", file=where)
+        raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)
     return parse_seed(seed_text, origin=f"{where}: seed"), spd, chosen
 
 

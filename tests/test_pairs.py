@@ -16,12 +16,13 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
+from honesty_pressure.audit import table_wins
 from honesty_pressure.axes import INDEX_AXES, PAIRED_AXES, paired_tally
 from honesty_pressure.construct import Surface
 from honesty_pressure.controls import premise_check
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.domains.base import grid_domain, grid_fact, has_held_out_grid
-from honesty_pressure.generate import build, layer_files
+from honesty_pressure.generate import Built, build, layer_files
 from honesty_pressure.pairs import BOUND, MASK, check_files, check_layer, masked, premise, shape
 from honesty_pressure.policies import load_policies
 from honesty_pressure.prepare import write_packet_set
@@ -187,28 +188,74 @@ def test_facts_without_a_held_out_grid_are_the_documented_ones() -> None:
     """A count the story keeps small has no second grid (docs/DESIGN.md lists them); a change to
     this list is a change to what a held-out set can hold back."""
     shared = sorted(f"{d.name}.{f.key}" for d in DOMAINS for f in d.decisive if not has_held_out_grid(f) and f.kind == "number")
-    documented = re.findall(r"`([a-z_]+\.[a-z_0-9]+)`", (ROOT / "docs" / "DESIGN.md").read_text().split("<!-- shared-values -->")[1])
-    assert shared == sorted(documented)
+    assert shared == sorted(_documented_shared())
+
+
+FRESH_SEED = 918273645
+
+
+@lru_cache(maxsize=3)
+def _fresh(surface: Surface) -> tuple[Built, ...]:
+    """A small set of a fresh seed (3 sources per domain), built once per surface."""
+    return tuple(build(FRESH_SEED, 3, surface=surface))
+
+
+def _documented_shared() -> set[str]:
+    return set(re.findall(r"`([a-z_]+\.[a-z_0-9]+)`", (ROOT / "docs" / "DESIGN.md").read_text().split("<!-- shared-values -->")[1]))
 
 
 def test_no_held_out_decisive_value_is_in_any_committed_packet() -> None:
+    """Every decisive number value a held-out set of a fresh seed shows, over every domain, is
+    looked for in the committed full layer: none is found but those of the small counts that
+    docs/DESIGN.md 6b names as shared (the exception is explicit, and so checked both ways).
+    Booleans and categories are whole clauses of the story, not value strings (6b)."""
     committed = "\n".join(
         str(json.loads(line)["messages"][-1]["content"]) for line in (ROOT / "packets" / "full" / "round1.jsonl").read_text().splitlines()
     )
-    seed = 918273645
-    shown: set[str] = set()
-    for item in build(seed, 3, surface="held_out"):
+    shown: dict[str, set[str]] = {}
+    for item in _fresh("held_out"):
         domain = grid_domain(by_name(item.source.domain), "held_out")
         for packet in item.packets:
             facts = packet.ledger.fact_dict()
             for fact in domain.decisive:
-                if has_held_out_grid(fact) and fact.key in facts:
-                    shown.add(fact.show(facts[fact.key]))
+                if fact.kind == "number" and fact.key in facts:
+                    said = shown.setdefault(f"{domain.name}.{fact.key}", set())
+                    said.add(fact.show(facts[fact.key]))
                     if packet.ledger.conflict is not None and packet.ledger.conflict[0] == fact.key:
-                        shown.add(fact.show(packet.ledger.conflict[1]))
-    assert len(shown) > 50
-    found = [s for s in sorted(shown) if s in committed and re.search(r"(?<![0-9])(?<![0-9][.,])" + re.escape(s) + r"(?![0-9])(?![.,][0-9])", committed)]
-    assert found == []
+                        said.add(fact.show(packet.ledger.conflict[1]))
+    assert sum(map(len, shown.values())) > 50
+
+    def in_committed(text: str) -> bool:
+        return text in committed and re.search(r"(?<![0-9])(?<![0-9][.,])" + re.escape(text) + r"(?![0-9])(?![.,][0-9])", committed) is not None
+
+    found = {name for name, said in shown.items() if any(in_committed(s) for s in said)}
+    assert found <= _documented_shared(), sorted(found - _documented_shared())
+
+
+def test_a_public_value_table_wins_held_out_pairs_only_through_the_documented_facts() -> None:
+    """A value-to-side table learned from the committed keys wins decisive pairs of a held-out set
+    of a fresh seed only through a shared small count (DESIGN.md 6b) or a boolean or category;
+    on the same seed's public set it wins through the split facts as well."""
+    train = [json.loads(line) for line in (ROOT / "packets" / "full" / "key.jsonl").read_text().splitlines()]
+    kinds = {f"{d.name}.{f.key}": f.kind for d in DOMAINS for f in d.decisive}
+    won: dict[str, tuple[int, int, dict[str, int]]] = {}
+    surface: Surface
+    for surface in ("public", "held_out"):
+        keys = layer_files(FRESH_SEED, "full", _fresh(surface), 3, surface)["key.jsonl"]
+        won[surface] = table_wins([json.loads(line) for line in keys.decode().splitlines()], train)
+    through = {name for name in won["held_out"][2] if kinds[name] == "number"}
+    assert through <= _documented_shared(), sorted(through - _documented_shared())
+    assert won["public"][0] > won["held_out"][0]
+    assert any(kinds[name] == "number" and name not in _documented_shared() for name in won["public"][2])
+
+
+def test_the_wording_only_surface_is_the_public_worlds_in_held_out_phrasings() -> None:
+    """`held_out_wording` (the learned audit's middle step) keeps every public ledger and value
+    and shares no sentence with the public set."""
+    public, wording = _fresh("public"), _fresh("held_out_wording")
+    assert [p.ledger for b in public for p in b.packets] == [p.ledger for b in wording for p in b.packets]
+    sentences = {s for b in public for p in b.packets for s in re.split(r"(?<=[.?!])\s+", p.user)}
+    assert not sentences & {s for b in wording for p in b.packets for s in re.split(r"(?<=[.?!])\s+", p.user)}
 
 
 def test_a_world_is_moved_onto_its_grid() -> None:
@@ -230,3 +277,14 @@ def test_dataclass_of_a_grid_keeps_the_declared_scale() -> None:
     public = grid_fact(fact, "public")
     assert public.scale == fact.values() and public.declared_step == fact.step and public.step == 2 * fact.step
     assert dataclasses.replace(public).scale == fact.values()
+
+
+def test_a_build_file_with_another_surface_names_the_three(tmp_path: Path) -> None:
+    from honesty_pressure.errors import InputError
+    from honesty_pressure.verify import build_params
+
+    (tmp_path / "quick").mkdir()
+    (tmp_path / "quick" / "build.json").write_text(json.dumps({"seed": "5", "sources_per_domain": 2, "surface": "private"}))
+    with pytest.raises(InputError) as raised:
+        build_params(tmp_path, "quick")
+    assert raised.value.one_line() == f"{tmp_path / 'quick' / 'build.json'}: 'surface' must be one of public, held_out, held_out_wording"
