@@ -127,7 +127,8 @@ def settle(slot: Slot, candidates: Sequence[Envelope], *, retry_refused: bool = 
         first = ordered[0]
         other = next((env for env in ordered if (env.reply, env.error) != (first.reply, first.error)), None)
         if other is not None:
-            hint = REFUSAL_RETRY_HINT if refused(first.error) or refused(other.error) else ""
+            # The hint whenever a refusal is among the slot's replies, as the streamed scorer gives it.
+            hint = REFUSAL_RETRY_HINT if any(refused(env.error) for env in ordered) else ""
             raise _bad(other, f"a different reply for packet {slot[0]} sample {slot[1]} is already in {first.file}:{first.line}{hint}")
     return min(answers or candidates, key=lambda e: (e.reply or "", e.error or "", e.model or "", e.file, e.line))
 
