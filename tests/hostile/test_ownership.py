@@ -27,7 +27,7 @@ from honesty_pressure.canonical import jsonl
 from honesty_pressure.store import keyed, load_checked_layer
 
 from ..replies import chat_lines, constant, native_lines
-from .kit import PROG, ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
+from .kit import PROG, ROOT, Result, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
 
 STUB = ROOT / "tests" / "stub_runner.py"
 
@@ -510,6 +510,20 @@ def test_traceback_the_options_fuzzer_drives_every_command() -> None:
     assert sorted(_subcommands()) == sorted(["prepare", "verify", "show", "selfcheck", "demo", "run", "regress", "compare", "domains", "export", "advance", "score"])
 
 
+def _cli_in_a_fresh_folder(factory: pytest.TempPathFactory, command: str, *args: str) -> Result:
+    """`cli(*args)` run from a new folder holding a stray file and a stray folder (what a relative
+    path in a fuzzed option may name), so no example sees another's output."""
+    here = factory.mktemp(f"fuzz-{command}")
+    (here / "afile").write_text("not a kit file\n")
+    (here / "adir").mkdir()
+    before = os.getcwd()
+    os.chdir(here)
+    try:
+        return cli(*args)
+    finally:
+        os.chdir(before)
+
+
 @pytest.mark.parametrize("command", sorted(_subcommands()))
 def test_traceback_fuzzed_options_of_every_command(command: str, fuzz_inputs: dict[str, list[str]], tmp_path_factory: pytest.TempPathFactory) -> None:
     """Any option value of any command: exit 0, 1 or 2, never a traceback or an internal error,
@@ -518,15 +532,7 @@ def test_traceback_fuzzed_options_of_every_command(command: str, fuzz_inputs: di
     @settings(max_examples=int(os.environ.get("HP_FUZZ_EXAMPLES", 0)) or FUZZ_EXAMPLES.get(command, 15), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
     @given(extra=_fuzzed(command))
     def check(extra: list[str]) -> None:
-        here = tmp_path_factory.mktemp(f"fuzz-{command}")
-        (here / "afile").write_text("not a kit file\n")
-        (here / "adir").mkdir()
-        before = os.getcwd()
-        os.chdir(here)
-        try:
-            result = cli(*fuzz_inputs[command], *extra)
-        finally:
-            os.chdir(before)
+        result = _cli_in_a_fresh_folder(tmp_path_factory, command, *fuzz_inputs[command], *extra)
         assert result.code in (0, 1, 2), (extra, result.code, result.err[-500:])
         # (run passes its runner's stderr through, the stub's traceback on a format it cannot read
         # included; the kit's own unforeseen errors are its "internal error" line)
@@ -553,15 +559,7 @@ def test_traceback_fuzzed_positional_arguments(command: str, packets: Path, scor
     @settings(max_examples=int(os.environ.get("HP_FUZZ_EXAMPLES", 0)) or 10, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
     @given(argv=arguments)
     def check(argv: list[str]) -> None:
-        here = tmp_path_factory.mktemp(f"fuzz-{command}")
-        (here / "afile").write_text("not a kit file\n")
-        (here / "adir").mkdir()
-        before = os.getcwd()
-        os.chdir(here)
-        try:
-            result = cli(command, *argv)
-        finally:
-            os.chdir(before)
+        result = _cli_in_a_fresh_folder(tmp_path_factory, command, command, *argv)
         assert result.code in (0, 1, 2), (argv, result.code, result.err[-500:])
         assert "internal error" not in result.err and not result.err.startswith("Traceback"), (argv, result.err[-500:])
 
