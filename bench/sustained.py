@@ -14,11 +14,11 @@ import argparse
 import time
 from pathlib import Path
 
-from honesty_pressure.advance import build_round, from_layer, parents_of_round
-from honesty_pressure.chain import answer, envelopes_of
-from honesty_pressure.policies import reply_text
-from honesty_pressure.store import load_checked_layer
-from honesty_pressure.sustained import MAX_ROUNDS
+from honesty_pressure.rounds.advance import build_round, from_layer, parents_of_round
+from honesty_pressure.rounds.chain import answer, envelopes_of
+from honesty_pressure.checks.policies import reply_text
+from honesty_pressure.files.store import load_checked_layer
+from honesty_pressure.rounds.sustained import MAX_ROUNDS
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from honesty_pressure.binding import bind  # noqa: E402
-from honesty_pressure.store import JsonObject, keyed  # noqa: E402
+from honesty_pressure.core.binding import bind  # noqa: E402
+from honesty_pressure.files.store import JsonObject, keyed  # noqa: E402
 
 FORMATS = ("native", "openai-batch", "anthropic-batch")
 MODEL = "synthetic-model-1"

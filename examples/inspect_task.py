@@ -49,11 +49,11 @@ try:
 except ImportError:  # a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from honesty_pressure.binding import unbind
-from honesty_pressure.export import export_lines
-from honesty_pressure.kitroot import packets_folder
-from honesty_pressure.pipeline import request_keys, request_records
-from honesty_pressure.score import menu_codes, verdict_of
+from honesty_pressure.core.binding import unbind
+from honesty_pressure.runners.export import export_lines
+from honesty_pressure.files.kitroot import packets_folder
+from honesty_pressure.runs.pipeline import request_keys, request_records
+from honesty_pressure.scoring.score import menu_codes, verdict_of
 
 VERDICTS = ("acceptable", "forbidden", "other", "refused", "unscorable")
 

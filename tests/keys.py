@@ -12,10 +12,10 @@ from collections.abc import Callable, Mapping, Sequence
 
 import pytest
 
-from honesty_pressure.construct import Ledger, Value
+from honesty_pressure.core.construct import Ledger, Value
 from honesty_pressure.domains.base import Domain
-from honesty_pressure.evidence import evaluate
-from honesty_pressure.menu import decision_codes
+from honesty_pressure.generate.evidence import evaluate
+from honesty_pressure.generate.menu import decision_codes
 
 
 def _words(code: str) -> str:

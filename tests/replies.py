@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from honesty_pressure.binding import unbind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.construct import Envelope
-from honesty_pressure.export import export_lines
-from honesty_pressure.parse import decision_line
+from honesty_pressure.core.binding import unbind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.core.construct import Envelope
+from honesty_pressure.runners.export import export_lines
+from honesty_pressure.core.parse import decision_line
 
 Policy = Callable[[Mapping[str, object], Mapping[str, object]], str]
 """(request record, key record) -> a decision code."""

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from honesty_pressure.domains import DOMAINS
 from honesty_pressure.domains.base import Domain
-from honesty_pressure.generate import Built, build
+from honesty_pressure.generate.generate import Built, build
 
 seeds = st.integers(min_value=0, max_value=2**64)
 domains = st.sampled_from(DOMAINS)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from honesty_pressure.construct import Action, Extra, Value
+from honesty_pressure.core.construct import Action, Extra, Value
 from honesty_pressure.domains.base import Detail, Domain, Fact, RedFlag, Threshold, amount, either, plain, say
-from honesty_pressure.draws import Draw
+from honesty_pressure.core.draws import Draw
 
 
 def rule(facts: Mapping[str, Value]) -> Action:

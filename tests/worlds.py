@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.base import Domain
-from honesty_pressure.draws import Draw
+from honesty_pressure.core.draws import Draw
 
 
 def drawn_worlds(domain: Domain, n: int, seed: int = 7) -> list[dict[str, Value]]:

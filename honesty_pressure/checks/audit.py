@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .construct import Layer, Surface
-from .generate import packet_tree
+from ..core.construct import Layer, Surface
+from ..generate.generate import packet_tree
 from .learned import (
     ENFORCED,
     ASK_TARGET,
@@ -44,7 +44,7 @@ from .learned import (
 from .logistic import LogisticPolicy
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-from .store import PacketFolder, load_layer
+from ..files.store import PacketFolder, load_layer
 
 LAYER: Layer = "full"
 
@@ -65,7 +65,7 @@ def oracle_examples(rehearsal: Rehearsal, round2_sources: int | None = None) -> 
 @contextmanager
 def audit_set(seed: int = AUDIT_SEED, sources: int = AUDIT_SOURCES, surface: Surface = "public") -> Iterator[PacketFolder]:
     """A packet set from another seed, in a temporary folder for as long as it is used."""
-    from .prepare import write_packet_set
+    from ..generate.prepare import write_packet_set
 
     with tempfile.TemporaryDirectory(prefix="hp-audit-") as tmp:
         packets = Path(tmp) / "packets"

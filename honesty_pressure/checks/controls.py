@@ -16,15 +16,15 @@ from typing import Final, Literal
 
 from . import logistic
 from .audit import AuditRow, audit_set, audit_table, learn, learned_outcome, logistic_outcome, oracle_examples, shared_values, table_wins
-from .construct import Surface
-from .pairs import PremiseCheck, check_layer
+from ..core.construct import Surface
+from ..generate.pairs import PremiseCheck, check_layer
 from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
-from .progress import SILENT, Meter
+from ..core.progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, decider, scored
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .rehearse import Rehearsal
-from .store import PacketFolder, read_json
+from ..files.store import PacketFolder, read_json
 
 CONTROLS: Final = "controls"
 EXPECTED_NAME: Final = "EXPECTED.json"

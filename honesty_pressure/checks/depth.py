@@ -14,15 +14,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .advance import FROZEN_FILE, ParentSet
-from .chain import Chain, play
-from .parse import parse_decision
-from .persistence import Round, decisions_verdicts, persistence
+from ..rounds.advance import FROZEN_FILE, ParentSet
+from ..rounds.chain import Chain, play
+from ..core.parse import parse_decision
+from ..rounds.persistence import Round, decisions_verdicts, persistence
 from .policies import Policy, decide, reply_text
 from .rehearse import score, verdict
-from .score import menu_codes
+from ..scoring.score import menu_codes
 from .selfcheck import PASS_BAR
-from .store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
+from ..files.store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
 
 Decider = Callable[[Mapping[str, object], Mapping[str, object], int], "str | None"]
 """(request, key, round) -> menu code (None: an empty reply)."""

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .audit import audit_set, learn, oracle_examples
-from .chain import Chain, play
+from ..rounds.chain import Chain, play
 from .depth import DepthOutcome, play_policy
 from .learned import AUDIT_SEED, BINARY_LIMIT, NUMBERS, TRAIN_ROUND2_SOURCES, Numbers, features, fit, follow_up
 from .policies import decide, reply_text
@@ -26,7 +26,7 @@ from .rehearse import Rehearsal
 from .selfcheck import PASS_BAR
 from .learned import LearnedPolicy
 from .shortcuts import FEATURES, MARGIN, ROUND1_CHOICES, ROUND2_CHOICES, Rule, fit as fit_rule
-from .store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
+from ..files.store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
 
 Example = tuple[JsonObject, JsonObject]
 

@@ -32,11 +32,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal, get_args
 
-from .draws import Draw
-from .errors import InputError
-from .parse import decision_line
-from .limits import MAX_SMALL_JSON_BYTES
-from .store import read_bounded
+from ..core.draws import Draw
+from ..core.errors import InputError
+from ..core.parse import decision_line
+from ..core.limits import MAX_SMALL_JSON_BYTES
+from ..files.store import read_bounded
 from .templates import domain_code, has_flag, second_fact, vague_fact
 
 _DIGIT: Final = re.compile(r"[0-9]")

@@ -15,14 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .advance import ParentSet, _parent, fork_key, from_layer, sendable
-from .axes import AXES, component, paired_tally
-from .index import axis_value, honesty_index
-from .construct import ForkKind, PressureType, Split, held_out_phrasings, value_grid
-from .domains import by_name
-from .fork import Part, assemble, fork_parts, plan
+from ..rounds.advance import ParentSet, _parent, fork_key, from_layer, sendable
+from ..scoring.axes import AXES, component, paired_tally
+from ..scoring.index import axis_value, honesty_index
+from ..core.construct import ForkKind, PressureType, Split, held_out_phrasings, value_grid
+from ..domains import by_name
+from ..rounds.fork import Part, assemble, fork_parts, plan
 from .policies import reply_text
-from .store import JsonObject, PacketFolder
+from ..files.store import JsonObject, PacketFolder
 
 Decider = Callable[[JsonObject, JsonObject, int], "str | None"]
 """(request, key, round) -> the menu code a policy answers, or None for an empty reply."""

@@ -14,19 +14,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .advance import advance, from_layer
-from .axes import PASS_BAR
-from .binding import unbind
-from .canonical import jsonl
-from .export import export_lines
-from .pipeline import score_run
+from ..rounds.advance import advance, from_layer
+from ..scoring.axes import PASS_BAR
+from ..core.binding import unbind
+from ..core.canonical import jsonl
+from ..runners.export import export_lines
+from ..runs.pipeline import score_run
 from .policies import Answer, Policy, decide, reply_text
-from .construct import Split
+from ..core.construct import Split
 from .rehearse import Decider, Rehearsal, Score
-from .store import JsonObject, PacketFolder, keyed, read_jsonl
-from .axes import PER_ITEM_AXES
-from .stats import harmonic_mean
-from .summary import AXES
+from ..files.store import JsonObject, PacketFolder, keyed, read_jsonl
+from ..scoring.axes import PER_ITEM_AXES
+from ..core.stats import harmonic_mean
+from ..scoring.summary import AXES
 
 # PASS_BAR (axes.py): a policy passes when every axis, the five per-item ones and the two
 # paired ones, is at least this.

@@ -17,7 +17,7 @@ from typing import Final
 from .policies import Answer, decide
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-from .store import JsonObject
+from ..files.store import JsonObject
 
 HEDGES: Final = re.compile(r"\b(maybe|might|perhaps|probably|though|think|guess|seems?|about|around|roughly|a while|sure|usual)\b", re.I)
 TWIN_CUES: Final = re.compile(r"\b(says|said|though|although|remembers?|note|actually|then again|but|earlier|anyway|odd)\b", re.I)

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .domains import DOMAINS
-from .domains.base import Domain
+from ..domains import DOMAINS
+from ..domains.base import Domain
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .construct import LAYERS, SURFACES, Layer, Surface
+from ..core.construct import LAYERS, SURFACES, Layer, Surface
 from .controls import compare_expected, default_policies, run_checks
-from .errors import InputError
-from .generate import packet_tree
-from .manifest import check as check_manifest
-from .pairs import check_layer
-from .limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
-from .store import is_dir, is_file, load_layer, read_bounded, read_json
+from ..core.errors import InputError
+from ..generate.generate import packet_tree
+from ..files.manifest import check as check_manifest
+from ..generate.pairs import check_layer
+from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
+from ..files.store import is_dir, is_file, load_layer, read_bounded, read_json
 
 
 def parse_seed(text: str, *, origin: str = "--seed") -> int:

@@ -20,28 +20,28 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from . import __version__
-from .canonical import jsonl, write_atomic
-from .construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
-from .errors import Incomplete, InputError, KitError, OutputError, UsageError, printable
-from .export import EXPORT_FORMATS, RequestOptions, parse_body
-from .folders import FolderWriter, Kind, open_writer, protected_reason, reading, target_path
-from .kitroot import default_root, packets_folder
-from .progress import progress
-from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
-from .limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN, MAX_UNSCORABLE_SHARE
-from .manifest import MANIFEST_NAME, build as build_manifest
-from .show import show_source
-from .store import is_file, load_checked_layer, load_layer, read_bounded
-from .runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, Stopped
-from .verify import parse_seed, verify_tree
+from ..core.version import __version__
+from ..core.canonical import jsonl, write_atomic
+from ..core.construct import FORMATS, LAYERS, PROTOCOLS, Format, Layer, Surface
+from ..core.errors import Incomplete, InputError, KitError, OutputError, UsageError, printable
+from ..runners.export import EXPORT_FORMATS, RequestOptions, parse_body
+from ..files.folders import FolderWriter, Kind, open_writer, protected_reason, reading, target_path
+from ..files.kitroot import default_root, packets_folder
+from ..core.progress import progress
+from ..generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
+from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN, MAX_UNSCORABLE_SHARE
+from ..files.manifest import MANIFEST_NAME, build as build_manifest
+from ..generate.show import show_source
+from ..files.store import is_file, load_checked_layer, load_layer, read_bounded
+from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, Stopped
+from ..checks.verify import parse_seed, verify_tree
 
 if TYPE_CHECKING:
-    from .pipeline import Scoring
-    from .policies import Policy
-    from .simulate import Traits
-    from .shards import Shard
-    from .store import PacketFolder
+    from ..runs.pipeline import Scoring
+    from ..checks.policies import Policy
+    from ..runners.simulate import Traits
+    from ..runs.shards import Shard
+    from ..files.store import PacketFolder
 
 PROG = "python -m honesty_pressure"
 ROOT_HELP = "the folder holding MANIFEST.sha256, packets/ and controls/ (default: here if it holds them, else the kit's own copy)"
@@ -65,7 +65,7 @@ def _layers(choice: str) -> list[Layer]:
 
 
 def cmd_prepare(args: argparse.Namespace) -> int:
-    from .prepare import write_packet_set
+    from ..generate.prepare import write_packet_set
 
     seed = parse_seed(args.seed) if args.seed is not None else DEFAULT_SEED
     surface: Surface = "held_out" if args.held_out else "public"
@@ -107,7 +107,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
 
 def premise_problems(tree: Mapping[str, bytes]) -> list[str]:
     """The minimal-pair premise on every layer of a built tree ("<layer>/<file>" keys)."""
-    from .pairs import check_files
+    from ..generate.pairs import check_files
 
     problems: list[str] = []
     for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
@@ -130,8 +130,8 @@ def cmd_show(args: argparse.Namespace) -> int:
     folder = load_layer(packets_folder(args.packets), args.layer)
     frozen = None
     if args.run is not None:
-        from .advance import FROZEN_FILE
-        from .store import read_jsonl
+        from ..rounds.advance import FROZEN_FILE
+        from ..files.store import read_jsonl
 
         frozen = {str(r.get("packet_id")): r for _, r in read_jsonl(Path(args.run) / FROZEN_FILE) if r.get("sample") == 0}
     sys.stdout.write(show_source(folder, args.source_id, frozen))
@@ -156,8 +156,8 @@ def _same_folder(a: Path, b: Path) -> bool:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from .export import export_lines, request_of, shard_names, shards
-    from .pipeline import request_records
+    from ..runners.export import export_lines, request_of, shard_names, shards
+    from ..runs.pipeline import request_records
 
     model = _text_option("--model", args.model)
     out = Path(args.out)
@@ -165,8 +165,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise OutputError("is a folder; give a file name for the requests", file=args.out or ".")
     packets = packets_folder(args.packets)
     if args.run is not None:
-        from .advance import check_run
-        from .store import jsonl_bytes
+        from ..rounds.advance import check_run
+        from ..files.store import jsonl_bytes
 
         run = Path(args.run)
         with reading(run):
@@ -201,7 +201,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     where = str(out) if len(paths) == 1 else f"{len(paths)} files {paths[0].name} ... {paths[-1].name} in {out.parent}"
     print(f"wrote {len(lines)} {args.format} requests for packet set {packet_set} to {where}")
     if options.given():
-        from .canonical import dumps
+        from ..core.canonical import dumps
 
         print(f"request options in every request: {dumps(options.params(args.format))}")
     return 0
@@ -214,7 +214,7 @@ def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
         return _reply_paths(args.replies)
     if args.run is None:
         raise UsageError("--failed needs the replies to check: give --replies FILE... (or --run RUN made by `run`)")
-    from .advance import check_run
+    from ..rounds.advance import check_run
 
     info, _ = check_run(Path(args.run), packets)
     kept = Path(args.run) / f"round{info.get('round')}.replies.jsonl"
@@ -229,9 +229,9 @@ def unanswered(
     """The exported lines whose (packet, sample) has no answer in the replies: a runner error or
     no reply at all (a refusal is an answer, unless `retry_refused`: then it is sent again too);
     any reply that does not belong is an error, as in `score`."""
-    from .envelopes import read_envelopes, refused, runner_failed
-    from .runner import slot_of
-    from .score import match
+    from ..runners.envelopes import read_envelopes, refused, runner_failed
+    from ..runs.runner import slot_of
+    from ..scoring.score import match
 
     envelopes = [env for path in replies for env in read_envelopes(path)]
     matched = match(envelopes, {str(r["packet_id"]): r for r in records}, packet_set, retry_refused=retry_refused)
@@ -248,10 +248,10 @@ def check_export_target(out: Path, asked: Mapping[str, tuple[tuple[str, str], ..
     of this packet set (or run) and names one of the requests exported now, and it asks exactly
     that request's messages. So an export for another model or other sampling options is
     replaced; a batch's output, a hand-edited request, or another set's or round's export is not."""
-    from .binding import unbind
-    from .export import is_request_line, line_messages
-    from .folders import lstat_unlinked
-    from .store import read_jsonl
+    from ..core.binding import unbind
+    from ..runners.export import is_request_line, line_messages
+    from ..files.folders import lstat_unlinked
+    from ..files.store import read_jsonl
 
     target = target_path(out)
     reason = protected_reason(target)
@@ -302,8 +302,8 @@ def request_options(args: argparse.Namespace) -> RequestOptions:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from .pipeline import Scoring, round1_scoring, run_scoring
-    from .sections import ROUND1_CUT, RUN_CUT
+    from ..runs.pipeline import Scoring, round1_scoring, run_scoring
+    from ..reports.sections import ROUND1_CUT, RUN_CUT
 
     if args.merge is not None:
         return cmd_merge(args)
@@ -371,10 +371,10 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 def cmd_shard(args: argparse.Namespace) -> int:
     """`score --shard I/N --out PARTIAL`: one slice of the replies, settled, into a partial folder."""
-    from .pipeline import ReplyFiles, checked_run, _answers_a_fork, FORK_REPLY
-    from .sheet import Sheet
-    from .shards import write_partial_folder
-    from .tally import Tally
+    from ..runs.pipeline import ReplyFiles, checked_run, _answers_a_fork, FORK_REPLY
+    from ..scoring.sheet import Sheet
+    from ..runs.shards import write_partial_folder
+    from ..scoring.tally import Tally
 
     if args.out is None:
         raise UsageError("--shard writes a partial folder: give --out DIR (then `score --merge` the partials)")
@@ -427,10 +427,10 @@ def _merge_only(args: argparse.Namespace) -> None:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     """`score --merge PARTIAL...`: the shards' partials, settled together, written as one score."""
-    from .pipeline import ReplyFiles, checked_run, round1_score, run_score
-    from .sections import ROUND1_CUT, RUN_CUT
-    from .sheet import Sheet
-    from .shards import check_partials, merged_command, merged_tally, read_partials
+    from ..runs.pipeline import ReplyFiles, checked_run, round1_score, run_score
+    from ..reports.sections import ROUND1_CUT, RUN_CUT
+    from ..scoring.sheet import Sheet
+    from ..runs.shards import check_partials, merged_command, merged_tally, read_partials
 
     _merge_only(args)
     partials = read_partials([Path(p) for p in args.merge])
@@ -497,7 +497,7 @@ def spool_folder(out: Path) -> Path | None:
 def write_scoring(writer: FolderWriter, scoring: Scoring, kind: Kind, *, keep: bool) -> dict[str, bytes]:
     """Stream a checked score into the writer's folder, swapped in whole; the files written, by
     name (the large ones as empty bytes: they were never held)."""
-    from .pipeline import LARGE, SMALL
+    from ..runs.pipeline import LARGE, SMALL
 
     try:
         with writer.staged({}, kind, keep=keep, streamed=(*LARGE, *SMALL)) as stage:
@@ -510,15 +510,15 @@ def write_scoring(writer: FolderWriter, scoring: Scoring, kind: Kind, *, keep: b
 
 def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
     """commands.jsonl for a run: the advance command and the format of the replies it froze."""
-    from .envelopes import detect_format
-    from .pipeline import by_file_name, run_log_bytes
+    from ..runners.envelopes import detect_format
+    from ..runs.pipeline import by_file_name, run_log_bytes
 
     return run_log_bytes(command, by_file_name(replies, [fmt or detect_format(p) for p in replies]), "advance")
 
 
 def cmd_advance(args: argparse.Namespace) -> int:
-    from .advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
-    from .pipeline import COMMANDS_FILE
+    from ..rounds.advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
+    from ..runs.pipeline import COMMANDS_FILE
 
     if args.merge is not None:
         return cmd_advance_merge(args)
@@ -557,7 +557,7 @@ def write_run(writer: FolderWriter, run: Path, files: dict[str, bytes], *, force
     """Commit an advance's files. The run's identity is its frozen replies and its run.json
     (protocol, parents): if either differs, writing into it would mix two runs, so only --force
     may replace it, whole."""
-    from .advance import FROZEN_FILE, RUN_FILE
+    from ..rounds.advance import FROZEN_FILE, RUN_FILE
 
     differs = []
     if writer.existing.state == "kit":
@@ -577,10 +577,10 @@ def write_run(writer: FolderWriter, run: Path, files: dict[str, bytes], *, force
 def cmd_advance_shard(args: argparse.Namespace) -> int:
     """`advance --shard I/N --out PARTIAL`: every reply frozen, the forks of one slice of the
     parents grown, into a partial folder."""
-    from .advance import check_id_room, freeze, from_layer, from_run, grow
-    from .envelopes import detect_format, read_envelopes
-    from .pipeline import ReplyFiles
-    from .shards import advance_partial_files
+    from ..rounds.advance import check_id_room, freeze, from_layer, from_run, grow
+    from ..runners.envelopes import detect_format, read_envelopes
+    from ..runs.pipeline import ReplyFiles
+    from ..runs.shards import advance_partial_files
 
     if args.out is None or args.run is not None:
         raise UsageError("--shard writes a partial folder: give --out DIR, not --run (then `advance --merge` the partials --run RUN)")
@@ -619,9 +619,9 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
 
 def cmd_advance_merge(args: argparse.Namespace) -> int:
     """`advance --merge PARTIAL... --run RUN`: the run one `advance` would have written."""
-    from .advance import from_run
-    from .pipeline import COMMANDS_FILE, by_file_name, run_log_bytes
-    from .shards import merge_advance, merged_command, read_advance_partials
+    from ..rounds.advance import from_run
+    from ..runs.pipeline import COMMANDS_FILE, by_file_name, run_log_bytes
+    from ..runs.shards import merge_advance, merged_command, read_advance_partials
 
     _merge_only(args)
     if args.run is None:
@@ -640,7 +640,7 @@ def cmd_advance_merge(args: argparse.Namespace) -> int:
             stack.enter_context(reading(Path(from_run_path)))
             parents, chain = from_run(Path(from_run_path), packets)
         else:
-            from .advance import from_layer
+            from ..rounds.advance import from_layer
 
             parents = from_layer(load_checked_layer(packets, str(first.get("layer"))))
         if parents.source != first.get("parents"):
@@ -660,7 +660,7 @@ def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
     """What `advance` did, for a person: replies frozen, parents without one, forks to send."""
     import json
 
-    from .advance import FROZEN_FILE, RUN_FILE
+    from ..rounds.advance import FROZEN_FILE, RUN_FILE
 
     info = json.loads(files[RUN_FILE])
     frozen = [json.loads(line) for line in files[FROZEN_FILE].decode("utf-8").split("\n") if line]
@@ -683,11 +683,11 @@ def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     import tempfile
 
-    from .controls import CONTROLS, EXPECTED_NAME, Check, compare_expected, default_policies, expected_json, run_checks
-    from .prepare import write_packet_set
-    from .selfcheck import INDEX_CEILING, PASS_BAR, table
-    from .shortcuts import MARGIN
-    from .verify import expected_problems
+    from ..checks.controls import CONTROLS, EXPECTED_NAME, Check, compare_expected, default_policies, expected_json, run_checks
+    from ..generate.prepare import write_packet_set
+    from ..checks.selfcheck import INDEX_CEILING, PASS_BAR, table
+    from ..checks.shortcuts import MARGIN
+    from ..checks.verify import expected_problems
 
     root = _root(args)
     if args.held_out and args.seed is None:
@@ -729,7 +729,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             for outcome, _, _ in check.shortcuts:
                 print(f"  {outcome.name}: weakest axis {min(outcome.axes.values()):.3f}, {PASS_BAR - min(outcome.axes.values()):.3f} below the bar")
             if check.learned is not None:
-                from .controls import learned_report
+                from ..checks.controls import learned_report
 
                 print()
                 print(learned_report(check.learned))
@@ -742,7 +742,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 problems += invalid or compare_expected(root, layer, check)
             print()
     if args.write_expected and not problems:
-        from .canonical import dumps
+        from ..core.canonical import dumps
 
         write_atomic(root / CONTROLS / EXPECTED_NAME, (dumps(expected_json(checks, str(folder.packet_set))) + "\n").encode("utf-8"))
         write_atomic(root / MANIFEST_NAME, build_manifest(root))
@@ -756,10 +756,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 def _depth_check(folder: "PacketFolder", policies: "Sequence[Policy]", seed: int, rounds: int, train: "PacketFolder | None") -> list[str]:
     """selfcheck --rounds N: the bar at depth (depth.py) and the audits at depth (depth_audit.py,
     the learned policy only with `train`); prints their tables, returns their breaches."""
-    from .depth import depth_check, depth_table
-    from .depth_audit import depth_audits, words_table
-    from .selfcheck import PASS_BAR
-    from .sustained import MAX_ROUNDS
+    from ..checks.depth import depth_check, depth_table
+    from ..checks.depth_audit import depth_audits, words_table
+    from ..checks.selfcheck import PASS_BAR
+    from ..rounds.sustained import MAX_ROUNDS
 
     if not 3 <= rounds <= MAX_ROUNDS:
         raise UsageError(f"--rounds must be from 3 to {MAX_ROUNDS} (2, the default, is the usual selfcheck alone)")
@@ -789,9 +789,9 @@ def _depth_check(folder: "PacketFolder", policies: "Sequence[Policy]", seed: int
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from .demo import run_demo
-    from .sections import RUN_CUT
-    from .simulate import Traits
+    from ..runs.demo import run_demo
+    from ..reports.sections import RUN_CUT
+    from ..runners.simulate import Traits
 
     traits = Traits(
         misread=args.misread, ask_when_unsure=args.ask, cave=args.cave, ignore_evidence=args.ignore, format_break=args.format_break,
@@ -829,8 +829,8 @@ def _print_recovery(summary: dict[str, object]) -> None:
 
 def _depth_demo(args: argparse.Namespace, traits: "Traits", out: Path) -> int:
     """demo --rounds N: the sustained chain, and the depth traits recovered (demo_depth.py)."""
-    from .demo_depth import run_depth_demo
-    from .persistence_report import persistence_lines
+    from ..runs.demo_depth import run_depth_demo
+    from ..reports.persistence_report import persistence_lines
 
     if args.rounds != 5:
         raise UsageError("--rounds: the depth demo runs 5 rounds (the third push and three pushes back); give --rounds 5")
@@ -847,8 +847,8 @@ def _depth_demo(args: argparse.Namespace, traits: "Traits", out: Path) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from .runner import run_with_runner
-    from .sections import RUN_CUT
+    from ..runs.runner import run_with_runner
+    from ..reports.sections import RUN_CUT
 
     model = _text_option("--model", args.model)
     folder = load_checked_layer(packets_folder(args.packets), args.layer)
@@ -875,8 +875,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     )
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(RUN_CUT)[0])
     if args.rounds > 2:
-        from .persistence_report import persistence_lines
-        from .store import read_json
+        from ..reports.persistence_report import persistence_lines
+        from ..files.store import read_json
 
         last = out / f"round{args.rounds}"
         for line in persistence_lines(read_json(last / "summary.json")):
@@ -915,7 +915,7 @@ def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish:
 
 
 def cmd_regress(args: argparse.Namespace) -> int:
-    from .regress import regress
+    from ..reports.regress import regress
 
     out = Path(args.out) if args.out else None
     data, files = regress(Path(args.first), Path(args.second), seed=args.bootstrap_seed, listed=args.list, out=out, packets=packets_folder(args.packets))
@@ -929,7 +929,7 @@ def cmd_regress(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .compare import compare
+    from ..reports.compare import compare
 
     out = Path(args.out) if args.out else None
     files = compare([Path(r) for r in args.runs], out=out)
@@ -943,7 +943,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_domains(args: argparse.Namespace) -> int:
-    from .catalog import markdown
+    from ..generate.catalog import markdown
 
     sys.stdout.write(markdown())
     return 0
@@ -1145,7 +1145,7 @@ _share = _number_from(0.0, 1.0, "a share from 0 to 1")
 
 
 def _shard(text: str) -> Shard:
-    from .shards import parse_shard
+    from ..runs.shards import parse_shard
 
     try:
         return parse_shard(text)

@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from ..construct import Action, Extra, Value
-from ..draws import Draw
+from ..core.construct import Action, Extra, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, minutes_as_words, plain, say
 
 

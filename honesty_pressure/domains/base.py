@@ -17,8 +17,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-from ..construct import Action, Extra, Kind, Role, Value
-from ..draws import Draw
+from ..core.construct import Action, Extra, Kind, Role, Value
+from ..core.draws import Draw
 
 Rule = Callable[[Mapping[str, Value]], Action]
 Also = Callable[[Mapping[str, Value]], frozenset[Extra]]

@@ -22,8 +22,8 @@ import math
 from collections.abc import Mapping
 from typing import Final
 
-from ..construct import Action, Extra, Value
-from ..draws import Draw
+from ..core.construct import Action, Extra, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, say
 
 TYPICAL_HEIGHT_IN: Final = 57

@@ -22,8 +22,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..construct import Action, Value
-from ..draws import Draw
+from ..core.construct import Action, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, dollars, either, plain, say
 
 RECEIPT_FROM: Final = 75

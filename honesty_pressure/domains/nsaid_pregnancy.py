@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..construct import Action, Extra, Value
-from ..draws import Draw
+from ..core.construct import Action, Extra, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, plain, say
 
 NSAID_AVOID_FROM_WEEK: Final = 20

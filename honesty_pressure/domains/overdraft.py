@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..construct import Action, Value
-from ..draws import Draw
+from ..core.construct import Action, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, dollars, either, plain, say
 
 CUSHION: Final = 50

@@ -24,8 +24,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Final
 
-from ..construct import Action, Extra, Value
-from ..draws import Draw
+from ..core.construct import Action, Extra, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, either, say
 
 DAY_ZERO: Final = datetime.date(2026, 7, 1)

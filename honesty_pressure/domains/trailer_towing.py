@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..construct import Action, Extra, Value
-from ..draws import Draw
+from ..core.construct import Action, Extra, Value
+from ..core.draws import Draw
 from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, say
 
 MAX_PERCENT_OF_RATING: Final = 90

@@ -38,10 +38,10 @@ from dataclasses import replace as dataclass_replace
 from pathlib import Path
 from typing import BinaryIO, Final, Literal
 
-from .canonical import dumps
-from .errors import BusyError, InputError, OutputError, UsageError
+from ..core.canonical import dumps
+from ..core.errors import BusyError, InputError, OutputError, UsageError
 from .manifest import MANIFEST_NAME
-from .limits import MIB
+from ..core.limits import MIB
 from .store import is_dir, is_file, json_object, open_regular, read_bounded
 
 Kind = Literal["run", "score", "demo", "packets", "report", "partial"]

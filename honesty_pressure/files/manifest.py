@@ -13,9 +13,9 @@ import os
 from pathlib import Path, PurePosixPath
 from typing import Final
 
-from .canonical import sha256_hex
-from .errors import InputError
-from .limits import MAX_SMALL_JSON_BYTES, MIB
+from ..core.canonical import sha256_hex
+from ..core.errors import InputError
+from ..core.limits import MAX_SMALL_JSON_BYTES, MIB
 from .store import is_dir, is_file, open_regular
 
 MANIFEST_NAME: Final = "MANIFEST.sha256"

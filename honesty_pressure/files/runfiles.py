@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .construct import Verdict
-from .errors import InputError
+from ..core.construct import Verdict
+from ..core.errors import InputError
 from .schema import require
 from .store import is_dir, is_file, json_object, loads, open_regular, read_bounded
 

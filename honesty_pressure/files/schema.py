@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Final
 
-from .errors import InputError
+from ..core.errors import InputError
 from .kitroot import INSTALLED, PACKAGE
 
 Problem = tuple[str, str]

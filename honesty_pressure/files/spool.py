@@ -14,7 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from .errors import OutputError
+from ..core.errors import OutputError
 
 MEMORY_BYTES: Final = 8 << 20
 _FLUSH: Final = 1 << 20

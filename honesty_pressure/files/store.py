@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from .errors import InputError, UsageError
-from .limits import MAX_INT_DIGITS, MAX_LINE_BYTES, MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MIB
+from ..core.errors import InputError, UsageError
+from ..core.limits import MAX_INT_DIGITS, MAX_LINE_BYTES, MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MIB
 
 JsonObject = dict[str, object]
 ID_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"

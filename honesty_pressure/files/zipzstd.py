@@ -18,7 +18,7 @@ import zipfile
 import zlib
 from typing import Final
 
-from .limits import MAX_EVAL_MEMBER_BYTES
+from ..core.limits import MAX_EVAL_MEMBER_BYTES
 
 ZSTD_METHOD: Final = 93
 EXTRA: Final = "pip install 'honesty_pressure[zstd]'"

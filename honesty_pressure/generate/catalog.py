@@ -5,8 +5,8 @@
 
 from __future__ import annotations
 
-from .domains import DOMAINS
-from .domains.base import Domain, Fact, no_once_seen
+from ..domains import DOMAINS
+from ..domains.base import Domain, Fact, no_once_seen
 
 
 def _range(fact: Fact) -> str:

@@ -12,8 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from .construct import Action, Expected, Extra, Ledger, Value
-from .domains.base import Domain, Fact
+from ..core.construct import Action, Expected, Extra, Ledger, Value
+from ..domains.base import Domain, Fact
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Boundary:

@@ -12,12 +12,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from . import __version__
-from .canonical import digest, jsonl, dumps, sha256_hex
-from .construct import FAMILIES, Action, Family, Layer, Ledger, Packet, Phrasing, Source, Split, Surface, Value, held_out_phrasings, value_grid
-from .domains import DOMAINS
-from .domains.base import Domain, Say, grid_domain
-from .draws import Draw, hash_fraction
+from ..core.version import __version__
+from ..core.canonical import digest, jsonl, dumps, sha256_hex
+from ..core.construct import FAMILIES, Action, Family, Layer, Ledger, Packet, Phrasing, Source, Split, Surface, Value, held_out_phrasings, value_grid
+from ..domains import DOMAINS
+from ..domains.base import Domain, Say, grid_domain
+from ..core.draws import Draw, hash_fraction
 from .evidence import edge, evaluate, placed
 from .menu import build_menu, decision_codes, system_message
 from .pairs import CROSSING, PairCount, premise, total

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Final
 
-from .construct import Action, EvidenceState, Expected, MenuItem, Source
-from .domains.base import Domain
+from ..core.construct import Action, EvidenceState, Expected, MenuItem, Source
+from ..domains.base import Domain
 
 DECLINE_TEXT: Final = "Decline to advise on this"
 ESCALATE: Final = "ESCALATE"

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final, Literal
 
-from .construct import Value
-from .domains.base import Domain
+from ..core.construct import Value
+from ..domains.base import Domain
 
 MASK: Final = "\u27e8value\u27e9"
 """What stands for the decisive value in a masked text (a string no phrasing contains)."""
@@ -241,7 +241,7 @@ class PremiseCheck:
 
 
 def _domains() -> Mapping[str, Domain]:
-    from .domains import DOMAINS  # here: the domain modules import this package's base
+    from ..domains import DOMAINS  # here: the domain modules import this package's base
 
     return {d.name: d for d in DOMAINS}
 

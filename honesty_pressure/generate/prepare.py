@@ -11,14 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .canonical import write_atomic
-from .construct import LAYERS, Surface
-from .errors import InputError, UsageError
-from .folders import is_committed_packets, open_writer, target_path
+from ..core.canonical import write_atomic
+from ..core.construct import LAYERS, Surface
+from ..core.errors import InputError, UsageError
+from ..files.folders import is_committed_packets, open_writer, target_path
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN
-from .limits import MAX_PACKET_FILE_BYTES
-from .manifest import MANIFEST_NAME, build as build_manifest, render_bytes
-from .store import LAYER_FILES, is_dir, json_object, read_bounded
+from ..core.limits import MAX_PACKET_FILE_BYTES
+from ..files.manifest import MANIFEST_NAME, build as build_manifest, render_bytes
+from ..files.store import LAYER_FILES, is_dir, json_object, read_bounded
 
 
 def write_packet_set(out: Path, tree: dict[str, bytes], *, seed: int, sources_per_domain: int, surface: Surface = "public") -> str:

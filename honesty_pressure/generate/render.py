@@ -9,8 +9,8 @@ held-out half of every slot's phrasings (DESIGN.md section 8); the public half o
 
 from __future__ import annotations
 
-from .construct import Ledger, Phrasing, Value
-from .domains.base import Domain, Say
+from ..core.construct import Ledger, Phrasing, Value
+from ..domains.base import Domain, Say
 
 
 def _capital(text: str) -> str:

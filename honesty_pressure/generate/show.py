@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from .store import JsonObject, PacketFolder
-from .errors import UsageError
+from ..files.store import JsonObject, PacketFolder
+from ..core.errors import UsageError
 
 
 def _value_text(value: object) -> str:

@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TypeVar
 
-from .construct import Action, Edit, Expected, Family, Ledger, Value
-from .domains.base import Domain, Fact
-from .draws import Draw
+from ..core.construct import Action, Edit, Expected, Family, Ledger, Value
+from ..domains.base import Domain, Fact
+from ..core.draws import Draw
 from .menu import decision_codes
 from .pairs import shape
 from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, seen, with_value, zone

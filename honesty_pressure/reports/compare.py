@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from . import charts
-from .axes import AXES, family_order
-from .canonical import dumps
-from .construct import FORK_KINDS
-from .errors import InputError, as_text
+from ..scoring.axes import AXES, family_order
+from ..core.canonical import dumps
+from ..core.construct import FORK_KINDS
+from ..core.errors import InputError, as_text
 from .report import Cell, Document, Est, Figure, Label, Num, Section, Table, markdown, page, pointer
-from .runfiles import read_summary
+from ..files.runfiles import read_summary
 from .persistence_report import board_section, brief
 from .sections import RATES
 

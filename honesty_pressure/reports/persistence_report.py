@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from .charts import FONT, _float, _text
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
-from .store import JsonObject
+from ..files.store import JsonObject
 
 W, H, LEFT, TOP, BOTTOM, RIGHT = 640, 260, 48, 40, 36, 230
 DASHES = ("", "6 3", "2 3", "8 3 2 3")

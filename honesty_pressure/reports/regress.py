@@ -18,17 +18,17 @@ from pathlib import Path
 from typing import Final
 
 from .persistence_report import change as persistence_change, regress_section, worsened
-from .axes import AXES, INDEX_AXES, component, paired_tally
+from ..scoring.axes import AXES, INDEX_AXES, component, paired_tally
 from .compare import run_label
-from .canonical import dumps
-from .errors import InputError, as_text
+from ..core.canonical import dumps
+from ..core.errors import InputError, as_text
 from . import charts
 from .report import Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer, resolve
-from .runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
-from .index import axis_values, group_counts, honesty_index
-from .stats import ALPHA, holm, mcnemar_exact, percentile, resample_indices, rounded
-from .summary import significant
-from .transcripts import anchor
+from ..files.runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
+from ..scoring.index import axis_values, group_counts, honesty_index
+from ..core.stats import ALPHA, holm, mcnemar_exact, percentile, resample_indices, rounded
+from ..scoring.summary import significant
+from ..scoring.transcripts import anchor
 
 LISTED: Final = 20
 CLIP: Final = 2000

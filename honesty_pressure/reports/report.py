@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
-from .errors import printable
+from ..core.errors import printable
 
 Fmt = Literal["pct", "pct0", "pp", "int", "p", "text", "len", "list"]
 

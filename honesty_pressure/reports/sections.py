@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from . import charts
-from .axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
-from .construct import FORK_KINDS, PRESSURE_TYPES, REASONS, STATES
+from ..scoring.axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
+from ..core.construct import FORK_KINDS, PRESSURE_TYPES, REASONS, STATES
 from .report import Block, Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, inline_html, inlines_html, pointer, resolve, text_of
 from .persistence_report import persistence_sections
-from .summary import CATEGORIES
-from .transcripts import REPLIES_FILE, Item, explorer_html, explorer_payload, group_anchor
+from ..scoring.summary import CATEGORIES
+from ..scoring.transcripts import REPLIES_FILE, Item, explorer_html, explorer_payload, group_anchor
 
 VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "refused", "unscorable")
 RATES = (charts.Series("acceptable", "solid"), charts.Series("forbidden", "hatch"))

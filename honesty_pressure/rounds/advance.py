@@ -13,21 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from . import __version__
-from .canonical import digest, dumps, json_text, jsonl, sha256_hex
-from .construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface, held_out_phrasings, value_grid
-from .domains import by_name
-from .envelopes import read_envelopes, usage_of
-from .errors import InputError
+from ..core.version import __version__
+from ..core.canonical import digest, dumps, json_text, jsonl, sha256_hex
+from ..core.construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface, held_out_phrasings, value_grid
+from ..domains import by_name
+from ..runners.envelopes import read_envelopes, usage_of
+from ..core.errors import InputError
 from .fork import Fork, Parent, make_forks, plan
 from . import sustained
-from .menu import action_code
-from .parse import parse_decision
-from .progress import SILENT, Meter
-from .score import match, menu_codes, request_digest, samples_of
-from .binding import unbind
-from .limits import MAX_ADVANCE_SAMPLES, MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from .store import JsonObject, PacketFolder, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
+from ..generate.menu import action_code
+from ..core.parse import parse_decision
+from ..core.progress import SILENT, Meter
+from ..scoring.score import match, menu_codes, request_digest, samples_of
+from ..core.binding import unbind
+from ..core.limits import MAX_ADVANCE_SAMPLES, MAX_PACKET_FILE_BYTES, MAX_SAMPLES
+from ..files.store import JsonObject, PacketFolder, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"

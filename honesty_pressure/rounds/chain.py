@@ -12,8 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from .advance import ParentSet, build_round, from_layer, parents_of_round
-from .construct import Envelope, Protocol
-from .store import JsonObject, PacketFolder
+from ..core.construct import Envelope, Protocol
+from ..files.store import JsonObject, PacketFolder
 
 Reply = Callable[[JsonObject, Mapping[str, object], int], "str | None"]
 """(request, key, round) -> reply text (None: no reply at all)."""

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final, Literal
 
-from .construct import PRESSURE_TYPES, PressureType
-from .domains.base import Say, say
+from ..core.construct import PRESSURE_TYPES, PressureType
+from ..domains.base import Say, say
 
 Direction = Literal["risk", "caution"]
 

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from .canonical import sha256_hex
-from .construct import (
+from ..core.canonical import sha256_hex
+from ..core.construct import (
     PRESSURE_TYPES,
     Action,
     Edit,
@@ -34,14 +34,14 @@ from .construct import (
     Protocol,
     Value,
 )
-from .domains.base import Domain
-from .draws import Draw
-from .evidence import evaluate, evaluate_uncached, placements, seen, with_value
+from ..domains.base import Domain
+from ..core.draws import Draw
+from ..generate.evidence import evaluate, evaluate_uncached, placements, seen, with_value
 from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
-from .menu import decision_codes
-from .pairs import premise, same_shape_first, shape
-from .render import clause, pick
-from .twins import corrected, first_fit, flip_side, flips, nearby, replace_fact, sound, sound_once
+from ..generate.menu import decision_codes
+from ..generate.pairs import premise, same_shape_first, shape
+from ..generate.render import clause, pick
+from ..generate.twins import corrected, first_fit, flip_side, flips, nearby, replace_fact, sound, sound_once
 
 JsonObject = dict[str, object]
 

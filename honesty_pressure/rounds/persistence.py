@@ -31,9 +31,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .advance import FROZEN_FILE, RUN_FILE
-from .construct import PRESSURE_TYPES
-from .store import JsonObject, json_object, jsonl_bytes, keyed_records
-from .summary import Cell, rate_json
+from ..core.construct import PRESSURE_TYPES
+from ..files.store import JsonObject, json_object, jsonl_bytes, keyed_records
+from ..scoring.summary import Cell, rate_json
 from .sustained import NAME
 
 Slot = tuple[str, int]

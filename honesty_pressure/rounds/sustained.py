@@ -28,9 +28,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from .construct import FORK_KINDS, PRESSURE_TYPES, Action, ForkKind, PressureType
-from .draws import Draw
-from .errors import InputError
+from ..core.construct import FORK_KINDS, PRESSURE_TYPES, Action, ForkKind, PressureType
+from ..core.draws import Draw
+from ..core.errors import InputError
 from .fork import Fork, Parent
 
 NAME: Final = "sustained"

@@ -52,13 +52,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from .binding import split_ref, unbind
-from .construct import FORMATS, Envelope, Format, Usage
-from .errors import InputError
-from .limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_REPLY_CHARS, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
-from .parse import answer_text
-from .store import JsonObject, LineCount, iter_jsonl, json_object, loads, open_regular, read_bounded
-from .zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
+from ..core.binding import split_ref, unbind
+from ..core.construct import FORMATS, Envelope, Format, Usage
+from ..core.errors import InputError
+from ..core.limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_REPLY_CHARS, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
+from ..core.parse import answer_text
+from ..files.store import JsonObject, LineCount, iter_jsonl, json_object, loads, open_regular, read_bounded
+from ..files.zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
 _SAMPLE_ENTRY: Final = re.compile(r"^samples/[^/]+\.json$")

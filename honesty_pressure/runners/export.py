@@ -35,8 +35,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
-from .binding import bind
-from .construct import Format
+from ..core.binding import bind
+from ..core.construct import Format
 
 ExportFormat = Literal["openai-batch", "anthropic-batch", "inspect", "chat-jsonl"]
 EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = get_args(ExportFormat)
@@ -154,8 +154,8 @@ def parse_body(text: str) -> dict[str, object]:
     duplicate key, NaN, lone surrogate or runaway integer), at most MAX_BODY_BYTES and
     MAX_BODY_DEPTH deep, with the well-known sampling options in their APIs' ranges and no key
     that names a request (`custom_id`, `id`); anything else is a ValueError saying so."""
-    from .errors import InputError
-    from .store import loads
+    from ..core.errors import InputError
+    from ..files.store import loads
 
     if any("\ud800" <= c <= "\udfff" for c in text):
         raise ValueError("--body is not valid UTF-8 text")
@@ -281,7 +281,7 @@ def is_request_line(line: Mapping[str, object]) -> bool:
     """A line of a request file the kit exports, by its whole shape (not by its id alone: a
     batch's paid-for *output* carries the same set-bound ids): an OpenAI or Anthropic batch
     request, an Inspect sample or a chat-jsonl request, with a set-bound id."""
-    from .binding import unbind
+    from ..core.binding import unbind
 
     keys = set(line)
     ident = line.get("custom_id", line.get("id"))

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .draws import Draw
-from .parse import decision_line
+from ..core.draws import Draw
+from ..core.parse import decision_line
 
 JsonObject = Mapping[str, object]
 

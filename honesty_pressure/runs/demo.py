@@ -11,16 +11,16 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from .advance import build_round, from_layer
-from .binding import unbind
-from .canonical import jsonl
-from .envelopes import read_envelopes_bytes
-from .export import export_lines
-from .folders import open_writer
+from ..rounds.advance import build_round, from_layer
+from ..core.binding import unbind
+from ..core.canonical import jsonl
+from ..runners.envelopes import read_envelopes_bytes
+from ..runners.export import export_lines
+from ..files.folders import open_writer
 from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
-from .simulate import Traits, reply
-from .stats import wilson
-from .store import JsonObject, jsonl_bytes, keyed_records, load_checked_layer
+from ..runners.simulate import Traits, reply
+from ..core.stats import wilson
+from ..files.store import JsonObject, jsonl_bytes, keyed_records, load_checked_layer
 
 
 def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:

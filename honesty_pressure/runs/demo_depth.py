@@ -13,13 +13,13 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from .advance import CHAIN_FOLDER, build_round, from_layer, parents_of_round, run_files
+from ..rounds.advance import CHAIN_FOLDER, build_round, from_layer, parents_of_round, run_files
 from .demo import answer_batch, recovered, recovery_json, recovery_rows
-from .envelopes import read_envelopes_bytes
-from .folders import open_writer
+from ..runners.envelopes import read_envelopes_bytes
+from ..files.folders import open_writer
 from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
-from .simulate import Traits
-from .store import JsonObject, load_checked_layer
+from ..runners.simulate import Traits
+from ..files.store import JsonObject, load_checked_layer
 
 
 def expected_depth_rates(traits: Traits) -> dict[str, float]:

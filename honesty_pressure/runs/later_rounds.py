@@ -19,16 +19,16 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from .advance import CHAIN_FOLDER, RUN_FILE, build_round, from_layer, parents_of_round, run_files
-from .canonical import jsonl
-from .construct import Protocol
-from .errors import UsageError
-from .export import ExportFormat, RequestOptions, export_lines
-from .folders import FolderWriter
+from ..rounds.advance import CHAIN_FOLDER, RUN_FILE, build_round, from_layer, parents_of_round, run_files
+from ..core.canonical import jsonl
+from ..core.construct import Protocol
+from ..core.errors import UsageError
+from ..runners.export import ExportFormat, RequestOptions, export_lines
+from ..files.folders import FolderWriter
 from .pipeline import score_run
 from .runner import SCORE_FILES, Round, _read, _replies_of, _send
-from .store import PacketFolder, jsonl_bytes, keyed_records
-from .sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
+from ..files.store import PacketFolder, jsonl_bytes, keyed_records
+from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 
 CHAINED_PROTOCOLS: Final = (NAME,)
 """Protocols `run` chains past round 2. The default protocol makes four forks per parent every

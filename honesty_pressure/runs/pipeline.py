@@ -18,27 +18,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
-from . import __version__
-from .advance import FROZEN_FILE, check_run, check_run_chain, frozen_records, run_files
-from .binding import unbind
-from .canonical import dumps, jsonl, sha256_hex
-from .construct import Envelope, Format, Split
-from .envelopes import Received, detect_format, received_of, source_sha256
-from .errors import InputError
-from .generate import seed_commitment
-from .limits import MAX_UNSCORABLE_SHARE
-from .progress import SILENT, Meter
-from .persistence import chain_persistence
-from .report import markdown, page
-from .score import Record, judge, match
-from .sections import document
-from .sheet import Sheet
-from .stats import BOOTSTRAP_RESAMPLES
-from .store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
-from .summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
-from .limits import MAX_EXPLORER_ITEMS
-from .tally import Section, Tally, Written, item_count, owed_samples, shown_items, usage_json, write_items
-from .transcripts import PER_GROUP, WORST_PER_GROUP
+from ..core.version import __version__
+from ..rounds.advance import FROZEN_FILE, check_run, check_run_chain, frozen_records, run_files
+from ..core.binding import unbind
+from ..core.canonical import dumps, jsonl, sha256_hex
+from ..core.construct import Envelope, Format, Split
+from ..runners.envelopes import Received, detect_format, received_of, source_sha256
+from ..core.errors import InputError
+from ..generate.generate import seed_commitment
+from ..core.limits import MAX_UNSCORABLE_SHARE
+from ..core.progress import SILENT, Meter
+from ..rounds.persistence import chain_persistence
+from ..reports.report import markdown, page
+from ..scoring.score import Record, judge, match
+from ..reports.sections import document
+from ..scoring.sheet import Sheet
+from ..core.stats import BOOTSTRAP_RESAMPLES
+from ..files.store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
+from ..scoring.summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
+from ..core.limits import MAX_EXPLORER_ITEMS
+from ..scoring.tally import Section, Tally, Written, item_count, owed_samples, shown_items, usage_json, write_items
+from ..scoring.transcripts import PER_GROUP, WORST_PER_GROUP
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
 MISSING_LISTED = 50

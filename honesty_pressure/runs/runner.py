@@ -42,21 +42,21 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
-from .advance import RUN_FILE, build_round, from_layer
-from .binding import unbind
-from .canonical import jsonl
-from .construct import Envelope, Protocol
-from .envelopes import detect_format, read_envelopes
-from .errors import Incomplete, InputError, OutputError, UsageError, printable
-from . import folders
-from .export import ExportFormat, RequestOptions, export_lines
-from .folders import FolderWriter, open_writer
-from .limits import MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
+from ..rounds.advance import RUN_FILE, build_round, from_layer
+from ..core.binding import unbind
+from ..core.canonical import jsonl
+from ..core.construct import Envelope, Protocol
+from ..runners.envelopes import detect_format, read_envelopes
+from ..core.errors import Incomplete, InputError, OutputError, UsageError, printable
+from ..files import folders
+from ..runners.export import ExportFormat, RequestOptions, export_lines
+from ..files.folders import FolderWriter, open_writer
+from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
-from .progress import SILENT, Meter, progress
-from .score import match
-from .envelopes import refused, runner_failed
-from .store import JsonObject, PacketFolder, is_file, json_object, jsonl_bytes, keyed_records, open_regular, read_bounded
+from ..core.progress import SILENT, Meter, progress
+from ..scoring.score import match
+from ..runners.envelopes import refused, runner_failed
+from ..files.store import JsonObject, PacketFolder, is_file, json_object, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
@@ -497,7 +497,7 @@ def run_with_runner(
     closed round 1 is never sent again, so its refusals stay)."""
     if retry_refused and not retry_failed:
         raise UsageError("--retry-refused goes with --retry-failed (resend the refusals as well as the failures)")
-    from .rounds import check_rounds, later_rounds
+    from .later_rounds import check_rounds, later_rounds
 
     check_rounds(rounds, protocol)
     try:
@@ -609,7 +609,7 @@ def _shown(value: object) -> str:
 def _start(writer: FolderWriter, out: Path, r1_requests: bytes, shape: dict[str, object], *, force: bool, resume: bool) -> None:
     """A new run (or one --force replaces) starts with its round-1 requests and what shaped them;
     an existing one must be a run that `run` started with the same packets and options."""
-    from .canonical import dumps
+    from ..core.canonical import dumps
 
     existing = writer.existing
     if existing.state != "kit" or force:
@@ -633,7 +633,7 @@ def _start(writer: FolderWriter, out: Path, r1_requests: bytes, shape: dict[str,
 
 
 def _run_info(out: Path, protocol: Protocol) -> JsonObject:
-    from .store import read_json
+    from ..files.store import read_json
 
     info = read_json(out / RUN_FILE)
     if info.get("protocol") != protocol:

@@ -33,18 +33,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from . import __version__
-from .advance import FROZEN_FILE, RUN_FILE, Frozen, ParentSet, fork_lines, run_info, sendable
-from .canonical import digest, dumps, jsonl, sha256_hex
-from .custody import CODE, ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, RECORD, SIZE, Entry
-from .errors import InputError, UsageError
-from .fork import Fork
-from .folders import FolderWriter, unchanged_problem
-from .limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from .sheet import Sheet
-from .spool import Spool
-from .store import JsonObject, is_file, open_regular, read_bounded, read_json
-from .tally import Tally
+from ..core.version import __version__
+from ..rounds.advance import FROZEN_FILE, RUN_FILE, Frozen, ParentSet, fork_lines, run_info, sendable
+from ..core.canonical import digest, dumps, jsonl, sha256_hex
+from ..scoring.custody import CODE, ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, RECORD, SIZE, Entry
+from ..core.errors import InputError, UsageError
+from ..rounds.fork import Fork
+from ..files.folders import FolderWriter, unchanged_problem
+from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
+from ..scoring.sheet import Sheet
+from ..files.spool import Spool
+from ..files.store import JsonObject, is_file, open_regular, read_bounded, read_json
+from ..scoring.tally import Tally
 
 PARTIAL_FILE: Final = "partial.json"
 ENTRIES_FILE: Final = "entries.bin"
@@ -75,7 +75,7 @@ class Shard:
 
 def file_digests(folder: Path, names: Sequence[str]) -> dict[str, str]:
     """SHA-256 of each named file of a partial (read without following a link)."""
-    from .folders import file_sha256
+    from ..files.folders import file_sha256
 
     out = {}
     for name in names:

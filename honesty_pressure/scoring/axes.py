@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Final, Literal, get_args
 
-from .construct import CONTROL_FAMILIES, FAMILIES, NEGATIVE_CONTROLS, TWIN_FAMILIES
+from ..core.construct import CONTROL_FAMILIES, FAMILIES, NEGATIVE_CONTROLS, TWIN_FAMILIES
 
 Axis = Literal[
     "evidence_tracking",

@@ -27,7 +27,7 @@ import struct
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
-from .errors import InputError
+from ..core.errors import InputError
 
 REFUSAL_RETRY_HINT: Final = "; if one is a retry of a refusal, pass --retry-refused"
 """Added to the chain-of-custody error when one of the two replies is a refusal (score.settle's too)."""

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping
 from typing import Final
 
 from .axes import AXES, INDEX_AXES, Axis, component
-from .stats import harmonic_mean, rounded
+from ..core.stats import harmonic_mean, rounded
 
 GroupCounts = Mapping[tuple[str, str], tuple[int, int]]
 """(axis, group) -> (acceptable, n)."""

@@ -11,13 +11,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .binding import unbind
-from .canonical import digest, sha256_hex
-from .construct import Envelope, Reason, Verdict
-from .envelopes import refused, runner_failed
+from ..core.binding import unbind
+from ..core.canonical import digest, sha256_hex
+from ..core.construct import Envelope, Reason, Verdict
+from ..runners.envelopes import refused, runner_failed
 from .custody import REFUSAL_RETRY_HINT
-from .errors import InputError
-from .parse import parse_decision
+from ..core.errors import InputError
+from ..core.parse import parse_decision
 
 JsonObject = dict[str, object]
 Slot = tuple[str, int]

@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from typing import Final
 
 from .axes import direction
-from .canonical import dumps, json_text
-from .construct import REASONS, Reason, Usage
-from .envelopes import refused
-from .parse import DecisionReader
+from ..core.canonical import dumps, json_text
+from ..core.construct import REASONS, Reason, Usage
+from ..runners.envelopes import refused
+from ..core.parse import DecisionReader
 from .score import Record, menu_codes
 from .summary import Outcome
 

@@ -36,10 +36,10 @@ from .axes import (
     paired_tally,
 )
 from . import index as index_definition
-from .construct import REASONS, Reason, Verdict
-from .limits import MAX_UNSCORABLE_SHARE
+from ..core.construct import REASONS, Reason, Verdict
+from ..core.limits import MAX_UNSCORABLE_SHARE
 from .score import Record
-from .stats import (
+from ..core.stats import (
     ALPHA,
     POWER,
     Estimate,

@@ -23,15 +23,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
 
-from .binding import split_ref
-from .construct import Format, Split
+from ..core.binding import split_ref
+from ..core.construct import Format, Split
 from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, REFUSAL, Custody, Entry
-from .envelopes import Received, detect_format, failed, received
-from .errors import InputError
-from .progress import SILENT, Meter
+from ..runners.envelopes import Received, detect_format, failed, received
+from ..core.errors import InputError
+from ..core.progress import SILENT, Meter
 from .score import Record, request_digest
 from .sheet import Sheet, json_text
-from .spool import Spool
+from ..files.spool import Spool
 from .summary import Cell
 from .transcripts import PER_GROUP, SEVERITY, Item, Sampler, groups_of, item_id
 

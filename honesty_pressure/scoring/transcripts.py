@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from .axes import NEGATIVE_CONTROL_FAMILIES, component, direction, paired_member
-from .canonical import jsonl
+from ..core.canonical import jsonl
 from .score import Record
 from .summary import category
 

@@ -1,4 +1,4 @@
-"""The kit's strongest attacker (honesty_pressure/logistic.py) and what the learned audit holds it to."""
+"""The kit's strongest attacker (honesty_pressure/checks/logistic.py) and what the learned audit holds it to."""
 
 from __future__ import annotations
 
@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure import logistic
-from honesty_pressure.audit import decisive_values, oracle_examples, shared_values
-from honesty_pressure.controls import LEARNED_MARGIN, STEPS, VALUE_LEARNER, LearnedCheck, Step, Wording, contamination_report, learned_breaches
-from honesty_pressure.rehearse import Rehearsal
-from honesty_pressure.selfcheck import Outcome
-from honesty_pressure.store import PacketFolder, load_layer
+from honesty_pressure.checks import logistic
+from honesty_pressure.checks.audit import decisive_values, oracle_examples, shared_values
+from honesty_pressure.checks.controls import LEARNED_MARGIN, STEPS, VALUE_LEARNER, LearnedCheck, Step, Wording, contamination_report, learned_breaches
+from honesty_pressure.checks.rehearse import Rehearsal
+from honesty_pressure.checks.selfcheck import Outcome
+from honesty_pressure.files.store import PacketFolder, load_layer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture(scope="session")

@@ -13,24 +13,24 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from honesty_pressure.canonical import dumps
-from honesty_pressure.cli import main
-from honesty_pressure.construct import LAYERS, Layer
-from honesty_pressure.controls import default_policies
-from honesty_pressure.errors import InputError
-from honesty_pressure.generate import packet_tree
-from honesty_pressure.manifest import MANIFEST_NAME, build as build_manifest
-from honesty_pressure.policies import ANSWERS, Policy, load_policies, load_policy
-from honesty_pressure.prepare import write_packet_set
-from honesty_pressure.rehearse import Rehearsal
-from honesty_pressure.selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, outcome, policy_responder, run_responder
-from honesty_pressure.shortcuts import MARGIN, ROUND1_CHOICES, Rule, fit, shortcut_breaches
-from honesty_pressure.store import load_layer
-from honesty_pressure.summary import AXES
+from honesty_pressure.core.canonical import dumps
+from honesty_pressure.cli.main import main
+from honesty_pressure.core.construct import LAYERS, Layer
+from honesty_pressure.checks.controls import default_policies
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.generate.generate import packet_tree
+from honesty_pressure.files.manifest import MANIFEST_NAME, build as build_manifest
+from honesty_pressure.checks.policies import ANSWERS, Policy, load_policies, load_policy
+from honesty_pressure.generate.prepare import write_packet_set
+from honesty_pressure.checks.rehearse import Rehearsal
+from honesty_pressure.checks.selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, outcome, policy_responder, run_responder
+from honesty_pressure.checks.shortcuts import MARGIN, ROUND1_CHOICES, Rule, fit, shortcut_breaches
+from honesty_pressure.files.store import load_layer
+from honesty_pressure.scoring.summary import AXES
 
-from .strategies import seeds
+from tests.strategies import seeds
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 POLICIES = default_policies(ROOT)
 QUICK = load_layer(ROOT / "packets", "quick")
 SEED = int(str(QUICK.build["seed"]))

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.cli import main
-from honesty_pressure.construct import FAMILIES
+from honesty_pressure.cli.main import main
+from honesty_pressure.core.construct import FAMILIES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -121,8 +121,8 @@ def test_a_private_seed_never_overwrites_the_committed_packets(args: tuple[str, 
 
 
 def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from honesty_pressure.generate import packet_tree
-    from honesty_pressure.manifest import MANIFEST_NAME, build
+    from honesty_pressure.generate.generate import packet_tree
+    from honesty_pressure.files.manifest import MANIFEST_NAME, build
 
     # prepare refuses to put another seed into a checkout's packets/ (tests/hostile pins every
     # spelling); a hand-made copy is what verify must still catch.
@@ -139,7 +139,7 @@ def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: py
 
 def test_messages_name_the_program_as_it_was_invoked(tmp_path: Path) -> None:
     """Issue 21: the `honesty-pressure` script's messages say `honesty-pressure`, `python -m` says that."""
-    script = "import sys; sys.argv[0] = '/usr/local/bin/honesty-pressure'; from honesty_pressure.cli import run; raise SystemExit(run())"
+    script = "import sys; sys.argv[0] = '/usr/local/bin/honesty-pressure'; from honesty_pressure.cli.main import run; raise SystemExit(run())"
     args = ["score", "--layer", "quick", "--replies", str(tmp_path / "nothing.jsonl"), "--out", str(tmp_path / "s")]
     as_script = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, capture_output=True, text=True, check=False)
     as_module = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure import __version__
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.cli import PROG, main
-from honesty_pressure.export import export_lines
-from honesty_pressure.store import keyed, load_layer
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.cli.main import PROG, main
+from honesty_pressure.runners.export import export_lines
+from honesty_pressure.files.store import keyed, load_layer
 
-from .replies import chat_lines, native_lines, oracle
+from tests.replies import chat_lines, native_lines, oracle
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKETS = ROOT / "packets"
 QUICK = load_layer(PACKETS, "quick")
 

@@ -18,7 +18,7 @@ import pytest
 
 from honesty_pressure import __version__
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ["pyproject.toml", "README.md", "MANIFEST.sha256", "honesty_pressure", "packets", "controls", "docs"]
 
 pytestmark = pytest.mark.skipif(os.environ.get("HP_INSTALL_TEST") != "1", reason="builds and installs a wheel: set HP_INSTALL_TEST=1")

@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from honesty_pressure.draws import Draw, hash_fraction
+from honesty_pressure.core.draws import Draw, hash_fraction
 
 
 def test_draw_values_are_pinned() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure.parse import Parsed, decision_line, parse_decision
+from honesty_pressure.core.parse import Parsed, decision_line, parse_decision
 
 MENU = ["A", "B", "ASK minutes_out", "ASK room_temp_f", "ESCALATE", "DECLINE"]
 

@@ -12,13 +12,13 @@ from pathlib import Path
 
 from hypothesis import given, strategies as st
 
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.progress import SILENT, Progress, progress
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.core.progress import SILENT, Progress, progress
+from honesty_pressure.files.store import load_layer
 
-from .replies import native_lines, oracle
+from tests.replies import native_lines, oracle
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Terminal(io.StringIO):

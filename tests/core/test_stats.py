@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure.stats import (
+from honesty_pressure.core.stats import (
     bootstrap_mean,
     fisher_exact,
     harmonic_mean,
@@ -147,7 +147,7 @@ def test_resamples_are_shake_words_modulo_n() -> None:
     import hashlib
     import struct
 
-    from honesty_pressure.stats import resamples
+    from honesty_pressure.core.stats import resamples
 
     n = 7
     words = struct.unpack(f"<{n}I", hashlib.shake_256(f"bootstrap\x1f3\x1fp\x1f{n}\x1f2".encode()).digest(4 * n))
@@ -156,7 +156,7 @@ def test_resamples_are_shake_words_modulo_n() -> None:
 
 @given(st.lists(st.floats(-1, 1, allow_nan=False), min_size=1, max_size=40), st.integers(0, 5))
 def test_one_pass_pickers_pick_what_the_indices_pick(values: list[float], seed: int) -> None:
-    from honesty_pressure.stats import one_pass_pickers, picker, resamples
+    from honesty_pressure.core.stats import one_pass_pickers, picker, resamples
 
     by_index = [list(picker(idx)(values)) for idx in resamples(seed, "t", len(values), 20)]
     assert [list(pick(values)) for pick in one_pass_pickers(seed, "t", len(values), 20)] == by_index

@@ -14,12 +14,12 @@ from collections import Counter
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.acetaminophen import ARTHRITIS, DOMAIN, EXTRA, LABELS, REGULAR, coherent, rule
-from honesty_pressure.evidence import edge, placed
+from honesty_pressure.generate.evidence import edge, placed
 
-from .keys import key_in_words
-from .worlds import drawn_worlds
+from tests.keys import key_in_words
+from tests.worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 PROCEED: Words = ({"proceed"}, set())

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import pytest
 
-from honesty_pressure.construct import Ledger, Value
+from honesty_pressure.core.construct import Ledger, Value
 from honesty_pressure.domains.breaker_load import DOMAIN, limit_watts
-from honesty_pressure.evidence import edge, zone
-from honesty_pressure.twins import flip_values, pairable
+from honesty_pressure.generate.evidence import edge, zone
+from honesty_pressure.generate.twins import flip_values, pairable
 from tests.keys import STOP, Key, ask, hand_worked, key_in_words
 
 GO: Key = (frozenset({"proceed", "hold_back"}), frozenset())

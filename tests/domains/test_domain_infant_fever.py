@@ -27,14 +27,14 @@ from collections import Counter
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.base import Detail, RedFlag
 from honesty_pressure.domains.infant_fever import DOMAIN, NO_SHOTS, SHOT_WINDOWS, celsius, coherent, kilograms, rule
-from honesty_pressure.draws import Draw
-from honesty_pressure.evidence import edge, placed
+from honesty_pressure.core.draws import Draw
+from honesty_pressure.generate.evidence import edge, placed
 
-from .keys import key_in_words
-from .worlds import drawn_worlds
+from tests.keys import key_in_words
+from tests.worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 WATCH: Words = ({"proceed"}, set())
@@ -239,7 +239,7 @@ def test_a_call_is_over_caution_on_every_go_ahead_packet_and_the_er_only_under_3
     accepts a call (issue 9's review of "always hold back"; issue 18's split panel accepts the call for a
     newborn of 4 weeks or less); the ER is accepted beside the call only for a febrile baby of 12 weeks or
     less (SEEN)."""
-    from honesty_pressure.generate import DEFAULT_SEED, build
+    from honesty_pressure.generate.generate import DEFAULT_SEED, build
 
     packets = [p for item in build(DEFAULT_SEED, 60, domains=[DOMAIN]) for p in item.packets if p.expected.state == "sufficient"]
     go = [p for p in packets if p.expected.action == "proceed"]

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains import leftovers
 from honesty_pressure.domains.leftovers import DOMAIN, rule
-from honesty_pressure.draws import Draw
+from honesty_pressure.core.draws import Draw
 from tests.keys import Key, hand_worked
 
 BASE: dict[str, Value] = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.meal_receipt import DOMAIN
 from tests.keys import GO, STOP, Key, hand_worked, key_in_words
 

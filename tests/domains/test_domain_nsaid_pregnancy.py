@@ -18,17 +18,17 @@ from collections import Counter
 
 import pytest
 
-from honesty_pressure.construct import Ledger, Phrasing, Surface, Value
+from honesty_pressure.core.construct import Ledger, Phrasing, Surface, Value
 from honesty_pressure.domains.base import grid_domain
 from honesty_pressure.domains.nsaid_pregnancy import DOMAIN, MEDICINES, coherent, current_week, rule
-from honesty_pressure.evidence import edge, evaluate, placed
-from honesty_pressure.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, usable_twins
-from honesty_pressure.menu import decision_codes
-from honesty_pressure.pairs import CROSSING, premise
-from honesty_pressure.render import user_message
+from honesty_pressure.generate.evidence import edge, evaluate, placed
+from honesty_pressure.generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, usable_twins
+from honesty_pressure.generate.menu import decision_codes
+from honesty_pressure.generate.pairs import CROSSING, premise
+from honesty_pressure.generate.render import user_message
 
-from .keys import key_in_words
-from .worlds import drawn_worlds
+from tests.keys import key_in_words
+from tests.worlds import drawn_worlds
 
 Words = tuple[set[str], set[str]]
 GO: Words = ({"proceed"}, set())  # before 20 weeks: FDA20 does not apply yet, and OB answered ASK

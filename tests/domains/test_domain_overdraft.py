@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.overdraft import DOMAIN
 from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
 from tests.worlds import drawn_worlds

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.schengen_passport import DOMAIN, day_of, date_of
 from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
 
@@ -94,7 +94,7 @@ def test_worlds_are_coherent_hold_back_near_the_line_and_go_ahead_past_six_month
     shape of a date 1 to 3 days under the line (a hard twin's), so the pair differs in the
     digits alone."""
     from honesty_pressure.domains.schengen_passport import earliest_expiry, six_months_after
-    from honesty_pressure.pairs import shape
+    from honesty_pressure.generate.pairs import shape
 
     worlds = drawn_worlds(DOMAIN, 3000)
     near_hold = 0
@@ -134,7 +134,7 @@ def test_renewing_is_accepted_exactly_under_six_months() -> None:
     after the flight home (State Department advice), and over-caution from six months on; the
     world keeps enough six-months-plus go-ahead items that "always renew" still fails."""
     from honesty_pressure.domains.schengen_passport import six_months_after
-    from honesty_pressure.generate import DEFAULT_SEED, build
+    from honesty_pressure.generate.generate import DEFAULT_SEED, build
 
     go = [p for item in build(DEFAULT_SEED, 60, domains=[DOMAIN]) for p in item.packets if p.expected.state == "sufficient" and p.expected.action == "proceed" and "expiry" in dict(p.ledger.facts) and "departure" in dict(p.ledger.facts)]
     assert len(go) > 100

@@ -14,10 +14,10 @@ import re
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains import trailer_towing
 from honesty_pressure.domains.trailer_towing import DOMAIN, rule, weight_band
-from honesty_pressure.draws import Draw
+from honesty_pressure.core.draws import Draw
 from tests.keys import Key, hand_worked
 
 BASE: dict[str, Value] = {
@@ -153,7 +153,7 @@ def test_every_towed_camper_is_within_a_plausible_correction_of_ninety_percent()
 def test_holding_back_is_over_caution_on_most_go_ahead_packets() -> None:
     """Issue 9's review of "always hold back": at most about a quarter of the settled go-ahead packets may
     accept not towing (the 80-90 % band), so a policy that never tows cannot pass as honest."""
-    from honesty_pressure.generate import DEFAULT_SEED, build
+    from honesty_pressure.generate.generate import DEFAULT_SEED, build
 
     go = [p for item in build(DEFAULT_SEED, 60, domains=[DOMAIN]) for p in item.packets if p.expected.state == "sufficient" and p.expected.action == "proceed"]
     assert len(go) > 100

@@ -10,12 +10,12 @@ from hypothesis import given, settings, strategies as st
 
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.domains.base import MIN_PHRASINGS, Domain, Say
-from honesty_pressure.draws import Draw
-from honesty_pressure.evidence import boundary, with_value
+from honesty_pressure.core.draws import Draw
+from honesty_pressure.generate.evidence import boundary, with_value
 
-from .rendering import GAP_WORDS, rendering_problems
-from .strategies import facts_for
-from .toydomain import TOY
+from tests.rendering import GAP_WORDS, rendering_problems
+from tests.strategies import facts_for
+from tests.toydomain import TOY
 
 ALARM_WORDS = re.compile(r"\b(emergency|urgent|dangerous|alarming|scary|terrifying|911|panic)\b", re.I)
 
@@ -158,7 +158,7 @@ def test_the_rule_flips_exactly_at_the_bisected_threshold(domain: Domain, data: 
 def test_domains_doc_is_current() -> None:
     from pathlib import Path
 
-    from honesty_pressure.catalog import markdown
+    from honesty_pressure.generate.catalog import markdown
 
-    doc = Path(__file__).resolve().parent.parent / "docs" / "DOMAINS.md"
+    doc = Path(__file__).resolve().parents[2] / "docs" / "DOMAINS.md"
     assert doc.read_text(encoding="utf-8") == markdown(), "run: python -m honesty_pressure domains > docs/DOMAINS.md"

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.compare import compare
-from honesty_pressure.regress import regress
+from honesty_pressure.reports.compare import compare
+from honesty_pressure.reports.regress import regress
 
-from .jsonschema_subset import Validator
+from tests.jsonschema_subset import Validator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SCHEMAS = ROOT / "docs" / "schema"
 V = Validator(SCHEMAS)
 

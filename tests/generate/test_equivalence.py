@@ -7,12 +7,12 @@ from collections.abc import Mapping
 
 from hypothesis import given, strategies as st
 
-from honesty_pressure.construct import REASONS
-from honesty_pressure.parse import parse_decision
-from honesty_pressure.score import Record
-from honesty_pressure.summary import fork_summary, round1_summary
+from honesty_pressure.core.construct import REASONS
+from honesty_pressure.core.parse import parse_decision
+from honesty_pressure.scoring.score import Record
+from honesty_pressure.scoring.summary import fork_summary, round1_summary
 
-from .reference import parse_v1, summary_v1
+from tests.reference import parse_v1, summary_v1
 
 MENU = ["A", "B", "ASK minutes_out", "ASK room_temp_f", "ESCALATE", "DECLINE"]
 

@@ -8,8 +8,8 @@ from collections import Counter
 
 from hypothesis import given, settings
 
-from honesty_pressure import generate
-from honesty_pressure.generate import (
+from honesty_pressure.generate import generate
+from honesty_pressure.generate.generate import (
     DEFAULT_SEED,
     QUICK_PER_DOMAIN,
     build,
@@ -18,7 +18,7 @@ from honesty_pressure.generate import (
     quick_subset,
 )
 
-from .strategies import seeds, small_build
+from tests.strategies import seeds, small_build
 
 ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 

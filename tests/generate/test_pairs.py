@@ -16,21 +16,21 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from honesty_pressure.audit import table_wins
-from honesty_pressure.axes import INDEX_AXES, PAIRED_AXES, paired_tally
-from honesty_pressure.construct import Surface
-from honesty_pressure.controls import premise_check
+from honesty_pressure.checks.audit import table_wins
+from honesty_pressure.scoring.axes import INDEX_AXES, PAIRED_AXES, paired_tally
+from honesty_pressure.core.construct import Surface
+from honesty_pressure.checks.controls import premise_check
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.domains.base import grid_domain, grid_fact, has_held_out_grid
-from honesty_pressure.generate import Built, build, layer_files
-from honesty_pressure.pairs import BOUND, MASK, check_files, check_layer, masked, premise, shape
-from honesty_pressure.policies import load_policies
-from honesty_pressure.prepare import write_packet_set
-from honesty_pressure.rehearse import Rehearsal
-from honesty_pressure.selfcheck import decider
-from honesty_pressure.store import load_layer
+from honesty_pressure.generate.generate import Built, build, layer_files
+from honesty_pressure.generate.pairs import BOUND, MASK, check_files, check_layer, masked, premise, shape
+from honesty_pressure.checks.policies import load_policies
+from honesty_pressure.generate.prepare import write_packet_set
+from honesty_pressure.checks.rehearse import Rehearsal
+from honesty_pressure.checks.selfcheck import decider
+from honesty_pressure.files.store import load_layer
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TRAILER = by_name("trailer_towing")
 
 
@@ -259,7 +259,7 @@ def test_the_wording_only_surface_is_the_public_worlds_in_held_out_phrasings() -
 
 
 def test_a_world_is_moved_onto_its_grid() -> None:
-    from honesty_pressure.draws import Draw
+    from honesty_pressure.core.draws import Draw
 
     for domain in DOMAINS:
         for grid in ("public", "held_out"):
@@ -280,8 +280,8 @@ def test_dataclass_of_a_grid_keeps_the_declared_scale() -> None:
 
 
 def test_a_build_file_with_another_surface_names_the_three(tmp_path: Path) -> None:
-    from honesty_pressure.errors import InputError
-    from honesty_pressure.verify import build_params
+    from honesty_pressure.core.errors import InputError
+    from honesty_pressure.checks.verify import build_params
 
     (tmp_path / "quick").mkdir()
     (tmp_path / "quick" / "build.json").write_text(json.dumps({"seed": "5", "sources_per_domain": 2, "surface": "private"}))

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure.advance import advance, from_layer
-from honesty_pressure.binding import bind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.envelopes import read_envelopes
-from honesty_pressure.parse import Parsed, answer_text, decision_line, parse_decision
-from honesty_pressure.store import load_layer
+from honesty_pressure.rounds.advance import advance, from_layer
+from honesty_pressure.core.binding import bind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.runners.envelopes import read_envelopes
+from honesty_pressure.core.parse import Parsed, answer_text, decision_line, parse_decision
+from honesty_pressure.files.store import load_layer
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 MENU = ["A", "B", "ASK minutes_out", "ESCALATE", "DECLINE"]
 

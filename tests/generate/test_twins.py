@@ -9,17 +9,17 @@ from functools import lru_cache
 import pytest
 from hypothesis import given, settings
 
-from honesty_pressure.construct import TWIN_FAMILIES, Ledger, Surface
+from honesty_pressure.core.construct import TWIN_FAMILIES, Ledger, Surface
 from honesty_pressure.domains import DOMAINS
 from honesty_pressure.domains.base import Domain, grid_domain
-from honesty_pressure.evidence import edge, evaluate, outcomes, placed
-from honesty_pressure.generate import Built, build
-from honesty_pressure.menu import action_code, decision_codes
-from honesty_pressure.render import word_count
-from honesty_pressure.twins import changed_slots, coherent, continuable
+from honesty_pressure.generate.evidence import edge, evaluate, outcomes, placed
+from honesty_pressure.generate.generate import Built, build
+from honesty_pressure.generate.menu import action_code, decision_codes
+from honesty_pressure.generate.render import word_count
+from honesty_pressure.generate.twins import changed_slots, coherent, continuable
 
-from .strategies import seeds
-from .toydomain import TOY
+from tests.strategies import seeds
+from tests.toydomain import TOY
 
 ALL: tuple[Domain, ...] = (*DOMAINS, TOY)
 UNCHANGED_KEY = ("original", "paraphrase", "distractor", "vague_decoy", "conflicting_decoy", "benign_flag")

@@ -18,11 +18,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from honesty_pressure.binding import bind
-from honesty_pressure.canonical import jsonl, sha256_hex
-from honesty_pressure.limits import MAX_EVAL_MEMBER_BYTES, MAX_LINE_BYTES, MAX_SAMPLES
-from honesty_pressure.manifest import MANIFEST_NAME, render_bytes
-from honesty_pressure.store import JsonObject, load_checked_layer
+from honesty_pressure.core.binding import bind
+from honesty_pressure.core.canonical import jsonl, sha256_hex
+from honesty_pressure.core.limits import MAX_EVAL_MEMBER_BYTES, MAX_LINE_BYTES, MAX_SAMPLES
+from honesty_pressure.files.manifest import MANIFEST_NAME, render_bytes
+from honesty_pressure.files.store import JsonObject, load_checked_layer
 
 Args = list[str]
 

@@ -14,11 +14,11 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.cli import main
-from honesty_pressure.generate import packet_tree
-from honesty_pressure.prepare import write_packet_set
-from honesty_pressure.store import JsonObject, keyed, load_checked_layer
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.cli.main import main
+from honesty_pressure.generate.generate import packet_tree
+from honesty_pressure.generate.prepare import write_packet_set
+from honesty_pressure.files.store import JsonObject, keyed, load_checked_layer
 
 from ..replies import chat_lines, constant, native_lines
 
@@ -69,7 +69,7 @@ def _marker_view(folder: Path, data: bytes) -> bytes | str:
     """A marker as what it says: its kind, and each listed entry with its kind and whether the
     folder's entry still matches it (the digests themselves name files whose bytes hold the
     folder's path, which differs between copies of one scenario)."""
-    from honesty_pressure.folders import entry_problem, read_marker
+    from honesty_pressure.files.folders import entry_problem, read_marker
 
     marker = read_marker(folder)
     if marker is None or marker.entries is None:

@@ -16,15 +16,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.advance import advance_envelopes, check_id_room, from_layer
-from honesty_pressure.binding import ID_RE, bind
-from honesty_pressure.canonical import jsonl, sha256_hex
-from honesty_pressure.construct import PRESSURE_TYPES, Envelope, Ledger, MenuItem
-from honesty_pressure.errors import InputError
-from honesty_pressure.fork import Parent, fork_id
-from honesty_pressure.limits import MAX_SAMPLES
-from honesty_pressure.manifest import MANIFEST_NAME, build as build_manifest
-from honesty_pressure.store import keyed, load_checked_layer
+from honesty_pressure.rounds.advance import advance_envelopes, check_id_room, from_layer
+from honesty_pressure.core.binding import ID_RE, bind
+from honesty_pressure.core.canonical import jsonl, sha256_hex
+from honesty_pressure.core.construct import PRESSURE_TYPES, Envelope, Ledger, MenuItem
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.rounds.fork import Parent, fork_id
+from honesty_pressure.core.limits import MAX_SAMPLES
+from honesty_pressure.files.manifest import MANIFEST_NAME, build as build_manifest
+from honesty_pressure.files.store import keyed, load_checked_layer
 
 from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
 
@@ -353,7 +353,7 @@ def test_a_replies_file_turned_into_a_link_is_never_written_through(packets: Pat
 def test_without_a_one_step_swap_a_kill_between_the_renames_is_repaired(packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Where renameat2(RENAME_EXCHANGE) is missing the swap is two renames; a kill between them
     leaves the old set beside the folder, and the next writer puts it back before it starts."""
-    from honesty_pressure import folders
+    from honesty_pressure.files import folders
 
     from .test_faults import kill_at_named, leftovers
 

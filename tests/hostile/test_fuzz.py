@@ -14,13 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.advance import check_run, frozen_records
-from honesty_pressure.construct import FORMATS
-from honesty_pressure.envelopes import read_envelopes, read_envelopes_bytes
-from honesty_pressure.errors import InputError, KitError
-from honesty_pressure.manifest import parse as parse_manifest
-from honesty_pressure.store import jsonl_bytes, json_object, loads
-from honesty_pressure.verify import build_params, expected_problems
+from honesty_pressure.rounds.advance import check_run, frozen_records
+from honesty_pressure.core.construct import FORMATS
+from honesty_pressure.runners.envelopes import read_envelopes, read_envelopes_bytes
+from honesty_pressure.core.errors import InputError, KitError
+from honesty_pressure.files.manifest import parse as parse_manifest
+from honesty_pressure.files.store import jsonl_bytes, json_object, loads
+from honesty_pressure.checks.verify import build_params, expected_problems
 
 from .kit import cli, make_run, small_packets, snapshot
 

@@ -22,9 +22,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.binding import bind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.store import keyed, load_checked_layer
+from honesty_pressure.core.binding import bind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.files.store import keyed, load_checked_layer
 
 from ..replies import chat_lines, constant, native_lines
 from .kit import PROG, ROOT, Result, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
@@ -148,7 +148,7 @@ def test_data_loss_a_hard_linked_backup_changes_when_the_run_resumes(packets: Pa
 
 
 def test_data_loss_a_forged_old_folder_beside_a_missing_target(scored: Path, packets: Path, tmp_path: Path) -> None:
-    from honesty_pressure.folders import _sibling_prefix
+    from honesty_pressure.files.folders import _sibling_prefix
 
     target = tmp_path / "score"
     forged = tmp_path / f"{_sibling_prefix(target)}old-x"
@@ -368,7 +368,7 @@ def test_traceback_a_writer_pointed_at_a_report_or_partial(packets: Path, scored
 def test_traceback_every_kind_of_kit_folder_has_its_words() -> None:
     from typing import get_args
 
-    from honesty_pressure.folders import _KIND_WORDS, Kind
+    from honesty_pressure.files.folders import _KIND_WORDS, Kind
 
     assert set(_KIND_WORDS) == set(get_args(Kind))
 
@@ -436,7 +436,7 @@ def test_traceback_compare_on_a_nan_index(scored: Path, tmp_path: Path, value: s
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
-    from honesty_pressure.cli import build_parser
+    from honesty_pressure.cli.main import build_parser
 
     sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     return dict(sub.choices)
@@ -750,7 +750,7 @@ def test_silent_wrong_the_runtime_schema_check_agrees_with_the_test_validator(sc
     """The package's compiled check (schema.py) and the tests' reference validator say the same
     of a real summary or record with any one value replaced (booleans left out: the reference
     validator takes true for 1, as Python's == does, and JSON Schema does not)."""
-    from honesty_pressure.schema import problem_in
+    from honesty_pressure.files.schema import problem_in
 
     from ..jsonschema_subset import Validator
 
@@ -776,7 +776,7 @@ def test_silent_wrong_the_runtime_schema_check_agrees_with_the_test_validator(sc
 
 
 def test_silent_wrong_the_summary_schema_lists_every_axis_and_only_those() -> None:
-    from honesty_pressure.axes import AXES, ROUND1_AXES
+    from honesty_pressure.scoring.axes import AXES, ROUND1_AXES
 
     schema = json.loads((ROOT / "docs" / "schema" / "summary.schema.json").read_text())["$defs"]
     assert sorted(schema["summary_run"]["properties"]["axes"]["properties"]) == sorted(AXES)
@@ -791,7 +791,7 @@ def test_silent_wrong_the_summary_schema_lists_every_axis_and_only_those() -> No
 def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, command: str) -> None:
     """One reply past MAX_REPLY_CHARS is refused in one line naming the file and line, on the
     streaming score's fast road as on every reader's slow one; nothing is written."""
-    from honesty_pressure.limits import MAX_REPLY_CHARS
+    from honesty_pressure.core.limits import MAX_REPLY_CHARS
 
     layer = load_checked_layer(packets, "quick")
     huge = "A\n" + "x" * MAX_REPLY_CHARS
@@ -818,7 +818,7 @@ def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, co
 
 
 def test_unbounded_a_reply_at_the_limit_is_scored(packets: Path, tmp_path: Path) -> None:
-    from honesty_pressure.limits import MAX_REPLY_CHARS
+    from honesty_pressure.core.limits import MAX_REPLY_CHARS
 
     layer = load_checked_layer(packets, "quick")
     lines = [dict(line) for line in native_lines(layer.round1, layer.key, constant("A"))]
@@ -878,7 +878,7 @@ def test_data_loss_every_kit_folder_lists_every_entry_it_wrote(packets: Path, sc
     """What must be true, first bullet: the marker lists every entry the kit wrote, with its
     kind and SHA-256, and each still matches; a folder of each kind (a score, a scored run, a
     run made by `run`, a demo, a report, a partial) is checked."""
-    from honesty_pressure.folders import _existing_entries, entry_problem, read_marker
+    from honesty_pressure.files.folders import _existing_entries, entry_problem, read_marker
 
     report, demo, ran = tmp_path / "report", tmp_path / "demo", tmp_path / "ran"
     assert cli("compare", scored, scored, "--out", report).code == 0
@@ -896,9 +896,9 @@ def test_data_loss_every_kit_folder_lists_every_entry_it_wrote(packets: Path, sc
 def test_hangs_a_fifo_among_the_policies_or_as_expected_json(tmp_path: Path) -> None:
     """One reader for every file the kit opens: a policy file or controls/EXPECTED.json that is a
     FIFO is refused (or reported missing) at once, never waited on."""
-    from honesty_pressure.controls import compare_expected
-    from honesty_pressure.errors import InputError
-    from honesty_pressure.policies import load_policies
+    from honesty_pressure.checks.controls import compare_expected
+    from honesty_pressure.core.errors import InputError
+    from honesty_pressure.checks.policies import load_policies
 
     policies = tmp_path / "controls" / "policies"
     policies.mkdir(parents=True)

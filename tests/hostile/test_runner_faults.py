@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.binding import unbind
-from honesty_pressure.store import load_layer, read_jsonl
+from honesty_pressure.core.binding import unbind
+from honesty_pressure.files.store import load_layer, read_jsonl
 
 from .kit import PROG, ROOT, Result, cli, one_line_naming, small_packets, snapshot, without_commands
 

@@ -25,13 +25,13 @@ from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-from honesty_pressure.advance import ParentSet, _parent, from_layer
-from honesty_pressure.construct import Edit, ForkKind, Ledger, PressureType, Surface, Value
+from honesty_pressure.rounds.advance import ParentSet, _parent, from_layer
+from honesty_pressure.core.construct import Edit, ForkKind, Ledger, PressureType, Surface, Value
 from honesty_pressure.domains import DOMAINS, by_name
-from honesty_pressure.fork import assemble, fork_parts, plan
-from honesty_pressure.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
-from honesty_pressure.policies import decide, reply_text
-from honesty_pressure.store import JsonObject, layer_from_bytes
+from honesty_pressure.rounds.fork import assemble, fork_parts, plan
+from honesty_pressure.generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
+from honesty_pressure.checks.policies import decide, reply_text
+from honesty_pressure.files.store import JsonObject, layer_from_bytes
 
 FRESH_SEED: Final = 777
 """A seed other than the committed one (the learned audit's second seed is a different one)."""

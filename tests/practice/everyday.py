@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 
 from .corpus import Case, cases, offenders
 

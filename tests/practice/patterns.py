@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Final
 
-from honesty_pressure.construct import Ledger
+from honesty_pressure.core.construct import Ledger
 
 from .corpus import Case, cases, reports
 from .test_wording import clauses, mixed_units
@@ -101,7 +101,7 @@ PATTERNS: Final[tuple[Pattern, ...]] = (
 
 def _age_moot(case: Case) -> bool:
     from honesty_pressure.domains import by_name
-    from honesty_pressure.evidence import outcomes
+    from honesty_pressure.generate.evidence import outcomes
 
     return len(outcomes(by_name("infant_fever"), case.ledger.fact_dict(), ("age_weeks",), coherent_only=False)) == 1
 

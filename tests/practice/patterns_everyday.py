@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from honesty_pressure.domains import schengen_passport as sp
 from honesty_pressure.domains import trailer_towing as tt
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 
 from .corpus import Case as Key
 from .corpus import cases as keys

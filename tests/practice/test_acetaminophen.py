@@ -3,7 +3,7 @@ every key of the corpus (both rounds, every policy's forks, both seeds; tests/pr
 
 from __future__ import annotations
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 
 from .corpus import cases, offenders, worlds
 

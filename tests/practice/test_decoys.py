@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains import DOMAINS, by_name
-from honesty_pressure.evidence import outcomes
+from honesty_pressure.generate.evidence import outcomes
 
 from .corpus import Case, cases, offenders, round1, round2
 

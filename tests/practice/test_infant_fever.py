@@ -3,7 +3,7 @@ the corpus (both rounds, every policy's forks, both seeds; tests/practice/corpus
 
 from __future__ import annotations
 
-from honesty_pressure.construct import Ledger
+from honesty_pressure.core.construct import Ledger
 
 from .corpus import Case, cases, offenders, reports
 

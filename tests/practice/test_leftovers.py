@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains import by_name
 
 from .corpus import cases, offenders, worlds

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from honesty_pressure.construct import Ledger
+from honesty_pressure.core.construct import Ledger
 
 from .corpus import cases, offenders
 

@@ -19,7 +19,7 @@ from typing import Final
 
 import pytest
 
-from honesty_pressure.construct import Value
+from honesty_pressure.core.construct import Value
 from honesty_pressure.domains import DOMAINS, by_name
 
 from .corpus import Case, cases, offenders, round1, round2

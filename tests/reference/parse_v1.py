@@ -19,7 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Final
 
-from honesty_pressure.construct import Reason
+from honesty_pressure.core.construct import Reason
 
 _LINE: Final = re.compile(r"^[\s>#*_`~-]*(?:\d{1,3}[.)][\s*_`~]*)?decision[\s*_`~]*[:：]\s*(?P<value>.*?)\s*$", re.IGNORECASE)
 _MARKUP: Final = re.compile(r"[*`~]+|__")

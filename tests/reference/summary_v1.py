@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations
 
-from honesty_pressure.axes import (
+from honesty_pressure.scoring.axes import (
     AXES as AXIS_NAMES,
     DIRECTIONS,
     EVIDENCE_FAMILIES,
@@ -27,10 +27,10 @@ from honesty_pressure.axes import (
     component,
     direction,
 )
-from honesty_pressure.index import axis_value as mean_of_groups
-from honesty_pressure.construct import REASONS
-from honesty_pressure.score import Record
-from honesty_pressure.stats import (
+from honesty_pressure.scoring.index import axis_value as mean_of_groups
+from honesty_pressure.core.construct import REASONS
+from honesty_pressure.scoring.score import Record
+from honesty_pressure.core.stats import (
     ALPHA,
     POWER,
     Estimate,

@@ -9,11 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from honesty_pressure.axes import AXES
+from honesty_pressure.scoring.axes import AXES
 
-from .htmlcheck import parse, problems
+from tests.htmlcheck import parse, problems
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROG = "python -m honesty_pressure"
 PACKET_SET = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())["packet_set"]
 

@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.regress import compare_runs
-from honesty_pressure.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
-from honesty_pressure.stats import mcnemar_exact
-from honesty_pressure.store import load_layer
+from honesty_pressure.reports.regress import compare_runs
+from honesty_pressure.files.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
+from honesty_pressure.core.stats import mcnemar_exact
+from honesty_pressure.files.store import load_layer
 
-from .htmlcheck import parse, problems
+from tests.htmlcheck import parse, problems
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PROG = "python -m honesty_pressure"
 BUILD = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())
 

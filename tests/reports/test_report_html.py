@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from honesty_pressure.axes import DIRECTIONS
-from honesty_pressure.summary import CATEGORIES
+from honesty_pressure.scoring.axes import DIRECTIONS
+from honesty_pressure.scoring.summary import CATEGORIES
 
-from honesty_pressure.report import markdown
+from honesty_pressure.reports.report import markdown
 
-from .htmlcheck import check_number, explorer_items, parse, problems
+from tests.htmlcheck import check_number, explorer_items, parse, problems
 
 LIMIT_BYTES = 4_000_000
 """report.html on the full layer (4,800 packets, 19,200 forks) must stay under this."""
@@ -111,7 +111,7 @@ def test_the_header_names_the_model_provenance_and_the_command(quick_demo: Path)
     assert isinstance(prov, dict)
     assert prov["commands"] == [f"python -m honesty_pressure demo --out {quick_demo}"]
     assert prov["reply_formats"] == {"round1": {"round1.replies.jsonl": "openai-batch"}, "round2": {"round2.replies.jsonl": "anthropic-batch"}}
-    build = json.loads((Path(__file__).resolve().parent.parent / "packets" / "quick" / "build.json").read_text())
+    build = json.loads((Path(__file__).resolve().parents[2] / "packets" / "quick" / "build.json").read_text())
     assert prov["seed_sha256"] == build["seed_sha256"] and prov["packet_set"] == build["packet_set"]
     head = text.split('<h2 id="axes">')[0]
     for shown in ("simulated-assistant", "openai-batch", "anthropic-batch", build["seed_sha256"], build["packet_set"], "python -m honesty_pressure demo --out"):
@@ -153,8 +153,8 @@ def test_the_explorer_holds_every_item_with_its_reply_and_verdict(which: str, re
 
 def test_a_hostile_reply_cannot_break_out_of_the_explorer() -> None:
     """A reply holding "</script>" and a handler is data: base64 keeps it out of the markup."""
-    from honesty_pressure.score import Record
-    from honesty_pressure.transcripts import Item, explorer_html, explorer_payload
+    from honesty_pressure.scoring.score import Record
+    from honesty_pressure.scoring.transcripts import Item, explorer_html, explorer_payload
 
     evil = '</script><script>alert(1)</script><img src=x onerror=alert(2)> javascript:alert(3)'
     record = Record(packet_id="p-1", sample=0, decision=None, verdict="unscorable", reason="no_decision_line", reply_sha256=None)
@@ -179,7 +179,7 @@ def test_a_run_made_step_by_step_names_both_commands(quick_demo: Path, tmp_path:
     run = tmp_path / "run"
     r1, r2 = quick_demo / "round1.replies.jsonl", quick_demo / "round2.replies.jsonl"
     for args in (["advance", "--layer", "quick", "--replies", str(r1), "--run", str(run)], ["score", "--run", str(run), "--replies", str(r2)]):
-        done = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True, check=False)
+        done = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, check=False)
         assert done.returncode == 0, done.stderr
     text, summary = load(run)
     prov = summary["provenance"]
@@ -198,11 +198,11 @@ def test_a_run_made_step_by_step_names_both_commands(quick_demo: Path, tmp_path:
 def test_a_run_too_large_to_embed_holds_the_worst_items_of_each_group(quick_demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Above the limit (here lowered to 100 items) the explorer embeds the worst items of each
     group, forbidden first, and says where the rest are."""
-    from honesty_pressure import pipeline
+    from honesty_pressure.runs import pipeline
 
     monkeypatch.setattr(pipeline, "MAX_EXPLORER_ITEMS", 100)
     monkeypatch.setattr(pipeline, "WORST_PER_GROUP", 3)
-    files = pipeline.score_run(quick_demo, [quick_demo / "round2.replies.jsonl"], Path(__file__).resolve().parent.parent / "packets")
+    files = pipeline.score_run(quick_demo, [quick_demo / "round2.replies.jsonl"], Path(__file__).resolve().parents[2] / "packets")
     summary = json.loads(files["summary.json"])
     records = [json.loads(line) for line in files["records.jsonl"].decode().splitlines()]
     meta = summary["explorer"]
@@ -222,8 +222,8 @@ def test_a_run_too_large_to_embed_holds_the_worst_items_of_each_group(quick_demo
 
 
 def test_an_incomplete_run_opens_with_a_banner(quick_demo: Path) -> None:
-    from honesty_pressure.report import page
-    from honesty_pressure.sections import document
+    from honesty_pressure.reports.report import page
+    from honesty_pressure.reports.sections import document
 
     _, summary = load(quick_demo)
     summary["completeness"] = {"items": 2160, "unscorable": 2160, "by_reason": {"runner_error": 2160}, "share": 1.0, "threshold": 0.05, "incomplete": True}
@@ -255,8 +255,8 @@ def test_the_scorecard_comes_first_with_the_bar_and_the_deciding_axis(quick_demo
 
 @given(st.lists(st.text(min_size=0, max_size=300), min_size=1, max_size=6))
 def test_any_text_round_trips_through_the_explorer_and_never_reaches_the_markup(texts: list[str]) -> None:
-    from honesty_pressure.score import Record
-    from honesty_pressure.transcripts import Item, explorer_html, explorer_payload
+    from honesty_pressure.scoring.score import Record
+    from honesty_pressure.scoring.transcripts import Item, explorer_html, explorer_payload
 
     record = Record(packet_id="p", sample=0, decision="A", verdict="acceptable", reason=None, reply_sha256=None)
     items = [Item(item=f"p#{i}", messages=(("user", t),), reply=t, error=None, record=record, key={"family": t}, line=i + 1) for i, t in enumerate(texts)]
@@ -271,7 +271,7 @@ def test_any_text_round_trips_through_the_explorer_and_never_reaches_the_markup(
 
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW ,.", min_size=1, max_size=200), st.integers(min_value=60, max_value=400))
 def test_a_wrapped_label_keeps_its_words_and_fits_unless_one_word_is_wider(text: str, width: int) -> None:
-    from honesty_pressure.charts import text_width, wrap
+    from honesty_pressure.reports.charts import text_width, wrap
 
     lines = wrap(text, width)
     assert " ".join(lines) == text
@@ -282,8 +282,8 @@ def test_the_explorer_ranks_every_verdict() -> None:
     # A verdict the explorer cannot rank would stop the worst-first choice of a large run.
     from typing import get_args
 
-    from honesty_pressure.construct import Verdict
-    from honesty_pressure.transcripts import SEVERITY
+    from honesty_pressure.core.construct import Verdict
+    from honesty_pressure.scoring.transcripts import SEVERITY
 
     assert set(SEVERITY) == set(get_args(Verdict))
     assert sorted(SEVERITY, key=SEVERITY.__getitem__)[:2] == ["forbidden", "refused"]

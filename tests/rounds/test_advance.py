@@ -15,28 +15,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.advance import ParentSet, RequestLines, advance, fork_request, from_layer
-from honesty_pressure.binding import ID_RE, bind, unbind
-from honesty_pressure.canonical import dumps, jsonl, sha256_hex
-from honesty_pressure.cli import main
-from honesty_pressure.construct import PRESSURE_TYPES, Ledger, MenuItem
+from honesty_pressure.rounds.advance import ParentSet, RequestLines, advance, fork_request, from_layer
+from honesty_pressure.core.binding import ID_RE, bind, unbind
+from honesty_pressure.core.canonical import dumps, jsonl, sha256_hex
+from honesty_pressure.cli.main import main
+from honesty_pressure.core.construct import PRESSURE_TYPES, Ledger, MenuItem
 from honesty_pressure.domains import DOMAINS, Domain, by_name
-from honesty_pressure.evidence import evaluate, seen
-from honesty_pressure.export import EXPORT_FORMATS, export_lines
-from honesty_pressure.fork import Fork, Parent, make_forks, plan
-from honesty_pressure.menu import decision_codes as continuation_codes
-from honesty_pressure.generate import messages as packet_messages
-from honesty_pressure.parse import answer_text, parse_decision
-from honesty_pressure.pipeline import judge_forks, score_run
-from honesty_pressure.score import menu_codes, request_digest
-from honesty_pressure.store import JsonObject, load_layer, read_jsonl
-from honesty_pressure.axes import INDEX_AXES
-from honesty_pressure.summary import AXES, fork_summary, honesty_index
+from honesty_pressure.generate.evidence import evaluate, seen
+from honesty_pressure.runners.export import EXPORT_FORMATS, export_lines
+from honesty_pressure.rounds.fork import Fork, Parent, make_forks, plan
+from honesty_pressure.generate.menu import decision_codes as continuation_codes
+from honesty_pressure.generate.generate import messages as packet_messages
+from honesty_pressure.core.parse import answer_text, parse_decision
+from honesty_pressure.runs.pipeline import judge_forks, score_run
+from honesty_pressure.scoring.score import menu_codes, request_digest
+from honesty_pressure.files.store import JsonObject, load_layer, read_jsonl
+from honesty_pressure.scoring.axes import INDEX_AXES
+from honesty_pressure.scoring.summary import AXES, fork_summary, honesty_index
 
-from .replies import Policy, cave, chat_lines, constant, envelopes, hold_first, native_lines, oracle, reply_text, write_native
-from .strategies import seeds, small_build
+from tests.replies import Policy, cave, chat_lines, constant, envelopes, hold_first, native_lines, oracle, reply_text, write_native
+from tests.strategies import seeds, small_build
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKETS = ROOT / "packets"
 QUICK = load_layer(PACKETS, "quick")
 PROG = "python -m honesty_pressure"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.cli import main
-from honesty_pressure.store import keyed, load_layer
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.cli.main import main
+from honesty_pressure.files.store import keyed, load_layer
 
-from .replies import chat_lines, oracle
+from tests.replies import chat_lines, oracle
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.chain import Chain, play
-from honesty_pressure.construct import PRESSURE_TYPES
-from honesty_pressure.depth import chain_rounds, depth_policies, play_policy
-from honesty_pressure.persistence import persistence
-from honesty_pressure.policies import reply_text
-from honesty_pressure.store import JsonObject, PacketFolder, load_checked_layer
-from honesty_pressure.sustained import offsets, pressure_at
+from honesty_pressure.rounds.chain import Chain, play
+from honesty_pressure.core.construct import PRESSURE_TYPES
+from honesty_pressure.checks.depth import chain_rounds, depth_policies, play_policy
+from honesty_pressure.rounds.persistence import persistence
+from honesty_pressure.checks.policies import reply_text
+from honesty_pressure.files.store import JsonObject, PacketFolder, load_checked_layer
+from honesty_pressure.rounds.sustained import offsets, pressure_at
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STUB = ROOT / "tests" / "stub_runner.py"
 
 
@@ -187,7 +187,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     assert paired.returncode == 0, paired.stderr
     change = json.loads((tmp_path / "g" / "regress.json").read_text())["persistence"]["update retention"]["change"]
     assert [point["value"] for point in change] == [0.0]
-    from .jsonschema_subset import Validator
+    from tests.jsonschema_subset import Validator
 
     validator = Validator(ROOT / "docs" / "schema")
     assert validator.check(json.loads((tmp_path / "c" / "compare.json").read_text()), "compare.schema.json") == []
@@ -201,8 +201,8 @@ def test_run_rounds_bounds(tmp_path: Path, rounds: str) -> None:
 
 
 def test_depth_demo_recovers_both_planted_traits(tmp_path: Path) -> None:
-    from honesty_pressure.demo_depth import run_depth_demo
-    from honesty_pressure.simulate import DEPTH_TRAITS
+    from honesty_pressure.runs.demo_depth import run_depth_demo
+    from honesty_pressure.runners.simulate import DEPTH_TRAITS
 
     files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 20261130, 5)
     rows = summary["demo"]["recovery"]  # type: ignore[index]
@@ -220,7 +220,7 @@ def test_depth_demo_recovers_both_planted_traits(tmp_path: Path) -> None:
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-from honesty_pressure.persistence import Round  # noqa: E402
+from honesty_pressure.rounds.persistence import Round  # noqa: E402
 
 KINDS = ("pressure", "neutral", "evidence_change", "evidence_confirm")
 
@@ -279,7 +279,7 @@ def test_persistence_invariants(threads: list[tuple[str, str, bool, list[bool | 
 
 
 def test_words_at_depth_tell_neither_contrast() -> None:
-    from honesty_pressure.depth_audit import later_examples, words_audit
+    from honesty_pressure.checks.depth_audit import later_examples, words_audit
 
     train = later_examples(play(quick(), oracle, 4, keep=keep))
     test = later_examples(play(quick(), oracle, 4, keep=lambda pid: int(pid.encode("utf-8").hex(), 16) % 8 in (1, 2, 3)))
@@ -291,10 +291,10 @@ def test_words_at_depth_tell_neither_contrast() -> None:
 
 
 def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> None:
-    from honesty_pressure.demo_depth import run_depth_demo
-    from honesty_pressure.simulate import DEPTH_TRAITS
+    from honesty_pressure.runs.demo_depth import run_depth_demo
+    from honesty_pressure.runners.simulate import DEPTH_TRAITS
 
-    from .htmlcheck import parse, problems
+    from tests.htmlcheck import parse, problems
 
     files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 7, 5)
     page = files["round5/report.html"].decode("utf-8")
@@ -303,7 +303,7 @@ def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> Non
     report = files["round5/REPORT.md"].decode("utf-8")
     assert "| pressure threads, risk |" in report and "| updates kept (of updated) |" in report
     # Every file of a sustained chain has its schema (docs/schema/).
-    from .jsonschema_subset import Validator
+    from tests.jsonschema_subset import Validator
 
     validator = Validator(ROOT / "docs" / "schema")
     checks = [(json.loads(files[f"round{k}/run.json"]), "run.schema.json") for k in (3, 4, 5)]
@@ -314,9 +314,9 @@ def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> Non
 
 
 def test_a_sustained_round_continues_only_a_sustained_chain() -> None:
-    from honesty_pressure.advance import build_round
-    from honesty_pressure.chain import answer, envelopes_of
-    from honesty_pressure.errors import InputError
+    from honesty_pressure.rounds.advance import build_round
+    from honesty_pressure.rounds.chain import answer, envelopes_of
+    from honesty_pressure.core.errors import InputError
 
     parents = play(quick(), oracle, 2, protocol="default", keep=keep).last
     replies = envelopes_of(answer(parents, oracle), "r2.jsonl")

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from honesty_pressure.construct import FORMATS, Envelope, Format
-from honesty_pressure.envelopes import detect_format, read_envelopes
-from honesty_pressure.errors import InputError
+from honesty_pressure.core.construct import FORMATS, Envelope, Format
+from honesty_pressure.runners.envelopes import detect_format, read_envelopes
+from honesty_pressure.core.errors import InputError
 
-FIXTURES = Path(__file__).parent / "fixtures" / "replies"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replies"
 
 
 def summary(envelopes: list[Envelope]) -> list[tuple[int, str, str | None, str | None, int]]:

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from honesty_pressure.binding import ID_RE, bind, unbind
-from honesty_pressure.canonical import dumps
-from honesty_pressure.envelopes import read_envelopes
-from honesty_pressure.export import EXPORT_FORMATS, ExportFormat, export_lines
-from honesty_pressure.store import read_jsonl
+from honesty_pressure.core.binding import ID_RE, bind, unbind
+from honesty_pressure.core.canonical import dumps
+from honesty_pressure.runners.envelopes import read_envelopes
+from honesty_pressure.runners.export import EXPORT_FORMATS, ExportFormat, export_lines
+from honesty_pressure.files.store import read_jsonl
 
 SET = "976c16bf72fa"
 KEY_FIELDS = ("family", "state", "acceptable", "forbidden", "edit")
@@ -174,7 +174,7 @@ def test_any_request_exports_to_valid_lines(packet: str, turns: list[str], sampl
 
 
 def test_real_packets_export_when_present() -> None:
-    path = Path(__file__).resolve().parents[1] / "packets" / "quick" / "round1.jsonl"
+    path = Path(__file__).resolve().parents[2] / "packets" / "quick" / "round1.jsonl"
     if not path.exists():
         pytest.skip("no committed quick packets")
     records = [r for _, r in read_jsonl(path)]

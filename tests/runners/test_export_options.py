@@ -9,15 +9,15 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure.binding import unbind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.cli import PROG, main
-from honesty_pressure.export import FILE_LIMITS, RequestOptions, export_lines, shard_names, shards
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.binding import unbind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.cli.main import PROG, main
+from honesty_pressure.runners.export import FILE_LIMITS, RequestOptions, export_lines, shard_names, shards
+from honesty_pressure.files.store import load_layer
 
-from .replies import oracle, reply_text
+from tests.replies import oracle, reply_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKETS = ROOT / "packets"
 QUICK = load_layer(PACKETS, "quick")
 RECORDS = [QUICK.round1[pid] for pid in sorted(QUICK.round1)[:3]]

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.envelopes import read_envelopes
-from honesty_pressure.errors import InputError
-from honesty_pressure.score import judge, match
-from honesty_pressure.store import keyed
+from honesty_pressure.runners.envelopes import read_envelopes
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.scoring.score import judge, match
+from honesty_pressure.files.store import keyed
 
-LOGS = Path(__file__).parent / "fixtures" / "inspect_logs"
+LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "inspect_logs"
 REQUESTS = keyed(LOGS / "requests.jsonl")
 KEYS = keyed(LOGS / "key.jsonl")
 PACKET_SET = str(next(iter(REQUESTS.values()))["packet_set"])

@@ -22,11 +22,11 @@ import pytest
 inspect_ai = importlib.import_module("inspect_ai") if os.environ.get("HP_REQUIRE_INSPECT") == "1" else pytest.importorskip("inspect_ai")
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, get_model, modelapi  # noqa: E402
 
-from honesty_pressure.binding import unbind  # noqa: E402
-from honesty_pressure.envelopes import read_envelopes  # noqa: E402
-from honesty_pressure.store import keyed, load_layer  # noqa: E402
+from honesty_pressure.core.binding import unbind  # noqa: E402
+from honesty_pressure.runners.envelopes import read_envelopes  # noqa: E402
+from honesty_pressure.files.store import keyed, load_layer  # noqa: E402
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TASK = "examples/inspect_task.py"  # Inspect wants a path relative to the working folder
 QUICK = load_layer(ROOT / "packets", "quick")
 LIMIT = 12

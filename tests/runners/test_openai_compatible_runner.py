@@ -15,15 +15,15 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.binding import unbind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.envelopes import read_envelopes, runner_failed
-from honesty_pressure.export import RequestOptions, export_lines
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.binding import unbind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
+from honesty_pressure.runners.export import RequestOptions, export_lines
+from honesty_pressure.files.store import load_layer
 
-from .jsonschema_subset import Validator
+from tests.jsonschema_subset import Validator
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RUNNER = ROOT / "examples" / "openai_compatible_runner.py"
 QUICK = load_layer(ROOT / "packets", "quick")
 SCHEMA = Validator(ROOT / "docs" / "schema")

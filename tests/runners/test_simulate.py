@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.axes import STABILITY_FAMILIES
-from honesty_pressure.demo import expected_rates, recovery_table, run_demo
-from honesty_pressure.generate import DEFAULT_SEED
-from honesty_pressure.simulate import Traits, reply, round1_decision, round2_decision
-from honesty_pressure.store import JsonObject, PacketFolder, load_layer, read_jsonl
-from honesty_pressure.summary import AXES
+from honesty_pressure.scoring.axes import STABILITY_FAMILIES
+from honesty_pressure.runs.demo import expected_rates, recovery_table, run_demo
+from honesty_pressure.generate.generate import DEFAULT_SEED
+from honesty_pressure.runners.simulate import Traits, reply, round1_decision, round2_decision
+from honesty_pressure.files.store import JsonObject, PacketFolder, load_layer, read_jsonl
+from honesty_pressure.scoring.summary import AXES
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 SEED = DEFAULT_SEED
 """The simulated assistant's seed: the demo's default, fixed before looking at any result."""

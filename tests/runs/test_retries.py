@@ -18,18 +18,18 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from honesty_pressure.binding import bind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.construct import Envelope
-from honesty_pressure.envelopes import read_envelopes, runner_failed
-from honesty_pressure.errors import InputError
-from honesty_pressure.pipeline import score_round1
-from honesty_pressure.score import match
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.binding import bind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.core.construct import Envelope
+from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.runs.pipeline import score_round1
+from honesty_pressure.scoring.score import match
+from honesty_pressure.files.store import load_layer
 
-from .replies import envelopes, oracle, reply_text
+from tests.replies import envelopes, oracle, reply_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 PIDS = sorted(QUICK.round1)[:3]
 

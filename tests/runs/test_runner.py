@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 STUB = ROOT / "tests" / "stub_runner.py"
 
 
@@ -83,7 +83,7 @@ def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> N
 def test_samples_send_every_packet_k_times_and_a_failed_round_1_stays_open(tmp_path: Path) -> None:
     """Issue 21: `run --samples 2` sends each round-1 packet twice (samples 0 and 1); a runner that
     answers none of them leaves round 1 open, with one line and exit 1, never a score of zeros."""
-    from honesty_pressure.binding import unbind
+    from honesty_pressure.core.binding import unbind
 
     out = tmp_path / "run"
     result = run("run", "--runner", f"{sys.executable} {STUB} A --error", "--run", str(out), "--samples", "2")

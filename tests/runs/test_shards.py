@@ -12,19 +12,19 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.binding import unbind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.errors import InputError
-from honesty_pressure.export import export_lines, shards as export_shards
-from honesty_pressure.pipeline import ReplyFiles, round1_score, score_round1
-from honesty_pressure.sheet import Sheet
-from honesty_pressure.shards import check_partials, merged_tally, read_partials
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.binding import unbind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.runners.export import export_lines, shards as export_shards
+from honesty_pressure.runs.pipeline import ReplyFiles, round1_score, score_round1
+from honesty_pressure.scoring.sheet import Sheet
+from honesty_pressure.runs.shards import check_partials, merged_tally, read_partials
+from honesty_pressure.files.store import load_layer
 
-from .replies import oracle, reply_text
-from .test_streaming import QUICK, _shard_partials
+from tests.replies import oracle, reply_text
+from tests.scoring.test_streaming import QUICK, _shard_partials
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def kit(*args: str | Path) -> subprocess.CompletedProcess[str]:

@@ -10,11 +10,11 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from honesty_pressure.axes import AXES, DIRECTIONS, INDEX_AXES, PER_ITEM_AXES
-from honesty_pressure.compare import board
-from honesty_pressure.index import axis_value, honesty_index
-from honesty_pressure.regress import compare_runs
-from honesty_pressure.stats import harmonic_mean
+from honesty_pressure.scoring.axes import AXES, DIRECTIONS, INDEX_AXES, PER_ITEM_AXES
+from honesty_pressure.reports.compare import board
+from honesty_pressure.scoring.index import axis_value, honesty_index
+from honesty_pressure.reports.regress import compare_runs
+from honesty_pressure.core.stats import harmonic_mean
 
 
 def _report_percent(report: str, label: str) -> str:

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from honesty_pressure.errors import InputError
-from honesty_pressure.score import judge, match
-from honesty_pressure.store import load_layer
-from honesty_pressure.summary import round1_summary
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.scoring.score import judge, match
+from honesty_pressure.files.store import load_layer
+from honesty_pressure.scoring.summary import round1_summary
 
-from .replies import constant, envelopes, oracle
+from tests.replies import constant, envelopes, oracle
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 
 

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.files.store import load_layer
 
-from .htmlcheck import parse, problems
-from .jsonschema_subset import Validator
-from .replies import constant, native_lines, oracle, reply_text
+from tests.htmlcheck import parse, problems
+from tests.jsonschema_subset import Validator
+from tests.replies import constant, native_lines, oracle, reply_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 
 

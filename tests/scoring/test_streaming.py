@@ -12,22 +12,24 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure import spool as spool_module, tally as tally_module
-from honesty_pressure.axes import direction
-from honesty_pressure.binding import bind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.envelopes import read_envelopes
-from honesty_pressure.errors import InputError
-from honesty_pressure.pipeline import round1_score, score_round1, ReplyFiles
-from honesty_pressure.score import judge, match
-from honesty_pressure.sheet import Sheet
-from honesty_pressure.folders import open_writer
-from honesty_pressure.shards import Shard, check_partials, merged_tally, read_partials, write_partial_folder
-from honesty_pressure.store import load_layer
-from honesty_pressure.tally import Tally
-from honesty_pressure.transcripts import reply_lines
+from honesty_pressure.files import spool as spool_module
 
-ROOT = Path(__file__).resolve().parent.parent
+from honesty_pressure.scoring import tally as tally_module
+from honesty_pressure.scoring.axes import direction
+from honesty_pressure.core.binding import bind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.runners.envelopes import read_envelopes
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.runs.pipeline import round1_score, score_round1, ReplyFiles
+from honesty_pressure.scoring.score import judge, match
+from honesty_pressure.scoring.sheet import Sheet
+from honesty_pressure.files.folders import open_writer
+from honesty_pressure.runs.shards import Shard, check_partials, merged_tally, read_partials, write_partial_folder
+from honesty_pressure.files.store import load_layer
+from honesty_pressure.scoring.tally import Tally
+from honesty_pressure.scoring.transcripts import reply_lines
+
+ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 PIDS = sorted(QUICK.round1)[:6]
 

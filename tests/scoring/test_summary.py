@@ -10,16 +10,16 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from honesty_pressure.construct import NEGATIVE_CONTROLS
-from honesty_pressure.pipeline import score_round1
-from honesty_pressure.score import Record
-from honesty_pressure.stats import fisher_exact, holm, mcnemar_exact
-from honesty_pressure.store import load_layer
-from honesty_pressure.summary import fork_summary, pass_k, pressure_type_tests, round1_summary
+from honesty_pressure.core.construct import NEGATIVE_CONTROLS
+from honesty_pressure.runs.pipeline import score_round1
+from honesty_pressure.scoring.score import Record
+from honesty_pressure.core.stats import fisher_exact, holm, mcnemar_exact
+from honesty_pressure.files.store import load_layer
+from honesty_pressure.scoring.summary import fork_summary, pass_k, pressure_type_tests, round1_summary
 
-from .htmlcheck import parse, problems
+from tests.htmlcheck import parse, problems
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 Row = tuple[Record, Mapping[str, object]]
 
 
@@ -157,8 +157,8 @@ def test_round1_summary_has_forbidden_beside_every_axis() -> None:
 @given(st.lists(st.lists(st.integers(0, 50), min_size=3, max_size=3), min_size=1, max_size=30), st.integers(0, 3))
 def test_packed_columns_sum_like_each_column(rows: list[list[int]], seed: int) -> None:
     """group_mean's packed column: one pick and sum give every column's picked sum."""
-    from honesty_pressure.stats import picker, resamples
-    from honesty_pressure.summary import _Packed
+    from honesty_pressure.core.stats import picker, resamples
+    from honesty_pressure.scoring.summary import _Packed
 
     columns = [list(col) for col in zip(*rows)]
     packed = _Packed(columns)

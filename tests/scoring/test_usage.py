@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.binding import bind
-from honesty_pressure.canonical import jsonl
-from honesty_pressure.envelopes import read_envelopes, received, usage_of
-from honesty_pressure.pipeline import score_round1
-from honesty_pressure.store import load_layer
+from honesty_pressure.core.binding import bind
+from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.runners.envelopes import read_envelopes, received, usage_of
+from honesty_pressure.runs.pipeline import score_round1
+from honesty_pressure.files.store import load_layer
 
-from .htmlcheck import parse, problems
-from .replies import oracle, reply_text
+from tests.htmlcheck import parse, problems
+from tests.replies import oracle, reply_text
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
 QUICK = load_layer(ROOT / "packets", "quick")
 PIDS = sorted(QUICK.round1)
