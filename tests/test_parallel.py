@@ -20,7 +20,7 @@ def test_files_sharing_a_costly_build_share_a_shard() -> None:
     practice = {where[f] for f in where if f.startswith("tests/practice/")}
     demo_users = {where[f] for f in where if parallel.unit_of(f) == "shared-fixtures"}
     assert len(practice) == 1 and len(demo_users) == 1
-    assert "tests/test_report_html.py" in where and parallel.unit_of("tests/test_report_html.py") == "shared-fixtures"
+    assert "tests/reports/test_report_html.py" in where and parallel.unit_of("tests/reports/test_report_html.py") == "shared-fixtures"
 
 
 def test_the_split_is_longest_first_to_the_lightest_shard() -> None:
@@ -33,11 +33,11 @@ def test_the_split_is_longest_first_to_the_lightest_shard() -> None:
 def test_weights_are_read_from_a_durations_report() -> None:
     report = "\n".join(
         [
-            "12.50s call     tests/test_cli.py::test_a",
-            "0.50s setup    tests/test_cli.py::test_b",
+            "12.50s call     tests/cli/test_cli.py::test_a",
+            "0.50s setup    tests/cli/test_cli.py::test_b",
             "3.00s call     tests/practice/test_wording.py::test_c[x]",
             "1.00s call     tests/practice/test_decoys.py::test_d",
             "9.00s call     tests/not_a_file.py::test_e",
         ]
     )
-    assert parallel.weights_from(report) == {"tests/practice": 4.0, "tests/test_cli.py": 13.0}
+    assert parallel.weights_from(report) == {"tests/practice": 4.0, "tests/cli/test_cli.py": 13.0}

@@ -56,7 +56,7 @@ _KIT_NAMES: Final = re.compile(
 )
 _LAYERS: Final = ("quick", "full")
 _LAYER_FILES: Final = frozenset({"build.json", "ledgers.jsonl", "round1.jsonl", "key.jsonl"})
-_PACKAGE: Final = Path(os.path.realpath(Path(__file__).parent))
+_PACKAGE: Final = Path(os.path.realpath(Path(__file__).parent.parent))  # honesty_pressure/
 _LISTED: Final = 4
 
 

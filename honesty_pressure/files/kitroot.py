@@ -14,7 +14,7 @@ from typing import Final
 
 from .manifest import MANIFEST_NAME
 
-PACKAGE: Final = Path(__file__).resolve().parent
+PACKAGE: Final = Path(__file__).resolve().parent.parent  # honesty_pressure/, whose data/ an install holds
 INSTALLED: Final = PACKAGE / "data"
 
 

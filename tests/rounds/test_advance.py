@@ -99,7 +99,7 @@ def advance_cli(run: Path, *replies: Path, extra: Sequence[str] = ()) -> int:
 def snapshot(folder: Path) -> dict[str, bytes | str]:
     """Every file's bytes; commands.jsonl records the command line, which names the run folder
     (and so the marker, which lists its SHA-256, is taken as what it lists: kit.snapshot)."""
-    from .hostile.kit import _marker_view
+    from tests.hostile.kit import _marker_view
 
     return {
         p.name: p.read_bytes().replace(str(folder).encode(), b"RUN").replace(b" --force", b"")

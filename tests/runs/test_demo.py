@@ -105,7 +105,7 @@ def test_demo_twice_gives_the_same_bytes(twice: tuple[tuple[Path, subprocess.Com
     assert {p.name for p in first.iterdir()} == {p.name for p in second.iterdir()} == FILES
     # The same bytes, but for the recorded command line, which names the output folder.
     # (The marker lists those files' SHA-256s, so it is compared as what it lists.)
-    from .hostile.kit import _marker_view
+    from tests.hostile.kit import _marker_view
 
     def seen(folder: Path, name: str) -> bytes | str:
         data = (folder / name).read_bytes()
