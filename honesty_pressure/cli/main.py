@@ -32,7 +32,8 @@ from ..generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id,
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN, MAX_UNSCORABLE_SHARE
 from ..files.manifest import MANIFEST_NAME, build as build_manifest
 from ..generate.show import show_source
-from ..files.store import is_file, load_checked_layer, load_layer, read_bounded
+from ..files.layer import load_checked_layer, load_layer
+from ..files.store import is_file, read_bounded
 from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, Stopped
 from ..checks.verify import parse_seed, verify_tree
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from ..checks.policies import Policy
     from ..runners.simulate import Traits
     from ..runs.shards import Shard
-    from ..files.store import PacketFolder
+    from ..files.layer import PacketFolder
 
 PROG = "python -m honesty_pressure"
 ROOT_HELP = "the folder holding MANIFEST.sha256, packets/ and controls/ (default: here if it holds them, else the kit's own copy)"

@@ -27,7 +27,8 @@ from ..runners.export import ExportFormat, RequestOptions, export_lines
 from ..files.folders import FolderWriter
 from .pipeline import score_run
 from .runner import SCORE_FILES, Round, _read, _replies_of, _send
-from ..files.store import PacketFolder, jsonl_bytes, keyed_records
+from ..files.layer import PacketFolder
+from ..files.store import jsonl_bytes, keyed_records
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 
 CHAINED_PROTOCOLS: Final = (NAME,)

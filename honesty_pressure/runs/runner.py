@@ -56,7 +56,8 @@ from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
 from ..core.progress import SILENT, Meter, progress
 from ..scoring.score import match
 from ..runners.envelopes import refused, runner_failed
-from ..files.store import JsonObject, PacketFolder, is_file, json_object, jsonl_bytes, keyed_records, open_regular, read_bounded
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, is_file, json_object, jsonl_bytes, keyed_records, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
