@@ -848,7 +848,7 @@ def _depth_demo(args: argparse.Namespace, traits: "Traits", out: Path) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from ..runs.runner import run_with_runner
+    from ..runs.run import run_with_runner
     from ..reports.sections import RUN_CUT
 
     model = _text_option("--model", args.model)
