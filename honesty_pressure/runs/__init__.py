@@ -1,0 +1,22 @@
+"""Whole runs: pipeline scores a set of reply files against a packet folder and writes the
+scored folder; run drives rounds 1 and 2 of `run --runner CMD`, runner calls the external
+command one round at a time and later_rounds drives rounds 3..N; shards scores a slice of the
+replies per process and merges them; demo and demo_depth do the whole job offline with the
+simulated assistant.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
+    from . import demo, demo_depth, later_rounds, pipeline, run, runner, shards
+
+__all__ = ["demo", "demo_depth", "later_rounds", "pipeline", "run", "runner", "shards"]
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
