@@ -262,7 +262,7 @@ def score_floor(work: Path, replies: Path) -> Proc:
 
 def score(*args: str | Path, out: Path, before: Callable[[], None] = nothing) -> Proc:
     """A `score` command. A synthetic file cut at a count that is not a whole number of samples
-    leaves the rest of its last sample unanswered (6 % at 18,570 replies, 30 % at 10,000), and
+    leaves the rest of its last sample unanswered (6 % at 18,570 replies, a third at 10,000), and
     the synthetic fork replies have their runner errors (28 % of a run's items unanswered), over
     score's default --max-unscorable: the option lets the command exit 0 once it has written
     everything it writes anyway."""
