@@ -25,7 +25,7 @@ from ..core.construct import Protocol
 from ..core.errors import UsageError
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from ..files.folders import FolderWriter
-from .pipeline import score_run
+from .pipeline import ScoreOptions, score_run
 from .runner import SCORE_FILES, Round, _read, _replies_of, _send
 from ..files.store import PacketFolder, jsonl_bytes, keyed_records
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
@@ -93,7 +93,7 @@ def later_rounds(
         current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
         _send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / current.replies] if _replies_of(out, current) else []
-        files = score_run(here, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
+        files = score_run(here, replies, folder.folder.parent, ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line))
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files
 

@@ -52,7 +52,7 @@ from ..files import folders
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from ..files.folders import FolderWriter, open_writer
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
-from .pipeline import COMMANDS_FILE, LARGE, SMALL, run_log_bytes, score_run
+from .pipeline import COMMANDS_FILE, LARGE, SMALL, ScoreOptions, run_log_bytes, score_run
 from ..core.progress import SILENT, Meter, progress
 from ..scoring.score import match
 from ..runners.envelopes import refused, runner_failed
@@ -535,8 +535,15 @@ def run_with_runner(
             _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
             replies = [out / second.replies] if _replies_of(out, second) else []
             files = score_run(
-                out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line, max_unscorable=max_unscorable,
-                retry_refused=retry_refused,
+                out,
+                replies,
+                folder.folder.parent,
+                ScoreOptions(
+                    bootstrap_seed=bootstrap_seed,
+                    command=command_line,
+                    max_unscorable=max_unscorable,
+                    retry_refused=retry_refused,
+                ),
             )
             writer.commit(files, "run", keep=True)
         if rounds > 2:
