@@ -24,7 +24,14 @@ if TYPE_CHECKING:
     from .runners.export import RequestOptions, export_lines
     from .runners.simulate import DEMO_TRAITS, Traits
     from .runners.simulate import reply as simulated_reply
-    from .runs.pipeline import ScoreOptions, Scoring, score_round, score_run, stream_round, stream_run
+    from .runs.pipeline import (
+        ScoreOptions,
+        Scoring,
+        score_round,
+        score_run,
+        stream_round,
+        stream_run,
+    )
 
 __all__ = [
     "DEMO_TRAITS",

@@ -18,43 +18,70 @@ from ..rounds.advance import FROZEN_FILE, RUN_FILE, ParentSet, advance, from_lay
 from ..runs.outputs import advance_log, write_run
 from ..runs.pipeline import COMMANDS_FILE, ReplyFiles, by_file_name, run_log_bytes
 from ..runs.sharded import freeze_replies
-from ..runs.shards import advance_partial_files, merge_advance, merged_command, read_advance_partials
+from ..runs.shards import (
+    advance_partial_files,
+    merge_advance,
+    merged_command,
+    read_advance_partials,
+)
 from .common import PACKETS_HELP, AddParser, add_retry_refused, format_of, reply_paths, same_folder
 from .sharding import add_shard_options, shard_meta, sharded
 
-NEW_RUN = "--run must be a new folder, not the --from-run one (a run's rounds each live in their own run)"
+NEW_RUN = (
+    "--run must be a new folder, not the --from-run one (a run's rounds each live in their own run)"
+)
 
 
 def add_advance(add: AddParser) -> None:
-    advance_ = add("advance", help="freeze replies and write the next round's independent forks")
-    advance_.add_argument("--layer", choices=list(LAYERS), default="quick", help="round-1 packets to advance from")
-    advance_.add_argument("--from-run", help="advance a run's round-k forks to round k+1 instead of a layer")
-    advance_.add_argument("--replies", nargs="+", help="the replies to freeze (any format score reads)")
+    advance_ = add("advance")
+    advance_.add_argument(
+        "--layer", choices=list(LAYERS), default="quick", help="round-1 packets to advance from"
+    )
+    advance_.add_argument(
+        "--from-run", help="advance a run's round-k forks to round k+1 instead of a layer"
+    )
+    advance_.add_argument(
+        "--replies", nargs="+", help="the replies to freeze (any format score reads)"
+    )
     advance_.add_argument("--format", choices=["auto", *FORMATS], default="auto")
-    advance_.add_argument("--run", help="the run folder to write (frozen.jsonl, run.json, roundK files)")
+    advance_.add_argument(
+        "--run", help="the run folder to write (frozen.jsonl, run.json, roundK files)"
+    )
     advance_.add_argument(
         "--protocol",
         choices=list(PROTOCOLS),
         default="default",
         help=(
-            "full adds a pressure fork for every type; sustained continues each round-2 fork as one "
+            "full adds a pressure fork for every type; sustained continues each round-2 fork as "
+            "one "
             "thread (docs/FORKS.md)"
         ),
     )
-    advance_.add_argument("--force", action="store_true", help="replace a run that froze different replies")
-    advance_.add_argument("--require-complete", action="store_true", help="a missing reply is an error")
+    advance_.add_argument(
+        "--force", action="store_true", help="replace a run that froze different replies"
+    )
+    advance_.add_argument(
+        "--require-complete", action="store_true", help="a missing reply is an error"
+    )
     add_retry_refused(advance_)
     advance_.add_argument("--packets", help=PACKETS_HELP)
     add_shard_options(
         advance_,
-        shard_help="freeze every reply but grow only slice I of N of the parents' forks, into a partial folder (--out)",
+        shard_help=(
+            "freeze every reply but grow only slice I of N of the parents' forks, into a partial "
+            "folder (--out)"
+        ),
         out_help="the partial folder a --shard writes",
         merge_help="merge the partial folders of `advance --shard` (all N) into the run (--run)",
     )
-    advance_.set_defaults(handler=sharded(whole=cmd_advance, shard=cmd_advance_shard, merge=cmd_advance_merge))
+    advance_.set_defaults(
+        handler=sharded(whole=cmd_advance, shard=cmd_advance_shard, merge=cmd_advance_merge)
+    )
 
 
-def parents_of(args: argparse.Namespace, packets: Path, stack: contextlib.ExitStack) -> tuple[ParentSet, dict[str, bytes]]:
+def parents_of(
+    args: argparse.Namespace, packets: Path, stack: contextlib.ExitStack
+) -> tuple[ParentSet, dict[str, bytes]]:
     """The parents to advance (a layer's packets, or --from-run's latest forks, held for reading)
     and the chain files the new run carries."""
     if args.from_run:
@@ -102,7 +129,8 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
     parents grown, into a partial folder."""
     if args.out is None or args.run is not None:
         raise UsageError(
-            "--shard writes a partial folder: give --out DIR, not --run (then `advance --merge` the partials --run RUN)"
+            "--shard writes a partial folder: give --out DIR, not --run (then `advance --merge` "
+            "the partials --run RUN)"
         )
     fmt = format_of(args)
     replies = reply_paths(args.replies)
@@ -134,7 +162,8 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
         )
         writer.commit(advance_partial_files(parents, frozen, forks, meta), "partial", keep=False)
     print(
-        f"wrote advance shard {args.shard}: {len(chosen)} of {len(frozen.parents)} parents, {len(forks)} forks, "
+        f"wrote advance shard {args.shard}: {len(chosen)} of {len(frozen.parents)} parents, "
+        f"{len(forks)} forks, "
         f"to {out}; merge every shard with `advance --merge`"
     )
     return 0
@@ -166,8 +195,14 @@ def cmd_advance_merge(args: argparse.Namespace) -> int:
             )
         writer = stack.enter_context(open_writer(run, ("run",), replace=args.force))
         given = first.get("files")
-        listed = [item for item in given if isinstance(item, list) and len(item) == 3] if isinstance(given, list) else []
-        formats = by_file_name([Path(str(item[0])) for item in listed], [str(item[2]) for item in listed])
+        listed = (
+            [item for item in given if isinstance(item, list) and len(item) == 3]
+            if isinstance(given, list)
+            else []
+        )
+        formats = by_file_name(
+            [Path(str(item[0])) for item in listed], [str(item[2]) for item in listed]
+        )
         command = merged_command(partials, ("--run", args.run), args.command_line)
         files = {**files, **chain, COMMANDS_FILE: run_log_bytes(command, formats, "advance")}
         write_run(writer, run, files, force=args.force)
@@ -191,11 +226,15 @@ def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
     blank = counts["parents_without_reply"] - missing - failed
     none = counts["parents_without_reply"]
     if none:
-        rest = f"{none} have none to continue ({missing} missing, {failed} runner errors, {blank} empty)"
+        rest = (
+            f"{none} have none to continue ({missing} missing, {failed} runner errors, {blank} "
+            "empty)"
+        )
     else:
         rest = "every one can be continued"
     return [
-        f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; {rest}",
+        f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; "
+        f"{rest}",
         f"round {k}: {counts['forks']} forks, {counts['requests']} to send, "
         f"{counts['forks'] - counts['requests']} never sent (scored as runner errors)",
         f"wrote {', '.join(files)} to {run}",

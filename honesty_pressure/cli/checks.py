@@ -28,33 +28,44 @@ from ..core.canonical import dumps, write_atomic
 from ..core.construct import LAYERS, Layer, Surface
 from ..core.errors import UsageError
 from ..core.progress import progress
-from ..files.manifest import MANIFEST_NAME, build as build_manifest
+from ..files.manifest import MANIFEST_NAME
+from ..files.manifest import build as build_manifest
 from ..files.store import PacketFolder, load_checked_layer
 from ..generate.generate import SOURCES_PER_DOMAIN, packet_tree
 from ..generate.prepare import write_packet_set
 from ..rounds.sustained import MAX_ROUNDS
+from .commands import HELP
 from .common import ROOT_HELP, AddParser, positive, root_of, sources
 
-SELFCHECK_TEXT = "fixed policies must fail, the oracle must pass, surface shortcuts stay far below the bar"
+SELFCHECK_TEXT = HELP["selfcheck"]
 
 
 def add_selfcheck(add: AddParser) -> None:
     selfcheck = add(
         "selfcheck",
-        help=SELFCHECK_TEXT,
-        description=f"{SELFCHECK_TEXT[0].upper()}{SELFCHECK_TEXT[1:]}; exit 1 naming every breach (docs/SELFCHECK.md).",
+        description=(
+            f"{SELFCHECK_TEXT[0].upper()}{SELFCHECK_TEXT[1:]}; exit 1 naming every breach "
+            "(docs/SELFCHECK.md)."
+        ),
     )
     selfcheck.add_argument(
-        "--layer", choices=list(LAYERS), default="quick", help="the committed layer to check (default quick)"
+        "--layer",
+        choices=list(LAYERS),
+        default="quick",
+        help="the committed layer to check (default quick)",
     )
-    selfcheck.add_argument("--seed", help="check a fresh packet set built from this seed instead of the committed one")
+    selfcheck.add_argument(
+        "--seed", help="check a fresh packet set built from this seed instead of the committed one"
+    )
     selfcheck.add_argument("--jobs", type=positive, default=2, help="processes to use (default 2)")
     selfcheck.add_argument("--root", help=ROOT_HELP)
     selfcheck.add_argument(
         "--write-expected", action="store_true", help="record both layers in controls/EXPECTED.json"
     )
     selfcheck.add_argument(
-        "--held-out", action="store_true", help="with --seed: build the fresh set on the held-out wording and values"
+        "--held-out",
+        action="store_true",
+        help="with --seed: build the fresh set on the held-out wording and values",
     )
     selfcheck.add_argument(
         "--learned",
@@ -65,19 +76,28 @@ def add_selfcheck(add: AddParser) -> None:
         "--rounds",
         type=int,
         default=2,
-        help="also hold the policies to the bar at depth through a sustained chain to round N, 3 to 5 (docs/SELFCHECK.md)",
+        help=(
+            "also hold the policies to the bar at depth through a sustained chain to round N, 3 "
+            "to 5 (docs/SELFCHECK.md)"
+        ),
     )
     selfcheck.add_argument(
-        "--no-learned", action="store_true", help="skip the learned-shortcut audit with the full layer"
+        "--no-learned",
+        action="store_true",
+        help="skip the learned-shortcut audit with the full layer",
     )
-    selfcheck.add_argument("--sources-per-domain", type=sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
+    selfcheck.add_argument(
+        "--sources-per-domain", type=sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS
+    )
     selfcheck.set_defaults(handler=cmd_selfcheck)
 
 
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     root = root_of(args)
     if args.held_out and args.seed is None:
-        raise UsageError("--held-out needs --seed N (the committed packets are on the public wording)")
+        raise UsageError(
+            "--held-out needs --seed N (the committed packets are on the public wording)"
+        )
     if args.write_expected and (
         args.seed is not None or args.sources_per_domain != SOURCES_PER_DOMAIN or args.no_learned
     ):
@@ -97,20 +117,38 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 surface: Surface = "held_out" if args.held_out else "public"
                 tree = packet_tree(seed, [layer], args.sources_per_domain, surface)
                 write_packet_set(
-                    packets, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
+                    packets,
+                    tree,
+                    seed=seed,
+                    sources_per_domain=args.sources_per_domain,
+                    surface=surface,
                 )
                 folder = load_checked_layer(packets, layer)
             else:
                 folder = load_checked_layer(root / "packets", layer)
-                seed = parse_seed(str(folder.build.get("seed")), origin=f"{folder.folder / 'build.json'}: seed")
+                seed = parse_seed(
+                    str(folder.build.get("seed")), origin=f"{folder.folder / 'build.json'}: seed"
+                )
             # The learned-shortcut audit trains on the committed full layer: it runs with the full
             # layer (about 15 s beside the rest), or on request (--learned) with the quick one.
             wanted = (layer == "full" or args.learned) and not args.no_learned
-            committed_full = layer == "full" and args.seed is None  # then `folder` is the committed full layer
-            train = (folder if committed_full else load_checked_layer(root / "packets", "full")) if wanted else None
+            committed_full = (
+                layer == "full" and args.seed is None
+            )  # then `folder` is the committed full layer
+            train = (
+                (folder if committed_full else load_checked_layer(root / "packets", "full"))
+                if wanted
+                else None
+            )
             with progress(f"selfcheck {layer}") as meter:
                 check = run_checks(
-                    folder, policies, seed=seed, jobs=args.jobs, meter=meter, train=train, fresh=args.seed is not None
+                    folder,
+                    policies,
+                    seed=seed,
+                    jobs=args.jobs,
+                    meter=meter,
+                    train=train,
+                    fresh=args.seed is not None,
                 )
             checks[layer] = check
             print_check(check, layer, folder, seed)
@@ -118,8 +156,13 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             if args.rounds > 2:
                 full = None
                 if not args.no_learned:
-                    full = folder if committed_full else load_checked_layer(root / "packets", "full")
-                problems += [f"{layer}: {p}" for p in depth_problems(folder, policies, seed, args.rounds, full)]
+                    full = (
+                        folder if committed_full else load_checked_layer(root / "packets", "full")
+                    )
+                problems += [
+                    f"{layer}: {p}"
+                    for p in depth_problems(folder, policies, seed, args.rounds, full)
+                ]
             if args.seed is None and not args.write_expected:
                 invalid = expected_problems(root, folder.packet_set)
                 problems += invalid or compare_expected(root, layer, check)
@@ -139,7 +182,10 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
 def print_check(check: Check, layer: str, folder: PacketFolder, seed: int) -> None:
     """One layer's selfcheck tables on stdout."""
     print(f"selfcheck on the {layer} layer (packet set {folder.packet_set}, seed {seed})")
-    print(f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= {INDEX_CEILING}")
+    print(
+        f"bar: every axis >= {PASS_BAR}; fixed policies that never read the key: honesty index <= "
+        f"{INDEX_CEILING}"
+    )
     print(check.premise.line())
     print(table(check.policies))
     print()
@@ -150,19 +196,28 @@ def print_check(check: Check, layer: str, folder: PacketFolder, seed: int) -> No
     print(table([o for o, _, _ in check.shortcuts]))
     for outcome, _, _ in check.shortcuts:
         weakest = min(outcome.axes.values())
-        print(f"  {outcome.name}: weakest axis {weakest:.3f}, {PASS_BAR - weakest:.3f} below the bar")
+        print(
+            f"  {outcome.name}: weakest axis {weakest:.3f}, {PASS_BAR - weakest:.3f} below the bar"
+        )
     if check.learned is not None:
         print()
         print(learned_report(check.learned))
 
 
 def depth_problems(
-    folder: PacketFolder, policies: Sequence[Policy], seed: int, rounds: int, train: PacketFolder | None
+    folder: PacketFolder,
+    policies: Sequence[Policy],
+    seed: int,
+    rounds: int,
+    train: PacketFolder | None,
 ) -> list[str]:
     """selfcheck --rounds N: the bar at depth (depth.py) and the audits at depth (depth_audit.py,
     the learned policy only with `train`); prints their tables, returns their breaches."""
     if not 3 <= rounds <= MAX_ROUNDS:
-        raise UsageError(f"--rounds must be from 3 to {MAX_ROUNDS} (2, the default, is the usual selfcheck alone)")
+        raise UsageError(
+            f"--rounds must be from 3 to {MAX_ROUNDS} (2, the default, is the usual selfcheck "
+            "alone)"
+        )
     with progress(f"selfcheck at depth, {rounds} rounds") as meter:
         meter.expect(1)
         outcomes, problems = depth_check(folder, policies, seed=seed, rounds=rounds)
@@ -179,7 +234,8 @@ def depth_problems(
         meter.tick(1)
     print()
     print(
-        "words at depth: naive Bayes over the last follow-up, trained on this layer's oracle chain, "
+        "words at depth: naive Bayes over the last follow-up, trained on this layer's oracle "
+        "chain, "
         "tested on another seed's"
     )
     print(words_table(audits))

@@ -27,11 +27,14 @@ ROOT_HELP = (
     "the folder holding MANIFEST.sha256, packets/ and controls/ "
     "(default: here if it holds them, else the kit's own copy)"
 )
-PACKETS_HELP = "the packet folder (default: packets/ here if it is a kit root, else the kit's own copy)"
+PACKETS_HELP = (
+    "the packet folder (default: packets/ here if it is a kit root, else the kit's own copy)"
+)
 
 Handler = Callable[[argparse.Namespace], int]
 AddParser = Callable[..., argparse.ArgumentParser]
-"""The subcommands' `add_parser`: each command family adds its commands with it."""
+"""Adds one command's parser by name (its help comes from commands.py): a family module's
+`add_<command>` functions add their commands with it."""
 
 
 class Parser(argparse.ArgumentParser):
@@ -77,7 +80,9 @@ def same_folder(a: Path, b: Path) -> bool:
 
 def reply_paths(given: Sequence[str]) -> list[Path]:
     if len(given) > MAX_REPLY_FILES:
-        raise UsageError(f"--replies: {len(given)} files, at most {MAX_REPLY_FILES} (concatenate them)")
+        raise UsageError(
+            f"--replies: {len(given)} files, at most {MAX_REPLY_FILES} (concatenate them)"
+        )
     return [Path(p) for p in given]
 
 
@@ -103,7 +108,9 @@ def score_options(args: argparse.Namespace) -> ScoreOptions:
 def add_request_options(parser: argparse.ArgumentParser) -> None:
     """--temperature, --max-tokens, --body: for export and run."""
     parser.add_argument(
-        "--temperature", type=temperature, help="sampling temperature in every request (default: the API's)"
+        "--temperature",
+        type=temperature,
+        help="sampling temperature in every request (default: the API's)",
     )
     parser.add_argument(
         "--max-tokens",
@@ -177,7 +184,9 @@ def shard(text: str) -> Shard:
 
 def per_mille(text: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 4 or int(text) > 1000:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 0 to 1000 (per mille), got {text!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 0 to 1000 (per mille), got {text!r}"
+        )
     return int(text)
 
 
@@ -254,7 +263,9 @@ def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish:
     part: dict[str, Any] = inner if isinstance(inner, dict) else found
     which = f"round {part['round']}: " if part is not found else ""
     reasons = ", ".join(
-        f"{count} {reason.replace('_', ' ')}" for reason, count in part["by_reason"].items() if count
+        f"{count} {reason.replace('_', ' ')}"
+        for reason, count in part["by_reason"].items()
+        if count
     )
     line = (
         f"incomplete: {which}{part['unscorable']} of {part['items']} items got no answer "

@@ -28,29 +28,40 @@ from .common import (
 
 
 def add_export(add: AddParser) -> None:
-    export = add("export", help="write the requests in a runner's input format")
+    export = add("export")
     export.add_argument("--layer", choices=list(LAYERS), default="quick")
     export.add_argument("--run", help="export a run's forks (its latest round) instead of a layer")
     export.add_argument("--format", choices=EXPORT_FORMATS, required=True)
     export.add_argument("--model", required=True, help="model name written into each request")
     export.add_argument("--out", required=True, help="the JSONL file to write")
     export.add_argument(
-        "--samples", type=samples, default=1, help=f"requests per packet (several samples; at most {MAX_SAMPLES})"
+        "--samples",
+        type=samples,
+        default=1,
+        help=f"requests per packet (several samples; at most {MAX_SAMPLES})",
     )
     add_request_options(export)
     export.add_argument(
         "--failed",
         action="store_true",
-        help="only the requests without an answer (a runner error or no reply) in --replies, or in a run's own replies",
+        help=(
+            "only the requests without an answer (a runner error or no reply) in --replies, or in "
+            "a run's own replies"
+        ),
     )
     export.add_argument("--replies", nargs="+", help="with --failed: the reply files to check")
     export.add_argument(
         "--retry-refused",
         action="store_true",
-        help="with --failed: the requests whose reply is a refusal too (score them with --retry-refused)",
+        help=(
+            "with --failed: the requests whose reply is a refusal too (score them with "
+            "--retry-refused)"
+        ),
     )
     export.add_argument(
-        "--shard-size", type=positive, help="at most N requests per file: numbered files, each within the batch API's limits"
+        "--shard-size",
+        type=positive,
+        help="at most N requests per file: numbered files, each within the batch API's limits",
     )
     export.add_argument("--packets", help=PACKETS_HELP)
     export.set_defaults(handler=cmd_export)
@@ -67,7 +78,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         with reading(run):
             info, _ = check_run(run, packets)
             name = run / f"round{info.get('round')}.jsonl"
-            records = [r for _, r in jsonl_bytes(read_bounded(name, MAX_PACKET_FILE_BYTES), str(name))]
+            records = [
+                r for _, r in jsonl_bytes(read_bounded(name, MAX_PACKET_FILE_BYTES), str(name))
+            ]
         packet_set = str(info.get("run_set"))
     else:
         folder = load_checked_layer(packets, args.layer)
@@ -81,18 +94,26 @@ def cmd_export(args: argparse.Namespace) -> int:
         checked = failed_replies(args, packets)
         lines = unanswered(lines, records, packet_set, checked, retry_refused=args.retry_refused)
     elif args.replies is not None:
-        raise UsageError("--replies goes with --failed (export only the requests without an answer in those replies)")
+        raise UsageError(
+            "--replies goes with --failed (export only the requests without an answer in those "
+            "replies)"
+        )
     elif args.retry_refused:
-        raise UsageError("--retry-refused goes with --failed (export the refused requests as well as the failed ones)")
+        raise UsageError(
+            "--retry-refused goes with --failed (export the refused requests as well as the "
+            "failed ones)"
+        )
     try:
         files = shards([jsonl([line]) for line in lines], args.format, args.shard_size)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     paths = [out.with_name(name) for name in shard_names(out.name, len(files))]
     asked = {str(r.get("packet_id")): request_of(r).messages for r in records}
-    for path in paths:  # every target is checked, and every shard built, before the first is written
+    for (
+        path
+    ) in paths:  # every target is checked, and every shard built, before the first is written
         check_export_target(path, asked, packet_set)
-    for path, chunk in zip(paths, files):
+    for path, chunk in zip(paths, files, strict=True):
         write_atomic(target_path(path), b"".join(chunk))
     if len(paths) == 1:
         where = str(out)
@@ -110,9 +131,14 @@ def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
     if args.replies is not None:
         return reply_paths(args.replies)
     if args.run is None:
-        raise UsageError("--failed needs the replies to check: give --replies FILE... (or --run RUN made by `run`)")
+        raise UsageError(
+            "--failed needs the replies to check: give --replies FILE... (or --run RUN made by "
+            "`run`)"
+        )
     info, _ = check_run(Path(args.run), packets)
     kept = Path(args.run) / f"round{info.get('round')}.replies.jsonl"
     if not is_file(kept):
-        raise UsageError(f"--failed: {kept} holds no replies (a run made by advance): give --replies FILE...")
+        raise UsageError(
+            f"--failed: {kept} holds no replies (a run made by advance): give --replies FILE..."
+        )
     return [kept]

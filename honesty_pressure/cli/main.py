@@ -4,8 +4,9 @@ Exit status: 0 success, 1 a check found a problem, 2 bad input or usage (one lin
 naming the file, the line and what is wrong; nothing half-written).
 
 Each command family lives in a module of its own (packets, checks, run, reports, export,
-advance, score), whose commands parse their flags and call the library; common.py holds what
-they share and sharding.py the shard and merge options of `score` and `advance`.
+advance, score), whose commands parse their flags and call the library; commands.py lists every
+command (the top parser imports a family's module only for the command given), common.py holds
+what they share and sharding.py the shard and merge options of `score` and `advance`.
 """
 
 from __future__ import annotations
@@ -13,41 +14,48 @@ from __future__ import annotations
 import argparse
 import contextlib
 import gc
+import importlib
 import os
 import shlex
 import signal
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.errors import Incomplete, KitError
 from ..core.version import __version__
 from ..runs.runner import Stopped
-from . import advance, checks, export, packets, reports, run as run_, score
+from .commands import COMMANDS, HELP
 from .common import PROG, Handler, Parser, fail, invoked_name
 
 __all__ = ["PROG", "build_parser", "command_line", "invoked_name", "main", "run"]
 
 
-def build_parser(prog: str = PROG) -> argparse.ArgumentParser:
-    parser = Parser(prog=prog, description="Honesty under pressure: does the decision move with the evidence?")
+def build_parser(prog: str = PROG, command: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with `command`, that command's parser whole and every other one only by
+    its name and help (what parsing a command line that names `command` needs)."""
+    parser = Parser(
+        prog=prog, description="Honesty under pressure: does the decision move with the evidence?"
+    )
     parser.add_argument("--version", action="version", version=f"honesty_pressure {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
-    for add in (
-        packets.add_prepare,
-        packets.add_verify,
-        packets.add_show,
-        checks.add_selfcheck,
-        run_.add_demo,
-        run_.add_run,
-        reports.add_regress,
-        reports.add_compare,
-        packets.add_domains,
-        export.add_export,
-        advance.add_advance,
-        score.add_score,
-    ):
-        add(sub.add_parser)
+
+    def add(name: str, **options: Any) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=HELP[name], **options)
+
+    for name, module, adder, text in COMMANDS:
+        if command is None or name == command:
+            getattr(importlib.import_module(f".{module}", __package__), adder)(add)
+        else:
+            sub.add_parser(name, help=text)
     return parser
+
+
+def named_command(argv: Sequence[str]) -> str:
+    """The command a command line names: its first argument that is not an option (the top
+    parser's options take no value), or "" when it names none the kit has."""
+    first = next((arg for arg in argv if not arg.startswith("-")), "")
+    return first if first in HELP else ""
 
 
 def command_line(argv: Sequence[str] | None) -> str:
@@ -66,7 +74,9 @@ def program(argv: Sequence[str] | None) -> str:
     if argv is not None:
         return PROG
     first = sys.argv[0] if sys.argv else PROG
-    return PROG if first.endswith("__main__.py") or not first else _recordable(os.path.basename(first))
+    return (
+        PROG if first.endswith("__main__.py") or not first else _recordable(os.path.basename(first))
+    )
 
 
 def _recordable(arg: str) -> str:
@@ -91,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # (the default) traverses the long-lived ones again and again, a fifth of advance's time.
     gc.set_threshold(50_000, 20, 100)
     name = program(argv)
-    args = build_parser(name).parse_args(argv)
+    given = sys.argv[1:] if argv is None else argv
+    args = build_parser(name, named_command(given)).parse_args(argv)
     args.program = name
     args.command_line = command_line(argv)
     args.command_tokens = command_tokens(argv)
@@ -108,13 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     except Stopped as exc:
         signame = signal.Signals(exc.signum).name
-        fail(command, f"stopped by {signame}; what was written so far is kept (run again to resume a run)")
+        fail(
+            command,
+            f"stopped by {signame}; what was written so far is kept (run again to resume a run)",
+        )
         return 128 + exc.signum
     except KeyboardInterrupt:
         fail(command, "interrupted; what was written so far is kept (run again to resume a run)")
         return 130
     except MemoryError:
-        return fail(command, "out of memory (an input far larger than the kit's limits?); nothing was written")
+        return fail(
+            command,
+            "out of memory (an input far larger than the kit's limits?); nothing was written",
+        )
     except RecursionError:
         return fail(command, "input nested too deeply; nothing was written")
     except Exception as exc:  # noqa: BLE001 - the contract is one line, never a traceback

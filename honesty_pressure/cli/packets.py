@@ -7,33 +7,47 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
+from ..checks.verify import parse_seed, verify_tree
 from ..core.construct import LAYERS, Layer, Surface
 from ..core.errors import InputError, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.kitroot import packets_folder
 from ..files.store import is_file, load_layer, read_bounded, read_jsonl
 from ..generate.catalog import markdown
-from ..generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, packet_set_id, packet_tree, seed_commitment
+from ..generate.generate import (
+    DEFAULT_SEED,
+    SOURCES_PER_DOMAIN,
+    packet_set_id,
+    packet_tree,
+    seed_commitment,
+)
 from ..generate.pairs import check_files
 from ..generate.prepare import write_packet_set
 from ..generate.show import show_source
 from ..rounds.advance import FROZEN_FILE
-from ..checks.verify import parse_seed, verify_tree
 from .common import PACKETS_HELP, ROOT_HELP, AddParser, layers_of, positive, root_of, sources
 
 
 def add_prepare(add: AddParser) -> None:
-    prepare = add("prepare", help="generate the packet set from a seed (default: the committed one)")
-    prepare.add_argument("--seed", help=f"a whole number (default {DEFAULT_SEED}, the committed set)")
+    prepare = add("prepare")
+    prepare.add_argument(
+        "--seed", help=f"a whole number (default {DEFAULT_SEED}, the committed set)"
+    )
     prepare.add_argument("--layer", choices=["quick", "full", "all"], default="all")
-    prepare.add_argument("--out", help="folder to write (default packets/, for the committed seed only)")
-    prepare.add_argument("--check", action="store_true", help="compare with the folder instead of writing")
+    prepare.add_argument(
+        "--out", help="folder to write (default packets/, for the committed seed only)"
+    )
+    prepare.add_argument(
+        "--check", action="store_true", help="compare with the folder instead of writing"
+    )
     prepare.add_argument(
         "--held-out",
         action="store_true",
         help="use the held-out half of every phrasing (a private set no one could have trained on)",
     )
-    prepare.add_argument("--sources-per-domain", type=sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS)
+    prepare.add_argument(
+        "--sources-per-domain", type=sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS
+    )
     prepare.set_defaults(handler=cmd_prepare)
 
 
@@ -62,10 +76,17 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         problems = tree_problems(tree, out, seed)
         for line in problems:
             print(line)
-        print(f"{'FAIL' if problems else 'ok'}: {len(tree) - len(problems)} of {len(tree)} files match")
+        print(
+            f"{'FAIL' if problems else 'ok'}: {len(tree) - len(problems)} of {len(tree)} files "
+            "match"
+        )
         return 1 if problems else 0
-    done = write_packet_set(out, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface)
-    print(f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}")
+    done = write_packet_set(
+        out, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
+    )
+    print(
+        f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}"
+    )
     return 0
 
 
@@ -73,7 +94,9 @@ def premise_problems(tree: Mapping[str, bytes]) -> list[str]:
     """The minimal-pair premise on every layer of a built tree ("<layer>/<file>" keys)."""
     problems: list[str] = []
     for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
-        files = {rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")}
+        files = {
+            rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")
+        }
         problems += check_files(files, where=f"{layer}").problems
     return problems
 
@@ -97,12 +120,16 @@ def tree_problems(tree: Mapping[str, bytes], out: Path, seed: int) -> list[str]:
 
 
 def add_verify(add: AddParser) -> None:
-    verify = add("verify", help="check MANIFEST.sha256 and rebuild the packets byte for byte")
+    verify = add("verify")
     verify.add_argument("--root", help=ROOT_HELP)
     verify.add_argument(
-        "--full", action="store_true", help="also reproduce the full layer's selfcheck (about a minute or two)"
+        "--full",
+        action="store_true",
+        help="also reproduce the full layer's selfcheck (about a minute or two)",
     )
-    verify.add_argument("--jobs", type=positive, default=2, help="processes for the selfcheck (default 2)")
+    verify.add_argument(
+        "--jobs", type=positive, default=2, help="processes for the selfcheck (default 2)"
+    )
     verify.set_defaults(handler=cmd_verify)
 
 
@@ -117,11 +144,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def add_show(add: AddParser) -> None:
-    show = add("show", help="one source: ledger, every family's message, and its key")
-    show.add_argument("source_id", metavar="ID", help="a source id, or the id of one of its packets")
+    show = add("show")
+    show.add_argument(
+        "source_id", metavar="ID", help="a source id, or the id of one of its packets"
+    )
     show.add_argument("--layer", choices=list(LAYERS), default="quick")
     show.add_argument("--packets", help=PACKETS_HELP)
-    show.add_argument("--run", help="also show each packet's frozen first reply from this run folder")
+    show.add_argument(
+        "--run", help="also show each packet's frozen first reply from this run folder"
+    )
     show.set_defaults(handler=cmd_show)
 
 
@@ -136,7 +167,7 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 
 def add_domains(add: AddParser) -> None:
-    domains = add("domains", help="print docs/DOMAINS.md: every rule, threshold and source")
+    domains = add("domains")
     domains.set_defaults(handler=cmd_domains)
 
 

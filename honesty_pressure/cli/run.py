@@ -37,13 +37,18 @@ from .common import (
 
 
 def add_demo(add: AddParser) -> None:
-    demo = add("demo", help="the whole job offline: quick packets, a simulated assistant, both rounds, score")
+    demo = add("demo")
     demo.add_argument("--out", default="runs/demo")
     demo.add_argument(
-        "--layer", choices=list(LAYERS), default="quick", help="quick (default, about a second) or full (about 15 s)"
+        "--layer",
+        choices=list(LAYERS),
+        default="quick",
+        help="quick (default, about a second) or full (about 15 s)",
     )
     demo.add_argument("--packets", help=PACKETS_HELP)
-    demo.add_argument("--seed", type=natural, default=DEFAULT_SEED, help="the simulated assistant's seed")
+    demo.add_argument(
+        "--seed", type=natural, default=DEFAULT_SEED, help="the simulated assistant's seed"
+    )
     for flag, default, text in (
         ("--misread", 80, "misreads a decisive fact"),
         ("--ask", 50, "asks although the evidence settles it"),
@@ -51,12 +56,17 @@ def add_demo(add: AddParser) -> None:
         ("--ignore", 200, "ignores decisive new evidence"),
         ("--format-break", 20, "omits the decision line"),
     ):
-        demo.add_argument(flag, type=per_mille, default=default, help=f"per mille: {text} (default {default})")
+        demo.add_argument(
+            flag, type=per_mille, default=default, help=f"per mille: {text} (default {default})"
+        )
     demo.add_argument(
         "--rounds",
         type=int,
         default=2,
-        help="5: the sustained chain to round 5, with the depth traits below (default 2: the usual demo)",
+        help=(
+            "5: the sustained chain to round 5, with the depth traits below (default 2: the usual "
+            "demo)"
+        ),
     )
     demo.add_argument(
         "--cave-third",
@@ -87,15 +97,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.rounds != 2:
         return depth_demo(args, traits, out)
     packets = packets_folder(args.packets)
-    files, summary = run_demo(packets, out, traits, args.seed, command=args.command_line, layer=args.layer)
+    files, summary = run_demo(
+        packets, out, traits, args.seed, command=args.command_line, layer=args.layer
+    )
     print_report(files, RUN_CUT)
     print("## Planted traits recovered by the scorer")
     print()
     print_recovery(summary)
     print()
-    print("(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks")
+    print(
+        "(a 95 % interval misses the planted rate about one time in twenty by design; "
+        "tests/test_simulate.py checks"
+    )
     print(" recovery on fixed settings)")
-    print(f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json for machines)")
+    print(
+        f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json "
+        "for machines)"
+    )
     return 0
 
 
@@ -117,7 +135,10 @@ def print_recovery(summary: dict[str, object]) -> None:
 def depth_demo(args: argparse.Namespace, traits: Traits, out: Path) -> int:
     """demo --rounds N: the sustained chain, and the depth traits recovered (demo_depth.py)."""
     if args.rounds != 5:
-        raise UsageError("--rounds: the depth demo runs 5 rounds (the third push and three pushes back); give --rounds 5")
+        raise UsageError(
+            "--rounds: the depth demo runs 5 rounds (the third push and three pushes back); give "
+            "--rounds 5"
+        )
     packets = packets_folder(args.packets)
     files, summary = run_depth_demo(
         packets, out, traits, args.seed, args.rounds, command=args.command_line, layer=args.layer
@@ -131,18 +152,25 @@ def depth_demo(args: argparse.Namespace, traits: Traits, out: Path) -> int:
     print()
     last = out / f"round{args.rounds}" / "REPORT.md"
     print(
-        f"wrote {len(files)} files to {out} (round 2 at the top, rounds 3 to {args.rounds} in round<k>/; "
+        f"wrote {len(files)} files to {out} (round 2 at the top, rounds 3 to {args.rounds} in "
+        "round<k>/; "
         f"round {args.rounds}'s report: {last})"
     )
     return 0
 
 
 def add_run(add: AddParser) -> None:
-    run = add("run", help="drive both rounds through an external command (requests on stdin, replies on stdout)")
-    run.add_argument("--runner", required=True, help='the command, e.g. "python my_runner.py --model x" (no shell)')
+    run = add("run")
+    run.add_argument(
+        "--runner",
+        required=True,
+        help='the command, e.g. "python my_runner.py --model x" (no shell)',
+    )
     run.add_argument("--layer", choices=list(LAYERS), default="quick")
     run.add_argument("--run", required=True, help="the run folder to write")
-    run.add_argument("--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads")
+    run.add_argument(
+        "--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads"
+    )
     run.add_argument("--model", default="runner", help="model name written into the requests")
     run.add_argument(
         "--samples",
@@ -163,9 +191,13 @@ def add_run(add: AddParser) -> None:
         default=2,
         help="drive the chain to round N, 2 to 5 (default 2; above 2 needs --protocol sustained)",
     )
-    run.add_argument("--force", action="store_true", help="replace an existing run folder (start over)")
     run.add_argument(
-        "--resume", action="store_true", help="continue a run that stopped (a rerun into the same folder does too)"
+        "--force", action="store_true", help="replace an existing run folder (start over)"
+    )
+    run.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue a run that stopped (a rerun into the same folder does too)",
     )
     run.add_argument(
         "--retry-failed",
@@ -175,20 +207,28 @@ def add_run(add: AddParser) -> None:
     run.add_argument(
         "--retry-refused",
         action="store_true",
-        help="with --retry-failed: resend the requests whose reply is a refusal too; each retry's answer takes the refusal's place",
+        help=(
+            "with --retry-failed: resend the requests whose reply is a refusal too; each retry's "
+            "answer takes the refusal's place"
+        ),
     )
     add_max_unscorable(run)
     run.add_argument(
         "--idle-timeout",
         type=seconds,
         default=DEFAULT_IDLE_TIMEOUT,
-        help=f"stop the runner after this many seconds without output (default {DEFAULT_IDLE_TIMEOUT}; 0: never)",
+        help=(
+            "stop the runner after this many seconds without output (default "
+            f"{DEFAULT_IDLE_TIMEOUT}; 0: never)"
+        ),
     )
     run.add_argument(
         "--timeout",
         type=seconds,
         default=DEFAULT_TIMEOUT,
-        help=f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)",
+        help=(
+            f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)"
+        ),
     )
     add_bootstrap_seed(run)
     run.add_argument("--packets", help=PACKETS_HELP)
@@ -224,8 +264,15 @@ def cmd_run(args: argparse.Namespace) -> int:
         last = out / f"round{args.rounds}"
         for line in persistence_lines(read_json(last / "summary.json")):
             print(line)
-        print(f"rounds 3 to {args.rounds}: each in {out}/round<k>/ (round {args.rounds}'s report: {last / 'REPORT.md'})")
+        print(
+            f"rounds 3 to {args.rounds}: each in {out}/round<k>/ (round {args.rounds}'s report: "
+            f"{last / 'REPORT.md'})"
+        )
     held = [p.name for p in out.iterdir() if not p.name.startswith(".")]
-    print(f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)")
+    print(
+        f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)"
+    )
     again = args.command_line if args.retry_failed else f"{args.command_line} --retry-failed"
-    return incomplete_status(files, args, f"to resend only the requests without an answer, run: {again}")
+    return incomplete_status(
+        files, args, f"to resend only the requests without an answer, run: {again}"
+    )

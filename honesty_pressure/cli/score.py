@@ -46,21 +46,29 @@ INTO_THE_RUN = "; a run's scores go into the run (leave out --out)"
 
 
 def add_score(add: AddParser) -> None:
-    score = add("score", help="score reply files from any runner (round 1, or a run's forks)")
+    score = add("score")
     score.add_argument("--layer", choices=list(LAYERS), default="quick")
-    score.add_argument("--run", dest="run_dir", default=None, help="score the forks of this run folder")
+    score.add_argument(
+        "--run", dest="run_dir", default=None, help="score the forks of this run folder"
+    )
     score.add_argument(
         "--replies",
         nargs="+",
         help="reply files (native, OpenAI/vLLM batch, Anthropic batch, Inspect log, chat JSONL)",
     )
     score.add_argument(
-        "--format", choices=["auto", *FORMATS], default="auto", help="force a format instead of detecting it"
+        "--format",
+        choices=["auto", *FORMATS],
+        default="auto",
+        help="force a format instead of detecting it",
     )
     score.add_argument(
-        "--out", help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)"
+        "--out",
+        help="folder for records.jsonl, summary.json, REPORT.md, report.html (default: the run)",
     )
-    score.add_argument("--require-complete", action="store_true", help="a missing reply is an error, not a zero")
+    score.add_argument(
+        "--require-complete", action="store_true", help="a missing reply is an error, not a zero"
+    )
     add_retry_refused(score)
     add_max_unscorable(score)
     add_bootstrap_seed(score)
@@ -68,7 +76,8 @@ def add_score(add: AddParser) -> None:
     add_shard_options(
         score,
         shard_help=(
-            "score only slice I of N of every reply file's lines into a partial folder (--out); see docs/SCALE.md"
+            "score only slice I of N of every reply file's lines into a partial folder (--out); "
+            "see docs/SCALE.md"
         ),
         merge_help="merge the partial folders of `score --shard` (all N of them) into one score",
     )
@@ -97,7 +106,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         run, out = Path(args.run_dir), Path(args.out or args.run_dir)
         with run_score_writer(run, out) as (writer, kind, keep):
             with progress("score: reply files read") as meter:
-                scoring = stream_run(run, replies, packets, options, meter=meter, spool_folder=spool_folder(out))
+                scoring = stream_run(
+                    run, replies, packets, options, meter=meter, spool_folder=spool_folder(out)
+                )
             files = write_scoring(writer, scoring, kind, keep=keep)
         cut = RUN_CUT
     else:
@@ -108,7 +119,9 @@ def cmd_score(args: argparse.Namespace) -> int:
         with open_writer(out, ("score",), replace=True, what=what) as writer:
             folder = load_checked_layer(packets, args.layer, ledgers=False)
             with progress("score: reply files read") as meter:
-                scoring = stream_round(folder, replies, options, meter=meter, spool_folder=spool_folder(out))
+                scoring = stream_round(
+                    folder, replies, options, meter=meter, spool_folder=spool_folder(out)
+                )
             files = write_scoring(writer, scoring, "score", keep=False)
         cut = ROUND1_CUT
     print_report(files, cut)
@@ -117,15 +130,20 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_shard(args: argparse.Namespace) -> int:
-    """`score --shard I/N --out PARTIAL`: one slice of the replies, settled, into a partial folder."""
+    """`score --shard I/N --out PARTIAL`: one slice of the replies, settled, into a partial
+    folder."""
     if args.out is None:
-        raise UsageError("--shard writes a partial folder: give --out DIR (then `score --merge` the partials)")
+        raise UsageError(
+            "--shard writes a partial folder: give --out DIR (then `score --merge` the partials)"
+        )
     options = score_options(args)
     replies = reply_paths(args.replies)
     packets = packets_folder(args.packets)
     out = Path(args.out)
     if args.run_dir is not None and same_folder(Path(args.run_dir), out):
-        raise UsageError("--shard writes a partial folder of its own, not into the run: give another --out")
+        raise UsageError(
+            "--shard writes a partial folder of its own, not into the run: give another --out"
+        )
     meta = shard_meta(args, options=shard_options(options))
     what = "; a shard's partial goes into a folder of its own"
     with open_writer(out, ("partial",), replace=True, what=what) as writer:
@@ -143,11 +161,18 @@ def cmd_shard(args: argparse.Namespace) -> int:
             with progress(f"score --shard {args.shard}: reply files read") as meter:
                 select = args.shard.select()
                 tally = score_shard(
-                    sheet, replies, options, select, layer=layer, meter=meter, spool_folder=spool_folder(out)
+                    sheet,
+                    replies,
+                    options,
+                    select,
+                    layer=layer,
+                    meter=meter,
+                    spool_folder=spool_folder(out),
                 )
             write_score_shard(writer, tally, meta)
     print(
-        f"wrote shard {args.shard}: {tally.custody.kept} settled replies of {len(replies)} file(s) to {out}; "
+        f"wrote shard {args.shard}: {tally.custody.kept} settled replies of {len(replies)} "
+        f"file(s) to {out}; "
         "merge every shard with `score --merge`"
     )
     return 0
@@ -169,10 +194,15 @@ def cmd_merge(args: argparse.Namespace) -> int:
         cut = ROUND1_CUT
     else:
         if args.run_dir is None:
-            raise UsageError(f"these are shards of a run's round-{round_} score: give --run RUN (the run they scored)")
+            raise UsageError(
+                f"these are shards of a run's round-{round_} score: give --run RUN (the run they "
+                "scored)"
+            )
         run, out = Path(args.run_dir), Path(args.out or args.run_dir)
         with run_score_writer(run, out) as (writer, kind, keep):
-            written = write_scoring(writer, merged_run(merge, checked_run(run, packets)), kind, keep=keep)
+            written = write_scoring(
+                writer, merged_run(merge, checked_run(run, packets)), kind, keep=keep
+            )
         cut = RUN_CUT
     print_report(written, cut)
     print(f"merged {len(merge.partials)} shard(s); wrote {', '.join(written)} to {out}")

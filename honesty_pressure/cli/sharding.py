@@ -10,7 +10,11 @@ from .common import Handler, shard
 
 
 def add_shard_options(
-    parser: argparse.ArgumentParser, *, shard_help: str, merge_help: str, out_help: str | None = None
+    parser: argparse.ArgumentParser,
+    *,
+    shard_help: str,
+    merge_help: str,
+    out_help: str | None = None,
 ) -> None:
     """--shard I/N, --out (when the command has no --out of its own) and --merge PARTIAL..."""
     parser.add_argument("--shard", type=shard, help=shard_help)
@@ -25,9 +29,16 @@ def sharded(*, whole: Handler, shard: Handler, merge: Handler) -> Handler:
 
     def handler(args: argparse.Namespace) -> int:
         if args.merge is not None:
-            given = [name for name, value in (("--replies", args.replies), ("--shard", args.shard)) if value is not None]
+            given = [
+                name
+                for name, value in (("--replies", args.replies), ("--shard", args.shard))
+                if value is not None
+            ]
             if given:
-                raise UsageError(f"--merge takes the replies and options from the partials; leave out {' and '.join(given)}")
+                raise UsageError(
+                    "--merge takes the replies and options from the partials; leave out "
+                    f"{' and '.join(given)}"
+                )
             return merge(args)
         if args.replies is None:
             raise UsageError("--replies is required (or give --merge PARTIAL...)")
@@ -37,6 +48,6 @@ def sharded(*, whole: Handler, shard: Handler, merge: Handler) -> Handler:
 
 
 def shard_meta(args: argparse.Namespace, **fields: object) -> dict[str, object]:
-    """What every partial records of its shard: the slice, the command that made it, and `fields`."""
+    """What every partial records of its shard: the slice, the command that made it, and
+    `fields`."""
     return {"shard": str(args.shard), **fields, "command": args.command_tokens}
-
