@@ -17,7 +17,7 @@ from pathlib import Path
 from honesty_pressure.rounds.advance import build_round, from_layer, parents_of_round
 from honesty_pressure.rounds.chain import answer, envelopes_of
 from honesty_pressure.checks.policies import reply_text
-from honesty_pressure.files.store import load_checked_layer
+from honesty_pressure.files.layer import load_checked_layer
 from honesty_pressure.rounds.sustained import MAX_ROUNDS
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .checks.verify import verify_tree
     from .core.errors import InputError, KitError
     from .files.kitroot import packets_folder
-    from .files.store import PacketFolder, load_checked_layer
+    from .files.layer import PacketFolder, load_checked_layer
     from .rounds.advance import ParentSet, advance, from_layer, from_run
     from .runners.envelopes import read_envelopes
     from .runners.export import RequestOptions, export_lines
@@ -70,8 +70,8 @@ _WHERE: Final[dict[str, tuple[str, str]]] = {
     "InputError": ("core.errors", "InputError"),
     "KitError": ("core.errors", "KitError"),
     "packets_folder": ("files.kitroot", "packets_folder"),
-    "PacketFolder": ("files.store", "PacketFolder"),
-    "load_checked_layer": ("files.store", "load_checked_layer"),
+    "PacketFolder": ("files.layer", "PacketFolder"),
+    "load_checked_layer": ("files.layer", "load_checked_layer"),
     "ParentSet": ("rounds.advance", "ParentSet"),
     "advance": ("rounds.advance", "advance"),
     "from_layer": ("rounds.advance", "from_layer"),

@@ -1,0 +1,48 @@
+"""Checking the instrument itself: selfcheck plays fixed policies (policies, with templates to
+find a domain's sentences) through one pass over a layer (rehearse) and shows that degenerate ones
+fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers;
+controls runs them all on a layer against EXPECTED.json, depth and depth_audit do the same through
+a sustained chain, and verify is the auditor's check of the manifest and of every layer's rebuild.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
+    from . import (
+        audit,
+        controls,
+        depth,
+        depth_audit,
+        learned,
+        logistic,
+        policies,
+        rehearse,
+        selfcheck,
+        shortcuts,
+        templates,
+        verify,
+    )
+
+__all__ = [
+    "audit",
+    "controls",
+    "depth",
+    "depth_audit",
+    "learned",
+    "logistic",
+    "policies",
+    "rehearse",
+    "selfcheck",
+    "shortcuts",
+    "templates",
+    "verify",
+]
+
+
+def __getattr__(name: str) -> object:
+    if name in __all__:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -44,7 +44,7 @@ from .learned import (
 from .logistic import LogisticPolicy
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-from ..files.store import PacketFolder, load_layer
+from ..files.layer import PacketFolder, load_layer
 
 LAYER: Layer = "full"
 

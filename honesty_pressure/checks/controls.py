@@ -24,7 +24,8 @@ from ..core.progress import SILENT, Meter
 from .selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, decider, scored
 from .shortcuts import FEATURES, MARGIN, Rule, shortcut_breaches, shortcut_outcome
 from .rehearse import Rehearsal
-from ..files.store import PacketFolder, read_json
+from ..files.layer import PacketFolder
+from ..files.store import read_json
 
 CONTROLS: Final = "controls"
 EXPECTED_NAME: Final = "EXPECTED.json"

@@ -22,7 +22,8 @@ from .policies import Policy, decide, reply_text
 from .rehearse import score, verdict
 from ..scoring.score import menu_codes
 from .selfcheck import PASS_BAR
-from ..files.store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, jsonl_bytes, keyed_records
 
 Decider = Callable[[Mapping[str, object], Mapping[str, object], int], "str | None"]
 """(request, key, round) -> menu code (None: an empty reply)."""

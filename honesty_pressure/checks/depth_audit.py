@@ -26,7 +26,8 @@ from .rehearse import Rehearsal
 from .selfcheck import PASS_BAR
 from .learned import LearnedPolicy
 from .shortcuts import FEATURES, MARGIN, ROUND1_CHOICES, ROUND2_CHOICES, Rule, fit as fit_rule
-from ..files.store import JsonObject, PacketFolder, jsonl_bytes, keyed_records
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, jsonl_bytes, keyed_records
 
 Example = tuple[JsonObject, JsonObject]
 

@@ -22,7 +22,8 @@ from ..core.construct import ForkKind, PressureType, Split, held_out_phrasings, 
 from ..domains import by_name
 from ..rounds.fork import Part, assemble, fork_parts, plan
 from .policies import reply_text
-from ..files.store import JsonObject, PacketFolder
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject
 
 Decider = Callable[[JsonObject, JsonObject, int], "str | None"]
 """(request, key, round) -> the menu code a policy answers, or None for an empty reply."""

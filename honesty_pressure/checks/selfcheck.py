@@ -23,7 +23,8 @@ from ..runs.pipeline import ScoreOptions, score_run
 from .policies import Answer, Policy, decide, reply_text
 from ..core.construct import Split
 from .rehearse import Decider, Rehearsal, Score
-from ..files.store import JsonObject, PacketFolder, keyed, read_jsonl
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, keyed, read_jsonl
 from ..scoring.axes import PER_ITEM_AXES
 from ..core.stats import harmonic_mean
 from ..scoring.summary import AXES

@@ -11,7 +11,8 @@ from ..generate.generate import packet_tree
 from ..files.manifest import check as check_manifest
 from ..generate.pairs import check_layer
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
-from ..files.store import is_dir, is_file, load_layer, read_bounded, read_json
+from ..files.layer import load_layer
+from ..files.store import is_dir, is_file, read_bounded, read_json
 
 
 def parse_seed(text: str, *, origin: str = "--seed") -> int:

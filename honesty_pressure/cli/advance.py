@@ -13,8 +13,16 @@ from ..core.errors import InputError, UsageError
 from ..core.progress import progress
 from ..files.folders import open_writer, reading
 from ..files.kitroot import packets_folder
-from ..files.store import load_checked_layer
-from ..rounds.advance import FROZEN_FILE, RUN_FILE, ParentSet, advance, from_layer, from_run, grow
+from ..files.layer import load_checked_layer
+from ..rounds.advance import (
+    FROZEN_FILE,
+    RUN_FILE,
+    ParentSet,
+    advance,
+    from_layer,
+    from_run,
+    grow,
+)
 from ..runs.outputs import advance_log, write_run
 from ..runs.pipeline import COMMANDS_FILE, ReplyFiles, by_file_name, run_log_bytes
 from ..runs.sharded import freeze_replies
@@ -24,7 +32,14 @@ from ..runs.shards import (
     merged_command,
     read_advance_partials,
 )
-from .common import PACKETS_HELP, AddParser, add_retry_refused, format_of, reply_paths, same_folder
+from .common import (
+    PACKETS_HELP,
+    AddParser,
+    add_retry_refused,
+    format_of,
+    reply_paths,
+    same_folder,
+)
 from .sharding import add_shard_options, shard_meta, sharded
 
 NEW_RUN = (

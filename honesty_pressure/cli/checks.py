@@ -28,9 +28,9 @@ from ..core.canonical import dumps, write_atomic
 from ..core.construct import LAYERS, Layer, Surface
 from ..core.errors import UsageError
 from ..core.progress import progress
+from ..files.layer import PacketFolder, load_checked_layer
 from ..files.manifest import MANIFEST_NAME
 from ..files.manifest import build as build_manifest
-from ..files.store import PacketFolder, load_checked_layer
 from ..generate.generate import SOURCES_PER_DOMAIN, packet_tree
 from ..generate.prepare import write_packet_set
 from ..rounds.sustained import MAX_ROUNDS

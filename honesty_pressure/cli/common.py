@@ -15,7 +15,12 @@ from typing import Any, NoReturn
 
 from ..core.construct import LAYERS, Format, Layer
 from ..core.errors import UsageError, printable
-from ..core.limits import MAX_REPLY_FILES, MAX_SAMPLES, MAX_SOURCES_PER_DOMAIN, MAX_UNSCORABLE_SHARE
+from ..core.limits import (
+    MAX_REPLY_FILES,
+    MAX_SAMPLES,
+    MAX_SOURCES_PER_DOMAIN,
+    MAX_UNSCORABLE_SHARE,
+)
 from ..files.folders import target_path
 from ..files.kitroot import default_root
 from ..runners.export import RequestOptions, parse_body

@@ -11,9 +11,16 @@ from ..core.errors import OutputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from ..files.folders import reading, target_path
 from ..files.kitroot import packets_folder
-from ..files.store import is_file, jsonl_bytes, load_checked_layer, read_bounded
+from ..files.layer import load_checked_layer
+from ..files.store import is_file, jsonl_bytes, read_bounded
 from ..rounds.advance import check_run
-from ..runners.export import EXPORT_FORMATS, export_lines, request_of, shard_names, shards
+from ..runners.export import (
+    EXPORT_FORMATS,
+    export_lines,
+    request_of,
+    shard_names,
+    shards,
+)
 from ..runs.exports import check_export_target, unanswered
 from .common import (
     PACKETS_HELP,

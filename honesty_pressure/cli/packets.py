@@ -12,7 +12,8 @@ from ..core.construct import LAYERS, Layer, Surface
 from ..core.errors import InputError, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.kitroot import packets_folder
-from ..files.store import is_file, load_layer, read_bounded, read_jsonl
+from ..files.layer import load_layer
+from ..files.store import is_file, read_bounded, read_jsonl
 from ..generate.catalog import markdown
 from ..generate.generate import (
     DEFAULT_SEED,
@@ -25,7 +26,15 @@ from ..generate.pairs import check_files
 from ..generate.prepare import write_packet_set
 from ..generate.show import show_source
 from ..rounds.advance import FROZEN_FILE
-from .common import PACKETS_HELP, ROOT_HELP, AddParser, layers_of, positive, root_of, sources
+from .common import (
+    PACKETS_HELP,
+    ROOT_HELP,
+    AddParser,
+    layers_of,
+    positive,
+    root_of,
+    sources,
+)
 
 
 def add_prepare(add: AddParser) -> None:

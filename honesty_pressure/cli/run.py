@@ -10,7 +10,8 @@ from ..core.construct import LAYERS, PROTOCOLS
 from ..core.errors import UsageError
 from ..core.limits import MAX_SAMPLES
 from ..files.kitroot import packets_folder
-from ..files.store import load_checked_layer, read_json
+from ..files.layer import load_checked_layer
+from ..files.store import read_json
 from ..generate.generate import DEFAULT_SEED
 from ..reports.persistence_report import persistence_lines
 from ..reports.sections import RUN_CUT
@@ -18,7 +19,8 @@ from ..runners.export import EXPORT_FORMATS
 from ..runners.simulate import Traits
 from ..runs.demo import run_demo
 from ..runs.demo_depth import run_depth_demo
-from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT, run_with_runner
+from ..runs.run import run_with_runner
+from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT
 from .common import (
     PACKETS_HELP,
     AddParser,

@@ -13,7 +13,7 @@ from ..core.errors import UsageError
 from ..core.progress import progress
 from ..files.folders import FolderWriter, Kind, open_writer, reading
 from ..files.kitroot import packets_folder
-from ..files.store import load_checked_layer
+from ..files.layer import load_checked_layer
 from ..reports.sections import ROUND1_CUT, RUN_CUT
 from ..runs.outputs import spool_folder, write_scoring
 from ..runs.pipeline import checked_run, stream_round, stream_run

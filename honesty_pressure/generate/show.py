@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import textwrap
 
-from ..files.store import JsonObject, PacketFolder
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject
 from ..core.errors import UsageError
 
 

@@ -96,7 +96,8 @@ def _defs(uid: str) -> str:
     )
 
 
-def _text(x: float, y: float, ptr: str, fmt: str, value: str, anchor: str = "start", fill: str = "#111") -> str:
+def svg_text(x: float, y: float, ptr: str, fmt: str, value: str, anchor: str = "start", fill: str = "#111") -> str:
+    """An SVG <text> carrying the same data-j/data-f tagging as the tables' numbers (num_html)."""
     inner = num_html(ptr, fmt, value)[len("<span ") : -len("</span>")]  # reuse the tagging: data-j=".." data-f="..">text
     attrs, _, text = inner.partition(">")
     return f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" fill="{fill}" {FONT} {attrs}>{text}</text>'
@@ -113,10 +114,11 @@ def _value_of(node: object) -> tuple[str, float | None, float | None, float | No
     assert isinstance(node, Mapping)
     key = "value" if "value" in node else "rate"
     v, lo, hi = node.get(key), node.get("low"), node.get("high")
-    return key, _float(v), _float(lo), _float(hi)
+    return key, as_float(v), as_float(lo), as_float(hi)
 
 
-def _float(x: object) -> float | None:
+def as_float(x: object) -> float | None:
+    """A JSON number as a float; anything else (null, a string, a bool) as None."""
     return float(x) if isinstance(x, (int, float)) and is_number(x) else None
 
 
@@ -166,7 +168,7 @@ def bars(
             assert isinstance(value, (int, float))
             x = x0 + PLOT_W * value
             out.append(f'<line x1="{x:.1f}" y1="{plot_top - 6}" x2="{x:.1f}" y2="{plot_bottom}" stroke="#000" stroke-width="1.5" stroke-dasharray="5 3"/>')
-            out.append(_text(x + 3, plot_top - 8, bar[0], "pct0", show(value, "pct0")).replace("<text ", '<text class="label" ', 1))
+            out.append(svg_text(x + 3, plot_top - 8, bar[0], "pct0", show(value, "pct0")).replace("<text ", '<text class="label" ', 1))
             out.append(f'<text class="label" x="{x - 3:.1f}" y="{plot_top - 8}" text-anchor="end" {FONT}>{html.escape(bar[1])}</text>')
     for index, row in enumerate(rows):
         y = plot_top + index * per_row + 4
@@ -188,7 +190,7 @@ def bars(
                     f'<path d="M{xl:.1f} {mid:.1f} H{xh:.1f} M{xl:.1f} {mid - 4:.1f} V{mid + 4:.1f} M{xh:.1f} {mid - 4:.1f} V{mid + 4:.1f}" '
                     'stroke="#000" stroke-width="1.5" fill="none"/>'
                 )
-            group.append(_text(x0 + PLOT_W + 6, by + BAR_H - 2, f"{base}/{key}", "pct", show(value, "pct")).replace("<text ", '<text class="label" ', 1))
+            group.append(svg_text(x0 + PLOT_W + 6, by + BAR_H - 2, f"{base}/{key}", "pct", show(value, "pct")).replace("<text ", '<text class="label" ', 1))
         if row.marker is not None:
             planted = resolve(data, row.marker)
             if is_number(planted):
@@ -240,7 +242,7 @@ def dots(data: object, title: str, rows: Sequence[DotRow], *, fmt: Literal["pct"
                 group.append(f'<path d="M{x_of(low):.1f} {y:.1f} H{x_of(high):.1f}" stroke="#000" stroke-width="2" fill="none"/>')
             if value is not None:
                 group.append(f'<circle cx="{x_of(value):.1f}" cy="{y:.1f}" r="5" fill="{INK["solid"]}" stroke="#000"/>')
-            group.append(_text(x0 + PLOT_W + 8, y + 4, f"{row.base}/{key}", fmt, show(value, fmt)).replace("<text ", '<text class="label" ', 1))
+            group.append(svg_text(x0 + PLOT_W + 8, y + 4, f"{row.base}/{key}", fmt, show(value, fmt)).replace("<text ", '<text class="label" ', 1))
         body = "".join(group)
         out.append(f'<a href="{html.escape(row.link, quote=True)}">{body}</a>' if row.link else f"<g>{body}</g>")
     out.append("</svg>")
@@ -298,7 +300,7 @@ def heatmap(
                 out.append(rect + f'<text x="{x + cell / 2 - 1:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="middle" {FONT}>—</text>')
                 continue
             ptr, value = found
-            label = _text(x + cell / 2 - 1, y + cell / 2 + 4, ptr, fmt, show(value if fmt == "pct" else int(value), fmt), "middle", ink)
+            label = svg_text(x + cell / 2 - 1, y + cell / 2 + 4, ptr, fmt, show(value if fmt == "pct" else int(value), fmt), "middle", ink)
             link = link_of.get((a, b))
             out.append(f'<a href="{html.escape(link, quote=True)}">{rect}{label}</a>' if link and value else rect + label)
     out.append("</svg>")

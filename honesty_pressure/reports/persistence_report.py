@@ -10,7 +10,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
-from .charts import FONT, _float, _text
+from .charts import FONT, as_float, svg_text
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 from ..files.store import JsonObject
 
@@ -50,7 +50,7 @@ def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, st
         for i, rate in enumerate(node, start=1):
             if not isinstance(rate, Mapping):
                 continue
-            value, low, high = _float(rate.get("rate")), _float(rate.get("low")), _float(rate.get("high"))
+            value, low, high = as_float(rate.get("rate")), as_float(rate.get("low")), as_float(rate.get("high"))
             if value is None:
                 continue
             x = x_of(i) + 3 * index  # a small offset keeps overlapping whiskers apart
@@ -65,7 +65,7 @@ def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, st
         out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="#333" stroke-width="2"{style}/>')
         last = len(node) - 1
         out.append(f'<text x="{lx + 28}" y="{ly + 4}" {FONT}>{html.escape(name)}</text>')
-        out.append(_text(W - 4, ly + 4, f"{base}/{last}/rate", "pct", show(_float(resolve(data, f"{base}/{last}/rate")), "pct"), anchor="end"))
+        out.append(svg_text(W - 4, ly + 4, f"{base}/{last}/rate", "pct", show(as_float(resolve(data, f"{base}/{last}/rate")), "pct"), anchor="end"))
     out.append("</svg>")
     return "".join(out)
 
@@ -182,7 +182,7 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
     def curve(node: object) -> str:
         if not isinstance(node, list):
             return "—"
-        return "  ".join(f"{show(_float(r.get('rate')), 'pct')} [{show(_float(r.get('low')), 'pct')}, {show(_float(r.get('high')), 'pct')}]" for r in node if isinstance(r, Mapping))
+        return "  ".join(f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, {show(as_float(r.get('high')), 'pct')}]" for r in node if isinstance(r, Mapping))
 
     survival = found["survival"]
     assert isinstance(survival, Mapping)

@@ -27,7 +27,8 @@ from ..core.progress import SILENT, Meter
 from ..scoring.score import match, menu_codes, request_digest, samples_of
 from ..core.binding import unbind
 from ..core.limits import MAX_ADVANCE_SAMPLES, MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from ..files.store import JsonObject, PacketFolder, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, load_checked_layer, read_bounded, read_json
+from ..files.layer import PacketFolder, load_checked_layer
+from ..files.store import JsonObject, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, read_bounded, read_json
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"

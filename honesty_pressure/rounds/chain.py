@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from .advance import ParentSet, build_round, from_layer, parents_of_round
 from ..core.construct import Envelope, Protocol
-from ..files.store import JsonObject, PacketFolder
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject
 
 Reply = Callable[[JsonObject, Mapping[str, object], int], "str | None"]
 """(request, key, round) -> reply text (None: no reply at all)."""

@@ -20,7 +20,8 @@ from ..files.folders import open_writer
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from ..runners.simulate import Traits, reply
 from ..core.stats import wilson
-from ..files.store import JsonObject, jsonl_bytes, keyed_records, load_checked_layer
+from ..files.layer import load_checked_layer
+from ..files.store import JsonObject, jsonl_bytes, keyed_records
 
 
 def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:

@@ -19,7 +19,8 @@ from ..runners.envelopes import read_envelopes_bytes
 from ..files.folders import open_writer
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from ..runners.simulate import Traits
-from ..files.store import JsonObject, load_checked_layer
+from ..files.layer import load_checked_layer
+from ..files.store import JsonObject
 
 
 def expected_depth_rates(traits: Traits) -> dict[str, float]:

@@ -26,8 +26,9 @@ from ..core.errors import UsageError
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from ..files.folders import FolderWriter
 from .pipeline import ScoreOptions, score_run
-from .runner import SCORE_FILES, Round, _read, _replies_of, _send
-from ..files.store import PacketFolder, jsonl_bytes, keyed_records
+from .runner import SCORE_FILES, Round, read_file, replies_of, send
+from ..files.layer import PacketFolder
+from ..files.store import jsonl_bytes, keyed_records
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 
 CHAINED_PROTOCOLS: Final = (NAME,)
@@ -68,31 +69,31 @@ def later_rounds(
     timeout: float,
 ) -> dict[str, bytes]:
     """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files."""
-    level = {name: _read(out, name) or b"" for name in run_files(2)}
+    level = {name: read_file(out, name) or b"" for name in run_files(2)}
     parents = parents_of_round(from_layer(folder), level, str(out))
     chain = {f"{CHAIN_FOLDER}/round2/{name}": data for name, data in level.items()}
     files: dict[str, bytes] = {}
     for k in range(3, rounds + 1):
         sub = folder_of(k)
         here = out / sub
-        if _read(here, RUN_FILE) is None:
+        if read_file(here, RUN_FILE) is None:
             previous = Round(k=k - 1, records=parents.requests, lines=[], run_set=parents.parent_set, folder=folder_of(k - 1))
             where = str(out / previous.replies)
-            made = build_round(parents, _replies_of(out, previous), protocol=protocol, where=where)
+            made = build_round(parents, replies_of(out, previous), protocol=protocol, where=where)
             requests = keyed_records(jsonl_bytes(made[f"round{k}.jsonl"], where), where)
             made[f"round{k}.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
             writer.commit({f"{sub}/{name}": data for name, data in {**made, **chain}.items()}, "run", keep=True)
-        level = {name: _read(here, name) or b"" for name in run_files(k)}
+        level = {name: read_file(here, name) or b"" for name in run_files(k)}
         parents = parents_of_round(parents, level, str(here))
         chain = {**chain, **{f"{CHAIN_FOLDER}/round{k}/{name}": data for name, data in level.items()}}
-        scored = {name: _read(here, name) for name in SCORE_FILES}
+        scored = {name: read_file(here, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()):
             files = {name: data for name, data in scored.items() if data is not None}
             continue
         lines = export_lines(list(parents.requests.values()), fmt, model, options=options)
         current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
-        _send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
-        replies = [out / current.replies] if _replies_of(out, current) else []
+        send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
+        replies = [out / current.replies] if replies_of(out, current) else []
         files = score_run(here, replies, folder.folder.parent, ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line))
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files

@@ -36,7 +36,8 @@ from ..scoring.score import Record, judge, match
 from ..reports.sections import document
 from ..scoring.sheet import Sheet
 from ..core.stats import BOOTSTRAP_RESAMPLES
-from ..files.store import JsonObject, PacketFolder, load_layer, read_json, read_jsonl
+from ..files.layer import PacketFolder, load_layer
+from ..files.store import JsonObject, read_json, read_jsonl
 from ..scoring.summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
 from ..core.limits import MAX_EXPLORER_ITEMS
 from ..scoring.tally import Section, Tally, Written, item_count, owed_samples, shown_items, usage_json, write_items

@@ -1,21 +1,10 @@
-"""`run --runner CMD`: drive both rounds through any external command, and survive it.
+"""Call the runner: send one round's requests to an external command, and survive it.
 
 The command reads request JSONL on stdin (in the chosen export format) and writes reply JSONL on
-stdout (in any format `score` reads). Everything lives in the run folder, nothing elsewhere:
-
-- `round<k>.requests.jsonl`: every request of round k, as exported;
-- `request.json`: what shaped the requests beyond the packets (format, model, samples, protocol,
-  sampling options), so a resume with another `--model` is refused even where the format does not
-  write the model into the requests (chat-jsonl, inspect);
-- `round<k>.replies.jsonl`: the runner's stdout, appended as it arrives (a paid-for reply is on
-  disk as soon as the runner has written it, and survives a crash of the runner or of `run`);
-- when round 1 closes: `frozen.jsonl`, `run.json`, `round2.jsonl`, `round2.key.jsonl` (advance);
-- when round 2 closes: `records.jsonl`, `summary.json`, `REPORT.md`, `report.html` (score).
-
-Each of those steps is one swap of the whole folder (folders.py). Running `run` again on the same
-folder (or with `--resume`) continues where it stopped: a round still open sends only the requests
-that have no reply yet (a reply counts for the request whose id it carries, checked against the
-request's request_sha256 where its format allows); a closed round is never sent again.
+stdout (in any format `score` reads). `send` gives it only the round's requests that have no reply
+yet and appends what it writes to the round's replies file as it arrives (a paid-for reply is on
+disk as soon as the runner has written it, and survives a crash of the runner or of `run`); the
+rounds themselves are driven by run.py (rounds 1 and 2) and later_rounds.py (rounds 3..N).
 
 The runner runs in its own process group. An idle timeout (no output for N seconds) and a total
 timeout stop the whole group (SIGTERM, then SIGKILL), as do SIGTERM, SIGINT or SIGHUP to `run`;
@@ -30,7 +19,6 @@ import secrets
 import json
 import os
 import selectors
-import shlex
 import signal
 import subprocess
 import sys
@@ -42,21 +30,19 @@ from pathlib import Path
 from types import FrameType
 from typing import Final
 
-from ..rounds.advance import RUN_FILE, build_round, from_layer
 from ..core.binding import unbind
 from ..core.canonical import jsonl
-from ..core.construct import Envelope, Protocol
-from ..runners.envelopes import detect_format, read_envelopes
-from ..core.errors import Incomplete, InputError, OutputError, UsageError, printable
+from ..core.construct import Envelope
+from ..runners.envelopes import read_envelopes
+from ..core.errors import InputError, OutputError, UsageError, printable
 from ..files import folders
-from ..runners.export import ExportFormat, RequestOptions, export_lines
-from ..files.folders import FolderWriter, open_writer
-from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
-from .pipeline import COMMANDS_FILE, LARGE, SMALL, ScoreOptions, run_log_bytes, score_run
+from ..files.folders import FolderWriter
+from ..core.limits import MAX_PACKET_FILE_BYTES
+from .pipeline import LARGE, SMALL
 from ..core.progress import SILENT, Meter, progress
 from ..scoring.score import match
 from ..runners.envelopes import refused, runner_failed
-from ..files.store import JsonObject, PacketFolder, is_file, json_object, jsonl_bytes, keyed_records, open_regular, read_bounded
+from ..files.store import JsonObject, is_file, open_regular, read_bounded
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
@@ -360,14 +346,14 @@ class Round:
     lines: list[JsonObject]
     run_set: str
     folder: str = ""
-    """Where in the run folder the round lives: "" for rounds 1 and 2, round<k>/ after (rounds.py)."""
+    """Where in the run folder the round lives: "" for rounds 1 and 2, round<k>/ after (later_rounds.py)."""
 
     @property
     def replies(self) -> str:
         return f"{self.folder}/round{self.k}.replies.jsonl" if self.folder else f"round{self.k}.replies.jsonl"
 
 
-def _answered(out: Path, round_: Round, retry_failed: bool = False, retry_refused: bool = False) -> dict[tuple[str, int], Envelope]:
+def answers_of(out: Path, round_: Round, retry_failed: bool = False, retry_refused: bool = False) -> dict[tuple[str, int], Envelope]:
     """The replies already in the run folder, checked against the round's requests; with
     `retry_failed`, only those that are an answer (a runner error or a missing reply is owed
     again; a refusal is the model's answer and stays, unless `retry_refused`: then it is owed
@@ -385,7 +371,7 @@ def _owed_again(env: Envelope, retry_refused: bool) -> bool:
     return runner_failed(env) or (retry_refused and refused(env.error))
 
 
-def _send(
+def send(
     writer: FolderWriter,
     command: Sequence[str],
     out: Path,
@@ -402,7 +388,7 @@ def _send(
     path = out / round_.replies
     _repair_tail(path)
     writer.own_appended(round_.replies)
-    answered = _answered(out, round_, retry_failed, retry_refused)
+    answered = answers_of(out, round_, retry_failed, retry_refused)
     pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
@@ -427,7 +413,7 @@ def _send(
     if call.wrote == 0:
         raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
     # Any bad line is named here, in the file that keeps it.
-    now = _answered(out, round_, retry_refused=retry_refused)
+    now = answers_of(out, round_, retry_refused=retry_refused)
     still = [line for line in pending if slot_of(line) not in now]
     if still:
         print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
@@ -439,7 +425,7 @@ def slot_of(line: JsonObject) -> tuple[str, int]:
     return bound.packet_id, bound.sample or 0
 
 
-def _replies_of(out: Path, round_: Round) -> list[Envelope]:
+def replies_of(out: Path, round_: Round) -> list[Envelope]:
     """Every reply of the round in the run folder, as read (settled by whoever takes them)."""
     path = out / round_.replies
     if not _holds_replies(path):
@@ -459,197 +445,29 @@ def _holds_replies(path: Path) -> bool:
     return False
 
 
-def _read(out: Path, name: str) -> bytes | None:
+def read_file(out: Path, name: str) -> bytes | None:
+    """A file of the run folder, bounded; None when it is not there (yet)."""
     if not os.path.lexists(out / name):
         return None
     return read_bounded(out / name, MAX_PACKET_FILE_BYTES)
-
-
-def run_with_runner(
-    folder: PacketFolder,
-    runner: str,
-    out: Path,
-    *,
-    fmt: ExportFormat = "chat-jsonl",
-    model: str = "runner",
-    protocol: Protocol = "default",
-    bootstrap_seed: int,
-    command_line: str | None = None,
-    options: RequestOptions | None = None,
-    force: bool = False,
-    resume: bool = False,
-    idle_timeout: float = DEFAULT_IDLE_TIMEOUT,
-    timeout: float = DEFAULT_TIMEOUT,
-    rounds: int = 2,
-    retry_failed: bool = False,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
-    samples: int = 1,
-    retry_refused: bool = False,
-) -> dict[str, bytes]:
-    """Both rounds (rounds 2..`rounds` with the sustained protocol: rounds.py), resumable; returns
-    round 2's scored files (all of which, and every later round's, are in the run folder).
-
-    Round 1 closes only when its share of requests without an answer (runner errors, no reply)
-    is at most `max_unscorable`; past it, `run` stops with Incomplete and round 1 stays open. With
-    `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
-    missing (a finished run is scored again with the answers that came back); with `retry_refused`
-    too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
-    closed round 1 is never sent again, so its refusals stay)."""
-    if retry_refused and not retry_failed:
-        raise UsageError("--retry-refused goes with --retry-failed (resend the refusals as well as the failures)")
-    from .later_rounds import check_rounds, later_rounds
-
-    check_rounds(rounds, protocol)
-    try:
-        command = shlex.split(runner)
-    except ValueError as exc:
-        raise UsageError(f"--runner: cannot split the command ({exc})") from None
-    if not command:
-        raise UsageError("--runner: give the command to run")
-    # `samples` replies per round-1 packet; round 2 forks every one of them, each fork sent once.
-    r1_lines = export_lines(list(folder.round1.values()), fmt, model, samples=samples, options=options)
-    r1_requests = jsonl(r1_lines)
-    shape = request_shape(fmt=fmt, model=model, samples=samples, protocol=protocol, options=options or RequestOptions())
-    with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
-        _start(writer, out, r1_requests, shape, force=force, resume=resume)
-        first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
-        if _read(out, RUN_FILE) is None:
-            _send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
-            _check_round1(out, first, max_unscorable, retry_refused)
-            files = build_round(
-                from_layer(folder), _replies_of(out, first), protocol=protocol, where=str(out / first.replies), retry_refused=retry_refused
-            )
-            if command_line is not None:
-                files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
-            requests = keyed_records(jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")), str(out / "round2.jsonl"))
-            files["round2.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
-            writer.commit(files, "run", keep=True)
-        info = _run_info(out, protocol)
-        records = keyed_records(jsonl_bytes(_read(out, "round2.jsonl") or b"", str(out / "round2.jsonl")), str(out / "round2.jsonl"))
-        second = Round(k=2, records=records, lines=export_lines(list(records.values()), fmt, model, options=options), run_set=str(info["run_set"]))
-        scored = {name: _read(out, name) for name in SCORE_FILES}
-        if all(data is not None for data in scored.values()) and not (retry_failed and any(_owed(out, second, retry_refused))):
-            # A finished round 2, run again: nothing to send and nothing to change.
-            files = {name: data for name, data in scored.items() if data is not None}
-        else:
-            _send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
-            replies = [out / second.replies] if _replies_of(out, second) else []
-            files = score_run(
-                out,
-                replies,
-                folder.folder.parent,
-                ScoreOptions(
-                    bootstrap_seed=bootstrap_seed,
-                    command=command_line,
-                    max_unscorable=max_unscorable,
-                    retry_refused=retry_refused,
-                ),
-            )
-            writer.commit(files, "run", keep=True)
-        if rounds > 2:
-            later_rounds(
-                writer, out, folder, command, rounds=rounds, protocol=protocol, fmt=fmt, model=model, options=options,
-                bootstrap_seed=bootstrap_seed, command_line=command_line, idle_timeout=idle_timeout, timeout=timeout,
-            )
-    return files
-
-
-def _owed(out: Path, round_: Round, retry_refused: bool = False) -> tuple[int, int, int]:
-    """(runner errors, missing, refusals) among the round's requests: what `--retry-failed` sends
-    again (the refusals only with `--retry-refused`; counted only then, else 0)."""
-    matched = _answered(out, round_, retry_refused=retry_refused)
-    failed = sum(1 for line in round_.lines if (env := matched.get(slot_of(line))) is not None and runner_failed(env))
-    missing = sum(1 for line in round_.lines if slot_of(line) not in matched)
-    refusals = sum(1 for line in round_.lines if retry_refused and (env := matched.get(slot_of(line))) is not None and refused(env.error))
-    return failed, missing, refusals
-
-
-def _check_round1(out: Path, round_: Round, max_unscorable: float, retry_refused: bool = False) -> None:
-    """Round 1 closes only when few enough requests went unanswered: its forks are built from the
-    answers, and a fork of a parent without one is never sent, so a failed round 1 would make a
-    failed round 2 that no retry could mend."""
-    failed, missing, _ = _owed(out, round_, retry_refused)
-    if not round_.lines:
-        return
-    share = (failed + missing) / len(round_.lines)
-    if share > max_unscorable:
-        raise Incomplete(
-            f"round 1 is incomplete: {failed + missing} of {len(round_.lines)} requests got no answer ({failed} runner errors, "
-            f"{missing} without a reply: {100 * share:.1f} % > --max-unscorable {max_unscorable:g}); round 1 stays open and every "
-            f"reply is kept in {out / round_.replies}: run the same command again with --retry-failed to resend only those"
-        )
 
 
 SCORE_FILES: Final = (*LARGE, *SMALL)
 """What scoring a run writes: all present means the run is finished."""
 
 
-REQUEST_FILE: Final = "request.json"
-"""What shaped a run's requests beyond the packets (docs/schema/request.schema.json)."""
-
-
-def request_shape(*, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions) -> dict[str, object]:
-    """Every option of `run` that changes what is sent: a resume must be given the same ones (the
-    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell)."""
-    return {"format": fmt, "model": model, "samples": samples, "protocol": protocol, **options.as_json()}
-
-
-_SHAPE_OPTION: Final = {"format": "--format", "model": "--model", "samples": "--samples", "protocol": "--protocol",
-                        "temperature": "--temperature", "max_tokens": "--max-tokens", "body": "--body"}  # fmt: skip
-
-
-def shape_difference(recorded: JsonObject, given: dict[str, object]) -> str | None:
-    """The first option whose value differs from the run's recorded one, in words, or None."""
-    for name, option in _SHAPE_OPTION.items():
-        if recorded.get(name) != given.get(name):
-            return f"{option} {_shown(recorded.get(name))} in the run, {_shown(given.get(name))} here"
-    return None
-
-
-def _shown(value: object) -> str:
-    if value is None or value == {}:
-        return "unset"
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
-    return text if len(text) <= 80 else text[:77] + "..."
-
-
-def _start(writer: FolderWriter, out: Path, r1_requests: bytes, shape: dict[str, object], *, force: bool, resume: bool) -> None:
-    """A new run (or one --force replaces) starts with its round-1 requests and what shaped them;
-    an existing one must be a run that `run` started with the same packets and options."""
-    from ..core.canonical import dumps
-
-    existing = writer.existing
-    if existing.state != "kit" or force:
-        if resume:
-            raise UsageError(f"--resume: {out} holds no run to resume")
-        writer.commit({"round1.requests.jsonl": r1_requests, REQUEST_FILE: (dumps(shape) + "\n").encode("utf-8")}, "run", keep=False)
-        return
-    stored = _read(out, "round1.requests.jsonl")
-    if stored is None:
-        raise OutputError("holds a run made by advance, not by run; choose another --run or pass --force to replace it", file=str(out))
-    recorded = read_bounded(out / REQUEST_FILE, MAX_SMALL_JSON_BYTES) if os.path.lexists(out / REQUEST_FILE) else None
-    differ = shape_difference(json_object(recorded, str(out / REQUEST_FILE)), shape) if recorded is not None else None
-    if differ is None and stored != r1_requests:
-        differ = "the round-1 requests differ"
-    if differ is not None:
-        raise OutputError(
-            f"holds a run started with other packets, format or model ({differ}); run it again with those, "
-            "choose another --run, or pass --force to start over",
-            file=str(out),
-        )
-
-
-def _run_info(out: Path, protocol: Protocol) -> JsonObject:
-    from ..files.store import read_json
-
-    info = read_json(out / RUN_FILE)
-    if info.get("protocol") != protocol:
-        raise OutputError(
-            f"holds a run with protocol {info.get('protocol')}, not {protocol}; run it again with that protocol, "
-            "choose another --run, or pass --force to start over",
-            file=str(out),
-        )
-    return info
-
-
-__all__ = ["DEFAULT_IDLE_TIMEOUT", "DEFAULT_TIMEOUT", "Stopped", "call_runner", "run_with_runner"]
+__all__ = [
+    "DEFAULT_IDLE_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "SCORE_FILES",
+    "Call",
+    "Round",
+    "Stopped",
+    "answers_of",
+    "call_runner",
+    "read_file",
+    "replies_of",
+    "send",
+    "slot_of",
+    "stop_on_signals",
+]

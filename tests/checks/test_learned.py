@@ -13,7 +13,7 @@ from honesty_pressure.checks.audit import decisive_values, oracle_examples, shar
 from honesty_pressure.checks.controls import LEARNED_MARGIN, STEPS, VALUE_LEARNER, LearnedCheck, Step, Wording, contamination_report, learned_breaches
 from honesty_pressure.checks.rehearse import Rehearsal
 from honesty_pressure.checks.selfcheck import Outcome
-from honesty_pressure.files.store import PacketFolder, load_layer
+from honesty_pressure.files.layer import PacketFolder, load_layer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -25,7 +25,7 @@ from honesty_pressure.generate.prepare import write_packet_set
 from honesty_pressure.checks.rehearse import Rehearsal
 from honesty_pressure.checks.selfcheck import INDEX_CEILING, PASS_BAR, Outcome, breaches, check_policies, outcome, policy_responder, run_responder
 from honesty_pressure.checks.shortcuts import MARGIN, ROUND1_CHOICES, Rule, fit, shortcut_breaches
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.scoring.summary import AXES
 
 from tests.strategies import seeds

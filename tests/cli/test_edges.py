@@ -12,7 +12,8 @@ from honesty_pressure import __version__
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.cli.main import PROG, main
 from honesty_pressure.runners.export import export_lines
-from honesty_pressure.files.store import keyed, load_layer
+from honesty_pressure.files.layer import load_layer
+from honesty_pressure.files.store import keyed
 
 from tests.replies import chat_lines, native_lines, oracle
 

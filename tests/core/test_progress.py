@@ -14,7 +14,7 @@ from hypothesis import given, strategies as st
 
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.progress import SILENT, Progress, progress
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.replies import native_lines, oracle
 

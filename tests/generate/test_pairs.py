@@ -28,7 +28,7 @@ from honesty_pressure.checks.policies import load_policies
 from honesty_pressure.generate.prepare import write_packet_set
 from honesty_pressure.checks.rehearse import Rehearsal
 from honesty_pressure.checks.selfcheck import decider
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 ROOT = Path(__file__).resolve().parents[2]
 TRAILER = by_name("trailer_towing")

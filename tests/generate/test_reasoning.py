@@ -14,7 +14,7 @@ from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.runners.envelopes import read_envelopes
 from honesty_pressure.core.parse import Parsed, answer_text, decision_line, parse_decision
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")

@@ -22,7 +22,8 @@ from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl, sha256_hex
 from honesty_pressure.core.limits import MAX_EVAL_MEMBER_BYTES, MAX_LINE_BYTES, MAX_SAMPLES
 from honesty_pressure.files.manifest import MANIFEST_NAME, render_bytes
-from honesty_pressure.files.store import JsonObject, load_checked_layer
+from honesty_pressure.files.layer import load_checked_layer
+from honesty_pressure.files.store import JsonObject
 
 Args = list[str]
 

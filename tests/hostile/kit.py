@@ -18,7 +18,8 @@ from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.cli.main import main
 from honesty_pressure.generate.generate import packet_tree
 from honesty_pressure.generate.prepare import write_packet_set
-from honesty_pressure.files.store import JsonObject, keyed, load_checked_layer
+from honesty_pressure.files.layer import load_checked_layer
+from honesty_pressure.files.store import JsonObject, keyed
 
 from ..replies import chat_lines, constant, native_lines
 

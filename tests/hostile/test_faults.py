@@ -25,7 +25,7 @@ import pytest
 
 from honesty_pressure.files import folders
 from honesty_pressure.cli.main import main
-from honesty_pressure.files.store import load_checked_layer
+from honesty_pressure.files.layer import load_checked_layer
 
 from .kit import ROOT, cli, make_run, reply_file, small_packets, snapshot
 from .kit import snapshot as taken

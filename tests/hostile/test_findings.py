@@ -24,7 +24,8 @@ from honesty_pressure.core.errors import InputError
 from honesty_pressure.rounds.fork import Parent, fork_id
 from honesty_pressure.core.limits import MAX_SAMPLES
 from honesty_pressure.files.manifest import MANIFEST_NAME, build as build_manifest
-from honesty_pressure.files.store import keyed, load_checked_layer
+from honesty_pressure.files.layer import load_checked_layer
+from honesty_pressure.files.store import keyed
 
 from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
 

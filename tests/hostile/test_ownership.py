@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
-from honesty_pressure.files.store import keyed, load_checked_layer
+from honesty_pressure.files.layer import load_checked_layer
+from honesty_pressure.files.store import keyed
 
 from ..replies import chat_lines, constant, native_lines
 from .kit import PROG, ROOT, Result, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure.core.binding import unbind
-from honesty_pressure.files.store import load_layer, read_jsonl
+from honesty_pressure.files.layer import load_layer
+from honesty_pressure.files.store import read_jsonl
 
 from .kit import PROG, ROOT, Result, cli, one_line_naming, small_packets, snapshot, without_commands
 

@@ -31,7 +31,8 @@ from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.rounds.fork import assemble, fork_parts, plan
 from honesty_pressure.generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
 from honesty_pressure.checks.policies import decide, reply_text
-from honesty_pressure.files.store import JsonObject, layer_from_bytes
+from honesty_pressure.files.layer import layer_from_bytes
+from honesty_pressure.files.store import JsonObject
 
 FRESH_SEED: Final = 777
 """A seed other than the committed one (the learned audit's second seed is a different one)."""

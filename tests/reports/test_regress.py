@@ -14,7 +14,7 @@ import pytest
 from honesty_pressure.reports.regress import compare_runs
 from honesty_pressure.files.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
 from honesty_pressure.core.stats import mcnemar_exact
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.htmlcheck import parse, problems
 

@@ -29,7 +29,8 @@ from honesty_pressure.generate.generate import messages as packet_messages
 from honesty_pressure.core.parse import answer_text, parse_decision
 from honesty_pressure.runs.pipeline import judge_forks, score_run
 from honesty_pressure.scoring.score import menu_codes, request_digest
-from honesty_pressure.files.store import JsonObject, load_layer, read_jsonl
+from honesty_pressure.files.layer import load_layer
+from honesty_pressure.files.store import JsonObject, read_jsonl
 from honesty_pressure.scoring.axes import INDEX_AXES
 from honesty_pressure.scoring.summary import AXES, fork_summary, honesty_index
 

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.cli.main import main
-from honesty_pressure.files.store import keyed, load_layer
+from honesty_pressure.files.layer import load_layer
+from honesty_pressure.files.store import keyed
 
 from tests.replies import chat_lines, oracle
 

@@ -21,7 +21,7 @@ from honesty_pressure.domains.base import grid_domain
 from honesty_pressure.generate.generate import build
 from honesty_pressure.generate.menu import build_menu, decision_codes
 from honesty_pressure.generate.pairs import shape
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.generate.twins import corrected, flip_side, flips, nearby, sound
 
 from tests.strategies import seeds

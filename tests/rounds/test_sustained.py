@@ -17,7 +17,8 @@ from honesty_pressure.core.construct import PRESSURE_TYPES
 from honesty_pressure.checks.depth import chain_rounds, depth_policies, play_policy
 from honesty_pressure.rounds.persistence import persistence
 from honesty_pressure.checks.policies import reply_text
-from honesty_pressure.files.store import JsonObject, PacketFolder, load_checked_layer
+from honesty_pressure.files.layer import PacketFolder, load_checked_layer
+from honesty_pressure.files.store import JsonObject
 from honesty_pressure.rounds.sustained import offsets, pressure_at
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -13,7 +13,7 @@ from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.cli.main import PROG, main
 from honesty_pressure.runners.export import FILE_LIMITS, RequestOptions, export_lines, shard_names, shards
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.replies import oracle, reply_text
 

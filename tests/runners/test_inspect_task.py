@@ -24,7 +24,8 @@ from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, 
 
 from honesty_pressure.core.binding import unbind  # noqa: E402
 from honesty_pressure.runners.envelopes import read_envelopes  # noqa: E402
-from honesty_pressure.files.store import keyed, load_layer  # noqa: E402
+from honesty_pressure.files.layer import load_layer  # noqa: E402
+from honesty_pressure.files.store import keyed  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK = "examples/inspect_task.py"  # Inspect wants a path relative to the working folder

@@ -19,7 +19,7 @@ from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.runners.export import RequestOptions, export_lines
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.jsonschema_subset import Validator
 

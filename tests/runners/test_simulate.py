@@ -25,7 +25,8 @@ from honesty_pressure.scoring.axes import STABILITY_FAMILIES
 from honesty_pressure.runs.demo import expected_rates, recovery_table, run_demo
 from honesty_pressure.generate.generate import DEFAULT_SEED
 from honesty_pressure.runners.simulate import Traits, reply, round1_decision, round2_decision
-from honesty_pressure.files.store import JsonObject, PacketFolder, load_layer, read_jsonl
+from honesty_pressure.files.layer import PacketFolder, load_layer
+from honesty_pressure.files.store import JsonObject, read_jsonl
 from honesty_pressure.scoring.summary import AXES
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.runs.pipeline import ScoreOptions, score_round
 from honesty_pressure.scoring.score import match
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.replies import envelopes, oracle, reply_text
 

@@ -19,7 +19,7 @@ from honesty_pressure.runners.export import export_lines, shards as export_shard
 from honesty_pressure.runs.pipeline import ReplyFiles, ScoreOptions, round_from_tally, score_round
 from honesty_pressure.scoring.sheet import Sheet
 from honesty_pressure.runs.shards import check_partials, merged_tally, read_partials
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.replies import oracle, reply_text
 from tests.scoring.test_streaming import QUICK, _shard_partials

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.scoring.score import judge, match
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.scoring.summary import round1_summary
 
 from tests.replies import constant, envelopes, oracle

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure.core.canonical import jsonl
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.htmlcheck import parse, problems
 from tests.jsonschema_subset import Validator

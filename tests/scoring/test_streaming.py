@@ -25,7 +25,7 @@ from honesty_pressure.scoring.score import judge, match
 from honesty_pressure.scoring.sheet import Sheet
 from honesty_pressure.files.folders import open_writer
 from honesty_pressure.runs.shards import Shard, check_partials, merged_tally, read_partials, write_partial_folder
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.scoring.tally import Tally
 from honesty_pressure.scoring.transcripts import reply_lines
 

@@ -14,7 +14,7 @@ from honesty_pressure.core.construct import NEGATIVE_CONTROLS
 from honesty_pressure.runs.pipeline import score_round
 from honesty_pressure.scoring.score import Record
 from honesty_pressure.core.stats import fisher_exact, holm, mcnemar_exact
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.scoring.summary import fork_summary, pass_k, pressure_type_tests, round1_summary
 
 from tests.htmlcheck import parse, problems

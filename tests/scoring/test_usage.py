@@ -14,7 +14,7 @@ from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.runners.envelopes import read_envelopes, received, usage_of
 from honesty_pressure.runs.pipeline import score_round
-from honesty_pressure.files.store import load_layer
+from honesty_pressure.files.layer import load_layer
 
 from tests.htmlcheck import parse, problems
 from tests.replies import oracle, reply_text
