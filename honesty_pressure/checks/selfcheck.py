@@ -19,7 +19,7 @@ from ..scoring.axes import PASS_BAR
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..runners.export import export_lines
-from ..runs.pipeline import score_run
+from ..runs.pipeline import ScoreOptions, score_run
 from .policies import Answer, Policy, decide, reply_text
 from ..core.construct import Split
 from .rehearse import Decider, Rehearsal, Score
@@ -111,7 +111,7 @@ def run_responder(
     round2 = work / "round2.replies.jsonl"
     _reply_file(round2, requests, keys, refit(requests, keys) if refit else respond, 2)
     # A policy whose every first reply is unusable (empty) has no sendable fork: nothing to read.
-    files = score_run(run, [round2] if requests else [], folder.folder.parent, bootstrap_seed=seed, split=split)
+    files = score_run(run, [round2] if requests else [], folder.folder.parent, ScoreOptions(bootstrap_seed=seed), split=split)
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)
     return summary

@@ -1,8 +1,10 @@
 """Whole runs: pipeline scores a set of reply files against a packet folder and writes the
 scored folder; run drives rounds 1 and 2 of `run --runner CMD`, runner calls the external
 command one round at a time and later_rounds drives rounds 3..N; shards scores a slice of the
-replies per process and merges them; demo and demo_depth do the whole job offline with the
-simulated assistant.
+replies per process and merges them, and sharded holds the steps of a sharded score or advance;
+outputs writes a score or an advance into its folder and exports decides which requests
+`export --failed` sends and which file an export may replace; demo and demo_depth do the whole
+job offline with the simulated assistant.
 """
 
 from __future__ import annotations
@@ -11,9 +13,21 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
-    from . import demo, demo_depth, later_rounds, pipeline, run, runner, shards
+    from . import demo, demo_depth, exports, later_rounds, outputs, pipeline, run, runner
+    from . import sharded, shards
 
-__all__ = ["demo", "demo_depth", "later_rounds", "pipeline", "run", "runner", "shards"]
+__all__ = [
+    "demo",
+    "demo_depth",
+    "exports",
+    "later_rounds",
+    "outputs",
+    "pipeline",
+    "run",
+    "runner",
+    "sharded",
+    "shards",
+]
 
 
 def __getattr__(name: str) -> object:

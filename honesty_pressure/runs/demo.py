@@ -17,7 +17,7 @@ from ..core.canonical import jsonl
 from ..runners.envelopes import read_envelopes_bytes
 from ..runners.export import export_lines
 from ..files.folders import open_writer
-from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
+from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from ..runners.simulate import Traits, reply
 from ..core.stats import wilson
 from ..files.layer import load_checked_layer
@@ -158,7 +158,7 @@ def run_demo(
             summary["demo"] = recovery_json(traits, summary)
 
         with writer.staged(files, "demo", keep=False) as stage:
-            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend)
+            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend)
             stage.add(scored)
     files.update(scored)
     summary = json.loads(files["summary.json"])

@@ -17,7 +17,7 @@ from ..rounds.advance import CHAIN_FOLDER, build_round, from_layer, parents_of_r
 from .demo import answer_batch, recovered, recovery_json, recovery_rows
 from ..runners.envelopes import read_envelopes_bytes
 from ..files.folders import open_writer
-from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
+from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from ..runners.simulate import Traits
 from ..files.layer import load_checked_layer
 from ..files.store import JsonObject
@@ -93,9 +93,9 @@ def run_depth_demo(
 
     with open_writer(out, ("demo",), replace=True) as writer:
         with writer.staged(files, "demo", keep=False) as stage:
-            top = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend_round2)
+            top = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend_round2)
             last = stage.path / where
-            scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, bootstrap_seed=seed, command=command, amend=amend)
+            scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend)
             stage.add(top)
             stage.add({f"{where}{name}": data for name, data in scored.items()})
     files.update(top)

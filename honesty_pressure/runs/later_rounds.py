@@ -25,7 +25,7 @@ from ..core.construct import Protocol
 from ..core.errors import UsageError
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from ..files.folders import FolderWriter
-from .pipeline import score_run
+from .pipeline import ScoreOptions, score_run
 from .runner import SCORE_FILES, Round, read_file, replies_of, send
 from ..files.layer import PacketFolder
 from ..files.store import jsonl_bytes, keyed_records
@@ -94,7 +94,7 @@ def later_rounds(
         current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
         send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / current.replies] if replies_of(out, current) else []
-        files = score_run(here, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line)
+        files = score_run(here, replies, folder.folder.parent, ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line))
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files
 

@@ -4,9 +4,11 @@ Every reply is read, matched, judged and settled before anything is written, so 
 leaves no output at all; replies are read one at a time and never held (tally.py), so memory does
 not grow with their number. The outputs are records.jsonl (one verdict per item), replies.jsonl
 (the reply each verdict judged, line for line), summary.json (every number, with the model,
-provenance and statistics settings), REPORT.md and report.html. `score_round1` and `score_run`
-return them as bytes; the CLI streams the two large ones into the output folder instead
-(`Scoring.write`).
+provenance and statistics settings), REPORT.md and report.html. `score_round` and `score_run`
+return them as bytes; `stream_round` and `stream_run` give a `Scoring` that streams the two large
+ones into an output folder instead (`Scoring.write`, as the CLI does), and `round_from_tally` and
+`run_from_tally` score replies already settled (merged from shards). The options the two share
+are one `ScoreOptions`.
 """
 
 from __future__ import annotations
@@ -239,50 +241,61 @@ class _Buffered:
 FORK_REPLY: Final = "a reply to a fork of a run (round 2 or later), not to a round-1 packet: score it with `score --run RUN --replies ...`"
 
 
-def round1_scoring(
+@dataclass(frozen=True, slots=True)
+class ScoreOptions:
+    """How a score reads and settles its replies: the options a round's score and a run's score
+    share (the `score` command's flags)."""
+
+    fmt: Format | None = None
+    """The format of every reply file; None detects each file's own."""
+    require_complete: bool = False
+    """A packet-sample (or fork) without a reply is an error, not an unscorable item."""
+    max_unscorable: float = MAX_UNSCORABLE_SHARE
+    """The share of items without an answer past which summary.json calls the score incomplete."""
+    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED
+    """The seed of every bootstrap interval."""
+    command: str | None = None
+    """The command line recorded in the summary's provenance (None: none)."""
+    retry_refused: bool = False
+    """The refusals were sent again: a refusal gives way to an answer for the same slot
+    (docs/SCORING.md, "Retries")."""
+
+
+DEFAULT_OPTIONS: Final = ScoreOptions()
+
+
+def stream_round(
     folder: PacketFolder,
     replies: Sequence[Path],
+    options: ScoreOptions = DEFAULT_OPTIONS,
     *,
-    fmt: Format | None = None,
-    require_complete: bool = False,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
-    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
-    command: str | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
-    retry_refused: bool = False,
 ) -> Scoring:
-    """Read and check round-1 replies; the score, ready to write (with `retry_refused`, a refusal
-    gives way to an answer for the same slot: docs/SCORING.md, "Retries")."""
-    tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder, retry_refused=retry_refused)
-    tally.read(replies, fmt, meter=meter, forks=lambda got: _answers_a_fork(got, folder))
+    """Read and check round-1 replies to a packet layer; the score, ready to be streamed into a
+    folder (`Scoring.write`) without holding its large files."""
+    sheet = Sheet(1, folder.packet_set, folder.round1, folder.key)
+    tally = Tally(sheet, spool_folder=spool_folder, retry_refused=options.retry_refused)
+    tally.read(replies, options.fmt, meter=meter, forks=lambda got: answers_a_fork(got, folder))
     tally.finish(FORK_REPLY)
-    return round1_score(
-        folder, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command,
-        max_unscorable=max_unscorable,
-    )
+    return round_from_tally(folder, tally, ReplyFiles.of(tally.formats), options)
 
 
-def round1_score(
-    folder: PacketFolder,
-    tally: Tally,
-    files: ReplyFiles,
-    *,
-    require_complete: bool,
-    bootstrap_seed: int,
-    command: str | None,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
+def round_from_tally(
+    folder: PacketFolder, tally: Tally, files: ReplyFiles, options: ScoreOptions = DEFAULT_OPTIONS
 ) -> Scoring:
-    """The score of round-1 replies already settled in `tally` (read here, or merged from shards)."""
+    """The score of round-1 replies already settled in `tally` (read by `stream_round`, or merged
+    from shards); `options.fmt` and `options.retry_refused` were the tally's to apply."""
     replies = files.paths()
     section = Section(tally.sheet, tally, owed_samples(tally))
     missing = list(section.missing())
-    if require_complete and missing:
+    if options.require_complete and missing:
         pid, sample = missing[0]
         raise InputError(
             f"{len(missing)} packet-sample(s) have no reply (first: {pid} sample {sample})",
             file=str(replies[0]) if len(replies) == 1 else None,
         )
+    bootstrap_seed, command = options.bootstrap_seed, options.command
 
     def summary_of(written: Written) -> dict[str, object]:
         cells = written.cells[0]
@@ -308,37 +321,27 @@ def round1_score(
             **(first := round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build))),
             "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
-            "completeness": completeness(cells, threshold=max_unscorable),
+            "completeness": completeness(cells, threshold=options.max_unscorable),
             **usage_json([section], written),
         }
 
     return Scoring([section], summary_of, bootstrap_seed)
 
 
-def score_round1(
-    folder: PacketFolder,
-    replies: Sequence[Path],
-    *,
-    fmt: Format | None = None,
-    require_complete: bool = False,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
-    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
-    command: str | None = None,
-    meter: Meter = SILENT,
-    retry_refused: bool = False,
+def score_round(
+    folder: PacketFolder, replies: Sequence[Path], options: ScoreOptions = DEFAULT_OPTIONS, *, meter: Meter = SILENT
 ) -> dict[str, bytes]:
-    scoring = round1_scoring(
-        folder, replies, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, command=command, meter=meter,
-        max_unscorable=max_unscorable, retry_refused=retry_refused,
-    )
+    """Score round-1 replies to a packet layer: records.jsonl, replies.jsonl, summary.json,
+    REPORT.md and report.html, as bytes by name."""
+    scoring = stream_round(folder, replies, options, meter=meter)
     try:
         return scoring.files()
     finally:
         scoring.close()
 
 
-def _answers_a_fork(got: Received, folder: PacketFolder) -> bool:
-    """A round-k reply given to `score --layer`: its echoed request holds an earlier assistant
+def answers_a_fork(got: Received, folder: PacketFolder) -> bool:
+    """A round-k reply given to a round-1 score: its echoed request holds an earlier assistant
     turn, or its id is a fork id (`<parent packet id>-<suffix>`, docs/FORKS.md) of this layer."""
     messages = got[8]
     if messages is not None and any(role == "assistant" for role, _ in messages):
@@ -402,33 +405,27 @@ def _build_of(packets: Path, info: Mapping[str, object], folder: PacketFolder | 
     }
 
 
-def run_scoring(
+def stream_run(
     run: Path,
     replies: Sequence[Path],
     packets: Path,
+    options: ScoreOptions = DEFAULT_OPTIONS,
     *,
-    fmt: Format | None = None,
-    require_complete: bool = False,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
-    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
-    command: str | None = None,
     amend: Amend | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
-    retry_refused: bool = False,
 ) -> Scoring:
     """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
-    with the honesty index, ready to write. With `split`, only packets of that split are counted
-    (the shortcut audit scores on `test`)."""
+    with the honesty index, ready to be streamed into a folder (`Scoring.write`). With `split`,
+    only packets of that split are counted (the shortcut audit scores on `test`); `amend` adds to
+    the summary before it is rendered."""
     checked = checked_run(run, packets)
-    tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=retry_refused)
-    tally.read(replies, fmt, meter=meter)
+    tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=options.retry_refused)
+    tally.read(replies, options.fmt, meter=meter)
     tally.finish()
-    return run_score(
-        checked, tally, ReplyFiles.of(tally.formats), require_complete=require_complete, bootstrap_seed=bootstrap_seed,
-        split=split, command=command, amend=amend, spool_folder=spool_folder, max_unscorable=max_unscorable,
-    )
+    files = ReplyFiles.of(tally.formats)
+    return run_from_tally(checked, tally, files, options, split=split, amend=amend, spool_folder=spool_folder)
 
 
 @dataclass(frozen=True, slots=True)
@@ -469,25 +466,24 @@ def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
     return {str(record["packet_id"]): record for record in records}
 
 
-def run_score(
+def run_from_tally(
     checked: CheckedRun,
     tally: Tally,
     files: ReplyFiles,
+    options: ScoreOptions = DEFAULT_OPTIONS,
     *,
-    require_complete: bool,
-    bootstrap_seed: int,
     split: Split | None = None,
-    command: str | None = None,
     amend: Amend | None = None,
     spool_folder: Path | None = None,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
 ) -> Scoring:
-    """The score of fork replies already settled in `tally` (read here, or merged from shards)."""
+    """The score of fork replies already settled in `tally` (read by `stream_run`, or merged from
+    shards); `options.fmt` and `options.retry_refused` were the tally's to apply."""
+    bootstrap_seed, command = options.bootstrap_seed, options.command
     run, packets, info, folder, keys, k = checked.run, checked.packets, checked.info, checked.folder, checked.keys, checked.round
     replies = files.paths()
     forks = Section(tally.sheet, tally, owed_samples(tally), split)
     missing = list(forks.missing())
-    if require_complete and missing:
+    if options.require_complete and missing:
         raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0][0]})", file=str(replies[0]) if replies else None)
     sections = [forks]
     first_tally: Tally | None = None
@@ -538,7 +534,7 @@ def run_score(
             **_persistence(checked, written),
             "completeness": completeness(
                 [cell for cells in written.cells for cell in cells],
-                threshold=max_unscorable,
+                threshold=options.max_unscorable,
                 rounds=[(section.sheet.round, cells) for section, cells in zip(sections, written.cells)],
             ),
             **usage_json(sections, written),
@@ -563,23 +559,16 @@ def score_run(
     run: Path,
     replies: Sequence[Path],
     packets: Path,
+    options: ScoreOptions = DEFAULT_OPTIONS,
     *,
-    fmt: Format | None = None,
-    require_complete: bool = False,
-    max_unscorable: float = MAX_UNSCORABLE_SHARE,
-    bootstrap_seed: int = DEFAULT_BOOTSTRAP_SEED,
     split: Split | None = None,
-    command: str | None = None,
     amend: Amend | None = None,
     meter: Meter = SILENT,
-    retry_refused: bool = False,
 ) -> dict[str, bytes]:
-    """Score round-k fork replies; for k == 2 also the frozen round-1 replies and the honesty index.
-    With `split`, only packets of that split are counted (the shortcut audit scores on `test`)."""
-    scoring = run_scoring(
-        run, replies, packets, fmt=fmt, require_complete=require_complete, bootstrap_seed=bootstrap_seed, split=split,
-        command=command, amend=amend, meter=meter, max_unscorable=max_unscorable, retry_refused=retry_refused,
-    )
+    """Score round-k fork replies of a run folder; for k == 2 also the frozen round-1 replies and
+    the honesty index: the five score files, as bytes by name. With `split`, only packets of
+    that split are counted (the shortcut audit scores on `test`)."""
+    scoring = stream_run(run, replies, packets, options, split=split, amend=amend, meter=meter)
     try:
         return scoring.files()
     finally:

@@ -39,7 +39,7 @@ from ..rounds.advance import RUN_FILE, build_round, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from .later_rounds import check_rounds, later_rounds
-from .pipeline import COMMANDS_FILE, run_log_bytes, score_run
+from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from .runner import (
     DEFAULT_IDLE_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -122,8 +122,15 @@ def run_with_runner(
             send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
             replies = [out / second.replies] if replies_of(out, second) else []
             files = score_run(
-                out, replies, folder.folder.parent, bootstrap_seed=bootstrap_seed, command=command_line, max_unscorable=max_unscorable,
-                retry_refused=retry_refused,
+                out,
+                replies,
+                folder.folder.parent,
+                ScoreOptions(
+                    bootstrap_seed=bootstrap_seed,
+                    command=command_line,
+                    max_unscorable=max_unscorable,
+                    retry_refused=retry_refused,
+                ),
             )
             writer.commit(files, "run", keep=True)
         if rounds > 2:

@@ -23,7 +23,7 @@ from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.construct import Envelope
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.runs.pipeline import score_round1
+from honesty_pressure.runs.pipeline import ScoreOptions, score_round
 from honesty_pressure.scoring.score import match
 from honesty_pressure.files.layer import load_layer
 
@@ -72,13 +72,13 @@ def answer(pid: str) -> str:
 
 
 def verdicts(tmp: Path, files: list[list[dict[str, object]]]) -> list[bytes]:
-    """records.jsonl of score_round1 over these files, for every order of the files."""
+    """records.jsonl of score_round over these files, for every order of the files."""
     paths = []
     for index, lines in enumerate(files):
         path = tmp / f"f{index}.jsonl"
         path.write_bytes(jsonl(lines))
         paths.append(path)
-    return [score_round1(QUICK, list(order))["records.jsonl"] for order in itertools.permutations(paths)]
+    return [score_round(QUICK, list(order))["records.jsonl"] for order in itertools.permutations(paths)]
 
 
 def acceptable_for(records: bytes) -> dict[str, str]:
@@ -128,7 +128,7 @@ def test_two_different_real_replies_are_still_an_error_naming_both_places(tmp_pa
     messages = set()
     for order in ([a, b], [b, a]):
         with pytest.raises(InputError) as err:
-            score_round1(QUICK, order)
+            score_round(QUICK, order)
         messages.add(err.value.one_line())
     assert messages == {f"{b}:2: a different reply for packet {PIDS[0]} sample 0 is already in {a}:1"}
 
@@ -142,7 +142,7 @@ def test_a_refusal_is_a_reply_not_a_failure(tmp_path: Path) -> None:
     (env, _) = read_envelopes(path)
     assert env.error == "refusal: I can't help." and not runner_failed(env)
     with pytest.raises(InputError, match="a different reply for packet"):
-        score_round1(QUICK, [path])
+        score_round(QUICK, [path])
     anthropic_refusal = anthropic(PIDS[0], "succeeded", "No.")
     anthropic_refusal["result"]["message"]["stop_reason"] = "refusal"  # type: ignore[index]
     path.write_bytes(jsonl([anthropic_refusal]))
@@ -238,7 +238,7 @@ def test_refusals_are_their_own_verdict_in_every_format(tmp_path: Path) -> None:
     anthropic_file.write_bytes(jsonl([declined]))
     for path in (openai_file, anthropic_file):
         assert not any(runner_failed(env) for env in read_envelopes(path))
-    files = score_round1(QUICK, [openai_file, anthropic_file])
+    files = score_round(QUICK, [openai_file, anthropic_file])
     records = {r["packet_id"]: r for r in map(json.loads, files["records.jsonl"].decode().splitlines())}
     for pid in PIDS:
         assert (records[pid]["verdict"], records[pid]["decision"], records[pid]["reason"]) == ("refused", None, None)
@@ -338,7 +338,7 @@ def test_with_retry_refused_a_refusal_gives_way_to_an_answer_in_any_order(tmp_pa
         path = tmp_path / f"f{index}.jsonl"
         path.write_bytes(jsonl(lines))
         paths.append(path)
-    results = {score_round1(QUICK, order, retry_refused=True)["records.jsonl"] for order in itertools.permutations(paths)}
+    results = {score_round(QUICK, order, ScoreOptions(retry_refused=True))["records.jsonl"] for order in itertools.permutations(paths)}
     assert len(results) == 1
     assert acceptable_for(results.pop()) == {PIDS[0]: "acceptable", PIDS[1]: "refused", PIDS[2]: "refused"}
     envelopes = [env for path in paths for env in read_envelopes(path)]

@@ -16,7 +16,7 @@ from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.runners.export import export_lines, shards as export_shards
-from honesty_pressure.runs.pipeline import ReplyFiles, round1_score, score_round1
+from honesty_pressure.runs.pipeline import ReplyFiles, ScoreOptions, round_from_tally, score_round
 from honesty_pressure.scoring.sheet import Sheet
 from honesty_pressure.runs.shards import check_partials, merged_tally, read_partials
 from honesty_pressure.files.layer import load_layer
@@ -100,7 +100,7 @@ def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(tm
         path = tmp_path / f"replies.{index}-of-{len(cut)}.jsonl"
         path.write_bytes(jsonl(replies))
         paths.append(path)
-    whole = score_round1(QUICK, paths, bootstrap_seed=1)
+    whole = score_round(QUICK, paths, ScoreOptions(bootstrap_seed=1))
     folders = []
     for index, path in enumerate(paths):
         (tmp_path / f"s{index}").mkdir()
@@ -111,7 +111,7 @@ def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(tm
     given = check_partials(partials)
     tally = merged_tally(Sheet(1, QUICK.packet_set, QUICK.round1, QUICK.key), partials)
     tally.finish()
-    scoring = round1_score(QUICK, tally, ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)), require_complete=False, bootstrap_seed=1, command=None)
+    scoring = round_from_tally(QUICK, tally, ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)), ScoreOptions(bootstrap_seed=1))
     try:
         merged = scoring.files()
     finally:

@@ -20,7 +20,7 @@ from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.runners.envelopes import read_envelopes
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.runs.pipeline import round1_score, score_round1, ReplyFiles
+from honesty_pressure.runs.pipeline import ReplyFiles, ScoreOptions, round_from_tally, score_round
 from honesty_pressure.scoring.score import judge, match
 from honesty_pressure.scoring.sheet import Sheet
 from honesty_pressure.files.folders import open_writer
@@ -108,7 +108,7 @@ def _expected(paths: list[Path]) -> tuple[bytes, bytes] | str:
 
 def _streamed(paths: list[Path]) -> tuple[bytes, bytes] | str:
     try:
-        files = score_round1(QUICK, paths)
+        files = score_round(QUICK, paths)
     except InputError as exc:
         return exc.one_line()
     return files["records.jsonl"], files["replies.jsonl"]
@@ -140,10 +140,10 @@ def test_a_spool_that_moves_to_a_file_writes_the_same(tmp_path: Path, monkeypatc
     lines = [_ok(pid, s, TEXTS[(i + s) % 3]) for i, pid in enumerate(sorted(QUICK.round1)) for s in range(2)]
     lines.append(_ok(PIDS[0], 0, TEXTS[0]))  # a duplicate: read back while settling
     paths = _write(tmp_path, [lines[1::2], lines[::2]])
-    in_memory = score_round1(QUICK, paths)
+    in_memory = score_round(QUICK, paths)
     monkeypatch.setattr(spool_module, "MEMORY_BYTES", 1000)
     monkeypatch.setattr(spool_module, "_FLUSH", 777)
-    assert score_round1(QUICK, paths) == in_memory
+    assert score_round(QUICK, paths) == in_memory
 
 
 def test_read_ahead_windows_write_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -152,13 +152,13 @@ def test_read_ahead_windows_write_the_same(tmp_path: Path, monkeypatch: pytest.M
     same output as with the defaults."""
     lines = [_ok(pid, s, TEXTS[(i + s) % 3]) for s in range(3) for i, pid in enumerate(sorted(QUICK.round1))]
     paths = _write(tmp_path, [lines])
-    expected = score_round1(QUICK, paths)
+    expected = score_round(QUICK, paths)
     monkeypatch.setattr(spool_module, "MEMORY_BYTES", 1000)
     monkeypatch.setattr(spool_module, "_FLUSH", 777)
     monkeypatch.setattr(tally_module, "_AHEAD", 700)
     monkeypatch.setattr(tally_module, "_WAYS", 2)
     monkeypatch.setattr(tally_module, "_WRITE_RUN", 900)
-    assert score_round1(QUICK, paths) == expected
+    assert score_round(QUICK, paths) == expected
 
 
 def _shard_partials(tmp: Path, paths: list[Path], count: int) -> list[Path] | str:
@@ -187,7 +187,7 @@ def _merged(folders: list[Path]) -> dict[str, bytes] | str:
         tally.finish()
     except InputError as exc:
         return exc.one_line()
-    scoring = round1_score(QUICK, tally, ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)), require_complete=False, bootstrap_seed=1, command=None)
+    scoring = round_from_tally(QUICK, tally, ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)), ScoreOptions(bootstrap_seed=1))
     try:
         return scoring.files()
     finally:
@@ -201,7 +201,7 @@ def test_shards_merged_write_the_unsharded_score_byte_for_byte(tmp_path_factory:
     tmp = tmp_path_factory.mktemp("shards")
     paths = _write(tmp, files)
     try:
-        whole: dict[str, bytes] | str = score_round1(QUICK, paths, bootstrap_seed=1)
+        whole: dict[str, bytes] | str = score_round(QUICK, paths, ScoreOptions(bootstrap_seed=1))
     except InputError as exc:
         whole = exc.one_line()
     partials = _shard_partials(tmp, paths, count)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from honesty_pressure.core.construct import NEGATIVE_CONTROLS
-from honesty_pressure.runs.pipeline import score_round1
+from honesty_pressure.runs.pipeline import score_round
 from honesty_pressure.scoring.score import Record
 from honesty_pressure.core.stats import fisher_exact, holm, mcnemar_exact
 from honesty_pressure.files.layer import load_layer
@@ -110,7 +110,7 @@ def test_negative_controls_and_unknown_families_are_reported_without_code_change
     and score the demo's replies: the unknown family is shown, never counted in an axis."""
     folder = load_layer(ROOT / "packets", "quick")
     keys = {pid: {**key, "family": "brand_new_family" if key["family"] == "paraphrase" else key["family"]} for pid, key in folder.key.items()}
-    files = score_round1(dataclasses.replace(folder, key=keys), [quick_demo / "round1.replies.jsonl"])
+    files = score_round(dataclasses.replace(folder, key=keys), [quick_demo / "round1.replies.jsonl"])
     summary = json.loads(files["summary.json"])
     assert set(NEGATIVE_CONTROLS) | {"brand_new_family"} <= set(summary["families"])
     alarm = summary["false_alarm"]

@@ -13,7 +13,7 @@ import pytest
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.runners.envelopes import read_envelopes, received, usage_of
-from honesty_pressure.runs.pipeline import score_round1
+from honesty_pressure.runs.pipeline import score_round
 from honesty_pressure.files.layer import load_layer
 
 from tests.htmlcheck import parse, problems
@@ -83,7 +83,7 @@ def test_round1_sums_the_usage_of_the_replies_that_count(tmp_path: Path) -> None
     lines += [_openai(PIDS[2], None, None, status=500)]
     first.write_bytes(jsonl(lines))
     retry.write_bytes(jsonl([_openai(PIDS[2], _answer(PIDS[2]), {"prompt_tokens": 300, "completion_tokens": 30, "total_tokens": 330})]))
-    files = score_round1(QUICK, [first, retry])
+    files = score_round(QUICK, [first, retry])
     summary = json.loads(files["summary.json"])
     assert summary["usage"] == {"round1": {"replies": 3, "input_tokens": 600, "output_tokens": 60}}
     replies = [json.loads(x) for x in files["replies.jsonl"].decode().splitlines()]
@@ -105,7 +105,7 @@ def test_round1_sums_the_usage_of_the_replies_that_count(tmp_path: Path) -> None
         for line in bare:
             line["response"]["body"].pop("usage", None)
         path.write_bytes(jsonl(bare))
-    plain = score_round1(QUICK, [first, retry])
+    plain = score_round(QUICK, [first, retry])
     assert "usage" not in json.loads(plain["summary.json"])
     assert plain["records.jsonl"] == files["records.jsonl"]
     assert b'"usage"' not in plain["replies.jsonl"]
@@ -121,4 +121,4 @@ def test_a_reply_text_that_looks_like_usage_is_not_counted(tmp_path: Path) -> No
     path = tmp_path / "r.jsonl"
     text = _answer(PIDS[0]) + ',"usage":{"input_tokens":5,"output_tokens":5}}'
     path.write_bytes(jsonl([_openai(PIDS[0], text, None)]))
-    assert "usage" not in json.loads(score_round1(QUICK, [path])["summary.json"])
+    assert "usage" not in json.loads(score_round(QUICK, [path])["summary.json"])

@@ -1,0 +1,185 @@
+"""The packet commands: prepare, verify, show, domains."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+
+from ..checks.verify import parse_seed, verify_tree
+from ..core.construct import LAYERS, Layer, Surface
+from ..core.errors import InputError, UsageError, printable
+from ..core.limits import MAX_PACKET_FILE_BYTES
+from ..files.kitroot import packets_folder
+from ..files.layer import load_layer
+from ..files.store import is_file, read_bounded, read_jsonl
+from ..generate.catalog import markdown
+from ..generate.generate import (
+    DEFAULT_SEED,
+    SOURCES_PER_DOMAIN,
+    packet_set_id,
+    packet_tree,
+    seed_commitment,
+)
+from ..generate.pairs import check_files
+from ..generate.prepare import write_packet_set
+from ..generate.show import show_source
+from ..rounds.advance import FROZEN_FILE
+from .common import (
+    PACKETS_HELP,
+    ROOT_HELP,
+    AddParser,
+    layers_of,
+    positive,
+    root_of,
+    sources,
+)
+
+
+def add_prepare(add: AddParser) -> None:
+    prepare = add("prepare")
+    prepare.add_argument(
+        "--seed", help=f"a whole number (default {DEFAULT_SEED}, the committed set)"
+    )
+    prepare.add_argument("--layer", choices=["quick", "full", "all"], default="all")
+    prepare.add_argument(
+        "--out", help="folder to write (default packets/, for the committed seed only)"
+    )
+    prepare.add_argument(
+        "--check", action="store_true", help="compare with the folder instead of writing"
+    )
+    prepare.add_argument(
+        "--held-out",
+        action="store_true",
+        help="use the held-out half of every phrasing (a private set no one could have trained on)",
+    )
+    prepare.add_argument(
+        "--sources-per-domain", type=sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS
+    )
+    prepare.set_defaults(handler=cmd_prepare)
+
+
+def cmd_prepare(args: argparse.Namespace) -> int:
+    seed = parse_seed(args.seed) if args.seed is not None else DEFAULT_SEED
+    surface: Surface = "held_out" if args.held_out else "public"
+    if args.out is None and (seed != DEFAULT_SEED or args.held_out) and not args.check:
+        # packets/ holds the committed set that MANIFEST.sha256 and controls/ describe.
+        raise UsageError(
+            "a seed other than the committed one, or --held-out, needs --out DIR "
+            "(packets/ holds the committed set)"
+        )
+    out = Path(args.out or "packets")
+    print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
+    tree = packet_tree(seed, layers_of(args.layer), args.sources_per_domain, surface)
+    breaches = premise_problems(tree)
+    if breaches:
+        for line in breaches:
+            print(f"FAIL: {line}")
+        print(
+            f"FAIL: {len(breaches)} minimal pairs break the premise of the paired bar "
+            "(DESIGN.md 6a); nothing written"
+        )
+        return 1
+    if args.check:
+        problems = tree_problems(tree, out, seed)
+        for line in problems:
+            print(line)
+        print(
+            f"{'FAIL' if problems else 'ok'}: {len(tree) - len(problems)} of {len(tree)} files "
+            "match"
+        )
+        return 1 if problems else 0
+    done = write_packet_set(
+        out, tree, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
+    )
+    print(
+        f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}"
+    )
+    return 0
+
+
+def premise_problems(tree: Mapping[str, bytes]) -> list[str]:
+    """The minimal-pair premise on every layer of a built tree ("<layer>/<file>" keys)."""
+    problems: list[str] = []
+    for layer in sorted({rel.split("/", 1)[0] for rel in tree}):
+        files = {
+            rel.split("/", 1)[1]: data for rel, data in tree.items() if rel.startswith(f"{layer}/")
+        }
+        problems += check_files(files, where=f"{layer}").problems
+    return problems
+
+
+def tree_problems(tree: Mapping[str, bytes], out: Path, seed: int) -> list[str]:
+    """`prepare --check`: each file of the built tree that the folder lacks or holds otherwise."""
+    problems = []
+    for rel, data in sorted(tree.items()):
+        path = out / rel
+        if not is_file(path):
+            problems.append(f"{printable(str(path))}: missing")
+            continue
+        try:
+            same = read_bounded(path, MAX_PACKET_FILE_BYTES) == data
+        except InputError as exc:
+            problems.append(exc.one_line())
+            continue
+        if not same:
+            problems.append(f"{printable(str(path))}: differs from what seed {seed} produces")
+    return problems
+
+
+def add_verify(add: AddParser) -> None:
+    verify = add("verify")
+    verify.add_argument("--root", help=ROOT_HELP)
+    verify.add_argument(
+        "--full",
+        action="store_true",
+        help="also reproduce the full layer's selfcheck (about a minute or two)",
+    )
+    verify.add_argument(
+        "--jobs", type=positive, default=2, help="processes for the selfcheck (default 2)"
+    )
+    verify.set_defaults(handler=cmd_verify)
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    layers: tuple[Layer, ...] = LAYERS if args.full else ("quick",)
+    passed, problems = verify_tree(root_of(args), layers, jobs=args.jobs)
+    for line in passed:
+        print(f"ok: {line}")
+    for line in problems:
+        print(f"FAIL: {printable(line)}")
+    return 1 if problems else 0
+
+
+def add_show(add: AddParser) -> None:
+    show = add("show")
+    show.add_argument(
+        "source_id", metavar="ID", help="a source id, or the id of one of its packets"
+    )
+    show.add_argument("--layer", choices=list(LAYERS), default="quick")
+    show.add_argument("--packets", help=PACKETS_HELP)
+    show.add_argument(
+        "--run", help="also show each packet's frozen first reply from this run folder"
+    )
+    show.set_defaults(handler=cmd_show)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    folder = load_layer(packets_folder(args.packets), args.layer)
+    frozen = None
+    if args.run is not None:
+        rows = read_jsonl(Path(args.run) / FROZEN_FILE)
+        frozen = {str(r.get("packet_id")): r for _, r in rows if r.get("sample") == 0}
+    sys.stdout.write(show_source(folder, args.source_id, frozen))
+    return 0
+
+
+def add_domains(add: AddParser) -> None:
+    domains = add("domains")
+    domains.set_defaults(handler=cmd_domains)
+
+
+def cmd_domains(args: argparse.Namespace) -> int:
+    sys.stdout.write(markdown())
+    return 0
