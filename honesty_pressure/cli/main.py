@@ -39,6 +39,7 @@ from ..checks.verify import parse_seed, verify_tree
 
 if TYPE_CHECKING:
     from ..runs.pipeline import Scoring
+    from ..runners.envelopes import ReplyFile
     from ..checks.policies import Policy
     from ..runners.simulate import Traits
     from ..runs.shards import Shard
@@ -165,8 +166,9 @@ def cmd_export(args: argparse.Namespace) -> int:
     if out.name in ("", ".."):  # "", ".", "/", "..": a folder (and numbered shards need a name)
         raise OutputError("is a folder; give a file name for the requests", file=args.out or ".")
     packets = packets_folder(args.packets)
+    info: dict[str, object] | None = None
     if args.run is not None:
-        from ..rounds.advance import check_run
+        from ..rounds.runcheck import check_run
         from ..files.store import jsonl_bytes
 
         run = Path(args.run)
@@ -184,7 +186,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.failed:
-        lines = unanswered(lines, records, packet_set, failed_replies(args, packets), retry_refused=args.retry_refused)
+        lines = unanswered(lines, records, packet_set, failed_replies(args, info), retry_refused=args.retry_refused)
     elif args.replies is not None:
         raise UsageError("--replies goes with --failed (export only the requests without an answer in those replies)")
     elif args.retry_refused:
@@ -208,16 +210,13 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
+def failed_replies(args: argparse.Namespace, info: Mapping[str, object] | None) -> list[Path]:
     """The replies `export --failed` checks: --replies, or a run's own replies of its latest round
-    (the file `run --runner` keeps)."""
+    (the file `run --runner` keeps); `info` is the run.json that export's check of --run returned."""
     if args.replies is not None:
         return _reply_paths(args.replies)
-    if args.run is None:
+    if args.run is None or info is None:
         raise UsageError("--failed needs the replies to check: give --replies FILE... (or --run RUN made by `run`)")
-    from ..rounds.advance import check_run
-
-    info, _ = check_run(Path(args.run), packets)
     kept = Path(args.run) / f"round{info.get('round')}.replies.jsonl"
     if not is_file(kept):
         raise UsageError(f"--failed: {kept} holds no replies (a run made by advance): give --replies FILE...")
@@ -410,7 +409,7 @@ def cmd_shard(args: argparse.Namespace) -> int:
             with progress(f"score --shard {args.shard}: reply files read") as meter:
                 tally.read(replies, fmt, select=args.shard.select(), meter=meter, forks=None if forks is None else (lambda got: _answers_a_fork(got, forks)))
             tally.finish(FORK_REPLY if forks is not None else None)
-            meta["files"] = [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(tally.formats).files]
+            meta["files"] = [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(tally.reads).files]
             try:
                 write_partial_folder(writer, tally, meta)
             finally:
@@ -509,16 +508,17 @@ def write_scoring(writer: FolderWriter, scoring: Scoring, kind: Kind, *, keep: b
     return {**dict.fromkeys(LARGE, b""), **small}
 
 
-def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
+def advance_log(command: str, reads: Sequence[ReplyFile]) -> bytes:
     """commands.jsonl for a run: the advance command and the format of the replies it froze."""
-    from ..runners.envelopes import detect_format
     from ..runs.pipeline import by_file_name, run_log_bytes
 
-    return run_log_bytes(command, by_file_name(replies, [fmt or detect_format(p) for p in replies]), "advance")
+    return run_log_bytes(command, by_file_name([read.path for read in reads], [read.format for read in reads]), "advance")
 
 
 def cmd_advance(args: argparse.Namespace) -> int:
-    from ..rounds.advance import FROZEN_FILE, RUN_FILE, advance, from_layer, from_run
+    from ..rounds.advance import advance_round, from_layer
+    from ..rounds.runcheck import from_run
+    from ..runners.envelopes import read_replies
     from ..runs.pipeline import COMMANDS_FILE
 
     if args.merge is not None:
@@ -544,10 +544,12 @@ def cmd_advance(args: argparse.Namespace) -> int:
         else:
             parents, chain = from_layer(load_checked_layer(packets, args.layer)), {}
         with progress("advance: parents continued") as meter:
-            made = advance(
-                parents, replies, fmt=fmt, protocol=args.protocol, require_complete=args.require_complete, meter=meter, retry_refused=args.retry_refused
+            envelopes, reads = read_replies(replies, fmt)
+            made = advance_round(
+                parents, envelopes, protocol=args.protocol, require_complete=args.require_complete,
+                where=str(replies[0]) if replies else None, meter=meter, retry_refused=args.retry_refused,
             )
-        files = {**made, **chain, COMMANDS_FILE: advance_log(args.command_line, replies, fmt)}
+        files = {**made.files, **chain, COMMANDS_FILE: advance_log(args.command_line, reads)}
         write_run(writer, run, files, force=args.force)
     for line in advance_summary({k: v for k, v in files.items() if "/" not in k}, run):
         print(line)
@@ -578,8 +580,9 @@ def write_run(writer: FolderWriter, run: Path, files: dict[str, bytes], *, force
 def cmd_advance_shard(args: argparse.Namespace) -> int:
     """`advance --shard I/N --out PARTIAL`: every reply frozen, the forks of one slice of the
     parents grown, into a partial folder."""
-    from ..rounds.advance import check_id_room, freeze, from_layer, from_run, grow
-    from ..runners.envelopes import detect_format, read_envelopes
+    from ..rounds.advance import check_id_room, freeze, from_layer, grow
+    from ..rounds.runcheck import from_run
+    from ..runners.envelopes import read_replies
     from ..runs.pipeline import ReplyFiles
     from ..runs.shards import advance_partial_files
 
@@ -596,8 +599,7 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
             parents, _ = from_run(Path(args.from_run), packets)
         else:
             parents = from_layer(load_checked_layer(packets, args.layer))
-        formats = [(path, fmt or detect_format(path)) for path in replies]
-        envelopes = [env for path, chosen in formats for env in read_envelopes(path, chosen)]
+        envelopes, reads = read_replies(replies, fmt)
         where = str(replies[0]) if replies else None
         check_id_room(parents, envelopes, where)
         frozen = freeze(parents, envelopes, protocol=args.protocol, require_complete=args.require_complete, where=where, retry_refused=args.retry_refused)
@@ -609,7 +611,7 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
             "shard": str(args.shard),
             "layer": parents.layer,
             "from_run": args.from_run,
-            "files": [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(formats).files],
+            "files": [[str(path), sha, fmt_] for path, sha, fmt_ in ReplyFiles.of(reads).files],
             "options": {"protocol": args.protocol, "require_complete": args.require_complete},
             "command": args.command_tokens,
         }
@@ -620,7 +622,7 @@ def cmd_advance_shard(args: argparse.Namespace) -> int:
 
 def cmd_advance_merge(args: argparse.Namespace) -> int:
     """`advance --merge PARTIAL... --run RUN`: the run one `advance` would have written."""
-    from ..rounds.advance import from_run
+    from ..rounds.runcheck import from_run
     from ..runs.pipeline import COMMANDS_FILE, by_file_name, run_log_bytes
     from ..runs.shards import merge_advance, merged_command, read_advance_partials
 
