@@ -301,9 +301,6 @@ def check(root: Path, *, max_depth: int = MAX_DEPTH, package: str = PACKAGE) -> 
 FINDINGS = check(ROOT)
 
 PENDING_PRIVATE = {
-    "honesty_pressure/checks/rehearse.py": "rehearse builds a Parent with advance._parent; "
-    "rounds/advance.py is another helper's to change (issue 24, no hidden state): _parent becomes "
-    "public at the merge",
     "honesty_pressure/cli/main.py": "cli/main.py imports pipeline._answers_a_fork; the cli and "
     "pipeline.py are another helper's (issue 24, thin CLI), whose split removes it",
 }

@@ -114,7 +114,8 @@ def _surface(value: object, where: str) -> Surface:
     raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)
 
 
-def _parent(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
+def parent_of(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
+    """One parent (packet, sample) for the forks: its request, key, frozen reply and decision."""
     msgs = request["messages"]
     menu = request["menu"]
     assert isinstance(msgs, list) and isinstance(menu, list)
@@ -350,7 +351,7 @@ def freeze(
                 # what it was. Kept so the next round's report can sum this round's tokens.
                 line["usage"] = {"input_tokens": env.usage[0], "output_tokens": env.usage[1]}
             frozen.append(line)
-            parent_objs.append(_parent(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
+            parent_objs.append(parent_of(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
     if require_complete and missing:
         raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
     frozen_bytes = jsonl(frozen)
