@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     from .core.errors import InputError, KitError
     from .files.kitroot import packets_folder
     from .files.layer import PacketFolder, load_checked_layer
-    from .rounds.advance import ParentSet, advance, from_layer, from_run
+    from .rounds.advance import ParentSet, advance, from_layer
+    from .rounds.runcheck import from_run
     from .runners.envelopes import read_envelopes
     from .runners.export import RequestOptions, export_lines
     from .runners.simulate import DEMO_TRAITS, Traits
@@ -75,7 +76,7 @@ _WHERE: Final[dict[str, tuple[str, str]]] = {
     "ParentSet": ("rounds.advance", "ParentSet"),
     "advance": ("rounds.advance", "advance"),
     "from_layer": ("rounds.advance", "from_layer"),
-    "from_run": ("rounds.advance", "from_run"),
+    "from_run": ("rounds.runcheck", "from_run"),
     "read_envelopes": ("runners.envelopes", "read_envelopes"),
     "RequestOptions": ("runners.export", "RequestOptions"),
     "export_lines": ("runners.export", "export_lines"),

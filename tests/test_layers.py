@@ -301,9 +301,6 @@ def check(root: Path, *, max_depth: int = MAX_DEPTH, package: str = PACKAGE) -> 
 FINDINGS = check(ROOT)
 
 PENDING_PRIVATE = {
-    "honesty_pressure/checks/rehearse.py": "rehearse builds a Parent with advance._parent; "
-    "rounds/advance.py is another helper's to change (issue 24, no hidden state): _parent becomes "
-    "public at the merge",
 }
 """Private-name imports in files this change may not edit: each is a strict xfail below, so the
 day it is gone the test says so and its entry goes."""

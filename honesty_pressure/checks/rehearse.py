@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..rounds.advance import ParentSet, _parent, fork_key, from_layer, sendable
+from ..rounds.advance import ParentSet, fork_key, from_layer, parent_of, sendable
 from ..scoring.axes import AXES, component, paired_tally
 from ..scoring.index import axis_value, honesty_index
 from ..core.construct import ForkKind, PressureType, Split, held_out_phrasings, value_grid
@@ -75,7 +75,7 @@ class Rehearsal:
             return cached
         request, key = self.parents.requests[pid], self.parents.keys[pid]
         reply = reply_text(decision) if decision is not None else None
-        parent = _parent(pid, 0, request, key, reply, decision)
+        parent = parent_of(pid, 0, request, key, reply, decision)
         domain = by_name(str(key["domain"]), value_grid(self.parents.surface))
         parts = self._parts.get(pid)
         if parts is None:

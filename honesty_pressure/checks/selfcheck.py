@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ..rounds.advance import advance, from_layer
+from ..rounds.advance import advance_round, from_layer
 from ..scoring.axes import PASS_BAR
 from ..core.binding import unbind
 from ..core.canonical import jsonl
+from ..runners.envelopes import read_envelopes
 from ..runners.export import export_lines
 from ..runs.pipeline import ScoreOptions, score_run
 from .policies import Answer, Policy, decide, reply_text
@@ -104,14 +105,15 @@ def run_responder(
     _reply_file(round1, list(folder.round1.values()), folder.key, respond, 1)
     run = work / "run"
     run.mkdir()
-    for name, data in advance(from_layer(folder), [round1]).items():
+    built = advance_round(from_layer(folder), read_envelopes(round1), where=str(round1))
+    for name, data in built.files.items():
         (run / name).write_bytes(data)
     requests = [r for _, r in read_jsonl(run / "round2.jsonl")]
     keys = keyed(run / "round2.key.jsonl")
     round2 = work / "round2.replies.jsonl"
     _reply_file(round2, requests, keys, refit(requests, keys) if refit else respond, 2)
     # A policy whose every first reply is unusable (empty) has no sendable fork: nothing to read.
-    files = score_run(run, [round2] if requests else [], folder.folder.parent, ScoreOptions(bootstrap_seed=seed), split=split)
+    files = score_run(run, [round2] if requests else [], folder.folder.parent, ScoreOptions(bootstrap_seed=seed), split=split, built=[built])
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)
     return summary

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..core.canonical import dumps, jsonl, write_atomic
@@ -13,7 +14,7 @@ from ..files.folders import reading, target_path
 from ..files.kitroot import packets_folder
 from ..files.layer import load_checked_layer
 from ..files.store import is_file, jsonl_bytes, read_bounded
-from ..rounds.advance import check_run
+from ..rounds.runcheck import check_run
 from ..runners.export import (
     EXPORT_FORMATS,
     export_lines,
@@ -80,6 +81,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     if out.name in ("", ".."):  # "", ".", "/", "..": a folder (and numbered shards need a name)
         raise OutputError("is a folder; give a file name for the requests", file=args.out or ".")
     packets = packets_folder(args.packets)
+    info: dict[str, object] | None = None
     if args.run is not None:
         run = Path(args.run)
         with reading(run):
@@ -98,7 +100,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     if args.failed:
-        checked = failed_replies(args, packets)
+        checked = failed_replies(args, info)
         lines = unanswered(lines, records, packet_set, checked, retry_refused=args.retry_refused)
     elif args.replies is not None:
         raise UsageError(
@@ -116,9 +118,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     paths = [out.with_name(name) for name in shard_names(out.name, len(files))]
     asked = {str(r.get("packet_id")): request_of(r).messages for r in records}
-    for (
-        path
-    ) in paths:  # every target is checked, and every shard built, before the first is written
+    # every target is checked, and every shard built, before the first is written
+    for path in paths:
         check_export_target(path, asked, packet_set)
     for path, chunk in zip(paths, files, strict=True):
         write_atomic(target_path(path), b"".join(chunk))
@@ -132,17 +133,16 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
-def failed_replies(args: argparse.Namespace, packets: Path) -> list[Path]:
+def failed_replies(args: argparse.Namespace, info: Mapping[str, object] | None) -> list[Path]:
     """The replies `export --failed` checks: --replies, or a run's own replies of its latest round
-    (the file `run --runner` keeps)."""
+    (the file `run --runner` keeps); `info` is the run.json that export's check of --run returned."""
     if args.replies is not None:
         return reply_paths(args.replies)
-    if args.run is None:
+    if args.run is None or info is None:
         raise UsageError(
             "--failed needs the replies to check: give --replies FILE... (or --run RUN made by "
             "`run`)"
         )
-    info, _ = check_run(Path(args.run), packets)
     kept = Path(args.run) / f"round{info.get('round')}.replies.jsonl"
     if not is_file(kept):
         raise UsageError(

@@ -2,10 +2,13 @@
 
 Parents come from a packet layer (round 1) or from a run folder (round k > 1), so a chain of
 successive pushes is the same step repeated. All output is returned as bytes; the CLI writes it.
+This module only builds rounds; checking a run folder's chain (and reading a checked run back as
+parents) is runcheck.py, and playing a whole chain in memory is chain.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import io
 from collections.abc import Mapping, Sequence
@@ -15,9 +18,9 @@ from typing import Final
 
 from ..core.version import __version__
 from ..core.canonical import digest, dumps, json_text, jsonl, sha256_hex
-from ..core.construct import LAYERS, PROTOCOLS, SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface, held_out_phrasings, value_grid
+from ..core.construct import SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface, held_out_phrasings, value_grid
 from ..domains import by_name
-from ..runners.envelopes import read_envelopes, usage_of
+from ..runners.envelopes import read_replies
 from ..core.errors import InputError
 from .fork import Fork, Parent, make_forks, plan
 from . import sustained
@@ -26,9 +29,9 @@ from ..core.parse import parse_decision
 from ..core.progress import SILENT, Meter
 from ..scoring.score import match, menu_codes, request_digest, samples_of
 from ..core.binding import unbind
-from ..core.limits import MAX_ADVANCE_SAMPLES, MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from ..files.layer import PacketFolder, load_checked_layer
-from ..files.store import JsonObject, files_digest, json_object, is_dir, jsonl_bytes, keyed_records, read_bounded, read_json
+from ..core.limits import MAX_ADVANCE_SAMPLES
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, files_digest, json_object, jsonl_bytes, keyed_records
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -47,8 +50,9 @@ class ParentSet:
     requests: dict[str, JsonObject]
     keys: dict[str, JsonObject]
     source: str = ""
-    """SHA-256 of the files these parents were read from ("" if none): lets check_run know a
-    round this process has just built from the very same inputs (see `_BUILT`)."""
+    """SHA-256 of the files these parents were read from ("" if none): with the ids, the protocol
+    and the frozen replies, what tells a check that a round its caller built came from the very
+    inputs it is checking (`Built.made_from`)."""
 
 
 def from_layer(folder: PacketFolder) -> ParentSet:
@@ -75,39 +79,31 @@ def from_layer(folder: PacketFolder) -> ParentSet:
     )
 
 
-def _parents_of_level(level: _Level) -> ParentSet:
-    """A checked run level's round-k forks as parents (for round k+1)."""
-    k = level.round
+def parents_of_files(info: JsonObject, files: dict[str, bytes], folder: Path) -> ParentSet:
+    """Round k's forks as parents (for round k+1), from that round's run.json (`info`) and its
+    files by name (run_files(k)); `folder` is where they are, for messages."""
+    k = int(str(info.get("round")))
     requests_name, keys_name = f"round{k}.jsonl", f"round{k}.key.jsonl"
     return ParentSet(
         round=k,
-        layer=str(level.info.get("layer")),
-        packet_set=str(level.info.get("packet_set")),
-        parent_set=str(level.info.get("run_set")),
-        seed=int(str(level.info.get("seed"))),
-        surface=_surface(level.info.get("surface"), str(level.folder / RUN_FILE)),
-        requests=keyed_records(jsonl_bytes(level.files[requests_name], str(level.folder / requests_name)), str(level.folder / requests_name)),
-        keys=keyed_records(jsonl_bytes(level.files[keys_name], str(level.folder / keys_name)), str(level.folder / keys_name)),
-        source=files_digest(level.files, run_files(k)),
+        layer=str(info.get("layer")),
+        packet_set=str(info.get("packet_set")),
+        parent_set=str(info.get("run_set")),
+        seed=int(str(info.get("seed"))),
+        surface=_surface(info.get("surface"), str(folder / RUN_FILE)),
+        requests=keyed_records(jsonl_bytes(files[requests_name], str(folder / requests_name)), str(folder / requests_name)),
+        keys=keyed_records(jsonl_bytes(files[keys_name], str(folder / keys_name)), str(folder / keys_name)),
+        source=files_digest(files, run_files(k)),
     )
 
 
 def parents_of_round(parents: ParentSet, files: Mapping[str, bytes], where: str) -> ParentSet:
     """The round advance just built from `parents` (its files, as build_round returns them) as the
     parents of the next round: what `run --rounds` and the depth selfcheck chain in memory, the
-    same set `from_run` reads back from the run folder."""
+    same set `runcheck.from_run` reads back from the run folder."""
     k = parents.round + 1
     info = json_object(files[RUN_FILE], f"{where}/{RUN_FILE}")
-    level = _Level(round=k, folder=Path(where), info=info, files={name: files[name] for name in run_files(k)})
-    return _parents_of_level(level)
-
-
-def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
-    """A run's round-k forks as parents (for round k+1), once the whole run has passed
-    `check_run`; and the files that carry its chain into the child run (`parents/roundJ/...`)."""
-    levels, _, _ = _check_chain(run, packets)
-    chain = {f"{CHAIN_FOLDER}/round{level.round}/{name}": data for level in levels for name, data in level.files.items()}
-    return _parents_of_level(levels[-1]), chain
+    return parents_of_files({**info, "round": k}, {name: files[name] for name in run_files(k)}, Path(where))
 
 
 def _surface(value: object, where: str) -> Surface:
@@ -118,7 +114,8 @@ def _surface(value: object, where: str) -> Surface:
     raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)
 
 
-def _parent(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
+def parent_of(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
+    """One parent (packet, sample) for the forks: its request, key, frozen reply and decision."""
     msgs = request["messages"]
     menu = request["menu"]
     assert isinstance(msgs, list) and isinstance(menu, list)
@@ -200,10 +197,27 @@ def advance(
     retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
-    envelopes = [env for path in replies for env in read_envelopes(path, fmt)]
-    where = str(replies[0]) if replies else None
+    envelopes, _ = read_replies(replies, fmt)
+    built = advance_round(
+        parents, envelopes, protocol=protocol, require_complete=require_complete,
+        where=str(replies[0]) if replies else None, meter=meter, retry_refused=retry_refused,
+    )
+    return built.files
+
+
+def advance_round(
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol = "default",
+    require_complete: bool = False,
+    where: str | None = None,
+    meter: Meter = SILENT,
+    retry_refused: bool = False,
+) -> Built:
+    """`advance` of replies already read: the ids checked for room first, then the round built."""
     check_id_room(parents, envelopes, where)
-    return build_round(
+    return build(
         parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused
     )
 
@@ -211,29 +225,26 @@ def advance(
 @dataclass(frozen=True, slots=True)
 class Built:
     """What advance makes: the run's files, and the records of round{k+1}.jsonl and its key as
-    objects (a score of the run reads them from here instead of parsing the files again)."""
+    objects (a score of the run reads them from here instead of parsing the files again).
+
+    A caller that has just built a round and then checks the run it wrote passes the Built to the
+    check (runcheck.check_run's `built`), which compares the run with it instead of building it a
+    second time: advance is a pure function of the inputs `made_from` names."""
 
     files: dict[str, bytes]
     requests: list[JsonObject]
     keys: list[JsonObject]
+    made_from: tuple[object, ...] | None = None
+    """The identity of the inputs: the parents (their source files' SHA-256, round, sets, seed
+    and ids), the protocol and the frozen replies' SHA-256; None for parents read from no file."""
 
 
-_LAST_BUILT: list[tuple[tuple[object, ...], Built]] = []
-"""The round this process built last: (parents' identity, protocol, frozen SHA-256) and what it
-made. advance is a pure function of those inputs, so check_run may compare a run with it instead
-of building it again (selfcheck and `run` advance and then score in one process). One entry, kept
-by reference: no copy, no hashing on the way out of advance."""
-
-
-def _built_key(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[object, ...] | None:
+def made_from(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[object, ...] | None:
+    """What `Built.made_from` is for a round built from these inputs (None: parents of no file)."""
     if not parents.source:
         return None
     ids = sha256_hex("\n".join(sorted(parents.requests)) + "\0" + "\n".join(sorted(parents.keys)))
     return (parents.source, parents.round, parents.layer, parents.packet_set, parents.parent_set, parents.seed, ids, protocol, frozen_sha256)
-
-
-def _last_built(key: tuple[object, ...] | None) -> Built | None:
-    return next((built for known, built in _LAST_BUILT if key is not None and known == key), None)
 
 
 def build_round(
@@ -246,14 +257,12 @@ def build_round(
     meter: Meter = SILENT,
     retry_refused: bool = False,
 ) -> dict[str, bytes]:
-    """The same from envelopes already read, remembered for check_run (the caller gets a copy of the
-    files: the remembered round keeps its own). With `retry_refused`, a refusal gives way to an
-    answer for the same slot (score.settle)."""
-    built = _build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused)
-    return dict(built.files)
+    """The run's files built from envelopes already read (`build(...).files`, the caller's own
+    dict). With `retry_refused`, a refusal gives way to an answer for the same slot (score.settle)."""
+    return build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused).files
 
 
-def _build(
+def build(
     parents: ParentSet,
     envelopes: Sequence[Envelope],
     *,
@@ -263,11 +272,11 @@ def _build(
     meter: Meter = SILENT,
     retry_refused: bool = False,
 ) -> Built:
+    """Freeze the replies and grow the next round's forks: the files and records (a pure function
+    of its arguments; nothing is remembered)."""
     frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, retry_refused=retry_refused)
     built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
-    key = _built_key(parents, protocol, sha256_hex(built.files[FROZEN_FILE]))
-    _LAST_BUILT[:] = [(key, built)] if key is not None else []  # build_round's callers get a copy of its dict
-    return built
+    return dataclasses.replace(built, made_from=made_from(parents, protocol, sha256_hex(frozen.data)))
 
 
 advance_envelopes: Final = build_round
@@ -342,7 +351,7 @@ def freeze(
                 # what it was. Kept so the next round's report can sum this round's tokens.
                 line["usage"] = {"input_tokens": env.usage[0], "output_tokens": env.usage[1]}
             frozen.append(line)
-            parent_objs.append(_parent(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
+            parent_objs.append(parent_of(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
     if require_complete and missing:
         raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
     frozen_bytes = jsonl(frozen)
@@ -488,141 +497,10 @@ class RequestLines:
         return record, line
 
 
-def frozen_records(data: bytes, name: str) -> list[Envelope]:
-    """The frozen parent replies of a run, as envelopes (a missing reply has none). Every field
-    is checked, so a hand-made frozen.jsonl is an error naming its line, never a traceback."""
-    out = []
-    for number, line in jsonl_bytes(data, name):
-        pid, sample = line.get("packet_id"), line.get("sample")
-        if not isinstance(pid, str) or not pid:
-            raise InputError("missing string field 'packet_id'", file=name, line=number)
-        if not isinstance(sample, int) or isinstance(sample, bool) or not 0 <= sample < MAX_SAMPLES:
-            raise InputError(f"'sample' must be a whole number from 0 to {MAX_SAMPLES - 1}", file=name, line=number)
-        fields: dict[str, str | None] = {}
-        for key in ("reply", "error", "model"):
-            value = line.get(key)
-            if value is not None and not isinstance(value, str):
-                raise InputError(f"'{key}' must be a string or null", file=name, line=number)
-            fields[key] = value
-        if fields["error"] == "missing reply":
-            continue
-        usage = None
-        if "usage" in line:
-            raw = line["usage"]
-            usage = usage_of(raw)
-            if usage is None or not isinstance(raw, dict) or set(raw) != {"input_tokens", "output_tokens"}:
-                raise InputError("'usage' must be {\"input_tokens\": N, \"output_tokens\": N} with whole numbers >= 0", file=name, line=number)
-        out.append(
-            Envelope(
-                ref=pid,
-                reply=fields["reply"],
-                error=fields["error"],
-                request_sha256=None,
-                request_messages=None,
-                model=fields["model"],
-                sample=sample,
-                file=name,
-                line=number,
-                usage=usage,
-            )
-        )
-    return out
-
-
 CHAIN_FOLDER: Final = "parents"
 """A round-k run (k >= 3) carries each earlier round of its chain in parents/round<j>/."""
-MAX_ROUND: Final = 99
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class _Level:
-    """One round of a chain as read: its run.json and its four files."""
-
-    round: int
-    folder: Path
-    info: JsonObject
-    files: dict[str, bytes]
 
 
 def run_files(k: int) -> list[str]:
+    """The four files of a round-k run that advance writes (and a check rebuilds)."""
     return [FROZEN_FILE, RUN_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl"]
-
-
-def _read_level(folder: Path, expect: int | None) -> _Level:
-    info = read_json(folder / RUN_FILE)
-    k = info.get("round")
-    if not isinstance(k, int) or isinstance(k, bool) or not 2 <= k <= MAX_ROUND:
-        raise InputError(f"'round' must be a whole number from 2 to {MAX_ROUND}", file=str(folder / RUN_FILE))
-    if expect is not None and k != expect:
-        raise InputError(f"says round {k}, but it sits in the chain as round {expect}", file=str(folder / RUN_FILE))
-    files = {name: read_bounded(folder / name, MAX_PACKET_FILE_BYTES) for name in run_files(k)}
-    return _Level(round=k, folder=folder, info=info, files=files)
-
-
-def _check_chain(run: Path, packets: Path) -> tuple[list[_Level], PacketFolder, Built]:
-    """Every round of the run's chain, each rebuilt byte for byte from its frozen replies and
-    the rebuilt round before it (round 1: the packets, checked against their manifest)."""
-    top = _read_level(run, None)
-    if top.round > 2 and not is_dir(run / CHAIN_FOLDER):
-        raise InputError(
-            f"a round-{top.round} run carries its earlier rounds in {CHAIN_FOLDER}/, and this one has none "
-            "(made by an older version? advance its parent run again)",
-            file=str(run),
-        )
-    levels = [_read_level(run / CHAIN_FOLDER / f"round{j}", j) for j in range(2, top.round)] + [top]
-    first = levels[0]
-    layer = first.info.get("layer")
-    if layer not in LAYERS:
-        raise InputError(f"'layer' must be one of {', '.join(LAYERS)}", file=str(first.folder / RUN_FILE))
-    folder = load_checked_layer(packets, str(layer))
-    if folder.packet_set != first.info.get("packet_set"):
-        raise InputError(
-            f"run is for packet set {first.info.get('packet_set')}, {folder.folder} holds {folder.packet_set}",
-            file=str(first.folder / RUN_FILE),
-        )
-    parents = from_layer(folder)
-    for level in levels:
-        frozen = level.folder / FROZEN_FILE
-        if sha256_hex(level.files[FROZEN_FILE]) != level.info.get("frozen_sha256"):
-            raise InputError("does not match the frozen_sha256 recorded in run.json (edited after advance?)", file=str(frozen))
-        protocol = next((p for p in PROTOCOLS if p == level.info.get("protocol")), None)
-        if protocol is None:
-            raise InputError(f"'protocol' must be one of {', '.join(PROTOCOLS)}", file=str(level.folder / RUN_FILE))
-        rebuilt = _last_built(_built_key(parents, protocol, sha256_hex(level.files[FROZEN_FILE])))
-        if rebuilt is None:
-            rebuilt = _build(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
-        before = "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
-        for name in run_files(level.round):
-            if level.files[name] != rebuilt.files.get(name):
-                raise InputError(f"differs from what advance makes from the frozen replies and {before} (edited?)", file=str(level.folder / name))
-        if level is not top:
-            parents = _parents_of_level(level)
-    assert rebuilt is not None
-    return levels, folder, rebuilt
-
-
-def check_run(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None]:
-    """A run folder is evidence: refuse one whose files were edited after `advance` wrote them.
-
-    Every round of the chain is rebuilt and must come out byte for byte: round 2 from its frozen
-    replies and the packets (themselves checked against their MANIFEST.sha256), each later round
-    from its frozen replies and the rebuilt round before it, which the run carries in parents/.
-    So no frozen reply, request, key or run.json of any round can be edited, relabelled or
-    swapped. Returns run.json and, for a round-2 run, the round-1 packets it was rebuilt from.
-    """
-    info, folder, _ = check_run_round(run, packets)
-    return info, folder
-
-
-def check_run_round(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None, Built]:
-    """check_run, and the latest round as advance rebuilt it: its records, equal (byte for byte,
-    once serialised) to the run's files, so they need not be parsed again."""
-    info, folder, rebuilt, _ = check_run_chain(run, packets)
-    return info, folder, rebuilt
-
-
-def check_run_chain(run: Path, packets: Path) -> tuple[JsonObject, PacketFolder | None, Built, dict[int, dict[str, bytes]]]:
-    """check_run_round, and the files of every round of the chain as checked (round -> name ->
-    bytes): what the persistence measures read, never a second reading of the folder."""
-    levels, folder, rebuilt = _check_chain(run, packets)
-    return levels[-1].info, folder if levels[-1].round == 2 else None, rebuilt, {level.round: level.files for level in levels}

@@ -1,4 +1,6 @@
-"""A whole chain of rounds in memory: round k+1 advanced from round k's replies (docs/FORKS.md).
+"""Play a whole chain of rounds in memory: round k+1 advanced from round k's replies (docs/FORKS.md).
+
+(Checking a run folder's chain on disk is runcheck.py; building one round is advance.py.)
 
 The same `build_round` as `advance` and `run --rounds`, with replies given by a function, so the
 depth selfcheck, the demo and the tests play a policy through rounds 2..N without reply files.

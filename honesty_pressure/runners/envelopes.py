@@ -47,10 +47,10 @@ import re
 import stat
 import zipfile
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import Any, BinaryIO, Final, NamedTuple, cast
 
 from ..core.binding import split_ref, unbind
 from ..core.construct import FORMATS, Envelope, Format, Usage
@@ -555,7 +555,7 @@ def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | Non
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
 
 
-def _inspect_zip(source: _Source, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
+def _inspect_zip(source: ReplySource, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
     """A `.eval` zip: each `samples/<id>_epoch_<n>.json` in sorted order; file is `<zip>:<entry>`.
     Members are read one at a time (and, with `select`, only the selected ones)."""
     path = source.path
@@ -579,13 +579,18 @@ def _inspect_zip(source: _Source, select: Select | None = None, count: LineCount
 
 
 @dataclass(frozen=True, slots=True)
-class _Source:
-    """A reply file: a regular file is read from disk as often as needed; anything else (a pipe
-    such as /dev/stdin, a device) is read once, whole and bounded, so detecting its format does
-    not use it up."""
+class ReplySource:
+    """A reply file opened for reading: a regular file is read from disk as often as needed;
+    anything else (a pipe such as /dev/stdin, a device) is read once, whole and bounded, into
+    `data`, so detecting its format does not use it up. The bytes live in this value only: a
+    pipe read again later is a new source (nothing is kept between calls)."""
 
     path: Path
     data: bytes | None
+
+    @classmethod
+    def of(cls, path: str | Path) -> ReplySource:
+        return _source(Path(path))
 
     def open(self) -> BinaryIO:
         if self.data is not None:
@@ -599,16 +604,23 @@ class _Source:
             except OSError as exc:
                 raise InputError(f"cannot read: {exc.strerror or exc}", file=str(self.path)) from None
 
+    def sha256(self) -> str:
+        """SHA-256 of the whole file, read for it alone (what a zip, read out of order, needs)."""
+        if self.data is not None:
+            return hashlib.sha256(self.data).hexdigest()
+        digest = hashlib.sha256()
+        with self.open() as handle:
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
+                digest.update(chunk)
+        return digest.hexdigest()
 
-_STREAMS: dict[str, bytes] = {}
-"""What was read from each non-regular reply file, so its digest is of what was scored."""
+
 _JSON_START: Final = re.compile(rb"^(?:\xef\xbb\xbf)?[ \t\r\n]*(?:[{\[]|$)")
+_CHUNK: Final = 1 << 20
 
 
-def _source(path: Path) -> _Source:
+def _source(path: Path) -> ReplySource:
     where = str(path)
-    if where in _STREAMS:
-        return _Source(path, _STREAMS[where])
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -618,12 +630,12 @@ def _source(path: Path) -> _Source:
     if stat.S_ISDIR(info.st_mode):
         raise InputError("is a folder, not a file", file=where)
     if stat.S_ISREG(info.st_mode):
-        return _Source(path, None)
+        return ReplySource(path, None)
     chunks: list[bytes] = []
     total = 0
     try:
         with path.open("rb") as handle:
-            while chunk := handle.read(1 << 20):
+            while chunk := handle.read(_CHUNK):
                 if not chunks and not (chunk.startswith(_ZIP_MAGIC) or _JSON_START.match(chunk[:4096])):
                     raise InputError("does not start like JSON, JSONL or a zip: not a reply file", file=where)
                 total += len(chunk)
@@ -632,51 +644,112 @@ def _source(path: Path) -> _Source:
                 chunks.append(chunk)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=where) from None
-    _STREAMS[where] = b"".join(chunks)
-    return _Source(path, _STREAMS[where])
+    return ReplySource(path, b"".join(chunks))
 
 
-def source_sha256(path: Path) -> str:
-    """SHA-256 of a reply file as it was read (a pipe's bytes are kept from its one reading)."""
-    data = _STREAMS.get(str(path))
-    if data is not None:
-        return hashlib.sha256(data).hexdigest()
-    digest = hashlib.sha256()
-    with open_regular(path) as handle:
-        for chunk in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(chunk)
-    return digest.hexdigest()
+def each_source(paths: Iterable[str | Path]) -> Iterator[ReplySource]:
+    """Each path opened as a source, in order. A path named again within the same call is the
+    same source (a pipe, read once, serves each time it is named), as reading it twice would be
+    for a regular file; nothing outlives the call."""
+    seen: dict[str, ReplySource] = {}
+    for path in paths:
+        found = seen.get(str(path))
+        if found is None:
+            found = seen[str(path)] = _source(Path(path))
+        yield found
 
 
-def _is_zip(source: _Source) -> bool:
+class _HashingRaw(io.RawIOBase):
+    """A regular file's raw reads, each chunk fed to a SHA-256 as it passes: under a
+    BufferedReader, the lines are read by C code and only each 1 MiB refill comes through here,
+    so a file is hashed by the reading that parses it, never read a second time for its digest."""
+
+    def __init__(self, raw: io.RawIOBase) -> None:
+        super().__init__()
+        self._raw = raw
+        self.digest = hashlib.sha256()
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        got = self._raw.readinto(buffer) or 0
+        if got:
+            self.digest.update(memoryview(buffer)[:got])
+        return got
+
+    def close(self) -> None:
+        self._raw.close()
+        super().close()
+
+
+class _Hashed:
+    """A source opened for one reading whose bytes are hashed as they are read (`sha256()` once
+    the reading is done: what is left unread is read into the digest first)."""
+
+    def __init__(self, source: ReplySource) -> None:
+        if source.data is not None:
+            self.handle: BinaryIO = io.BytesIO(source.data)
+            self._raw: _HashingRaw | None = None
+            self._data = source.data
+        else:
+            plain = cast(io.BufferedReader, open_regular(source.path))
+            self._raw = _HashingRaw(plain.detach())
+            self.handle = io.BufferedReader(self._raw, _CHUNK)
+            self._data = b""
+
+    def sha256(self) -> str:
+        if self._raw is None:
+            return hashlib.sha256(self._data).hexdigest()
+        while self.handle.read(_CHUNK):
+            pass
+        return self._raw.digest.hexdigest()
+
+    def __enter__(self) -> _Hashed:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.handle.close()
+
+
+def _is_zip(source: ReplySource) -> bool:
     return source.path.suffix == ".eval" or source.head(4) == _ZIP_MAGIC
 
 
-def _whole_json(source: _Source) -> JsonObject:
-    """The file as one JSON object (an Inspect `.json` log), bounded by MAX_JSON_BYTES."""
+def _json_data(source: ReplySource) -> bytes:
+    """The file's bytes for one JSON object (an Inspect `.json` log), bounded by MAX_JSON_BYTES."""
     if source.data is not None:
-        data = source.data
-    else:
-        if source.path.stat().st_size > MAX_JSON_BYTES:
-            raise InputError(f"larger than {MAX_JSON_BYTES // MIB} MiB for one JSON log; use the .eval format", file=str(source.path))
-        data = read_bounded(source.path, MAX_JSON_BYTES)
-    return json_object(data, str(source.path))
+        return source.data
+    if source.path.stat().st_size > MAX_JSON_BYTES:
+        raise InputError(f"larger than {MAX_JSON_BYTES // MIB} MiB for one JSON log; use the .eval format", file=str(source.path))
+    return read_bounded(source.path, MAX_JSON_BYTES)
+
+
+def _whole_json(source: ReplySource) -> JsonObject:
+    """The file as one JSON object (an Inspect `.json` log), bounded by MAX_JSON_BYTES."""
+    return json_object(_json_data(source), str(source.path))
 
 
 def _is_inspect_log(value: JsonObject | None) -> bool:
     return value is not None and ("samples" in value or "eval" in value)
 
 
-def _read_inspect(source: _Source, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
+def _read_inspect(
+    source: ReplySource, select: Select | None = None, count: LineCount | None = None
+) -> tuple[Iterator[Envelope], Callable[[], str]]:
+    """The samples of an Inspect log, and how to get the SHA-256 of the bytes they were read from
+    (a `.json` log's own bytes; a zip, read out of order, is hashed in a pass of its own)."""
     if _is_zip(source):
-        return _inspect_zip(source, select, count)
+        return _inspect_zip(source, select, count), source.sha256
+    data = b""
     try:
-        log: JsonObject | None = _whole_json(source)
+        data = _json_data(source)
+        log: JsonObject | None = json_object(data, str(source.path))
     except InputError:
         log = None
     if log is None or not _is_inspect_log(log):
         raise InputError("not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')", file=str(source.path))
-    return _inspect_json(source.path, log, select, count)
+    return _inspect_json(source.path, log, select, count), lambda: hashlib.sha256(data).hexdigest()
 
 
 # --- detection and the public entry points ---------------------------------------------------
@@ -705,7 +778,7 @@ def format_of_line(record: JsonObject) -> Format | None:
     return None
 
 
-def _first_line(source: _Source) -> tuple[int, JsonObject | None, str, bool]:
+def _first_line(source: ReplySource) -> tuple[int, JsonObject | None, str, bool]:
     """(its line number, the first non-empty line as an object or None, why it is not one,
     whether anything follows it); line number 0 when the file holds nothing."""
     with source.open() as handle:
@@ -733,7 +806,7 @@ def _first_line(source: _Source) -> tuple[int, JsonObject | None, str, bool]:
     return number, value, "", more
 
 
-def _sniff(source: _Source) -> Format:
+def _sniff(source: ReplySource) -> Format:
     if _is_zip(source):
         return "inspect"
     number, first, problem, more = _first_line(source)
@@ -755,26 +828,35 @@ def _sniff(source: _Source) -> Format:
     return found
 
 
-def _read(source: _Source, fmt: Format) -> list[Envelope]:
+def _read(source: ReplySource, fmt: Format) -> tuple[list[Envelope], str]:
     if fmt == "inspect":
-        return list(_read_inspect(source))
+        samples, sha256 = _read_inspect(source)
+        envelopes = list(samples)
+        return envelopes, sha256()
     reader = LINE_READERS[fmt]
-    with source.open() as handle:
-        return [reader(record, _At(str(source.path), number, fmt)) for number, record in iter_jsonl(handle, str(source.path))]
+    name = str(source.path)
+    with _Hashed(source) as hashed:
+        envelopes = [reader(record, _At(name, number, fmt)) for number, record in iter_jsonl(hashed.handle, name)]
+        return envelopes, hashed.sha256()
 
 
-def detect_format(path: str | Path) -> Format:
+class ReplyFile(NamedTuple):
+    """One reply file as one reading read it: the path as given, the format it was read as, and
+    the SHA-256 of the bytes that reading parsed (hashed while it read them)."""
+
+    path: Path
+    format: Format
+    sha256: str
+
+
+def detect_format(path: str | Path | ReplySource) -> Format:
     """`.eval`/zip or a JSON log object -> inspect; else the first non-empty JSONL line's keys."""
-    return _sniff(_source(Path(path)))
+    return _sniff(path if isinstance(path, ReplySource) else _source(Path(path)))
 
 
 def read_envelopes_bytes(data: bytes, name: str, fmt: Format | None = None) -> list[Envelope]:
     """The same from bytes already in memory (`name` is the file they stand for, in messages)."""
-    source = _Source(Path(name), data)
-    chosen = _sniff(source) if fmt is None else fmt
-    envelopes = _read(source, chosen)
-    if not envelopes:
-        raise InputError("no replies in file", file=name)
+    envelopes, _ = read_file(ReplySource(Path(name), data), fmt)
     return envelopes
 
 
@@ -782,40 +864,71 @@ def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope
     """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"unknown reply format {fmt!r}")
-    source = _source(Path(path))
+    envelopes, _ = read_file(_source(Path(path)), fmt)
+    return envelopes
+
+
+def read_file(source: ReplySource, fmt: Format | None = None) -> tuple[list[Envelope], ReplyFile]:
+    """Every reply of one opened file, and the file as read (its format and digest)."""
     chosen = _sniff(source) if fmt is None else fmt
-    envelopes = _read(source, chosen)
+    envelopes, sha256 = _read(source, chosen)
     if not envelopes:
         raise InputError("no replies in file", file=str(source.path))
-    return envelopes
+    return envelopes, ReplyFile(source.path, chosen, sha256)
+
+
+def read_replies(paths: Sequence[str | Path], fmt: Format | None = None) -> tuple[list[Envelope], list[ReplyFile]]:
+    """Every reply of every file, in order, and each file as read (one entry per path given; a
+    path given twice is read once, see `each_source`)."""
+    if fmt is not None and fmt not in FORMATS:
+        raise ValueError(f"unknown reply format {fmt!r}")
+    envelopes: list[Envelope] = []
+    files: list[ReplyFile] = []
+    done: dict[str, tuple[list[Envelope], ReplyFile]] = {}
+    for source in each_source(paths):
+        found = done.get(str(source.path))
+        if found is None:
+            found = done[str(source.path)] = read_file(source, fmt)
+        envelopes += found[0]
+        files.append(found[1])
+    return envelopes, files
 
 
 # --- one reply at a time, for scoring millions -------------------------------------------------
 #
-# Scoring reads each reply once and keeps none: `received` yields plain tuples instead of
-# Envelopes, and the common record of each batch format (a plain success) is read by a fast
-# function that accepts only what the format's reader above would read to the same values. Any
-# other record (an error, a refusal, content parts, anything malformed) goes through that reader,
-# so every message and every edge case stays the reader's own.
+# Scoring reads each reply once and keeps none: `Replies` yields `Received` records instead of
+# Envelopes, and the common record of each format (a plain success) is read by a fast function
+# that accepts only what the format's reader above would read to the same values. Any other
+# record (an error, a refusal, content parts, anything malformed) goes through that reader, so
+# every message and every edge case stays the reader's own. tests/runners/test_parsers_agree.py
+# proves the two roads agree on every kind of line (the same record or the same error).
 
-Received = tuple[str, int, str, "str | None", "str | None", "str | None", int, "str | None", "tuple[tuple[str, str], ...] | None", "Usage | None"]
-"""(file, line, ref, reply, error, model, sample, request_sha256, request_messages, usage): an
-Envelope's fields, file and line first."""
+
+class Received(NamedTuple):
+    """One reply as scoring reads it: an Envelope's fields, file and line first (a NamedTuple, so
+    it is made and read at a tuple's speed)."""
+
+    file: str
+    line: int
+    ref: str
+    reply: str | None
+    error: str | None
+    model: str | None
+    sample: int
+    request_sha256: str | None
+    request_messages: tuple[tuple[str, str], ...] | None
+    usage: Usage | None
 
 
 def received_of(env: Envelope) -> Received:
-    return (env.file, env.line, env.ref, env.reply, env.error, env.model, env.sample, env.request_sha256, env.request_messages, env.usage)
-
-
-Fast = tuple[str, "str | None", "str | None", "str | None", int, "str | None", "Usage | None"]
-"""What a fast reader gives: (ref, reply, error, model, sample, request_sha256, usage)."""
+    return Received(env.file, env.line, env.ref, env.reply, env.error, env.model, env.sample, env.request_sha256, env.request_messages, env.usage)
 
 
 def _answer(reply: str) -> str:
     return answer_text(reply) if "<" in reply else reply  # no reasoning tag without a "<"
 
 
-def _fast_native(record: JsonObject) -> Fast | None:
+def _fast_native(record: JsonObject, file: str, line: int) -> Received | None:
     ref, digest, reply = record.get("packet_id"), record.get("request_sha256"), record.get("reply")
     sample, model = record.get("sample", 0), record.get("model")
     if (
@@ -828,11 +941,11 @@ def _fast_native(record: JsonObject) -> Fast | None:
         and (sample is None or (type(sample) is int and sample >= 0))
         and (model is None or type(model) is str)
     ):
-        return ref, _answer(reply), None, model or None, sample or 0, digest.lower(), None
+        return Received(file, line, ref, _answer(reply), None, model or None, sample or 0, digest.lower(), None, None)
     return None
 
 
-def _fast_openai(record: JsonObject) -> Fast | None:
+def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     ref, response = record.get("custom_id"), record.get("response")
     if type(ref) is not str or record.get("error") is not None or type(response) is not dict:
         return None
@@ -848,10 +961,10 @@ def _fast_openai(record: JsonObject) -> Fast | None:
     content, refusal = message.get("content"), message.get("refusal")
     if type(content) is not str or not (refusal is None or refusal == ""):
         return None
-    return ref, _answer(content), None, model or None, 0, None, usage_of(body.get("usage"))
+    return Received(file, line, ref, _answer(content), None, model or None, 0, None, None, usage_of(body.get("usage")))
 
 
-def _fast_anthropic(record: JsonObject) -> Fast | None:
+def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None:
     ref, result = record.get("custom_id"), record.get("result")
     if type(ref) is not str or type(result) is not dict or result.get("type") != "succeeded":
         return None
@@ -870,22 +983,10 @@ def _fast_anthropic(record: JsonObject) -> Fast | None:
             if type(text) is not str:
                 return None
             texts.append(text)
-    return ref, _answer("\n".join(texts)), None, model or None, 0, None, usage_of(message.get("usage"))
+    return Received(file, line, ref, _answer("\n".join(texts)), None, model or None, 0, None, None, usage_of(message.get("usage")))
 
 
-_FAST: Final[dict[Format, Callable[[JsonObject], "Fast | None"]]] = {
-    "native": _fast_native,
-    "openai-batch": _fast_openai,
-    "anthropic-batch": _fast_anthropic,
-}
-
-
-def _bound_sample(ref: str) -> int:
-    """The sample an exported id carries (`..._s<k>`), 0 if none."""
-    return (split_ref(ref)[2] or 0) if "_s" in ref else 0  # `unbind(ref).sample`, making no BoundId
-
-
-def _fast_chat(record: JsonObject, at: _At) -> Received | None:
+def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
     ident, messages, model = record.get("id"), record.get("messages"), record.get("model")
     if type(ident) is not str or type(messages) is not list or not messages:
         return None
@@ -900,39 +1001,86 @@ def _fast_chat(record: JsonObject, at: _At) -> Received | None:
     role, reply = pairs.pop()
     if role != "assistant":
         return None
-    return (at.file, at.line, ident, _answer(reply), None, model if type(model) is str and model else None, 0, None, tuple(pairs), usage_of(record.get("usage")))
+    return Received(file, line, ident, _answer(reply), None, model if type(model) is str and model else None, 0, None, tuple(pairs), usage_of(record.get("usage")))
+
+
+FastReader = Callable[[JsonObject, str, int], "Received | None"]
+"""A format's fast road: the record of a plain success, read to what the format's reader gives
+(file and line given), or None for anything else (the reader then reads it)."""
+
+FAST_READERS: Final[dict[Format, FastReader]] = {
+    "native": _fast_native,
+    "openai-batch": _fast_openai,
+    "anthropic-batch": _fast_anthropic,
+    "chat-jsonl": _fast_chat,
+}
+
+
+def _bound_sample(ref: str) -> int:
+    """The sample an exported id carries (`..._s<k>`), 0 if none."""
+    return (split_ref(ref)[2] or 0) if "_s" in ref else 0  # `unbind(ref).sample`, making no BoundId
+
+
+def read_line(record: JsonObject, file: str, line: int, fmt: Format) -> Received:
+    """One JSONL record as scoring reads it: the fast road where it applies (within the limits
+    on samples and reply length), else the format's reader (its values, or its error)."""
+    fast = FAST_READERS.get(fmt)
+    got = fast(record, file, line) if fast is not None else None
+    if got is not None:
+        if got.sample < MAX_SAMPLES and _bound_sample(got.ref) < MAX_SAMPLES and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS):
+            return got
+    return received_of(LINE_READERS[fmt](record, _At(file, line, fmt)))
+
+
+class Replies:
+    """One reading of one reply file: iterate it (once) for every reply, one at a time in file
+    order, as `read_envelopes` reads them (the same values, the same errors at the same places);
+    `select` reads only a shard's records. Once the replies are all read, `file` is the file as
+    this reading read it: its format and the SHA-256 of the bytes parsed (hashed while read)."""
+
+    def __init__(self, source: ReplySource, fmt: Format | None = None, select: Select | None = None) -> None:
+        if fmt is not None and fmt not in FORMATS:
+            raise ValueError(f"unknown reply format {fmt!r}")
+        self.source = source
+        self.format: Format = _sniff(source) if fmt is None else fmt
+        self._select = select
+        self._file: ReplyFile | None = None
+
+    @property
+    def file(self) -> ReplyFile:
+        if self._file is None:
+            raise RuntimeError("the file's digest is known once every reply has been read")
+        return self._file
+
+    def __iter__(self) -> Iterator[Received]:
+        source, chosen, select = self.source, self.format, self._select
+        name = str(source.path)
+        count = LineCount()
+        if chosen == "inspect":
+            samples, sha256 = _read_inspect(source, select, count)
+            for env in samples:
+                yield received_of(env)
+            digest = sha256()
+        else:
+            reader, fast = LINE_READERS[chosen], FAST_READERS[chosen]
+            with _Hashed(source) as hashed:
+                for number, record in iter_jsonl(hashed.handle, name, select, count):
+                    # Written out (read_line, inlined: this runs once per reply of a million-reply
+                    # score); the place (`_At`) is made only for the reader, never on the fast road.
+                    got = fast(record, name, number)
+                    if got is not None:
+                        if got.sample < MAX_SAMPLES and _bound_sample(got.ref) < MAX_SAMPLES and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS):
+                            yield got
+                            continue
+                    yield received_of(reader(record, _At(name, number, chosen)))
+                digest = hashed.sha256()
+        if not count.nonempty:
+            raise InputError("no replies in file", file=name)
+        self._file = ReplyFile(source.path, chosen, digest)
 
 
 def received(path: str | Path, fmt: Format | None = None, select: Select | None = None) -> Iterator[Received]:
-    """Every reply of one file, one at a time in file order, as `read_envelopes` reads them (the
-    same values, the same errors at the same places); `select` reads only a shard's records."""
+    """Every reply of one file, one at a time (`Replies`, for a caller that needs no digest)."""
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"unknown reply format {fmt!r}")
-    source = _source(Path(path))
-    chosen = _sniff(source) if fmt is None else fmt
-    name = str(source.path)
-    count = LineCount()
-    if chosen == "inspect":
-        for env in _read_inspect(source, select, count):
-            yield received_of(env)
-    else:
-        reader, fast = LINE_READERS[chosen], _FAST.get(chosen)
-        with source.open() as handle:
-            for number, record in iter_jsonl(handle, name, select, count):
-                # The place (`_At`) is made only for the reader, never on the fast road.
-                got = fast(record) if fast is not None else None
-                if got is not None:
-                    ref, reply, error, model, sample, digest, usage = got
-                    if sample >= MAX_SAMPLES or _bound_sample(ref) >= MAX_SAMPLES or (reply is not None and len(reply) > MAX_REPLY_CHARS):
-                        reader(record, _At(name, number, chosen))  # raises the reader's own message
-                    yield (name, number, ref, reply, error, model, sample, digest, None, usage)
-                    continue
-                at = _At(name, number, chosen)
-                if chosen == "chat-jsonl":
-                    found = _fast_chat(record, at)
-                    if found is not None and _bound_sample(found[2]) < MAX_SAMPLES and len(found[3] or "") <= MAX_REPLY_CHARS:
-                        yield found
-                        continue
-                yield received_of(reader(record, at))
-    if not count.nonempty:
-        raise InputError("no replies in file", file=name)
+    yield from Replies(_source(Path(path)), fmt, select)

@@ -11,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..rounds.advance import build_round, from_layer
+from ..rounds.advance import build, from_layer
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..runners.envelopes import read_envelopes_bytes
@@ -147,7 +147,8 @@ def run_demo(
             list(folder.round1.values()), folder.key, "openai-batch", traits, seed
         )
         first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
-        files.update(build_round(from_layer(folder), first))
+        built = build(from_layer(folder), first)
+        files.update(built.files)
         if command is not None:
             files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
         requests = [r for _, r in jsonl_bytes(files["round2.jsonl"], "round2.jsonl")]
@@ -158,7 +159,7 @@ def run_demo(
             summary["demo"] = recovery_json(traits, summary)
 
         with writer.staged(files, "demo", keep=False) as stage:
-            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend)
+            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend, built=[built])
             stage.add(scored)
     files.update(scored)
     summary = json.loads(files["summary.json"])

@@ -13,7 +13,7 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..rounds.advance import CHAIN_FOLDER, build_round, from_layer, parents_of_round, run_files
+from ..rounds.advance import CHAIN_FOLDER, Built, build, from_layer, parents_of_round, run_files
 from .demo import answer_batch, recovered, recovery_json, recovery_rows
 from ..runners.envelopes import read_envelopes_bytes
 from ..files.folders import open_writer
@@ -64,7 +64,8 @@ def run_depth_demo(
     files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(list(folder.round1.values()), folder.key, "openai-batch", traits, seed)
     first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
     parents = from_layer(folder)
-    files.update(build_round(parents, first, protocol="sustained"))
+    built: list[Built] = [build(parents, first, protocol="sustained")]
+    files.update(built[0].files)
     if command is not None:
         files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
     parents = parents_of_round(parents, files, str(out))
@@ -78,7 +79,8 @@ def run_depth_demo(
             where = sub
             break
         envelopes = read_envelopes_bytes(files[replies], str(out / replies))
-        made = build_round(parents, envelopes, protocol="sustained")
+        built.append(build(parents, envelopes, protocol="sustained"))
+        made = built[-1].files
         nxt = f"round{k + 1}/"
         files.update({f"{nxt}{name}": data for name, data in {**made, **chain}.items()})
         parents = parents_of_round(parents, made, str(out / nxt))
@@ -93,9 +95,9 @@ def run_depth_demo(
 
     with open_writer(out, ("demo",), replace=True) as writer:
         with writer.staged(files, "demo", keep=False) as stage:
-            top = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend_round2)
+            top = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend_round2, built=built)
             last = stage.path / where
-            scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend)
+            scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend, built=built)
             stage.add(top)
             stage.add({f"{where}{name}": data for name, data in scored.items()})
     files.update(top)

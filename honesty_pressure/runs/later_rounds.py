@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from ..rounds.advance import CHAIN_FOLDER, RUN_FILE, build_round, from_layer, parents_of_round, run_files
+from ..rounds.advance import CHAIN_FOLDER, RUN_FILE, Built, build, from_layer, parents_of_round, run_files
 from ..core.canonical import jsonl
 from ..core.construct import Protocol
 from ..core.errors import UsageError
@@ -73,13 +73,15 @@ def later_rounds(
     parents = parents_of_round(from_layer(folder), level, str(out))
     chain = {f"{CHAIN_FOLDER}/round2/{name}": data for name, data in level.items()}
     files: dict[str, bytes] = {}
+    built: list[Built] = []  # the rounds this call builds: each score's check compares with them
     for k in range(3, rounds + 1):
         sub = folder_of(k)
         here = out / sub
         if read_file(here, RUN_FILE) is None:
             previous = Round(k=k - 1, records=parents.requests, lines=[], run_set=parents.parent_set, folder=folder_of(k - 1))
             where = str(out / previous.replies)
-            made = build_round(parents, replies_of(out, previous), protocol=protocol, where=where)
+            built.append(build(parents, replies_of(out, previous), protocol=protocol, where=where))
+            made = dict(built[-1].files)
             requests = keyed_records(jsonl_bytes(made[f"round{k}.jsonl"], where), where)
             made[f"round{k}.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
             writer.commit({f"{sub}/{name}": data for name, data in {**made, **chain}.items()}, "run", keep=True)
@@ -94,7 +96,7 @@ def later_rounds(
         current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
         send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / current.replies] if replies_of(out, current) else []
-        files = score_run(here, replies, folder.folder.parent, ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line))
+        files = score_run(here, replies, folder.folder.parent, ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line), built=built)
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files
 

@@ -17,7 +17,7 @@ from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.folders import FolderWriter, Kind, target_path
 from ..files.store import is_file, read_bounded
 from ..rounds.advance import FROZEN_FILE, RUN_FILE
-from ..runners.envelopes import detect_format
+from ..runners.envelopes import ReplyFile
 from .pipeline import LARGE, SMALL, Scoring, by_file_name, run_log_bytes
 
 __all__ = ["advance_log", "spool_folder", "write_run", "write_scoring"]
@@ -44,9 +44,9 @@ def write_scoring(
     return {**dict.fromkeys(LARGE, b""), **small}
 
 
-def advance_log(command: str, replies: Sequence[Path], fmt: Format | None) -> bytes:
+def advance_log(command: str, reads: Sequence[ReplyFile]) -> bytes:
     """commands.jsonl for a run: the advance command and the format of the replies it froze."""
-    formats = by_file_name(replies, [fmt or detect_format(p) for p in replies])
+    formats = by_file_name([read.path for read in reads], [read.format for read in reads])
     return run_log_bytes(command, formats, "advance")
 
 

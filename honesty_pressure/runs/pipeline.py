@@ -21,11 +21,12 @@ from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
 from ..core.version import __version__
-from ..rounds.advance import FROZEN_FILE, check_run, check_run_chain, frozen_records, run_files
+from ..rounds.advance import FROZEN_FILE, Built, run_files
+from ..rounds.runcheck import check_run, check_run_chain, frozen_records
 from ..core.binding import unbind
 from ..core.canonical import dumps, jsonl, sha256_hex
 from ..core.construct import Envelope, Format, Split
-from ..runners.envelopes import Received, detect_format, received_of, source_sha256
+from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
 from ..core.errors import InputError
 from ..generate.generate import seed_commitment
 from ..core.limits import MAX_UNSCORABLE_SHARE
@@ -73,9 +74,9 @@ class ReplyFiles:
     files: tuple[tuple[Path, str, str], ...]
 
     @classmethod
-    def of(cls, formats: Sequence[tuple[Path, str]]) -> ReplyFiles:
-        digests = {path: source_sha256(path) for path in sorted({path for path, _ in formats}, key=str)}
-        return cls(tuple((path, digests[path], fmt) for path, fmt in formats))
+    def of(cls, reads: Sequence[ReplyFile]) -> ReplyFiles:
+        """From the files as their reading read them (each digest taken by the reading itself)."""
+        return cls(tuple((read.path, read.sha256, read.format) for read in reads))
 
     def paths(self) -> list[Path]:
         return [path for path, _, _ in self.files]
@@ -278,7 +279,7 @@ def stream_round(
     tally = Tally(sheet, spool_folder=spool_folder, retry_refused=options.retry_refused)
     tally.read(replies, options.fmt, meter=meter, forks=lambda got: answers_a_fork(got, folder))
     tally.finish(FORK_REPLY)
-    return round_from_tally(folder, tally, ReplyFiles.of(tally.formats), options)
+    return round_from_tally(folder, tally, ReplyFiles.of(tally.reads), options)
 
 
 def round_from_tally(
@@ -343,10 +344,10 @@ def score_round(
 def answers_a_fork(got: Received, folder: PacketFolder) -> bool:
     """A round-k reply given to a round-1 score: its echoed request holds an earlier assistant
     turn, or its id is a fork id (`<parent packet id>-<suffix>`, docs/FORKS.md) of this layer."""
-    messages = got[8]
+    messages = got.request_messages
     if messages is not None and any(role == "assistant" for role, _ in messages):
         return True
-    packet_id = unbind(got[2]).packet_id
+    packet_id = unbind(got.ref).packet_id
     return packet_id not in folder.round1 and packet_id.rsplit("-", 1)[0] in folder.round1
 
 
@@ -415,16 +416,18 @@ def stream_run(
     amend: Amend | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
+    built: Sequence[Built] = (),
 ) -> Scoring:
     """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
     with the honesty index, ready to be streamed into a folder (`Scoring.write`). With `split`,
     only packets of that split are counted (the shortcut audit scores on `test`); `amend` adds to
-    the summary before it is rendered."""
-    checked = checked_run(run, packets)
+    the summary before it is rendered. `built`: rounds of the run the caller has just built
+    (advance's Built values), which the check compares with instead of building them again."""
+    checked = checked_run(run, packets, built=built)
     tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=options.retry_refused)
     tally.read(replies, options.fmt, meter=meter)
     tally.finish()
-    files = ReplyFiles.of(tally.formats)
+    files = ReplyFiles.of(tally.reads)
     return run_from_tally(checked, tally, files, options, split=split, amend=amend, spool_folder=spool_folder)
 
 
@@ -454,12 +457,12 @@ class CheckedRun:
         return Sheet(self.round, str(self.info["run_set"]), self.requests, self.keys)
 
 
-def checked_run(run: Path, packets: Path) -> CheckedRun:
+def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> CheckedRun:
     """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
-    info, folder, built, chain = check_run_chain(run, packets)
+    info, folder, latest, chain = check_run_chain(run, packets, built=built)
     names = run_files(int(str(info["round"])))
-    digests = by_file_name([run / name for name in names], [sha256_hex(built.files[name]) for name in names])
-    return CheckedRun(run, packets, info, folder, _by_id(built.requests), _by_id(built.keys), digests, built.files[FROZEN_FILE], chain)
+    digests = by_file_name([run / name for name in names], [sha256_hex(latest.files[name]) for name in names])
+    return CheckedRun(run, packets, info, folder, _by_id(latest.requests), _by_id(latest.keys), digests, latest.files[FROZEN_FILE], chain)
 
 
 def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
@@ -564,11 +567,13 @@ def score_run(
     split: Split | None = None,
     amend: Amend | None = None,
     meter: Meter = SILENT,
+    built: Sequence[Built] = (),
 ) -> dict[str, bytes]:
     """Score round-k fork replies of a run folder; for k == 2 also the frozen round-1 replies and
     the honesty index: the five score files, as bytes by name. With `split`, only packets of
-    that split are counted (the shortcut audit scores on `test`)."""
-    scoring = stream_run(run, replies, packets, options, split=split, amend=amend, meter=meter)
+    that split are counted (the shortcut audit scores on `test`). `built`: rounds of the run the
+    caller has just built (see `stream_run`)."""
+    scoring = stream_run(run, replies, packets, options, split=split, amend=amend, meter=meter, built=built)
     try:
         return scoring.files()
     finally:

@@ -35,7 +35,7 @@ from ..core.limits import MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from ..files.folders import FolderWriter, open_writer
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject, json_object, jsonl_bytes, keyed_records, read_bounded, read_json
-from ..rounds.advance import RUN_FILE, build_round, from_layer
+from ..rounds.advance import RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from .later_rounds import check_rounds, later_rounds
@@ -100,12 +100,14 @@ def run_with_runner(
     with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
         _start(writer, out, r1_requests, shape, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
+        built: list[Built] = []  # round 2, when this call builds it: its score's check compares with it
         if read_file(out, RUN_FILE) is None:
             send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
             _check_round1(out, first, max_unscorable, retry_refused)
-            files = build_round(
+            built.append(build(
                 from_layer(folder), replies_of(out, first), protocol=protocol, where=str(out / first.replies), retry_refused=retry_refused
-            )
+            ))
+            files = dict(built[0].files)
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
             requests = keyed_records(jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")), str(out / "round2.jsonl"))
@@ -131,6 +133,7 @@ def run_with_runner(
                     max_unscorable=max_unscorable,
                     retry_refused=retry_refused,
                 ),
+                built=built,
             )
             writer.commit(files, "run", keep=True)
         if rounds > 2:

@@ -21,7 +21,7 @@ from ..files.folders import FolderWriter
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject
 from ..rounds.advance import Frozen, ParentSet, check_id_room, freeze
-from ..runners.envelopes import detect_format, read_envelopes
+from ..runners.envelopes import ReplyFile, read_replies
 from ..scoring.sheet import Sheet
 from ..scoring.tally import Tally
 from .pipeline import (
@@ -91,7 +91,7 @@ def score_shard(
 
 def write_score_shard(writer: FolderWriter, tally: Tally, meta: JsonObject) -> None:
     """A score shard's partial folder, with the reply files it read recorded in `meta`."""
-    meta["files"] = [[str(path), sha, fmt] for path, sha, fmt in ReplyFiles.of(tally.formats).files]
+    meta["files"] = [[str(path), sha, fmt] for path, sha, fmt in ReplyFiles.of(tally.reads).files]
     try:
         write_partial_folder(writer, tally, meta)
     finally:
@@ -174,11 +174,10 @@ def freeze_replies(
     protocol: Protocol,
     require_complete: bool,
     retry_refused: bool,
-) -> tuple[Frozen, list[tuple[Path, Format]]]:
+) -> tuple[Frozen, list[ReplyFile]]:
     """Every reply frozen, as `advance` freezes them (each shard of an advance freezes all of
     them and makes the same run set); and each reply file with its format."""
-    formats = [(path, fmt or detect_format(path)) for path in replies]
-    envelopes = [env for path, chosen in formats for env in read_envelopes(path, chosen)]
+    envelopes, reads = read_replies(replies, fmt)
     where = str(replies[0]) if replies else None
     check_id_room(parents, envelopes, where)
     frozen = freeze(
@@ -189,4 +188,4 @@ def freeze_replies(
         where=where,
         retry_refused=retry_refused,
     )
-    return frozen, formats
+    return frozen, reads

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final, Protocol
@@ -26,7 +26,7 @@ from typing import Final, Protocol
 from ..core.binding import split_ref
 from ..core.construct import Format, Split
 from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, REFUSAL, Custody, Entry
-from ..runners.envelopes import Received, detect_format, failed, received
+from ..runners.envelopes import Received, Replies, ReplyFile, each_source, failed
 from ..core.errors import InputError
 from ..core.progress import SILENT, Meter
 from .score import Record, request_digest
@@ -63,7 +63,8 @@ class Tally:
         self.retry_refused = retry_refused
         """A refusal gives way to an answer (`--retry-refused`: the refusals were sent again)."""
         self.samples: set[int] = set()
-        self.formats: list[tuple[Path, Format]] = []
+        self.reads: list[ReplyFile] = []
+        """Each reply file as read (path, format, SHA-256 of the bytes parsed), in the order given."""
         self._mismatch = _Mismatch()
 
     # --- reading ---------------------------------------------------------------------------
@@ -94,13 +95,13 @@ class Tally:
     ) -> None:
         """Every reply of every file (or, with `select`, of the lines it picks), in file order."""
         meter.expect(len(paths))
-        for path in paths:
-            chosen = fmt or detect_format(path)
-            self.formats.append((path, chosen))
-            self.take(received(path, chosen, select), forks)
+        for source in each_source(paths):
+            replies = Replies(source, fmt, select)
+            self.take(replies, forks)
+            self.reads.append(replies.file)
             meter.tick(1)
 
-    def take(self, replies: Iterator[Received], forks: ForkCheck | None = None) -> None:
+    def take(self, replies: Iterable[Received], forks: ForkCheck | None = None) -> None:
         """Match, judge and keep each reply (the scorer's inner loop: kept flat on purpose)."""
         sheet, custody, spool, samples, mismatch = self.sheet, self.custody, self.spool, self.samples, self._mismatch
         index_of, expected_of, packet_set = sheet.index.get, sheet.request_sha, sheet.packet_set
@@ -109,7 +110,7 @@ class Tally:
         sha256 = hashlib.sha256
         append, offer = spool.append, custody.offer
         for received_ in replies:
-            file, line, ref, reply, error, model, sample, request_sha256, messages, usage = received_
+            ref, sample, request_sha256, messages = received_.ref, received_.sample, received_.request_sha256, received_.request_messages
             pid, bound_set, bound_sample = split_ref(ref)
             index = index_of(pid)
             expected = None if index is None else expected_of[index]
@@ -126,12 +127,14 @@ class Tally:
                 continue  # nothing more is kept; reading goes on, as a malformed line still wins
             assert index is not None
             slot_sample = bound_sample or sample
+            reply, error, model = received_.reply, received_.error, received_.model
             code = judge(index, reply, error)
             sha = None if reply is None else sha256(reply.encode("utf-8")).hexdigest()
             m = model_index.get(model)
             if m is None:
                 m = self.model_id(model)
-            chunk, record = lines(index, slot_sample, code, reply, error, model_json[m], sha, usage)
+            chunk, record = lines(index, slot_sample, code, reply, error, model_json[m], sha, received_.usage)
+            file, line = received_.file, received_.line
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
@@ -146,11 +149,11 @@ class Tally:
         a fork): reported once every file has been read."""
         mismatch = self._mismatch
         if forks is not None and mismatch.fork is None and forks(got):
-            mismatch.fork = (got[0], got[1])
+            mismatch.fork = (got.file, got.line)
         if mismatch.error is not None:
             return
-        file, line, _, _, _, _, sample, request_sha256, messages, _ = got
-        bound_sample = split_ref(got[2])[2]
+        sample, request_sha256, messages = got.sample, got.request_sha256, got.request_messages
+        bound_sample = split_ref(got.ref)[2]
         if bound_set is not None and bound_set != self.sheet.packet_set:
             problem = f"reply to packet set {bound_set}, but these packets are set {self.sheet.packet_set}"
         elif expected is None:
@@ -162,7 +165,7 @@ class Tally:
         else:
             assert bound_sample and sample
             problem = "sample given both in the id and in the record"
-        mismatch.error = InputError(problem, file=file, line=line)
+        mismatch.error = InputError(problem, file=got.file, line=got.line)
 
     def finish(self, fork_message: str | None = None) -> None:
         """Raise what reading found: the first reply that does not belong (as a reply to a fork,

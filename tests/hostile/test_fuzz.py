@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.rounds.advance import check_run, frozen_records
+from honesty_pressure.rounds.runcheck import check_run, frozen_records
 from honesty_pressure.core.construct import FORMATS
 from honesty_pressure.runners.envelopes import read_envelopes, read_envelopes_bytes
 from honesty_pressure.core.errors import InputError, KitError

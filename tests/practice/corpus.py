@@ -25,7 +25,7 @@ from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-from honesty_pressure.rounds.advance import ParentSet, _parent, from_layer
+from honesty_pressure.rounds.advance import ParentSet, from_layer, parent_of
 from honesty_pressure.core.construct import Edit, ForkKind, Ledger, PressureType, Surface, Value
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.rounds.fork import assemble, fork_parts, plan
@@ -161,7 +161,7 @@ def _cases(layer: _Layer, domain_name: str) -> list[Case]:
         parts = None
         for policy in POLICIES:
             decision = decide(policy, request, key, seed)
-            parent = _parent(pid, 0, request, key, reply_text(decision), decision)
+            parent = parent_of(pid, 0, request, key, reply_text(decision), decision)
             if parts is None:
                 parts = fork_parts(domain, parent, layer.kinds[(pid, 0)], seed, held_out=held_out)
             story = out_story(parent.messages)

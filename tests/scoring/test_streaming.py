@@ -171,7 +171,7 @@ def _shard_partials(tmp: Path, paths: list[Path], count: int) -> list[Path] | st
         except InputError as exc:
             return exc.one_line()
         folder = tmp / f"p{index}"
-        files = [[str(p), sha, fmt] for p, sha, fmt in ReplyFiles.of(tally.formats).files]
+        files = [[str(p), sha, fmt] for p, sha, fmt in ReplyFiles.of(tally.reads).files]
         meta: dict[str, object] = {"shard": f"{index}/{count}", "layer": "quick", "run": None, "files": files, "options": {"bootstrap_seed": 1, "require_complete": False}}
         with open_writer(folder, ("partial",), replace=True) as writer:
             write_partial_folder(writer, tally, meta)

@@ -55,7 +55,7 @@ def test_the_fixtures_usage_read_alike_by_both_readers(name: str, expected: dict
     envelopes = read_envelopes(path)
     assert {e.ref: e.usage for e in envelopes if e.usage is not None} == expected
     # The scorer's one-at-a-time reader (with its fast roads) gives the same usage, line for line.
-    assert [got[9] for got in received(path)] == [e.usage for e in envelopes]
+    assert [got.usage for got in received(path)] == [e.usage for e in envelopes]
 
 
 def _openai(pid: str, text: str | None, usage: dict[str, int] | None, *, status: int = 200) -> dict[str, object]:
