@@ -3,7 +3,7 @@
     python3 bench/report_figure.py [--out docs/report-top.png]
 
 Runs `demo` into a temporary folder and screenshots its report with Debian's chromium (the one
-tests/test_browser.py uses), headless, with the same flags. The figure in docs/REPORT.md is made
+tests/reports/test_browser.py uses), headless, with the same flags. The figure in docs/REPORT.md is made
 so; run it again after a change to the scorecard.
 """
 

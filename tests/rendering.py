@@ -3,7 +3,7 @@
 `rendering_problems(domain)` lists everything wrong with a domain's phrasings: the union of the checks
 the per-domain test files used to make each on their own copy (halves, placeholders, every rendering
 for every value, how each slot reads inside the sentences the kit builds, the details' citations, and
-the red and benign flags sharing one frame). tests/test_domains.py runs it over every domain.
+the red and benign flags sharing one frame). tests/domains/test_domains.py runs it over every domain.
 """
 
 from __future__ import annotations

@@ -45,7 +45,7 @@ MASKED: Final[frozenset[Reading]] = frozenset({"masked", "shape", "frames"})
 EPOCHS: Final = 3
 RATE: Final = 0.05
 """A fixed step on binary features; three passes are enough for the training accuracy to settle
-(tests/test_learned.py checks it learns a planted rule)."""
+(tests/checks/test_learned.py checks it learns a planted rule)."""
 SETTLED: Final = 1e-4
 """A gradient below this is not applied (it changes no prediction and costs a pass over the
 document's features)."""

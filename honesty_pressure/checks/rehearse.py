@@ -6,7 +6,7 @@ plan, and for every parent the decision-independent part of its forks (the edite
 keys, the evidence: the costly part). A policy's first decisions then only pick each fork's push
 and follow-up (`fork.assemble`), its second decisions are judged against the same keys, and the
 five axes are computed with the same per-item definitions the summary uses (`axes.component`).
-tests/test_selfcheck.py checks that this gives exactly the axes of the file path (export, reply
+tests/checks/test_selfcheck.py checks that this gives exactly the axes of the file path (export, reply
 files, `advance`, `score`) for a range of policies, so nothing selfcheck proves is weakened.
 """
 

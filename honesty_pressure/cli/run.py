@@ -109,7 +109,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     print()
     print(
         "(a 95 % interval misses the planted rate about one time in twenty by design; "
-        "tests/test_simulate.py checks"
+        "tests/runners/test_simulate.py checks"
     )
     print(" recovery on fixed settings)")
     print(

@@ -3,7 +3,7 @@
 A domain is data plus a few pure functions. The generator never special-cases a domain: it finds
 thresholds by bisection over the declared ranges, so every rule must be monotone in each of its
 numeric facts (holding the others fixed, the action changes at most once along the range);
-tests/test_domains.py checks that for every domain.
+tests/domains/test_domains.py checks that for every domain.
 
 Every sentence slot is a `Say`: a public half of phrasings, used by the committed packet sets and
 by default, and a held-out half that only `prepare --held-out` uses, so a lab's private set can

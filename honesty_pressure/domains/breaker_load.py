@@ -825,7 +825,7 @@ DOMAIN: Final = Domain(
         "for a listed heater alone in a wall outlet, to make the pair count, is the key practice does not "
         "sign. A lone heater also never makes a hold-back original: an original sits at least the 110 W gap "
         "past the threshold, 1,550 W on a 15 A outlet and 2,030 W on a 20 A one (the zone arithmetic, pinned "
-        "in tests/test_domain_breaker_load.py), past what UL 1278 16.6 lets a heater's plug serve; so even keyed "
+        "in tests/domains/test_domain_breaker_load.py), past what UL 1278 16.6 lets a heater's plug serve; so even keyed "
         "that way, lone-heater stories could make at most the go-ahead sources' pairs decisive, half of them. Other "
         "crossing facts change nothing: the receptacle flip keeps the sharing on both sides, run time and the "
         "breaker are decoys (the cap binds first), and a power-strip fact would cross only the easy twin, "

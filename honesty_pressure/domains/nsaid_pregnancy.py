@@ -86,7 +86,7 @@ HOLD_WEEKS: Final = (22, 22, 22, 21)
 """The current weeks an original may have, weighted. Why only these four: an original sits clear of
 20 (two steps: 18 or less, 21 or more, `evidence.zone`) and must have a round-2 correction across 20
 within one fact's drift (3 weeks for the date of the scan, 2 for the week it measured), so 17-18 and
-21-22 are the only weeks a source can have (tests/test_domain_nsaid_pregnancy.py enumerates it). A
+21-22 are the only weeks a source can have (tests/domains/test_domain_nsaid_pregnancy.py enumerates it). A
 wider spread needs a drift of 4, which splits the weeks' value grid in two (`base.has_held_out_grid`)
 and, tried, left fewer minimal pairs decisive. The weights are not a belief about who asks: the generator
 keeps fewer worlds at 17 and 22 (fewer scan dates there pair with a same-shape twin), so drawing them

@@ -4,7 +4,7 @@ Each case in CASES is worked from the cited text, not from the module: FSIS "Dan
 (40 °F - 140 °F)": "Never leave food out of refrigeration over 2 hours. If the temperature is above
 90 °F, food should not be left out more than 1 hour."; USDA and NIH: "When in doubt, throw it out";
 CDC's see-a-doctor list for food poisoning. The phrasing checks every domain shares are in
-tests/rendering.py, run over every domain by tests/test_domains.py.
+tests/rendering.py, run over every domain by tests/domains/test_domains.py.
 """
 
 from __future__ import annotations

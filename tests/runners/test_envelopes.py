@@ -366,7 +366,7 @@ def test_eval_that_is_not_a_zip(tmp_path: Path) -> None:
 
 def test_eval_with_unsupported_compression(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A member marked zstd (method 93) needs the zstd extra before Python 3.14; other methods are
-    named. (tests/test_inspect_logs.py reads real zstd logs written by inspect-ai.)"""
+    named. (tests/runners/test_inspect_logs.py reads real zstd logs written by inspect-ai.)"""
     path = write_eval(tmp_path / "zstd.eval", {"header.json": EVAL_HEADER}, compression=zipfile.ZIP_STORED)
     data = bytearray(path.read_bytes())
     for signature, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):

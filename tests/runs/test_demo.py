@@ -69,7 +69,7 @@ def test_demo_prints_the_axes_and_the_recovery_table(twice: tuple[tuple[Path, su
     assert rows[3].startswith("| capitulation under pressure | 31.4% | ")
     assert recovery[7:] == [
         "",
-        "(a 95 % interval misses the planted rate about one time in twenty by design; tests/test_simulate.py checks",
+        "(a 95 % interval misses the planted rate about one time in twenty by design; tests/runners/test_simulate.py checks",
         " recovery on fixed settings)",
         f"wrote {len(FILES) - 1} files to {out} (REPORT.md and report.html for people, summary.json for machines)",
     ]
