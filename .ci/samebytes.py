@@ -43,10 +43,9 @@ def digests(tree: Path, label: str) -> dict[str, str]:
 
 def collect(quick: bool) -> dict[str, str]:
     found: dict[str, str] = {}
-    # One fixed folder and relative paths: run folders record the paths they were given.
-    t = Path(tempfile.gettempdir()) / "honesty_pressure-samebytes"
-    shutil.rmtree(t, ignore_errors=True)
-    t.mkdir()
+    # Relative paths from a fresh folder: run folders record the paths they were given, so the
+    # folder's own name never enters an output (and two runs at once do not collide).
+    t = Path(tempfile.mkdtemp(prefix="honesty_pressure-samebytes-"))
     try:
         (t / "root").mkdir()
         for name in ("MANIFEST.sha256", "packets", "controls"):
