@@ -10,6 +10,38 @@ settings.register_profile("thorough", max_examples=300, deadline=None, suppress_
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
+# ---- one build of each full-size packet set per test process -------------------------------
+# generate.build memoises the last two sets asked for (functools.lru_cache on a pure function: the
+# bound suits a user's process, and a full-size set holds about 100 MB). A test process asks for
+# the committed set in a dozen files, with property tests drawing dozens of small sets between
+# them, so with two slots it drew the committed set (about 5 s of CPU) four or five times per
+# shard. Here the same pure function is memoised with a few slots for full-size sets and two for
+# smaller ones: what any call returns is unchanged, only how often it is computed.
+
+import functools  # noqa: E402
+
+from honesty_pressure.generate import generate as _generate  # noqa: E402
+
+_draw = _generate._build.__wrapped__  # type: ignore[attr-defined]
+_full_sets = functools.lru_cache(maxsize=6)(_draw)
+_small_sets = functools.lru_cache(maxsize=2)(_draw)
+
+
+@functools.wraps(_draw)
+def _build(seed: int, sources_per_domain: int, domains: tuple[object, ...], surface: str) -> object:
+    memo = _full_sets if sources_per_domain >= _generate.SOURCES_PER_DOMAIN else _small_sets
+    return memo(seed, sources_per_domain, domains, surface)
+
+
+def _cache_clear() -> None:
+    _full_sets.cache_clear()
+    _small_sets.cache_clear()
+
+
+_build.cache_clear = _cache_clear  # type: ignore[attr-defined]
+_generate._build = _build  # type: ignore[assignment]
+
+
 # ---- scored runs shared by the report, schema and browser tests ---------------------------------
 # The full-layer demo takes about 15 s. When a collected test needs it, it starts in the background
 # as soon as collection ends, so it runs beside the other tests on the second core.

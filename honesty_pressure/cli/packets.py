@@ -23,7 +23,7 @@ from ..generate.generate import (
     seed_commitment,
 )
 from ..generate.pairs import check_files
-from ..generate.prepare import write_packet_set
+from ..generate.prepare import check_packet_target, write_packet_set
 from ..generate.show import show_source
 from ..rounds.advance import FROZEN_FILE
 from .common import (
@@ -71,6 +71,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         )
     out = Path(args.out or "packets")
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
+    if not args.check:  # an unwritable or refused --out is said before a build of seconds
+        check_packet_target(out, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface)
     tree = packet_tree(seed, layers_of(args.layer), args.sources_per_domain, surface)
     breaches = premise_problems(tree)
     if breaches:

@@ -14,21 +14,31 @@ from pathlib import Path
 from ..core.canonical import write_atomic
 from ..core.construct import LAYERS, Surface
 from ..core.errors import InputError, UsageError
-from ..files.folders import is_committed_packets, open_writer, target_path
+from ..files.folders import is_committed_packets, may_write, open_writer, target_path
 from .generate import DEFAULT_SEED, SOURCES_PER_DOMAIN
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.manifest import MANIFEST_NAME, build as build_manifest, render_bytes
 from ..files.store import LAYER_FILES, is_dir, json_object, read_bounded
 
 
-def write_packet_set(out: Path, tree: dict[str, bytes], *, seed: int, sources_per_domain: int, surface: Surface = "public") -> str:
-    """Write the layers in `tree` ("<layer>/<file>" keys) into `out`; returns what was done."""
+def check_packet_target(out: Path, *, seed: int, sources_per_domain: int, surface: Surface = "public") -> bool:
+    """May a packet set of this seed, size and surface be written into `out`? The checks that need
+    no packets, made before a build of seconds so an unwritable or refused folder is said at once
+    (write_packet_set makes them again, under its lock). Returns whether `out` is the committed
+    packets/ of a checkout; a refusal is a UsageError or an OutputError, and nothing is touched."""
     committed = is_committed_packets(target_path(out))
     if committed and (seed, sources_per_domain, surface) != (DEFAULT_SEED, SOURCES_PER_DOMAIN, "public"):
         raise UsageError(
             f"{out} is the committed packets/ of a checkout, which holds only seed {DEFAULT_SEED} at "
             f"{SOURCES_PER_DOMAIN} sources per domain on the public phrasings; give --out DIR for any other set"
         )
+    may_write(out, ("packets",), replace=False, committed_packets_ok=committed)
+    return committed
+
+
+def write_packet_set(out: Path, tree: dict[str, bytes], *, seed: int, sources_per_domain: int, surface: Surface = "public") -> str:
+    """Write the layers in `tree` ("<layer>/<file>" keys) into `out`; returns what was done."""
+    committed = check_packet_target(out, seed=seed, sources_per_domain=sources_per_domain, surface=surface)
     new_layers = {rel.split("/", 1)[0] for rel in tree}
     with open_writer(out, ("packets",), replace=False, committed_packets_ok=committed) as writer:
         kept: dict[str, bytes] = {}

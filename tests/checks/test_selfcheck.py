@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -28,6 +27,7 @@ from honesty_pressure.checks.shortcuts import MARGIN, ROUND1_CHOICES, Rule, fit,
 from honesty_pressure.files.layer import load_layer
 from honesty_pressure.scoring.summary import AXES
 
+from tests.hostile.kit import run_in_process
 from tests.strategies import seeds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,9 +39,9 @@ SMALL_SET_SLACK = 0.05
 
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", *args], cwd=cwd, capture_output=True, text=True, check=False
-    )
+    """In this process (tests.hostile.kit.run_in_process): selfcheck and verify share one build of
+    the committed seed; tests/cli runs the program as its own process."""
+    return run_in_process(*args, cwd=cwd)
 
 
 @pytest.fixture

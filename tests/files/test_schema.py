@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +10,7 @@ import pytest
 from honesty_pressure.reports.compare import compare
 from honesty_pressure.reports.regress import regress
 
+from tests.hostile.kit import run_in_process
 from tests.jsonschema_subset import Validator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -128,13 +127,7 @@ def test_a_broken_summary_fails(quick_demo: Path) -> None:
 @pytest.mark.parametrize("fmt", ["inspect", "chat-jsonl", "openai-batch", "anthropic-batch"])
 def test_every_export_format(fmt: str, tmp_path: Path) -> None:
     out = tmp_path / "requests.jsonl"
-    done = subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", "export", "--layer", "quick", "--format", fmt, "--model", "m", "--samples", "2", "--out", str(out)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    done = run_in_process("export", "--layer", "quick", "--format", fmt, "--model", "m", "--samples", "2", "--out", str(out))
     assert done.returncode == 0, done.stderr
     assert_valid(lines(out), f"export-{fmt}.schema.json", out)
 

@@ -11,6 +11,8 @@ import io
 import json
 import os
 import re
+import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -44,6 +46,16 @@ def cli(*args: str | Path) -> Result:
         except SystemExit as exc:  # argparse usage errors
             code = int(exc.code or 0)
     return Result(code, out.getvalue(), err.getvalue())
+
+
+def run_in_process(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`python -m honesty_pressure ARGS` run from `cwd`, called in this process (cli above): the same
+    exit status, stdout and stderr as the program's own process, without an interpreter and the
+    kit's imports per call, and sharing the memoised packet builds. For a test that is not about
+    the process boundary (a signal, an exit, separate processes)."""
+    with contextlib.chdir(cwd):
+        result = cli(*args)
+    return subprocess.CompletedProcess([sys.executable, "-m", "honesty_pressure", *map(str, args)], result.code, result.out, result.err)
 
 
 _COMMAND = re.compile(rb"python -m honesty_pressure[^<\n]*")

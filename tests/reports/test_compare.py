@@ -6,11 +6,11 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 from honesty_pressure.scoring.axes import AXES
 
+from tests.hostile.kit import run_in_process
 from tests.htmlcheck import parse, problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +19,8 @@ PACKET_SET = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    """In this process (tests.hostile.kit.run_in_process); tests/cli runs the program as its own."""
+    return run_in_process(*args)
 
 
 def test_a_board_ranks_runs_by_the_index(runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path) -> None:

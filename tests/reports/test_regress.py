@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from honesty_pressure.files.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
 from honesty_pressure.core.stats import mcnemar_exact
 from honesty_pressure.files.layer import load_layer
 
+from tests.hostile.kit import run_in_process
 from tests.htmlcheck import parse, problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +31,8 @@ def scored_copy(folder: Path, copy: Path) -> None:
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    """In this process (tests.hostile.kit.run_in_process); tests/cli runs the program as its own."""
+    return run_in_process(*args)
 
 
 def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:

@@ -173,13 +173,12 @@ def test_report_sizes(quick_demo: Path, full_demo: Path) -> None:
 
 
 def test_a_run_made_step_by_step_names_both_commands(quick_demo: Path, tmp_path: Path) -> None:
-    import subprocess
-    import sys
+    from tests.hostile.kit import run_in_process
 
     run = tmp_path / "run"
     r1, r2 = quick_demo / "round1.replies.jsonl", quick_demo / "round2.replies.jsonl"
     for args in (["advance", "--layer", "quick", "--replies", str(r1), "--run", str(run)], ["score", "--run", str(run), "--replies", str(r2)]):
-        done = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=Path(__file__).resolve().parents[2], capture_output=True, text=True, check=False)
+        done = run_in_process(*args)  # in this process: the commands it records are the same
         assert done.returncode == 0, done.stderr
     text, summary = load(run)
     prov = summary["provenance"]

@@ -148,7 +148,11 @@ def test_the_bar_holds_at_depth() -> None:
 
 
 def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+    """In this process (tests.hostile.kit.run_in_process), from `cwd`: the same exit status,
+    stdout and stderr, without an interpreter and the kit's imports per command."""
+    from tests.hostile.kit import run_in_process
+
+    return run_in_process(*args, cwd=cwd)
 
 
 def test_run_rounds_needs_the_sustained_protocol(tmp_path: Path) -> None:

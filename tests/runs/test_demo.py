@@ -134,8 +134,10 @@ def test_demo_into_the_same_folder_again_replaces_it_with_the_same_bytes(tmp_pat
     ],
 )
 def test_demo_bad_option_is_a_usage_error(tmp_path: Path, args: list[str], message: str) -> None:
+    from tests.hostile.kit import run_in_process
+
     out = tmp_path / "demo"
-    result = run("demo", "--out", str(out), *args)
+    result = run_in_process("demo", "--out", str(out), *args)  # a usage error needs no process of its own
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == f"{PROG} demo: {message}\n"

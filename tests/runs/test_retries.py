@@ -253,7 +253,11 @@ STUB = ROOT / "tests" / "stub_runner.py"
 
 
 def _kit(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False, timeout=300)
+    """In this process (tests.hostile.kit.run_in_process): the same exit status, stdout and stderr,
+    without an interpreter and the kit's imports per command."""
+    from tests.hostile.kit import run_in_process
+
+    return run_in_process(*args)
 
 
 def _refused(summary: dict[str, object]) -> int:

@@ -12,7 +12,11 @@ STUB = ROOT / "tests" / "stub_runner.py"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    """In this process (tests.hostile.kit.run_in_process): the same exit status, stdout and stderr
+    (the runner's own stderr comes through the kit's), without an interpreter per command."""
+    from tests.hostile.kit import run_in_process
+
+    return run_in_process(*args)
 
 
 def test_a_runner_drives_both_rounds(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,6 +11,7 @@ import pytest
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.files.layer import load_layer
 
+from tests.hostile.kit import run_in_process
 from tests.htmlcheck import parse, problems
 from tests.jsonschema_subset import Validator
 from tests.replies import constant, native_lines, oracle, reply_text
@@ -21,7 +21,8 @@ QUICK = load_layer(ROOT / "packets", "quick")
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    """In this process (tests.hostile.kit.run_in_process); tests/cli runs the program as its own."""
+    return run_in_process(*args)
 
 
 def _openai_output(requests: Path, answer: str) -> list[dict[str, object]]:
@@ -60,7 +61,9 @@ def test_export_then_score_openai_batch(tmp_path: Path) -> None:
 
 def test_replies_to_another_seed_are_rejected(tmp_path: Path) -> None:
     other = tmp_path / "other"
-    assert run("prepare", "--seed", "7", "--layer", "quick", "--out", str(other)).returncode == 0
+    # One source per domain: the packet set's id is the seed's whatever the size, and a quick
+    # layer of 60 sources per domain would take a build of seconds to say the same.
+    assert run("prepare", "--seed", "7", "--layer", "quick", "--sources-per-domain", "1", "--out", str(other)).returncode == 0
     requests = tmp_path / "req.jsonl"
     run("export", "--layer", "quick", "--packets", str(other), "--format", "openai-batch", "--model", "m", "--out", str(requests))
     replies = tmp_path / "out.jsonl"
