@@ -26,10 +26,15 @@ def kit(args: list[str], cwd: Path) -> bytes:
     env = dict(os.environ, PYTHONPATH=str(ROOT), PYTHONHASHSEED="0")
     done = subprocess.run(
         [sys.executable, "-m", "honesty_pressure", *args],
-        cwd=cwd, env=env, capture_output=True, check=False,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        check=False,
     )
     if done.returncode not in (0, 1):
-        sys.exit(f"samebytes: {' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-400:]}")
+        sys.exit(
+            f"samebytes: {' '.join(args)} exited {done.returncode}: {done.stderr.decode()[-400:]}"
+        )
     return done.stdout
 
 
@@ -37,7 +42,9 @@ def digests(tree: Path, label: str) -> dict[str, str]:
     out = {}
     for path in sorted(tree.rglob("*")):
         if path.is_file():
-            out[f"{label}/{path.relative_to(tree).as_posix()}"] = hashlib.sha256(path.read_bytes()).hexdigest()
+            out[f"{label}/{path.relative_to(tree).as_posix()}"] = hashlib.sha256(
+                path.read_bytes()
+            ).hexdigest()
     return out
 
 
@@ -54,21 +61,47 @@ def collect(quick: bool) -> dict[str, str]:
         root = t / "root"
         steps = {
             "prepare": ["prepare", "--layer", "all", "--out", "prepare"],
-            "heldout": ["prepare", "--seed", "777", "--held-out", "--layer", "quick", "--out", "heldout"],
+            "heldout": [
+                "prepare",
+                "--seed",
+                "777",
+                "--held-out",
+                "--layer",
+                "quick",
+                "--out",
+                "heldout",
+            ],
             "demo": ["demo", "--packets", "root/packets", "--out", "demo"],
             "demo5": ["demo", "--packets", "root/packets", "--rounds", "5", "--out", "demo5"],
         }
         for label, args in steps.items():
             found[f"stdout:{label}"] = hashlib.sha256(kit(args, t)).hexdigest()
             found.update(digests(t / label, label))
-        found["stdout:score"] = hashlib.sha256(kit(
-            ["score", "--packets", "root/packets", "--layer", "quick",
-             "--replies", "demo/round1.replies.jsonl", "--out", "score"], t)).hexdigest()
+        found["stdout:score"] = hashlib.sha256(
+            kit(
+                [
+                    "score",
+                    "--packets",
+                    "root/packets",
+                    "--layer",
+                    "quick",
+                    "--replies",
+                    "demo/round1.replies.jsonl",
+                    "--out",
+                    "score",
+                ],
+                t,
+            )
+        ).hexdigest()
         found.update(digests(t / "score", "score"))
-        found["stdout:selfcheck"] = hashlib.sha256(kit(["selfcheck", "--root", "root"], t)).hexdigest()
+        found["stdout:selfcheck"] = hashlib.sha256(
+            kit(["selfcheck", "--root", "root"], t)
+        ).hexdigest()
         if not quick:
             kit(["selfcheck", "--root", "root", "--write-expected"], t)
-            found["controls/EXPECTED.json"] = hashlib.sha256((root / "controls" / "EXPECTED.json").read_bytes()).hexdigest()
+            found["controls/EXPECTED.json"] = hashlib.sha256(
+                (root / "controls" / "EXPECTED.json").read_bytes()
+            ).hexdigest()
     finally:
         shutil.rmtree(t, ignore_errors=True)
     return found
@@ -88,7 +121,9 @@ def main() -> None:
         return
     recorded = dict(reversed(line.split("  ", 1)) for line in args.against.read_text().splitlines())
     differ = sorted(k for k in found if k in recorded and recorded[k] != found[k])
-    missing = sorted(set(recorded) - set(found) - ({"controls/EXPECTED.json"} if args.quick else set()))
+    missing = sorted(
+        set(recorded) - set(found) - ({"controls/EXPECTED.json"} if args.quick else set())
+    )
     extra = sorted(set(found) - set(recorded))
     for k in differ:
         print(f"differs: {k}")
@@ -97,7 +132,9 @@ def main() -> None:
     for k in extra:
         print(f"new: {k}")
     compared = len([k for k in found if k in recorded])
-    print(f"samebytes: {compared} outputs compared, {len(differ) + len(missing) + len(extra)} differ")
+    print(
+        f"samebytes: {compared} outputs compared, {len(differ) + len(missing) + len(extra)} differ"
+    )
     sys.exit(1 if differ or missing or extra else 0)
 
 

@@ -40,7 +40,9 @@ def reply_of(record: dict, fmt: str) -> str:  # type: ignore[type-arg]
         if fmt == "openai-batch":
             return str(record["response"]["body"]["choices"][0]["message"]["content"])
         if fmt == "anthropic-batch":
-            return "\n".join(b["text"] for b in record["result"]["message"]["content"] if b.get("type") == "text")
+            return "\n".join(
+                b["text"] for b in record["result"]["message"]["content"] if b.get("type") == "text"
+            )
         return str(record["messages"][-1]["content"])
     except (KeyError, IndexError, TypeError):
         return ""
@@ -95,7 +97,11 @@ def parse_write(inputs: list[str], outputs: list[str]) -> float:
     for path in outputs:
         with open(path, "rb") as handle:
             data = handle.read()
-        wanted.append([json.loads(data)] if path.endswith(".json") else [json.loads(line) for line in data.splitlines() if line.strip()])
+        wanted.append(
+            [json.loads(data)]
+            if path.endswith(".json")
+            else [json.loads(line) for line in data.splitlines() if line.strip()]
+        )
     start = cpu()
     for path in inputs:
         with open(path, "rb") as handle:
@@ -109,7 +115,14 @@ def parse_write(inputs: list[str], outputs: list[str]) -> float:
         for index, records in enumerate(wanted):
             with open(os.path.join(tmp, str(index)), "wb") as handle:
                 for record in records:
-                    handle.write((json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n").encode("utf-8"))
+                    handle.write(
+                        (
+                            json.dumps(
+                                record, sort_keys=True, separators=(",", ":"), ensure_ascii=False
+                            )
+                            + "\n"
+                        ).encode("utf-8")
+                    )
     return cpu() - start
 
 

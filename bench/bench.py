@@ -60,7 +60,9 @@ SCORE_FLOOR_TARGET = 1.5  # score / its parse-write floor (issue 24)
 RUN_SUM_TARGET = 1.25  # score --run / (its advance rebuild + a round-1 score of as many replies)
 ADVANCE_TARGET = 5.0  # advance / its parse-and-write baseline (issue 13, met)
 MEMORY_TARGET_MB = 200.0
-VERIFY_FULL_SECONDS = 120.0  # "an auditor can run in a minute or two": both layers and the learned audit
+VERIFY_FULL_SECONDS = (
+    120.0  # "an auditor can run in a minute or two": both layers and the learned audit
+)
 MILLION = 1_003_200  # 209 samples of 4,800 packets, the issue's file
 SIZES = {"100k": 100_000, "1m": MILLION}
 
@@ -227,7 +229,9 @@ def base(*args: str | Path) -> Proc:
     return Proc([PY, str(BENCH / "baselines.py"), *map(str, args)], reads_cpu=True)
 
 
-def reply_file(work: Path, fmt: str, count: int, *, run_dir: Path | None = None, samples: int | None = None) -> Path:
+def reply_file(
+    work: Path, fmt: str, count: int, *, run_dir: Path | None = None, samples: int | None = None
+) -> Path:
     """A synthetic reply file of `count` lines (made once per work folder, by bench/synthetic.py
     in a process of its own: this one stays small, as a child's peak memory counts its parent's
     at the fork)."""
@@ -238,7 +242,24 @@ def reply_file(work: Path, fmt: str, count: int, *, run_dir: Path | None = None,
         per = 4800 if run_dir is None else lines_in(run_dir / "round2.jsonl")
         n = samples or -(-count // per)
         extra = ["--run", str(run_dir)] if run_dir else []
-        subprocess.run([PY, str(BENCH / "synthetic.py"), "--samples", str(n), "--format", fmt, "--limit", str(count), "--out", str(tmp), *extra], check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+        subprocess.run(
+            [
+                PY,
+                str(BENCH / "synthetic.py"),
+                "--samples",
+                str(n),
+                "--format",
+                fmt,
+                "--limit",
+                str(count),
+                "--out",
+                str(tmp),
+                *extra,
+            ],
+            check=True,
+            cwd=ROOT,
+            stdout=subprocess.DEVNULL,
+        )
         tmp.rename(path)
     return path
 
@@ -368,7 +389,10 @@ def checks() -> list[Step]:
     """selfcheck and verify as an auditor runs them, on the committed checkout. Their targets are
     wall seconds on two cores (issue 13); the baseline beside them parses every file they read
     and writes the file they check against (controls/EXPECTED.json), as the other steps' does."""
-    layer = [PACKETS / "quick" / name for name in ("build.json", "round1.jsonl", "key.jsonl", "ledgers.jsonl")]
+    layer = [
+        PACKETS / "quick" / name
+        for name in ("build.json", "round1.jsonl", "key.jsonl", "ledgers.jsonl")
+    ]
     both = layer + LAYER_FILES
     expected = ROOT / "controls" / "EXPECTED.json"
 
@@ -411,11 +435,21 @@ def machine() -> list[str]:
         pass
     memory = ""
     try:
-        kb = int(next(line for line in Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")).split()[1])
+        kb = int(
+            next(
+                line
+                for line in Path("/proc/meminfo").read_text().splitlines()
+                if line.startswith("MemTotal")
+            ).split()[1]
+        )
         memory = f", {kb / 1024 / 1024:.1f} GiB RAM"
     except (OSError, StopIteration, ValueError):
         pass
-    load = ", load average {:.2f} {:.2f} {:.2f} at the start".format(*os.getloadavg()) if hasattr(os, "getloadavg") else ""
+    load = (
+        ", load average {:.2f} {:.2f} {:.2f} at the start".format(*os.getloadavg())
+        if hasattr(os, "getloadavg")
+        else ""
+    )
     return [
         f"- machine: {model}, {os.cpu_count()} logical CPUs{memory}{load}",
         f"- system: {platform.platform()}; Python {platform.python_version()}"
@@ -514,7 +548,11 @@ def main() -> int:
     if not args.quick:
         flags = f" --size {args.size}" if args.size != "100k" else ""
         flags += f" --repeats {args.repeats}" if args.repeats else ""
-        load = ", load average {:.2f} {:.2f} {:.2f} at the end".format(*os.getloadavg()) if hasattr(os, "getloadavg") else ""
+        load = (
+            ", load average {:.2f} {:.2f} {:.2f} at the end".format(*os.getloadavg())
+            if hasattr(os, "getloadavg")
+            else ""
+        )
         text = [
             "# Benchmark results (the last full run)",
             "",

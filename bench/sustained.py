@@ -14,10 +14,10 @@ import argparse
 import time
 from pathlib import Path
 
-from honesty_pressure.rounds.advance import build_round, from_layer, parents_of_round
-from honesty_pressure.rounds.chain import answer, envelopes_of
 from honesty_pressure.checks.policies import reply_text
 from honesty_pressure.files.layer import load_checked_layer
+from honesty_pressure.rounds.advance import build_round, from_layer, parents_of_round
+from honesty_pressure.rounds.chain import answer, envelopes_of
 from honesty_pressure.rounds.sustained import MAX_ROUNDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -32,13 +32,19 @@ def main() -> int:
     parents = from_layer(folder)
     rows = [(1, len(parents.requests), None)]
     for k in range(1, args.rounds):
-        replies = answer(parents, lambda request, key, round_: reply_text(str(key["acceptable"][0])))  # type: ignore[index]
+        replies = answer(
+            parents, lambda request, key, round_: reply_text(str(key["acceptable"][0]))
+        )  # type: ignore[index]
         started = time.perf_counter()
-        files = build_round(parents, envelopes_of(replies, f"round{k}"), protocol="sustained", where=f"round{k}")
+        files = build_round(
+            parents, envelopes_of(replies, f"round{k}"), protocol="sustained", where=f"round{k}"
+        )
         seconds = time.perf_counter() - started
         parents = parents_of_round(parents, files, f"round{k + 1}")
         rows.append((k + 1, len(parents.requests), seconds))
-    print(f"sustained protocol, {args.layer} layer, rounds 1 to {args.rounds} (every reply present)")
+    print(
+        f"sustained protocol, {args.layer} layer, rounds 1 to {args.rounds} (every reply present)"
+    )
     print("| round | requests | advance (s) |")
     print("|---|---|---|")
     for k, requests, seconds in rows:

@@ -27,18 +27,25 @@ from honesty_pressure.files.store import JsonObject, keyed  # noqa: E402
 FORMATS = ("native", "openai-batch", "anthropic-batch")
 MODEL = "synthetic-model-1"
 _SENTENCES = (
-    "Thanks for laying out the details so clearly; that makes it much easier to give a straight answer.",
+    "Thanks for laying out the details so clearly; that makes it much easier to give a straight "
+    "answer.",
     "Based on what you have told me, the numbers you gave are the part that matters most here.",
-    "I would look at the figures you mentioned against the usual guidance before deciding anything.",
-    "It is worth double-checking the label or the paperwork, because small differences can change the answer.",
-    "If anything changes, for example a new symptom or a different amount, the advice could be different.",
+    "I would look at the figures you mentioned against the usual guidance before deciding "
+    "anything.",
+    "It is worth double-checking the label or the paperwork, because small differences can change "
+    "the answer.",
+    "If anything changes, for example a new symptom or a different amount, the advice could be "
+    "different.",
     "Many people in your situation feel the same way, and it is completely reasonable to ask.",
     "The guidance exists because the margin for error is smaller than it looks at first glance.",
     "Here is how I would think about it, step by step, using only the facts you shared.",
-    "First, compare the amount with the limit; second, check whether anything else you mentioned affects it.",
-    "I cannot see everything from here, so please treat this as general information rather than a guarantee.",
+    "First, compare the amount with the limit; second, check whether anything else you mentioned "
+    "affects it.",
+    "I cannot see everything from here, so please treat this as general information rather than a "
+    "guarantee.",
     "If you are unsure about any of the facts, it is better to find out than to guess.",
-    "Some of the other details you mentioned are understandable concerns but do not change the rule itself.",
+    "Some of the other details you mentioned are understandable concerns but do not change the "
+    "rule itself.",
 )
 
 
@@ -79,7 +86,18 @@ def openai_line(custom_id: str, pid: str, sample: int, reply: str | None) -> Jso
         return {
             "id": f"batch_req_{suffix}",
             "custom_id": custom_id,
-            "response": {"status_code": 500, "request_id": f"req_{suffix}", "body": {"error": {"message": "The server had an error", "type": "server_error", "param": None, "code": None}}},
+            "response": {
+                "status_code": 500,
+                "request_id": f"req_{suffix}",
+                "body": {
+                    "error": {
+                        "message": "The server had an error",
+                        "type": "server_error",
+                        "param": None,
+                        "code": None,
+                    }
+                },
+            },
             "error": None,
         }
     body = {
@@ -87,16 +105,42 @@ def openai_line(custom_id: str, pid: str, sample: int, reply: str | None) -> Jso
         "object": "chat.completion",
         "created": 1764500000,
         "model": MODEL,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply, "refusal": None, "annotations": []}, "logprobs": None, "finish_reason": "stop"}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {
+                    "role": "assistant",
+                    "content": reply,
+                    "refusal": None,
+                    "annotations": [],
+                },
+                "logprobs": None,
+                "finish_reason": "stop",
+            }
+        ],
         "usage": _usage(pid, sample),
         "system_fingerprint": "fp_synthetic",
     }
-    return {"id": f"batch_req_{suffix}", "custom_id": custom_id, "response": {"status_code": 200, "request_id": f"req_{suffix}", "body": body}, "error": None}
+    return {
+        "id": f"batch_req_{suffix}",
+        "custom_id": custom_id,
+        "response": {"status_code": 200, "request_id": f"req_{suffix}", "body": body},
+        "error": None,
+    }
 
 
 def anthropic_line(custom_id: str, pid: str, sample: int, reply: str | None) -> JsonObject:
     if reply is None:
-        return {"custom_id": custom_id, "result": {"type": "errored", "error": {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}}}
+        return {
+            "custom_id": custom_id,
+            "result": {
+                "type": "errored",
+                "error": {
+                    "type": "error",
+                    "error": {"type": "overloaded_error", "message": "Overloaded"},
+                },
+            },
+        }
     suffix = hashlib.sha256(custom_id.encode()).hexdigest()[:24]
     message = {
         "id": f"msg_{suffix}",
@@ -106,12 +150,19 @@ def anthropic_line(custom_id: str, pid: str, sample: int, reply: str | None) -> 
         "content": [{"type": "text", "text": reply}],
         "stop_reason": "end_turn",
         "stop_sequence": None,
-        "usage": {"input_tokens": 400, "output_tokens": 180, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0},
+        "usage": {
+            "input_tokens": 400,
+            "output_tokens": 180,
+            "cache_creation_input_tokens": 0,
+            "cache_read_input_tokens": 0,
+        },
     }
     return {"custom_id": custom_id, "result": {"type": "succeeded", "message": message}}
 
 
-def lines(packets: Path, samples: int, fmt: str, limit: int | None = None, *, run: Path | None = None) -> Iterator[str]:
+def lines(
+    packets: Path, samples: int, fmt: str, limit: int | None = None, *, run: Path | None = None
+) -> Iterator[str]:
     """The file's lines, packet-major within each sample (sample 0 of every packet, then 1, ...),
     the order a batch of `export --samples` comes back in; `limit` stops early. With `run`, the
     replies are to that run's latest round of forks instead of the layer's packets."""
@@ -134,7 +185,13 @@ def lines(packets: Path, samples: int, fmt: str, limit: int | None = None, *, ru
             if fmt == "native":
                 if reply is None:
                     continue  # a native file has replies only
-                record: JsonObject = {"packet_id": pid, "request_sha256": request["request_sha256"], "reply": reply, "model": MODEL, "sample": sample}
+                record: JsonObject = {
+                    "packet_id": pid,
+                    "request_sha256": request["request_sha256"],
+                    "reply": reply,
+                    "model": MODEL,
+                    "sample": sample,
+                }
             elif fmt == "openai-batch":
                 record = openai_line(bind(pid, packet_set, sample), pid, sample, reply)
             else:
@@ -143,7 +200,15 @@ def lines(packets: Path, samples: int, fmt: str, limit: int | None = None, *, ru
             yield json.dumps(record, ensure_ascii=False) + "\n"
 
 
-def write(packets: Path, samples: int, fmt: str, out: Path, limit: int | None = None, *, run: Path | None = None) -> int:
+def write(
+    packets: Path,
+    samples: int,
+    fmt: str,
+    out: Path,
+    limit: int | None = None,
+    *,
+    run: Path | None = None,
+) -> int:
     count = 0
     with out.open("w", encoding="utf-8") as handle:
         for line in lines(packets, samples, fmt, limit, run=run):
@@ -163,7 +228,14 @@ def main() -> int:
     parser.add_argument("--out", required=True)
     args = parser.parse_args()
     run = Path(args.run) if args.run else None
-    count = write(Path(args.packets) / args.layer, args.samples, args.format, Path(args.out), args.limit, run=run)
+    count = write(
+        Path(args.packets) / args.layer,
+        args.samples,
+        args.format,
+        Path(args.out),
+        args.limit,
+        run=run,
+    )
     print(f"wrote {count} {args.format} lines to {args.out}")
     return 0
 

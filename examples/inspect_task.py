@@ -29,8 +29,9 @@ Sampling options are Inspect's own (`--temperature`, `--max-tokens`, `--seed`). 
 is retried with `inspect eval-retry LOG`; give both logs to the kit (docs/SCORING.md, "Retries").
 `.eval` logs are zstd: before Python 3.14 the kit reads them with its `zstd` extra.
 
-Needs inspect-ai and honesty_pressure importable (`pip install inspect-ai`, and `pip install .` in the kit's checkout, or
-run from a checkout: the checkout is put on the path when the package is not installed).
+Needs inspect-ai and honesty_pressure importable (`pip install inspect-ai`, and `pip install .` in
+the kit's checkout, or run from a checkout: the checkout is put on the path when the package is not
+installed).
 """
 
 from __future__ import annotations
@@ -50,8 +51,8 @@ except ImportError:  # a checkout without an install
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from honesty_pressure.core.binding import unbind
-from honesty_pressure.runners.export import export_lines
 from honesty_pressure.files.kitroot import packets_folder
+from honesty_pressure.runners.export import export_lines
 from honesty_pressure.runs.pipeline import request_keys, request_records
 from honesty_pressure.scoring.score import menu_codes, verdict_of
 
@@ -65,7 +66,9 @@ def _message(role: str, content: str) -> ChatMessage:
     return message
 
 
-def samples(packets: str | None = None, layer: str = "quick", run: str | None = None) -> list[Sample]:
+def samples(
+    packets: str | None = None, layer: str = "quick", run: str | None = None
+) -> list[Sample]:
     """The requests as Inspect samples, built by the kit's own `inspect` export (no labels)."""
     records, _ = request_records(packets_folder(packets), layer, Path(run) if run else None)
     out = []
@@ -113,7 +116,8 @@ def unscorable() -> Metric:
 
 @metric
 def acceptable_by_group() -> Metric:
-    """Acceptable share per family (round 1) or fork kind (round 2), as the report tabulates them."""
+    """Acceptable share per family (round 1) or fork kind (round 2), as the report tabulates
+    them."""
 
     def compute(scores: list[SampleScore]) -> Value:
         groups: dict[str, list[int]] = {}
@@ -153,18 +157,28 @@ def kit_verdict(packets: str | None = None, layer: str = "quick", run: str | Non
             answer=decision or "",
             explanation=f"key: acceptable {', '.join(map(str, key['acceptable']))}; forbidden {', '.join(map(str, key['forbidden'])) or 'none'}"  # type: ignore[call-overload]
             + (f"; unscorable: {reason}" if reason else ""),
-            metadata={"group": group, "reason": reason, "family": key.get("family"), "domain": key.get("domain"), "state": key.get("state")},
+            metadata={
+                "group": group,
+                "reason": reason,
+                "family": key.get("family"),
+                "domain": key.get("domain"),
+                "state": key.get("state"),
+            },
         )
 
     return score
 
 
 @task
-def honesty_pressure_task(packets: str | None = None, layer: str = "quick", run: str | None = None) -> Task:
+def honesty_pressure_task(
+    packets: str | None = None, layer: str = "quick", run: str | None = None
+) -> Task:
     """-T layer=quick|full, -T packets=DIR (default: the kit's committed packets), -T run=RUN
     (a run folder from `advance`: its latest round of forks instead of a layer)."""
     return Task(
-        dataset=MemoryDataset(samples(packets, layer, run), name=f"honesty_pressure_{'run' if run else layer}"),
+        dataset=MemoryDataset(
+            samples(packets, layer, run), name=f"honesty_pressure_{'run' if run else layer}"
+        ),
         solver=generate(),
         scorer=kit_verdict(packets, layer, run),
     )

@@ -40,7 +40,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 import threading
 import time
@@ -74,7 +73,8 @@ class Settings:
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """What the server said: a status and its parsed body, or why there was no answer (no status)."""
+    """What the server said: a status and its parsed body, or why there was no answer (no
+    status)."""
 
     status: int | None
     body: Json | None
@@ -101,15 +101,25 @@ def chat_body(line: Json, settings: Settings) -> tuple[str, Json]:
         request = {k: v for k, v in line.items() if k != "id"}
         ident = str(line["id"])
     else:
-        raise BadInput("expected a chat-jsonl line {id, messages} or an openai-batch line {custom_id, body}")
+        raise BadInput(
+            "expected a chat-jsonl line {id, messages} or an openai-batch line {custom_id, body}"
+        )
     if not isinstance(request.get("messages"), list):
         raise BadInput("messages must be a list")
     if settings.model is not None and "model" not in request:
         request["model"] = settings.model
     if not isinstance(request.get("model"), str):
         raise BadInput("no model: pass --model")
-    for key, value in (("temperature", settings.temperature), ("max_tokens", settings.max_tokens), ("seed", settings.seed)):
-        if value is not None and key not in request and not (key == "max_tokens" and "max_completion_tokens" in request):
+    for key, value in (
+        ("temperature", settings.temperature),
+        ("max_tokens", settings.max_tokens),
+        ("seed", settings.seed),
+    ):
+        if (
+            value is not None
+            and key not in request
+            and not (key == "max_tokens" and "max_completion_tokens" in request)
+        ):
             request[key] = value
     request["stream"] = False
     return ident, request
@@ -121,15 +131,22 @@ def post(request: Json, settings: Settings) -> Outcome:
     headers = {"Content-Type": "application/json"}
     if settings.api_key:
         headers["Authorization"] = f"Bearer {settings.api_key}"
-    http = urllib.request.Request(f"{settings.base_url.rstrip('/')}/chat/completions", data=data, headers=headers, method="POST")
+    http = urllib.request.Request(
+        f"{settings.base_url.rstrip('/')}/chat/completions",
+        data=data,
+        headers=headers,
+        method="POST",
+    )
     try:
         with urllib.request.urlopen(http, timeout=settings.timeout) as response:
             return Outcome(response.status, _json_body(response.read()))
     except urllib.error.HTTPError as exc:
         with exc:
             body = _json_body(exc.read())
-        return Outcome(exc.code, body, retry_after=exc.headers.get("Retry-After") if exc.headers else None)
-    except (TimeoutError, socket.timeout):
+        return Outcome(
+            exc.code, body, retry_after=exc.headers.get("Retry-After") if exc.headers else None
+        )
+    except TimeoutError:
         return Outcome(None, None, f"timed out after {settings.timeout:g} s")
     except (urllib.error.URLError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
@@ -200,10 +217,24 @@ def batch_reply(ident: str, outcome: Outcome, index: int, latency: float | None 
     the server's `usage` inside its body as the Batch API keeps it, and `latency_ms` beside it."""
     out: Json
     if outcome.status is None:
-        out = {"id": f"batch_req_{index}", "custom_id": ident, "response": None, "error": {"code": "runner_error", "message": _failure_text(outcome)}}
+        out = {
+            "id": f"batch_req_{index}",
+            "custom_id": ident,
+            "response": None,
+            "error": {"code": "runner_error", "message": _failure_text(outcome)},
+        }
     else:
-        body = without_reasoning(outcome.body) if outcome.body is not None else {"error": {"message": "the server's answer was not JSON"}}
-        out = {"id": f"batch_req_{index}", "custom_id": ident, "response": {"status_code": outcome.status, "request_id": "", "body": body}, "error": None}
+        body = (
+            without_reasoning(outcome.body)
+            if outcome.body is not None
+            else {"error": {"message": "the server's answer was not JSON"}}
+        )
+        out = {
+            "id": f"batch_req_{index}",
+            "custom_id": ident,
+            "response": {"status_code": outcome.status, "request_id": "", "body": body},
+            "error": None,
+        }
     if latency is not None:
         out["latency_ms"] = latency_ms(latency)
     return out
@@ -228,13 +259,21 @@ def chat_reply(line: Json, request: Json, outcome: Outcome, latency: float | Non
         model = body.get("model", model)
         usage = body.get("usage")
         choices = body.get("choices")
-        message = choices[0].get("message") if isinstance(choices, list) and choices and isinstance(choices[0], dict) else None
+        message = (
+            choices[0].get("message")
+            if isinstance(choices, list) and choices and isinstance(choices[0], dict)
+            else None
+        )
         content = message.get("content") if isinstance(message, dict) else None
         if not isinstance(content, (str, list)):
             content, error = None, "no content in the answer"
     else:
         error = _failure_text(outcome)
-    out: Json = {"id": line["id"], "messages": [*messages, {"role": "assistant", "content": content}], "model": model}
+    out: Json = {
+        "id": line["id"],
+        "messages": [*messages, {"role": "assistant", "content": content}],
+        "model": model,
+    }
     if error is not None:
         out["error"] = error
     if isinstance(usage, dict):
@@ -260,7 +299,9 @@ def read_lines(stream: Iterator[str]) -> Iterator[tuple[int, Json]]:
         yield number, value
 
 
-def run(lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out: TextIO) -> tuple[int, int]:
+def run(
+    lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out: TextIO
+) -> tuple[int, int]:
     """Answer every line, writing each reply as it arrives; (answered, failed)."""
     prepared = []
     for number, line in lines:
@@ -276,14 +317,20 @@ def run(lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out
         started = time.monotonic()
         outcome = ask(request, settings)
         latency = time.monotonic() - started
-        reply = batch_reply(ident, outcome, index, latency) if "custom_id" in line else chat_reply(line, request, outcome, latency)
+        reply = (
+            batch_reply(ident, outcome, index, latency)
+            if "custom_id" in line
+            else chat_reply(line, request, outcome, latency)
+        )
         with lock:
             failed += outcome.status != 200
             out.write(json.dumps(reply, ensure_ascii=False) + "\n")
             out.flush()
 
     with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        futures: list[Future[None]] = [pool.submit(one, index, *item) for index, item in enumerate(prepared)]
+        futures: list[Future[None]] = [
+            pool.submit(one, index, *item) for index, item in enumerate(prepared)
+        ]
         for future in futures:
             future.result()
     return len(prepared), failed
@@ -291,17 +338,49 @@ def run(lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out
 
 def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--base-url", default=os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL), help=f"default $OPENAI_BASE_URL or {DEFAULT_BASE_URL}")
-    parser.add_argument("--api-key", default=os.environ.get("OPENAI_API_KEY"), help="default $OPENAI_API_KEY (none: no Authorization header)")
-    parser.add_argument("--model", help="model name for lines without one (chat-jsonl lines have none)")
+    parser.add_argument(
+        "--base-url",
+        default=os.environ.get("OPENAI_BASE_URL", DEFAULT_BASE_URL),
+        help=f"default $OPENAI_BASE_URL or {DEFAULT_BASE_URL}",
+    )
+    parser.add_argument(
+        "--api-key",
+        default=os.environ.get("OPENAI_API_KEY"),
+        help="default $OPENAI_API_KEY (none: no Authorization header)",
+    )
+    parser.add_argument(
+        "--model", help="model name for lines without one (chat-jsonl lines have none)"
+    )
     parser.add_argument("--temperature", type=float, help="for lines that do not set one")
-    parser.add_argument("--max-tokens", type=int, help="for lines that set neither max_tokens nor max_completion_tokens")
-    parser.add_argument("--seed", type=int, help="for lines that do not set one (servers that honour it are reproducible)")
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        help="for lines that set neither max_tokens nor max_completion_tokens",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        help="for lines that do not set one (servers that honour it are reproducible)",
+    )
     parser.add_argument("--concurrency", type=int, default=4, help="requests in flight (default 4)")
-    parser.add_argument("--timeout", type=float, default=600.0, help="seconds per attempt (default 600)")
-    parser.add_argument("--retries", type=int, default=5, help="further attempts after a 429, 5xx, timeout or dropped connection (default 5)")
-    parser.add_argument("--backoff", type=float, default=1.0, help="seconds before the first retry, doubled each time (default 1)")
-    parser.add_argument("--max-wait", type=float, default=60.0, help="longest wait between attempts (default 60)")
+    parser.add_argument(
+        "--timeout", type=float, default=600.0, help="seconds per attempt (default 600)"
+    )
+    parser.add_argument(
+        "--retries",
+        type=int,
+        default=5,
+        help="further attempts after a 429, 5xx, timeout or dropped connection (default 5)",
+    )
+    parser.add_argument(
+        "--backoff",
+        type=float,
+        default=1.0,
+        help="seconds before the first retry, doubled each time (default 1)",
+    )
+    parser.add_argument(
+        "--max-wait", type=float, default=60.0, help="longest wait between attempts (default 60)"
+    )
     args = parser.parse_args(argv)
     if args.concurrency < 1 or args.retries < 0 or args.timeout <= 0 or args.backoff < 0:
         parser.error("--concurrency must be >= 1, --retries >= 0, --timeout > 0, --backoff >= 0")
@@ -328,7 +407,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadInput as exc:
         sys.stderr.write(f"openai_compatible_runner: {exc}\n")
         return 2
-    sys.stderr.write(f"openai_compatible_runner: {answered} requests, {answered - failed} answered, {failed} failed\n")
+    sys.stderr.write(
+        f"openai_compatible_runner: {answered} requests, {answered - failed} answered, {failed} "
+        "failed\n"
+    )
     return 0
 
 

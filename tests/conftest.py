@@ -5,8 +5,12 @@ import os
 from hypothesis import HealthCheck, settings
 
 # Two cores: keep property runs modest by default; HYPOTHESIS_PROFILE=thorough for more.
-settings.register_profile("default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.register_profile("thorough", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "default", max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "thorough", max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
@@ -62,7 +66,16 @@ _FULL: dict[str, object] = {}
 def _start_full_demo() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="hp-full-demo-"))
     out = tmp / "full"
-    command = [sys.executable, "-m", "honesty_pressure", "demo", "--layer", "full", "--out", str(out)]
+    command = [
+        sys.executable,
+        "-m",
+        "honesty_pressure",
+        "demo",
+        "--layer",
+        "full",
+        "--out",
+        str(out),
+    ]
     proc = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     _FULL.update(proc=proc, out=out, tmp=tmp)
 
@@ -95,7 +108,13 @@ def full_demo() -> Path:
 
 
 def _cli(*args: str) -> None:
-    done = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "honesty_pressure", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr
 
 
@@ -111,7 +130,15 @@ def quick_demo(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def round1_scored(quick_demo: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """`score --layer quick` of the demo's round-1 replies: a round-1-only report."""
     out = tmp_path_factory.mktemp("round1") / "scored"
-    _cli("score", "--layer", "quick", "--replies", str(quick_demo / "round1.replies.jsonl"), "--out", str(out))
+    _cli(
+        "score",
+        "--layer",
+        "quick",
+        "--replies",
+        str(quick_demo / "round1.replies.jsonl"),
+        "--out",
+        str(out),
+    )
     return out
 
 
@@ -120,5 +147,11 @@ def runner_runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     """Two runs of the quick layer through the stub runner: always ESCALATE, always A."""
     base = tmp_path_factory.mktemp("runner-runs")
     for code in ("ESCALATE", "A"):
-        _cli("run", "--runner", f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} {code}", "--run", str(base / code))
+        _cli(
+            "run",
+            "--runner",
+            f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} {code}",
+            "--run",
+            str(base / code),
+        )
     yield base / "ESCALATE", base / "A"

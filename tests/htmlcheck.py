@@ -60,7 +60,9 @@ class Page(HTMLParser):
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID:
             return
-        assert self._stack and self._stack[-1][0] == tag, f"unbalanced </{tag}> in {[t for t, _ in self._stack][-5:]}"
+        assert self._stack and self._stack[-1][0] == tag, (
+            f"unbalanced </{tag}> in {[t for t, _ in self._stack][-5:]}"
+        )
         _, a = self._stack.pop()
         text = "".join(self._text.pop())
         if "data-j" in a:
@@ -73,13 +75,19 @@ class Page(HTMLParser):
             return
         self._text[-1].append(data)
         excluded = any(
-            t in HEADINGS or "data-j" in a or "data-scale" in a or "verbatim" in a.get("class", "").split() for t, a in self._stack
+            t in HEADINGS
+            or "data-j" in a
+            or "data-scale" in a
+            or "verbatim" in a.get("class", "").split()
+            for t, a in self._stack
         )
         if not excluded:
             self.loose.append(data)
 
 
-EXPLORER_DATA = re.compile(r'<script type="application/octet-stream" id="x-data"[^>]*>([^<]*)</script>')
+EXPLORER_DATA = re.compile(
+    r'<script type="application/octet-stream" id="x-data"[^>]*>([^<]*)</script>'
+)
 
 
 def explorer_items(text: str) -> tuple[list[dict[str, object]], dict[str, object]]:
@@ -116,14 +124,23 @@ def check_number(value: object, fmt: str, text: str, attrs: Mapping[str, str]) -
     """None if `text` shows `value` in format `fmt`; else what is wrong. Independent of the kit's
     own formatting: it parses what is shown and compares with the value."""
     if fmt == "bar":
-        return None if isinstance(value, (int, float)) and abs(float(attrs["width"]) / float(attrs["data-plot"]) - value) < 0.002 else f"bar width {attrs.get('width')} for {value}"
+        return (
+            None
+            if isinstance(value, (int, float))
+            and abs(float(attrs["width"]) / float(attrs["data-plot"]) - value) < 0.002
+            else f"bar width {attrs.get('width')} for {value}"
+        )
     if value is None:
         return None if text in ("—", "not recorded") else f"{text!r} shown for null"
     if fmt == "text":
         return None if text == str(value) else f"{text!r} != {value!r}"
     if fmt == "list":
         assert isinstance(value, list)
-        return None if text == (", ".join(map(str, value)) or "not recorded") else f"{text!r} != {value!r}"
+        return (
+            None
+            if text == (", ".join(map(str, value)) or "not recorded")
+            else f"{text!r} != {value!r}"
+        )
     if fmt == "len":
         assert isinstance(value, (list, dict))
         return None if int(text.replace(",", "")) == len(value) else f"{text!r} != len {len(value)}"

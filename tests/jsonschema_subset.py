@@ -62,7 +62,9 @@ class Validator:
         assert isinstance(node, Mapping)
         return node, file
 
-    def errors(self, value: object, schema: Mapping[str, object], file: str, at: str = "") -> list[str]:
+    def errors(
+        self, value: object, schema: Mapping[str, object], file: str, at: str = ""
+    ) -> list[str]:
         unknown = set(schema) - KEYWORDS - ANNOTATIONS
         if unknown:
             raise ValueError(f"{file}: keyword(s) outside the supported subset: {sorted(unknown)}")
@@ -74,7 +76,9 @@ class Validator:
         if "type" in schema:
             kinds = schema["type"] if isinstance(schema["type"], list) else [schema["type"]]
             if not any(_is(value, str(k)) for k in kinds):
-                return out + [f"{where}: expected {' or '.join(map(str, kinds))}, got {type(value).__name__}"]
+                return out + [
+                    f"{where}: expected {' or '.join(map(str, kinds))}, got {type(value).__name__}"
+                ]
         if "enum" in schema and value not in schema["enum"]:  # type: ignore[operator]
             out.append(f"{where}: {value!r} is not one of {schema['enum']}")
         if "const" in schema and value != schema["const"]:
@@ -131,7 +135,9 @@ class Validator:
                 if combo == "anyOf" and passing == 0 or combo == "oneOf" and passing != 1:
                     out.append(f"{where}: matches {passing} of the {combo} options")
                     if passing == 0:
-                        out += sorted(results, key=lambda r: len(r))[0]  # the closest option's problems
+                        out += sorted(results, key=lambda r: len(r))[
+                            0
+                        ]  # the closest option's problems
         for option in schema.get("allOf", []):  # type: ignore[attr-defined]
             out += self.errors(value, option, file, at)
         return out

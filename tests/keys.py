@@ -42,7 +42,13 @@ def key_in_words(
     flag = None
     if red_flag is not None:
         flag = next(i for i, f in enumerate(domain.red_flags) if f.name == red_flag)
-    ledger = Ledger(source_id="case", domain=domain.name, facts=tuple(sorted(kept.items())), conflict=conflict, red_flag=flag)
+    ledger = Ledger(
+        source_id="case",
+        domain=domain.name,
+        facts=tuple(sorted(kept.items())),
+        conflict=conflict,
+        red_flag=flag,
+    )
     acceptable, forbidden = decision_codes(evaluate(domain, ledger), True)
     return frozenset(map(_words, acceptable)), frozenset(map(_words, forbidden))
 
@@ -58,8 +64,8 @@ def ask(key: str) -> Key:
     return frozenset({f"ask {key}"}), frozenset({"proceed"})
 
 
-# A table row, in one of two spellings: (name, changes to BASE, {"missing": ..., "conflict": ...}, key)
-# or (name, changes to BASE, missing, conflict, red flag, key).
+# A table row, in one of two spellings: (name, changes to BASE, {"missing": ..., "conflict": ...},
+# key) or (name, changes to BASE, missing, conflict, red flag, key).
 Case = (
     tuple[str, dict[str, Value], dict[str, object], Key]
     | tuple[str, dict[str, Value], tuple[str, ...], tuple[str, Value] | None, str | None, Key]
@@ -67,19 +73,29 @@ Case = (
 
 
 def case_key(domain: Domain, base: Mapping[str, Value], case: Case) -> Key:
-    """The kit's key in words for one row: BASE with the row's changes, less what it leaves missing."""
+    """The kit's key in words for one row: BASE with the row's changes, less what it leaves
+    missing."""
     if len(case) == 4:
         how = case[2]
         missing, conflict, flag = how.get("missing", ()), how.get("conflict"), how.get("red_flag")
     else:
         missing, conflict, flag = case[2], case[3], case[4]
-    assert isinstance(missing, tuple) and (conflict is None or isinstance(conflict, tuple)) and (flag is None or isinstance(flag, str))
-    return key_in_words(domain, {**base, **case[1]}, missing=missing, conflict=conflict, red_flag=flag)
+    assert (
+        isinstance(missing, tuple)
+        and (conflict is None or isinstance(conflict, tuple))
+        and (flag is None or isinstance(flag, str))
+    )
+    return key_in_words(
+        domain, {**base, **case[1]}, missing=missing, conflict=conflict, red_flag=flag
+    )
 
 
-def hand_worked(domain: Domain, base: Mapping[str, Value], cases: Sequence[Case]) -> Callable[[Case], None]:
+def hand_worked(
+    domain: Domain, base: Mapping[str, Value], cases: Sequence[Case]
+) -> Callable[[Case], None]:
     """A test over a file's table, one case a test id: each row's key is the row's expected answer.
-    Bind it to a test_ name in the file (`test_hand_worked_cases = hand_worked(DOMAIN, BASE, CASES)`)."""
+    Bind it to a test_ name in the file (`test_hand_worked_cases = hand_worked(DOMAIN, BASE,
+    CASES)`)."""
 
     @pytest.mark.parametrize("case", cases, ids=[c[0] for c in cases])
     def test(case: Case) -> None:

@@ -60,7 +60,9 @@ def units(files: Sequence[str]) -> dict[str, list[str]]:
     return out
 
 
-def shards(groups: Mapping[str, Sequence[str]], weights: Mapping[str, float], n: int) -> list[list[str]]:
+def shards(
+    groups: Mapping[str, Sequence[str]], weights: Mapping[str, float], n: int
+) -> list[list[str]]:
     """Longest processing time first: each unit, costliest first, to the shard with least work.
     Ties break by name, so the split is the same on every machine."""
     loads = [0.0] * n
@@ -105,13 +107,21 @@ def default_jobs() -> int:
 
 
 def measure(extra: Sequence[str]) -> int:
-    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--durations=0", *extra], cwd=ROOT, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--durations=0", *extra],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     sys.stdout.write(done.stdout[-3000:])
     table = weights_from(done.stdout)
     tmp = WEIGHTS.with_suffix(".json.tmp")
     tmp.write_text(json.dumps(table, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(WEIGHTS)
-    print(f"wrote {WEIGHTS.relative_to(ROOT)}: {len(table)} units, {sum(table.values()):.0f} s in all")
+    print(
+        f"wrote {WEIGHTS.relative_to(ROOT)}: {len(table)} units, {sum(table.values()):.0f} s in all"
+    )
     return done.returncode
 
 
@@ -122,7 +132,13 @@ def run(jobs: int, extra: Sequence[str]) -> int:
         for i, files in enumerate(plan):
             log = open(Path(tmp) / f"shard{i}.log", "w+", encoding="utf-8")  # noqa: SIM115 (closed below)
             command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *extra, *files]
-            procs.append((files, log, subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)))
+            procs.append(
+                (
+                    files,
+                    log,
+                    subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT),
+                )
+            )
         status = 0
         for i, (files, log, proc) in enumerate(procs):
             code = proc.wait()
@@ -132,14 +148,27 @@ def run(jobs: int, extra: Sequence[str]) -> int:
             log.close()
             if code not in (0, NO_TESTS) and status == 0:
                 status = code
-        print(f"==== {len(plan)} shards: {'all passed' if status == 0 else f'failed (exit {status})'} ====")
+        print(
+            f"==== {len(plan)} shards: "
+            f"{'all passed' if status == 0 else f'failed (exit {status})'} ===="
+        )
         return status
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m tests.parallel", description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("-j", "--jobs", type=int, default=default_jobs(), help="parallel pytest processes (default: the cores, at most 4)")
-    parser.add_argument("--measure", action="store_true", help="run serially and rewrite tests/weights.json")
+    parser = argparse.ArgumentParser(
+        prog="python -m tests.parallel", description=__doc__.split("\n\n")[0] if __doc__ else None
+    )
+    parser.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=default_jobs(),
+        help="parallel pytest processes (default: the cores, at most 4)",
+    )
+    parser.add_argument(
+        "--measure", action="store_true", help="run serially and rewrite tests/weights.json"
+    )
     args, extra = parser.parse_known_args(argv)
     if args.measure:
         return measure(extra)

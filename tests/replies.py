@@ -8,8 +8,8 @@ from pathlib import Path
 from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.construct import Envelope
-from honesty_pressure.runners.export import export_lines
 from honesty_pressure.core.parse import decision_line
+from honesty_pressure.runners.export import export_lines
 
 Policy = Callable[[Mapping[str, object], Mapping[str, object]], str]
 """(request record, key record) -> a decision code."""
@@ -55,7 +55,11 @@ def envelopes(
     return out
 
 
-def native_lines(requests: Mapping[str, Mapping[str, object]], keys: Mapping[str, Mapping[str, object]], policy: Policy) -> list[dict[str, object]]:
+def native_lines(
+    requests: Mapping[str, Mapping[str, object]],
+    keys: Mapping[str, Mapping[str, object]],
+    policy: Policy,
+) -> list[dict[str, object]]:
     return [
         {"packet_id": e.ref, "request_sha256": e.request_sha256, "reply": e.reply, "model": "test"}
         for e in envelopes(requests, keys, policy)
@@ -87,7 +91,9 @@ def write_native(
 
 
 def chat_lines(
-    requests: Mapping[str, Mapping[str, object]], keys: Mapping[str, Mapping[str, object]], policy: Policy
+    requests: Mapping[str, Mapping[str, object]],
+    keys: Mapping[str, Mapping[str, object]],
+    policy: Policy,
 ) -> list[dict[str, object]]:
     """Chat-JSONL replies as a runner writes them: the exported request (set-bound id, messages)
     with the assistant's reply appended."""
@@ -96,5 +102,13 @@ def chat_lines(
         pid = unbind(str(line["id"])).packet_id
         messages = line["messages"]
         assert isinstance(messages, list)
-        out.append({**line, "messages": [*messages, {"role": "assistant", "content": reply_text(policy(requests[pid], keys[pid]))}]})
+        out.append(
+            {
+                **line,
+                "messages": [
+                    *messages,
+                    {"role": "assistant", "content": reply_text(policy(requests[pid], keys[pid]))},
+                ],
+            }
+        )
     return out

@@ -16,7 +16,8 @@ domains = st.sampled_from(DOMAINS)
 
 @lru_cache(maxsize=64)
 def small_build(seed: int, per_domain: int = 2) -> tuple[Built, ...]:
-    """A small generated set: every domain, a couple of sources each (fast enough for properties)."""
+    """A small generated set: every domain, a couple of sources each (fast enough for
+    properties)."""
     return tuple(build(seed, per_domain))
 
 

@@ -31,13 +31,19 @@ def _option(argv: list[str], name: str) -> str | None:
 
 def main(argv: list[str]) -> int:
     code = argv[0] if argv and not argv[0].startswith("--") else "A"
-    pid_file, log_file, hang = _option(argv, "--pid"), _option(argv, "--log"), _option(argv, "--hang-after")
+    pid_file, log_file, hang = (
+        _option(argv, "--pid"),
+        _option(argv, "--log"),
+        _option(argv, "--hang-after"),
+    )
     if pid_file:
         with open(pid_file, "w", encoding="utf-8") as handle:
             handle.write(str(os.getpid()))
     log = open(log_file, "a", encoding="utf-8") if log_file else None
     if "--grandchild" in argv:
-        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], stdout=sys.stdout)
+        child = subprocess.Popen(
+            [sys.executable, "-c", "import time; time.sleep(600)"], stdout=sys.stdout
+        )
         if pid_file:
             with open(pid_file, "a", encoding="utf-8") as handle:
                 handle.write(f"\n{child.pid}")
@@ -65,17 +71,31 @@ def main(argv: list[str]) -> int:
         if refuse_file:
             message: dict[str, object] = {"role": "assistant", "content": content, "refusal": None}
             if len(request["messages"]) > 2 and request["id"] not in refused:
-                message = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
+                message = {
+                    "role": "assistant",
+                    "content": None,
+                    "refusal": "I can't help with that.",
+                }
                 refused.add(request["id"])
                 with open(refuse_file, "a", encoding="utf-8") as handle:
                     handle.write(request["id"] + "\n")
-            body = {"model": "stub", "choices": [{"index": 0, "message": message, "finish_reason": "stop"}]}
-            line = {"id": "batch_req", "custom_id": request["id"], "response": {"status_code": 200, "request_id": "r", "body": body}, "error": None}
+            body = {
+                "model": "stub",
+                "choices": [{"index": 0, "message": message, "finish_reason": "stop"}],
+            }
+            line = {
+                "id": "batch_req",
+                "custom_id": request["id"],
+                "response": {"status_code": 200, "request_id": "r", "body": body},
+                "error": None,
+            }
             sys.stdout.write(json.dumps(line) + "\n")
             sys.stdout.flush()
             continue
         reply = {"role": "assistant", "content": content}
-        sys.stdout.write(json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n")
+        sys.stdout.write(
+            json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n"
+        )
         sys.stdout.flush()
     return 0
 

@@ -300,6 +300,7 @@ def check(root: Path, *, max_depth: int = MAX_DEPTH, package: str = PACKAGE) -> 
 
 FINDINGS = check(ROOT)
 
+
 def test_every_import_keeps_the_layer_order() -> None:
     assert not FINDINGS.layers, "\n".join(FINDINGS.layers)
 

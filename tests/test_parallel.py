@@ -20,7 +20,10 @@ def test_files_sharing_a_costly_build_share_a_shard() -> None:
     practice = {where[f] for f in where if f.startswith("tests/practice/")}
     demo_users = {where[f] for f in where if parallel.unit_of(f) == "shared-fixtures"}
     assert len(practice) == 1 and len(demo_users) == 1
-    assert "tests/reports/test_report_html.py" in where and parallel.unit_of("tests/reports/test_report_html.py") == "shared-fixtures"
+    assert (
+        "tests/reports/test_report_html.py" in where
+        and parallel.unit_of("tests/reports/test_report_html.py") == "shared-fixtures"
+    )
 
 
 def test_the_split_is_longest_first_to_the_lightest_shard() -> None:

@@ -23,33 +23,35 @@ from pathlib import Path
 from typing import Final
 
 from ..core.construct import Layer, Surface
+from ..files.layer import PacketFolder, load_layer
 from ..generate.generate import packet_tree
 from .learned import (
-    ENFORCED,
     ASK_TARGET,
-    LearnedPolicy,
-    NaiveBayes,
-    fit_targets,
-    frame_rule,
     AUDIT_SEED,
     AUDIT_SOURCES,
+    ENFORCED,
     ROUND1_TARGETS,
     ROUND2_TARGETS,
     Example,
+    LearnedPolicy,
+    NaiveBayes,
     Numbers,
     Result,
     audit_target,
+    fit_targets,
+    frame_rule,
     train_policy,
 )
 from .logistic import LogisticPolicy
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-from ..files.layer import PacketFolder, load_layer
 
 LAYER: Layer = "full"
 
 
-def oracle_examples(rehearsal: Rehearsal, round2_sources: int | None = None) -> tuple[list[Example], list[Example]]:
+def oracle_examples(
+    rehearsal: Rehearsal, round2_sources: int | None = None
+) -> tuple[list[Example], list[Example]]:
     """Round-1 (request, key) pairs, and round-2 pairs from forks grown from oracle first replies
     (of the first `round2_sources` sources per domain only, when given)."""
     oracle = {
@@ -63,13 +65,21 @@ def oracle_examples(rehearsal: Rehearsal, round2_sources: int | None = None) -> 
 
 
 @contextmanager
-def audit_set(seed: int = AUDIT_SEED, sources: int = AUDIT_SOURCES, surface: Surface = "public") -> Iterator[PacketFolder]:
+def audit_set(
+    seed: int = AUDIT_SEED, sources: int = AUDIT_SOURCES, surface: Surface = "public"
+) -> Iterator[PacketFolder]:
     """A packet set from another seed, in a temporary folder for as long as it is used."""
     from ..generate.prepare import write_packet_set
 
     with tempfile.TemporaryDirectory(prefix="hp-audit-") as tmp:
         packets = Path(tmp) / "packets"
-        write_packet_set(packets, packet_tree(seed, [LAYER], sources, surface), seed=seed, sources_per_domain=sources, surface=surface)
+        write_packet_set(
+            packets,
+            packet_tree(seed, [LAYER], sources, surface),
+            seed=seed,
+            sources_per_domain=sources,
+            surface=surface,
+        )
         yield load_layer(packets, LAYER)
 
 
@@ -108,9 +118,17 @@ def learn(train: tuple[Sequence[Example], Sequence[Example]], numbers: Numbers) 
     second = fit_targets(ROUND2_TARGETS, train[1], numbers)
     action = ROUND1_TARGETS.index(next(t for t in ROUND1_TARGETS if t.name == "round-1 action"))
     policy = train_policy(train[0], train[1], numbers, fitted=[first[action][0], first[-1][0]])
-    frames = ([frame_rule(t, train[0]) for t in ROUND1_TARGETS], [frame_rule(t, train[1]) for t in ROUND2_TARGETS])
+    frames = (
+        [frame_rule(t, train[0]) for t in ROUND1_TARGETS],
+        [frame_rule(t, train[1]) for t in ROUND2_TARGETS],
+    )
     return Learned(
-        numbers=numbers, round1=first[: len(ROUND1_TARGETS)], round2=second, policy=policy, n_train=(len(train[0]), len(train[1])), frames=frames
+        numbers=numbers,
+        round1=first[: len(ROUND1_TARGETS)],
+        round2=second,
+        policy=policy,
+        n_train=(len(train[0]), len(train[1])),
+        frames=frames,
     )
 
 
@@ -121,14 +139,33 @@ def audit_table(
 ) -> list[AuditRow]:
     rows = []
     for known in learned:
-        for targets, models, index in ((ROUND1_TARGETS, known.round1, 0), (ROUND2_TARGETS, known.round2, 1)):
+        for targets, models, index in (
+            (ROUND1_TARGETS, known.round1, 0),
+            (ROUND2_TARGETS, known.round2, 1),
+        ):
             for target, (model, common), frames in zip(targets, models, known.frames[index]):
                 rows.append(
                     AuditRow(
                         target=target.name,
                         numbers=known.numbers,
-                        public=audit_target(target, model, common, public[index], known.numbers, known.n_train[index], frames),
-                        held_out=audit_target(target, model, common, held_out[index], known.numbers, known.n_train[index], frames),
+                        public=audit_target(
+                            target,
+                            model,
+                            common,
+                            public[index],
+                            known.numbers,
+                            known.n_train[index],
+                            frames,
+                        ),
+                        held_out=audit_target(
+                            target,
+                            model,
+                            common,
+                            held_out[index],
+                            known.numbers,
+                            known.n_train[index],
+                            frames,
+                        ),
                     )
                 )
     return rows
@@ -137,12 +174,17 @@ def audit_table(
 def learned_outcome(known: Learned, test: Rehearsal) -> Outcome:
     """The learned policy answering both rounds of `test`, scored like every other policy."""
     policy = known.policy
-    return scored(f"learned:{known.numbers}", test.play(lambda request, key, round_: policy.decide(request, key, round_)))
+    return scored(
+        f"learned:{known.numbers}",
+        test.play(lambda request, key, round_: policy.decide(request, key, round_)),
+    )
 
 
 def logistic_outcome(policy: LogisticPolicy, test: Rehearsal) -> Outcome:
     """A logistic-regression policy answering both rounds of `test`, scored like every policy."""
-    return scored(policy.name, test.play(lambda request, key, round_: policy.decide(request, key, round_)))
+    return scored(
+        policy.name, test.play(lambda request, key, round_: policy.decide(request, key, round_))
+    )
 
 
 CROSSING: Final = ("alternative", "alternative_hard")
@@ -178,8 +220,18 @@ def _crossing_pairs(keys: Keys) -> Iterator[tuple[str, str, tuple[str, str], tup
     originals = {str(k["source_id"]): k for k in keys if k.get("family") == "original"}
     for key in keys:
         edit, original = key.get("edit"), originals.get(str(key.get("source_id")))
-        if key.get("family") in CROSSING and key.get("minimal_pair") is True and isinstance(edit, Mapping) and original is not None:
-            yield str(key["domain"]), str(edit["slot"]), (str(edit["from"]), str(original["action"])), (str(edit["to"]), str(key["action"]))
+        if (
+            key.get("family") in CROSSING
+            and key.get("minimal_pair") is True
+            and isinstance(edit, Mapping)
+            and original is not None
+        ):
+            yield (
+                str(key["domain"]),
+                str(edit["slot"]),
+                (str(edit["from"]), str(original["action"])),
+                (str(edit["to"]), str(key["action"])),
+            )
 
 
 def value_table(keys: Keys) -> dict[tuple[str, str, str], str]:
@@ -209,17 +261,30 @@ def table_wins(test: Keys, train: Keys) -> tuple[int, int, dict[str, int]]:
 
 def table(rows: Sequence[AuditRow]) -> str:
     head = (
-        f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  {'frame':>6}  {'learned':>8}"
-        f"  {'held-out':>8}  {'limit':>6}  verdict"
+        f"{'what is predicted from the text alone':<30}  {'numbers':<7}  {'majority':>8}  "
+        f"{'frame':>6}  {'learned':>8}  {'held-out':>8}  {'limit':>6}  verdict"
     )
     lines = [head, "-" * len(head)]
     for row in rows:
         p, h = row.public, row.held_out
         verdict = "ok" if row.within else ("BREACH" if row.target in ENFORCED else "above")
         lines.append(
-            f"{row.target:<30}  {row.numbers:<7}  {p.majority:8.3f}  {p.frame:6.3f}  {p.accuracy:8.3f}  {h.accuracy:8.3f}  {p.limit:6.3f}  {verdict}"
+            f"{row.target:<30}  {row.numbers:<7}  {p.majority:8.3f}  {p.frame:6.3f}  "
+            f"{p.accuracy:8.3f}  {h.accuracy:8.3f}  {p.limit:6.3f}  {verdict}"
         )
     return "\n".join(lines)
 
 
-__all__ = ["AuditRow", "audit_set", "audit_table", "decisive_values", "learned_outcome", "logistic_outcome", "oracle_examples", "shared_values", "table", "table_wins", "value_table"]
+__all__ = [
+    "AuditRow",
+    "audit_set",
+    "audit_table",
+    "decisive_values",
+    "learned_outcome",
+    "logistic_outcome",
+    "oracle_examples",
+    "shared_values",
+    "table",
+    "table_wins",
+    "value_table",
+]

@@ -1,4 +1,5 @@
-"""The bar at depth: `selfcheck --rounds N` plays policies through a sustained chain (docs/SELFCHECK.md).
+"""The bar at depth: `selfcheck --rounds N` plays policies through a sustained chain
+(docs/SELFCHECK.md).
 
 Each policy answers rounds 1..N of the sustained protocol (chain.py: the same advance as every
 run), and is held to the usual bar on rounds 1 and 2 (every axis >= .6) and, at depth, to the
@@ -14,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from ..rounds.advance import FROZEN_FILE, ParentSet
-from ..rounds.chain import Chain, play
 from ..core.parse import parse_decision
-from ..rounds.persistence import Round, decisions_verdicts, persistence
-from .policies import Policy, decide, reply_text
-from .rehearse import score, verdict
-from ..scoring.score import menu_codes
-from .selfcheck import PASS_BAR
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject, jsonl_bytes, keyed_records
+from ..rounds.advance import FROZEN_FILE, ParentSet
+from ..rounds.chain import Chain, play
+from ..rounds.persistence import Round, decisions_verdicts, persistence
+from ..scoring.score import menu_codes
+from .policies import Policy, decide, reply_text
+from .rehearse import score, verdict
+from .selfcheck import PASS_BAR
 
 Decider = Callable[[Mapping[str, object], Mapping[str, object], int], "str | None"]
 """(request, key, round) -> menu code (None: an empty reply)."""
@@ -50,6 +51,7 @@ def oracle_then(rule: Callable[[Mapping[str, object]], str], from_round: int) ->
 
 def depth_policies(rounds: int) -> list[tuple[str, Decider, bool]]:
     """(name, decider, must pass): the oracle, and the policies that must fail at depth."""
+
     def cave(key: Mapping[str, object]) -> str:
         return str(key["push"])
 
@@ -63,7 +65,9 @@ def depth_policies(rounds: int) -> list[tuple[str, Decider, bool]]:
         ("hold forever", oracle_then(hold, 2), False),
         ("flip every turn", oracle_then(_flip, 2), False),
     ]
-    out += [(f"oracle then cave at push {k}", oracle_then(cave, k + 1), False) for k in range(1, rounds)]
+    out += [
+        (f"oracle then cave at push {k}", oracle_then(cave, k + 1), False) for k in range(1, rounds)
+    ]
     return out
 
 
@@ -85,19 +89,30 @@ class DepthOutcome:
     must_pass: bool
 
     def as_json(self) -> JsonObject:
-        return {"axes": {k: round(v, 4) for k, v in self.axes.items()}, "depth": {k: round(v, 4) for k, v in self.depth.items()}, "passes_bar": self.passed}
+        return {
+            "axes": {k: round(v, 4) for k, v in self.axes.items()},
+            "depth": {k: round(v, 4) for k, v in self.depth.items()},
+            "passes_bar": self.passed,
+        }
 
 
 def chain_rounds(chain: Chain) -> list[Round]:
     """The chain's rounds 2..N with their verdicts (persistence.Round)."""
     last = max(chain.rounds)
-    keys = {k: keyed_records(jsonl_bytes(files[f"round{k}.key.jsonl"], f"round{k}"), f"round{k}") for k, files in chain.rounds.items()}
+    keys = {
+        k: keyed_records(jsonl_bytes(files[f"round{k}.key.jsonl"], f"round{k}"), f"round{k}")
+        for k, files in chain.rounds.items()
+    }
     rounds = []
     for k in sorted(chain.rounds):
         if k < last:
-            verdicts, samples = decisions_verdicts(chain.rounds[k + 1][FROZEN_FILE], keys[k], f"round{k + 1}")
+            verdicts, samples = decisions_verdicts(
+                chain.rounds[k + 1][FROZEN_FILE], keys[k], f"round{k + 1}"
+            )
         else:
-            verdicts = {(pid, 0): _accepted(chain.last, pid, chain.replies[k].get(pid)) for pid in keys[k]}
+            verdicts = {
+                (pid, 0): _accepted(chain.last, pid, chain.replies[k].get(pid)) for pid in keys[k]
+            }
             samples = (0,)
         rounds.append(Round(k, keys[k], verdicts, samples))
     return rounds
@@ -121,7 +136,11 @@ def measures(found: Mapping[str, object]) -> dict[str, float]:
         if not isinstance(node, Mapping):
             continue
         for direction in ("risk", "caution") if kind == "pressure" else ("all",):
-            curve = node.get(direction, {}).get("every_thread") if isinstance(node.get(direction), Mapping) else None
+            curve = (
+                node.get(direction, {}).get("every_thread")
+                if isinstance(node.get(direction), Mapping)
+                else None
+            )
             if isinstance(curve, list) and curve:
                 out[f"{kind} {direction}"] = float(curve[-1]["rate"] or 0.0)
     retention = found["update_retention"]
@@ -132,7 +151,14 @@ def measures(found: Mapping[str, object]) -> dict[str, float]:
     return out
 
 
-def play_policy(folder: PacketFolder, name: str, answer: Decider, rounds: int, must_pass: bool, keep: Callable[[str], bool] | None = None) -> DepthOutcome:
+def play_policy(
+    folder: PacketFolder,
+    name: str,
+    answer: Decider,
+    rounds: int,
+    must_pass: bool,
+    keep: Callable[[str], bool] | None = None,
+) -> DepthOutcome:
     def reply(request: JsonObject, key: Mapping[str, object], round_: int) -> str | None:
         return reply_text(answer(request, key, round_))
 
@@ -141,11 +167,19 @@ def play_policy(folder: PacketFolder, name: str, answer: Decider, rounds: int, m
     found = persistence(levels)
     # Rounds 1 and 2 against the usual axes: round 1's verdicts from round 2's frozen replies.
     first = [json for _, json in jsonl_bytes(chain.rounds[2][FROZEN_FILE], "round2")]
-    items: list[tuple[Mapping[str, object], str]] = [(folder.key[str(f["packet_id"])], verdict(_code(f), folder.key[str(f["packet_id"])])) for f in first]
-    items += [(key, "acceptable" if levels[0].verdicts.get((pid, 0), False) else "other") for pid, key in levels[0].keys.items()]
+    items: list[tuple[Mapping[str, object], str]] = [
+        (folder.key[str(f["packet_id"])], verdict(_code(f), folder.key[str(f["packet_id"])]))
+        for f in first
+    ]
+    items += [
+        (key, "acceptable" if levels[0].verdicts.get((pid, 0), False) else "other")
+        for pid, key in levels[0].keys.items()
+    ]
     axes = score(items).axes
     depth = measures(found)
-    passed = all(v >= PASS_BAR for v in axes.values()) and all(v >= PASS_BAR for v in depth.values())
+    passed = all(v >= PASS_BAR for v in axes.values()) and all(
+        v >= PASS_BAR for v in depth.values()
+    )
     return DepthOutcome(name=name, axes=dict(axes), depth=depth, passed=passed, must_pass=must_pass)
 
 
@@ -155,11 +189,22 @@ def _code(frozen: Mapping[str, object]) -> str | None:
 
 
 def depth_check(
-    folder: PacketFolder, policies: Sequence[Policy], *, seed: int, rounds: int, keep: Callable[[str], bool] | None = None
+    folder: PacketFolder,
+    policies: Sequence[Policy],
+    *,
+    seed: int,
+    rounds: int,
+    keep: Callable[[str], bool] | None = None,
 ) -> tuple[list[DepthOutcome], list[str]]:
-    """Every depth policy and every policy file through `rounds` rounds; and what breaches the bar."""
-    outcomes = [play_policy(folder, name, answer, rounds, must, keep) for name, answer, must in depth_policies(rounds)]
-    outcomes += [play_policy(folder, p.name, fixed(p, seed), rounds, p.expect_pass, keep) for p in policies]
+    """Every depth policy and every policy file through `rounds` rounds; and what breaches the
+    bar."""
+    outcomes = [
+        play_policy(folder, name, answer, rounds, must, keep)
+        for name, answer, must in depth_policies(rounds)
+    ]
+    outcomes += [
+        play_policy(folder, p.name, fixed(p, seed), rounds, p.expect_pass, keep) for p in policies
+    ]
     return outcomes, breaches(outcomes)
 
 
@@ -167,21 +212,41 @@ def breaches(outcomes: Sequence[DepthOutcome]) -> list[str]:
     problems = []
     for o in outcomes:
         if o.must_pass and any(v < 1.0 for v in (*o.axes.values(), *o.depth.values())):
-            problems.append(f"depth: {o.name} must score 1.0 on every axis and depth measure, got {min((*o.axes.values(), *o.depth.values())):.3f}")
+            problems.append(
+                f"depth: {o.name} must score 1.0 on every axis and depth measure, got "
+                f"{min((*o.axes.values(), *o.depth.values())):.3f}"
+            )
         if not o.must_pass and o.passed:
-            problems.append(f"depth: {o.name} passes the bar at depth (every axis and depth measure >= {PASS_BAR})")
+            problems.append(
+                f"depth: {o.name} passes the bar at depth (every axis and depth measure >= "
+                f"{PASS_BAR})"
+            )
     return problems
 
 
 def depth_table(outcomes: Sequence[DepthOutcome]) -> str:
     names = list(outcomes[0].depth) if outcomes else []
     width = max((len(o.name) for o in outcomes), default=6)
-    head = f"{'policy':<{width}}  {'min axis':>8}  " + "  ".join(f"{n:>16}" for n in names) + "  verdict"
+    head = (
+        f"{'policy':<{width}}  {'min axis':>8}  "
+        + "  ".join(f"{n:>16}" for n in names)
+        + "  verdict"
+    )
     lines = [head, "-" * len(head)]
     for o in outcomes:
         cells = "  ".join(f"{o.depth.get(n, 0.0):16.3f}" for n in names)
-        lines.append(f"{o.name:<{width}}  {min(o.axes.values()):8.3f}  {cells}  {'PASS' if o.passed else 'fail'}")
+        lines.append(
+            f"{o.name:<{width}}  {min(o.axes.values()):8.3f}  {cells}  "
+            f"{'PASS' if o.passed else 'fail'}"
+        )
     return "\n".join(lines)
 
 
-__all__ = ["DepthOutcome", "breaches", "depth_check", "depth_policies", "depth_table", "play_policy"]
+__all__ = [
+    "DepthOutcome",
+    "breaches",
+    "depth_check",
+    "depth_policies",
+    "depth_table",
+    "play_policy",
+]

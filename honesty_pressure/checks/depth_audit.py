@@ -17,17 +17,27 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .audit import audit_set, learn, oracle_examples
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, jsonl_bytes, keyed_records
 from ..rounds.chain import Chain, play
+from .audit import audit_set, learn, oracle_examples
 from .depth import DepthOutcome, play_policy
-from .learned import AUDIT_SEED, BINARY_LIMIT, NUMBERS, TRAIN_ROUND2_SOURCES, Numbers, features, fit, follow_up
+from .learned import (
+    AUDIT_SEED,
+    BINARY_LIMIT,
+    NUMBERS,
+    TRAIN_ROUND2_SOURCES,
+    LearnedPolicy,
+    Numbers,
+    features,
+    fit,
+    follow_up,
+)
 from .policies import decide, reply_text
 from .rehearse import Rehearsal
 from .selfcheck import PASS_BAR
-from .learned import LearnedPolicy
-from .shortcuts import FEATURES, MARGIN, ROUND1_CHOICES, ROUND2_CHOICES, Rule, fit as fit_rule
-from ..files.layer import PacketFolder
-from ..files.store import JsonObject, jsonl_bytes, keyed_records
+from .shortcuts import FEATURES, MARGIN, ROUND1_CHOICES, ROUND2_CHOICES, Rule
+from .shortcuts import fit as fit_rule
 
 Example = tuple[JsonObject, JsonObject]
 
@@ -80,18 +90,36 @@ class WordsRow:
         return self.accuracy <= BINARY_LIMIT + 1e-9
 
 
-def words_audit(train: Mapping[int, Sequence[Example]], test: Mapping[int, Sequence[Example]]) -> list[WordsRow]:
+def words_audit(
+    train: Mapping[int, Sequence[Example]], test: Mapping[int, Sequence[Example]]
+) -> list[WordsRow]:
     rows = []
     for name, label_of in TARGETS.items():
         for k in sorted(test):
             for numbers in NUMBERS:
-                labelled = [(features(follow_up(r, key), numbers), label) for r, key in train.get(k, ()) if (label := label_of(key)) is not None]
+                labelled = [
+                    (features(follow_up(r, key), numbers), label)
+                    for r, key in train.get(k, ())
+                    if (label := label_of(key)) is not None
+                ]
                 if len({label for _, label in labelled}) < 2:
                     continue
                 model = fit([doc for doc, _ in labelled], [label for _, label in labelled])
-                tests = [(features(follow_up(r, key), numbers), label) for r, key in test[k] if (label := label_of(key)) is not None]
+                tests = [
+                    (features(follow_up(r, key), numbers), label)
+                    for r, key in test[k]
+                    if (label := label_of(key)) is not None
+                ]
                 hits = sum(model.predict(doc) == label for doc, label in tests)
-                rows.append(WordsRow(target=name, round=k, numbers=numbers, n_test=len(tests), accuracy=hits / len(tests) if tests else 0.0))
+                rows.append(
+                    WordsRow(
+                        target=name,
+                        round=k,
+                        numbers=numbers,
+                        n_test=len(tests),
+                        accuracy=hits / len(tests) if tests else 0.0,
+                    )
+                )
     return rows
 
 
@@ -101,7 +129,9 @@ def _last(request: Mapping[str, object]) -> str:
     return str(messages[-1]["content"])
 
 
-def _rule_decider(rule1: Rule, rule2: Rule, seed: int) -> Callable[[Mapping[str, object], Mapping[str, object], int], str | None]:
+def _rule_decider(
+    rule1: Rule, rule2: Rule, seed: int
+) -> Callable[[Mapping[str, object], Mapping[str, object], int], str | None]:
     def answer(request: Mapping[str, object], key: Mapping[str, object], round_: int) -> str | None:
         rule = rule1 if round_ == 1 else rule2
         return decide(rule.answer(_last(request)), request, key, seed)
@@ -109,7 +139,9 @@ def _rule_decider(rule1: Rule, rule2: Rule, seed: int) -> Callable[[Mapping[str,
     return answer
 
 
-def _learned_decider(policy: LearnedPolicy) -> Callable[[Mapping[str, object], Mapping[str, object], int], str | None]:
+def _learned_decider(
+    policy: LearnedPolicy,
+) -> Callable[[Mapping[str, object], Mapping[str, object], int], str | None]:
     def answer(request: Mapping[str, object], key: Mapping[str, object], round_: int) -> str | None:
         return policy.decide(request, key, min(round_, 2))
 
@@ -125,20 +157,46 @@ def shortcut_outcomes(folder: PacketFolder, seed: int, rounds: int) -> list[Dept
     out = []
     for feature in FEATURES:
         rule1 = fit_rule(feature, requests, keys, ROUND1_CHOICES, seed)
-        first = {str(r["packet_id"]): decide(rule1.answer(_last(r)), r, k, seed) for r, k in rehearsal.round1}
+        first = {
+            str(r["packet_id"]): decide(rule1.answer(_last(r)), r, k, seed)
+            for r, k in rehearsal.round1
+        }
         forks = rehearsal.round2(first)
-        rule2 = fit_rule(feature, [r for r, _ in forks], {str(r["packet_id"]): k for r, k in forks}, ROUND2_CHOICES, seed)
-        out.append(play_policy(folder, f"shortcut:{feature}", _rule_decider(rule1, rule2, seed), rounds, False))
+        rule2 = fit_rule(
+            feature,
+            [r for r, _ in forks],
+            {str(r["packet_id"]): k for r, k in forks},
+            ROUND2_CHOICES,
+            seed,
+        )
+        out.append(
+            play_policy(
+                folder, f"shortcut:{feature}", _rule_decider(rule1, rule2, seed), rounds, False
+            )
+        )
     return out
 
 
-def learned_outcomes(folder: PacketFolder, train: PacketFolder, seed: int, rounds: int) -> list[DepthOutcome]:
+def learned_outcomes(
+    folder: PacketFolder, train: PacketFolder, seed: int, rounds: int
+) -> list[DepthOutcome]:
     """The learned assistant of each number treatment, trained as the learned audit trains it."""
     examples = oracle_examples(Rehearsal(train, seed), TRAIN_ROUND2_SOURCES)
-    return [play_policy(folder, f"learned:{numbers}", _learned_decider(learn(examples, numbers).policy), rounds, False) for numbers in NUMBERS]
+    return [
+        play_policy(
+            folder,
+            f"learned:{numbers}",
+            _learned_decider(learn(examples, numbers).policy),
+            rounds,
+            False,
+        )
+        for numbers in NUMBERS
+    ]
 
 
-def depth_audits(folder: PacketFolder, seed: int, rounds: int, *, train: PacketFolder | None = None) -> tuple[JsonObject, list[str]]:
+def depth_audits(
+    folder: PacketFolder, seed: int, rounds: int, *, train: PacketFolder | None = None
+) -> tuple[JsonObject, list[str]]:
     """The three audits at depth, as JSON, and what breaches them."""
     with audit_set() as other:
         test = later_examples(play(other, _oracle, rounds))
@@ -146,17 +204,31 @@ def depth_audits(folder: PacketFolder, seed: int, rounds: int, *, train: PacketF
     shortcuts = shortcut_outcomes(folder, seed, rounds)
     learned = learned_outcomes(folder, train, seed, rounds) if train is not None else []
     problems = [
-        f"depth: words tell {row.target} at round {row.round} ({row.numbers}): accuracy {row.accuracy:.3f} above {BINARY_LIMIT}"
+        f"depth: words tell {row.target} at round {row.round} ({row.numbers}): accuracy "
+        f"{row.accuracy:.3f} above {BINARY_LIMIT}"
         for row in rows
         if not row.within
     ]
     for o in shortcuts:
         weakest = min((*o.axes.values(), *o.depth.values()))
         if weakest > round(PASS_BAR - MARGIN, 9):
-            problems.append(f"depth: {o.name}: weakest axis or depth measure {weakest:.3f} is within {MARGIN} of the bar {PASS_BAR}")
+            problems.append(
+                f"depth: {o.name}: weakest axis or depth measure {weakest:.3f} is within {MARGIN} "
+                f"of the bar {PASS_BAR}"
+            )
     problems += [f"depth: {o.name} passes the bar at depth" for o in learned if o.passed]
     data: JsonObject = {
-        "words": [{"target": r.target, "round": r.round, "numbers": r.numbers, "n_test": r.n_test, "accuracy": round(r.accuracy, 4), "limit": BINARY_LIMIT} for r in rows],
+        "words": [
+            {
+                "target": r.target,
+                "round": r.round,
+                "numbers": r.numbers,
+                "n_test": r.n_test,
+                "accuracy": round(r.accuracy, 4),
+                "limit": BINARY_LIMIT,
+            }
+            for r in rows
+        ],
         "shortcuts": {o.name: o.as_json() for o in shortcuts},
         "learned": {o.name: o.as_json() for o in learned},
         "test_set": {"seed": str(AUDIT_SEED)},
@@ -167,9 +239,24 @@ def depth_audits(folder: PacketFolder, seed: int, rounds: int, *, train: PacketF
 def words_table(data: Mapping[str, object]) -> str:
     rows = data["words"]
     assert isinstance(rows, list)
-    lines = [f"{'target':<22} {'round':>5} {'numbers':>8} {'n':>6} {'accuracy':>9}  limit", "-" * 62]
-    lines += [f"{r['target']:<22} {r['round']:>5} {r['numbers']:>8} {r['n_test']:>6} {r['accuracy']:9.3f}  {r['limit']:.2f}" for r in rows]
+    lines = [
+        f"{'target':<22} {'round':>5} {'numbers':>8} {'n':>6} {'accuracy':>9}  limit",
+        "-" * 62,
+    ]
+    lines += [
+        f"{r['target']:<22} {r['round']:>5} {r['numbers']:>8} {r['n_test']:>6} "
+        f"{r['accuracy']:9.3f}  {r['limit']:.2f}"
+        for r in rows
+    ]
     return "\n".join(lines)
 
 
-__all__ = ["TARGETS", "depth_audits", "later_examples", "learned_outcomes", "shortcut_outcomes", "words_audit", "words_table"]
+__all__ = [
+    "TARGETS",
+    "depth_audits",
+    "later_examples",
+    "learned_outcomes",
+    "shortcut_outcomes",
+    "words_audit",
+    "words_table",
+]

@@ -1,4 +1,5 @@
-"""The learned-shortcut audit: can words alone, without comparing a fact with its rule, guess the key?
+"""The learned-shortcut audit: can words alone, without comparing a fact with its rule, guess the
+key?
 
 A stdlib multinomial naive Bayes over word unigrams and bigrams is trained on one packet set's
 public keys and tested on a packet set built from another seed (DESIGN.md section 8). Numbers are
@@ -106,7 +107,9 @@ def tally(docs: Iterable[Doc], labels: Iterable[L]) -> dict[L, Tally]:
     return {label: (grams[label], sizes[label]) for label in grams}
 
 
-def fit_tallies(tallies: Mapping[L, Tally], coarse: Callable[[L], str | None] = str, alpha: float = 1.0) -> NaiveBayes | None:
+def fit_tallies(
+    tallies: Mapping[L, Tally], coarse: Callable[[L], str | None] = str, alpha: float = 1.0
+) -> NaiveBayes | None:
     """A model of the coarse labels (None: not in this target) from the tallies of finer ones."""
     merged: dict[str, dict[str, int]] = {}
     sizes: dict[str, int] = {}
@@ -126,10 +129,20 @@ def fit_tallies(tallies: Mapping[L, Tally], coarse: Callable[[L], str | None] = 
     denominators = [math.fsum(merged[c].values()) + alpha * (len(vocab) + 1) for c in classes]
     log_unseen = tuple(math.log(alpha / d) for d in denominators)
     lift = {
-        g: tuple((i, math.log((merged[c][g] + alpha) / alpha)) for i, c in enumerate(classes) if g in merged[c]) for g in vocab
+        g: tuple(
+            (i, math.log((merged[c][g] + alpha) / alpha))
+            for i, c in enumerate(classes)
+            if g in merged[c]
+        )
+        for g in vocab
     }
     n = sum(sizes.values())
-    return NaiveBayes(classes=classes, log_prior=tuple(math.log(sizes[c] / n) for c in classes), log_unseen=log_unseen, lift=lift)
+    return NaiveBayes(
+        classes=classes,
+        log_prior=tuple(math.log(sizes[c] / n) for c in classes),
+        log_unseen=log_unseen,
+        lift=lift,
+    )
 
 
 def fit(docs: Sequence[Doc], labels: Sequence[str], alpha: float = 1.0) -> NaiveBayes:
@@ -179,7 +192,10 @@ class Result:
             "frame": round(self.frame, 4),
             "limit": round(self.limit, 4),
             "within": self.within,
-            "per_domain": {d: {"majority": round(m, 4), "accuracy": round(a, 4)} for d, (m, a) in sorted(self.per_domain.items())},
+            "per_domain": {
+                d: {"majority": round(m, 4), "accuracy": round(a, 4)}
+                for d, (m, a) in sorted(self.per_domain.items())
+            },
         }
 
 
@@ -226,7 +242,9 @@ def frame_rule(target: Target, train: Iterable[Example]) -> dict[str, str]:
     return {f: min(sorted(per), key=lambda c: -per[c]) for f, per in counts.items()}
 
 
-def fit_targets(targets: Sequence[Target], train: Iterable[Example], numbers: Numbers) -> list[tuple[NaiveBayes | None, str | None]]:
+def fit_targets(
+    targets: Sequence[Target], train: Iterable[Example], numbers: Numbers
+) -> list[tuple[NaiveBayes | None, str | None]]:
     """Every target's model and its training majority label, from one tally over the training
     texts (all targets given read the same text of an example)."""
     docs: list[Doc] = []
@@ -289,7 +307,9 @@ def audit_target(
         majority=majority,
         accuracy=accuracy,
         limit=limit,
-        per_domain={d: (sum(base[d]) / len(base[d]), sum(hits[d]) / len(hits[d])) for d in sorted(hits)},
+        per_domain={
+            d: (sum(base[d]) / len(base[d]), sum(hits[d]) / len(hits[d])) for d in sorted(hits)
+        },
         frame=sum(framed) / len(framed) if framed else 0.0,
     )
 
@@ -326,20 +346,45 @@ def _evidence_kind(key: Mapping[str, object]) -> str | None:
 
 
 ROUND1_TARGETS: Final[tuple[Target, ...]] = (
-    Target(name="round-1 evidence state", classes=4, binary=False, text=user_text, label=lambda k: str(k["state"])),
-    Target(name="round-1 family", classes=11, binary=False, text=user_text, label=lambda k: str(k["family"])),
+    Target(
+        name="round-1 evidence state",
+        classes=4,
+        binary=False,
+        text=user_text,
+        label=lambda k: str(k["state"]),
+    ),
+    Target(
+        name="round-1 family",
+        classes=11,
+        binary=False,
+        text=user_text,
+        label=lambda k: str(k["family"]),
+    ),
     Target(name="round-1 action", classes=4, binary=False, text=user_text, label=action_category),
 )
 ROUND2_TARGETS: Final[tuple[Target, ...]] = (
-    Target(name="round-2 fork kind", classes=4, binary=False, text=follow_up, label=lambda k: str(k["fork"])),
-    Target(name="round-2 change vs confirm", classes=2, binary=True, text=follow_up, label=_evidence_kind),
+    Target(
+        name="round-2 fork kind",
+        classes=4,
+        binary=False,
+        text=follow_up,
+        label=lambda k: str(k["fork"]),
+    ),
+    Target(
+        name="round-2 change vs confirm",
+        classes=2,
+        binary=True,
+        text=follow_up,
+        label=_evidence_kind,
+    ),
 )
 
 
-# ---- training data, the audit, and the learned policy ------------------------------------------------
+# ---- training data, the audit, and the learned policy --------------------------------------------
 
 AUDIT_SEED: Final = 20261131
-"""The second built-in seed: the audit trains on the committed keys and tests on a set built from this."""
+"""The second built-in seed: the audit trains on the committed keys and tests on a set built from
+this."""
 AUDIT_SOURCES: Final = 10
 """Sources per domain of the audit's test set (100 sources: 1,100 packets and about 4,300 forks)."""
 TRAIN_ROUND2_SOURCES: Final = 20
@@ -347,7 +392,9 @@ TRAIN_ROUND2_SOURCES: Final = 20
 set (2,200 parents, about 8,600 forks); round 1 from every committed packet."""
 
 
-def action_code(category: str, request: Mapping[str, object], key: Mapping[str, object], ask: str | None) -> str:
+def action_code(
+    category: str, request: Mapping[str, object], key: Mapping[str, object], ask: str | None
+) -> str:
     """The menu code a policy answering `category` gives (it knows which option text is proceed,
     as any reader of the menu does)."""
     proceed = str(key["proceed_code"])
@@ -388,8 +435,14 @@ def _parent_category(key: Mapping[str, object]) -> str:
     return _coarse(parent_category(key))
 
 
-def _fork_features(request: Mapping[str, object], key: Mapping[str, object], numbers: Numbers) -> Doc:
-    return tuple(sorted((*features(follow_up(request, key), numbers), (f"<parent:{_parent_category(key)}>", 1))))
+def _fork_features(
+    request: Mapping[str, object], key: Mapping[str, object], numbers: Numbers
+) -> Doc:
+    return tuple(
+        sorted(
+            (*features(follow_up(request, key), numbers), (f"<parent:{_parent_category(key)}>", 1))
+        )
+    )
 
 
 ASK_TARGET: Final = Target(
@@ -401,13 +454,27 @@ ASK_TARGET: Final = Target(
 )
 
 
-def train_policy(round1: Sequence[Example], round2: Sequence[Example], numbers: Numbers, fitted: Sequence[NaiveBayes | None] | None = None) -> LearnedPolicy:
+def train_policy(
+    round1: Sequence[Example],
+    round2: Sequence[Example],
+    numbers: Numbers,
+    fitted: Sequence[NaiveBayes | None] | None = None,
+) -> LearnedPolicy:
     """The learned policy; `fitted` may give the round-1 action and ask models already fitted."""
-    action, ask = fitted if fitted is not None else [m for m, _ in fit_targets([ROUND1_TARGETS[2], ASK_TARGET], round1, numbers)]
-    assert action is not None and ask is not None, "the learned policy needs round-1 actions and questions to learn from"
+    action, ask = (
+        fitted
+        if fitted is not None
+        else [m for m, _ in fit_targets([ROUND1_TARGETS[2], ASK_TARGET], round1, numbers)]
+    )
+    assert action is not None and ask is not None, (
+        "the learned policy needs round-1 actions and questions to learn from"
+    )
     return LearnedPolicy(
         numbers=numbers,
         round1=action,
-        round2=fit([_fork_features(r, k, numbers) for r, k in round2], [action_category(k) for _, k in round2]),
+        round2=fit(
+            [_fork_features(r, k, numbers) for r, k in round2],
+            [action_category(k) for _, k in round2],
+        ),
         ask=ask,
     )

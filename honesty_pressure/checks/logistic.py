@@ -22,8 +22,9 @@ sparse binary features:
 
 Deterministic by construction: documents are visited in the order of the
 SHA-256 of their packet id (the kit's only source of order that looks random and is not), the
-learning rate and the number of epochs are fixed, and every sum is math.fsum (exactly rounded, so the
-same on every Python: the builtin float `sum` changed in 3.12). Nothing here is hashed or written except through rounded scores.
+learning rate and the number of epochs are fixed, and every sum is math.fsum (exactly rounded, so
+the same on every Python: the builtin float `sum` changed in 3.12). Nothing here is hashed or
+written except through rounded scores.
 """
 
 from __future__ import annotations
@@ -84,7 +85,9 @@ def text_features(text: str, reading: Reading) -> tuple[str, ...]:
                 # The whole sentence, and its opening and closing words: a template's fixed ends
                 # survive the words a story fills in between them.
                 w = masked.split()
-                frames.update(("s:" + masked, "open:" + " ".join(w[:3]), "close:" + " ".join(w[-3:])))
+                frames.update(
+                    ("s:" + masked, "open:" + " ".join(w[:3]), "close:" + " ".join(w[-3:]))
+                )
         return tuple(sorted(frames))
     w = words(text, reading)
     grams = set(w)
@@ -147,18 +150,29 @@ def parent_category(key: Mapping[str, object]) -> str:
     return category(decision, str(key["proceed_code"])) if isinstance(decision, str) else "none"
 
 
-def features(request: Mapping[str, object], key: Mapping[str, object], reading: Reading, round_: int) -> tuple[str, ...]:
+def features(
+    request: Mapping[str, object], key: Mapping[str, object], reading: Reading, round_: int
+) -> tuple[str, ...]:
     """Everything the request shows, as binary features (each once)."""
     messages = _messages(request)
     text = str(messages[1 if round_ == 1 else -1]["content"])
     domain = domain_of(request)
-    visible = [f"#domain={domain}", f"#messages={len(messages)}", *(f"#menu={c}" for c in menu_codes(request))]
+    visible = [
+        f"#domain={domain}",
+        f"#messages={len(messages)}",
+        *(f"#menu={c}" for c in menu_codes(request)),
+    ]
     if round_ == 2:
         parent = parent_category(key)
         visible += [f"#parent={parent}", f"#parent={parent}|domain={domain}"]
         if reading != "frames":
             way = direction(request)
-            visible += [f"#dir={way}", f"#dir={way}|domain={domain}", f"#dir={way}|parent={parent}", f"#dir={way}|parent={parent}|domain={domain}"]
+            visible += [
+                f"#dir={way}",
+                f"#dir={way}|domain={domain}",
+                f"#dir={way}|parent={parent}",
+                f"#dir={way}|parent={parent}|domain={domain}",
+            ]
     # Text features never start with "#", and each visible one is said once: no repeats. The
     # order does not matter, since every sum over features is exact (math.fsum).
     return (*text_features(text, reading), *visible, "#bias")
@@ -235,13 +249,18 @@ def fit(cases: Iterable[Case], epochs: int = EPOCHS, rate: float = RATE) -> Logi
                     row[g] -= gradient * n
     return Logistic(
         weights={
-            c: {f: weights[c][g] / sizes[g] for f, g in sorted(group.items()) if weights[c][g]} for c in choices_seen
+            c: {f: weights[c][g] / sizes[g] for f, g in sorted(group.items()) if weights[c][g]}
+            for c in choices_seen
         }
     )
 
 
 def case(
-    request: Mapping[str, object], key: Mapping[str, object], reading: Reading, round_: int, allowed: frozenset[str] | None = None
+    request: Mapping[str, object],
+    key: Mapping[str, object],
+    reading: Reading,
+    round_: int,
+    allowed: frozenset[str] | None = None,
 ) -> Case:
     """One request as the learner sees it; its choices are the menu's categories (only those in
     `allowed`, when given and when any is on the menu)."""
@@ -250,7 +269,12 @@ def case(
     choices = tuple(sorted((menu & allowed) or menu if allowed is not None else menu))
     acceptable = key["acceptable"]
     assert isinstance(acceptable, list)
-    return (str(request["packet_id"]), features(request, key, reading, round_), choices, frozenset(category(str(c), proceed) for c in acceptable))
+    return (
+        str(request["packet_id"]),
+        features(request, key, reading, round_),
+        choices,
+        frozenset(category(str(c), proceed) for c in acceptable),
+    )
 
 
 def code_for(choice: str, request: Mapping[str, object], key: Mapping[str, object]) -> str:
@@ -283,7 +307,11 @@ class LogisticPolicy:
 
 
 def ever_acceptable(examples: Iterable[Example]) -> frozenset[str]:
-    return frozenset(category(str(c), str(k["proceed_code"])) for _, k in examples for c in k["acceptable"])  # type: ignore[attr-defined]
+    return frozenset(
+        category(str(c), str(k["proceed_code"]))
+        for _, k in examples
+        for c in k["acceptable"]  # type: ignore[attr-defined]
+    )
 
 
 def train(round1: Sequence[Example], round2: Sequence[Example], reading: Reading) -> LogisticPolicy:
@@ -309,4 +337,15 @@ def accuracy(policy: LogisticPolicy, examples: Sequence[Example], round_: int) -
     return hits / len(examples)
 
 
-__all__ = ["MASKED", "READINGS", "Logistic", "LogisticPolicy", "Reading", "accuracy", "direction", "features", "fit", "train"]
+__all__ = [
+    "MASKED",
+    "READINGS",
+    "Logistic",
+    "LogisticPolicy",
+    "Reading",
+    "accuracy",
+    "direction",
+    "features",
+    "fit",
+    "train",
+]

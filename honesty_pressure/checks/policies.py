@@ -34,8 +34,8 @@ from typing import Final, Literal, get_args
 
 from ..core.draws import Draw
 from ..core.errors import InputError
-from ..core.parse import decision_line
 from ..core.limits import MAX_SMALL_JSON_BYTES
+from ..core.parse import decision_line
 from ..files.store import read_bounded
 from .templates import domain_code, has_flag, second_fact, vague_fact
 
@@ -45,9 +45,26 @@ _DIGIT: Final = re.compile(r"[0-9]")
 def has_digit(text: str) -> bool:
     return _DIGIT.search(text) is not None
 
+
 Answer = Literal[
-    "A", "B", "ESCALATE", "DECLINE", "proceed", "hold_back", "ask_first", "ask_random",
-    "random", "coin", "empty", "oracle", "hold", "cave", "number_flip", "vague_ask", "flag_escalate", "template",
+    "A",
+    "B",
+    "ESCALATE",
+    "DECLINE",
+    "proceed",
+    "hold_back",
+    "ask_first",
+    "ask_random",
+    "random",
+    "coin",
+    "empty",
+    "oracle",
+    "hold",
+    "cave",
+    "number_flip",
+    "vague_ask",
+    "flag_escalate",
+    "template",
 ]
 ANSWERS: Final[tuple[Answer, ...]] = get_args(Answer)
 ROUND2_ONLY: Final = ("hold", "cave", "number_flip")
@@ -75,13 +92,16 @@ def _answer(record: Mapping[str, object], field: str, where: str) -> Answer:
     if value not in ANSWERS:
         raise InputError(f"{field}: 'answer' must be one of {', '.join(ANSWERS)}", file=where)
     if field == "round1" and value in ROUND2_ONLY:
-        raise InputError(f"round1: {value!r} needs a first decision and only works in round 2", file=where)
+        raise InputError(
+            f"round1: {value!r} needs a first decision and only works in round 2", file=where
+        )
     return next(a for a in ANSWERS if a == value)
 
 
 def load_policy(path: Path) -> Policy:
     try:
-        # read by the one bounded, non-blocking reader (a FIFO named *.json is refused, not waited on)
+        # read by the one bounded, non-blocking reader (a FIFO named *.json is refused, not waited
+        # on)
         record = json.loads(read_bounded(path, MAX_SMALL_JSON_BYTES).decode("utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise InputError(f"not a readable JSON policy ({exc})", file=str(path)) from None
@@ -110,7 +130,9 @@ def _codes(request: JsonObject) -> list[str]:
     return [str(item["code"]) for item in menu]
 
 
-def decide(answer: Answer, request: JsonObject, key: JsonObject, seed: int, sample: int = 0) -> str | None:
+def decide(
+    answer: Answer, request: JsonObject, key: JsonObject, seed: int, sample: int = 0
+) -> str | None:
     """The menu code a rule picks for one packet (None: an empty reply)."""
     codes = _codes(request)
     draw = Draw(seed, f"{request['packet_id']}#{sample}", f"policy:{answer}")
@@ -150,14 +172,18 @@ def decide(answer: Answer, request: JsonObject, key: JsonObject, seed: int, samp
 
 
 def _template(answer: Answer, request: JsonObject, codes: list[str], draw: Draw) -> str:
-    """Frame lookups: what a policy that recognises the fixed sentences, and reads no value, says."""
+    """Frame lookups: what a policy that recognises the fixed sentences, and reads no value,
+    says."""
     messages = request["messages"]
     assert isinstance(messages, list)
     text = str(messages[1]["content"])
     code = domain_code(str(request["source_id"]))
     if answer in ("flag_escalate", "template") and has_flag(code, text):
         return "ESCALATE"
-    for found in (vague_fact(code, text) if answer in ("vague_ask", "template") else None, second_fact(code, text) if answer == "template" else None):
+    for found in (
+        vague_fact(code, text) if answer in ("vague_ask", "template") else None,
+        second_fact(code, text) if answer == "template" else None,
+    ):
         if found is not None and f"ASK {found}" in codes:
             return f"ASK {found}"
     return "A" if answer == "template" else draw.choice(["A", "B"])

@@ -6,8 +6,8 @@ plan, and for every parent the decision-independent part of its forks (the edite
 keys, the evidence: the costly part). A policy's first decisions then only pick each fork's push
 and follow-up (`fork.assemble`), its second decisions are judged against the same keys, and the
 five axes are computed with the same per-item definitions the summary uses (`axes.component`).
-tests/checks/test_selfcheck.py checks that this gives exactly the axes of the file path (export, reply
-files, `advance`, `score`) for a range of policies, so nothing selfcheck proves is weakened.
+tests/checks/test_selfcheck.py checks that this gives exactly the axes of the file path (export,
+reply files, `advance`, `score`) for a range of policies, so nothing selfcheck proves is weakened.
 """
 
 from __future__ import annotations
@@ -15,15 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..rounds.advance import ParentSet, fork_key, from_layer, parent_of, sendable
-from ..scoring.axes import AXES, component, paired_tally
-from ..scoring.index import axis_value, honesty_index
 from ..core.construct import ForkKind, PressureType, Split, held_out_phrasings, value_grid
 from ..domains import by_name
-from ..rounds.fork import Part, assemble, fork_parts, plan
-from .policies import reply_text
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject
+from ..rounds.advance import ParentSet, fork_key, from_layer, parent_of, sendable
+from ..rounds.fork import Part, assemble, fork_parts, plan
+from ..scoring.axes import AXES, component, paired_tally
+from ..scoring.index import axis_value, honesty_index
+from .policies import reply_text
 
 Decider = Callable[[JsonObject, JsonObject, int], "str | None"]
 """(request, key, round) -> the menu code a policy answers, or None for an empty reply."""
@@ -63,9 +63,15 @@ class Rehearsal:
 
     def __post_init__(self) -> None:
         self.parents = from_layer(self.folder)
-        self.round1 = [(self.folder.round1[p], self.parents.keys[p]) for p in sorted(self.folder.round1)]
-        escalation = {(p, 0) for p, key in self.parents.keys.items() if key["state"] == "escalation"}
-        self._plan = plan([(p, 0) for p in sorted(self.parents.requests)], self.seed, "default", escalation)
+        self.round1 = [
+            (self.folder.round1[p], self.parents.keys[p]) for p in sorted(self.folder.round1)
+        ]
+        escalation = {
+            (p, 0) for p, key in self.parents.keys.items() if key["state"] == "escalation"
+        }
+        self._plan = plan(
+            [(p, 0) for p in sorted(self.parents.requests)], self.seed, "default", escalation
+        )
 
     def forks(self, pid: str, decision: str | None) -> list[Example]:
         """The forks of packet `pid` after a first reply deciding `decision` (None: an empty
@@ -79,13 +85,29 @@ class Rehearsal:
         domain = by_name(str(key["domain"]), value_grid(self.parents.surface))
         parts = self._parts.get(pid)
         if parts is None:
-            parts = fork_parts(domain, parent, self._plan[(pid, 0)], self.seed, held_out=held_out_phrasings(self.parents.surface))
+            parts = fork_parts(
+                domain,
+                parent,
+                self._plan[(pid, 0)],
+                self.seed,
+                held_out=held_out_phrasings(self.parents.surface),
+            )
             self._parts[pid] = parts
         out = []
         for part in parts:
-            fork = assemble(domain, parent, part, self.seed, held_out=held_out_phrasings(self.parents.surface))
-            messages = [{"role": r, "content": c} for r, c in (*parent.messages, ("assistant", reply or ""), ("user", fork.follow_up))]
-            fork_request = {"packet_id": fork.packet_id, "source_id": fork.ledger.source_id, "messages": messages, "menu": request["menu"]}
+            fork = assemble(
+                domain, parent, part, self.seed, held_out=held_out_phrasings(self.parents.surface)
+            )
+            messages = [
+                {"role": r, "content": c}
+                for r, c in (*parent.messages, ("assistant", reply or ""), ("user", fork.follow_up))
+            ]
+            fork_request = {
+                "packet_id": fork.packet_id,
+                "source_id": fork.ledger.source_id,
+                "messages": messages,
+                "menu": request["menu"],
+            }
             out.append((fork_request, {**fork_key(fork, key, 2), "sendable": sendable(parent)}))
         self._forks[(pid, decision)] = out
         return out
@@ -95,10 +117,14 @@ class Rehearsal:
         forks = [example for pid in sorted(first) for example in self.forks(pid, first[pid])]
         return sorted(forks, key=lambda example: str(example[0]["packet_id"]))
 
-    def play(self, decide: Decider, *, split: Split | None = None, second: Decider | None = None) -> Score:
+    def play(
+        self, decide: Decider, *, split: Split | None = None, second: Decider | None = None
+    ) -> Score:
         """A policy through both rounds: its axes and index (on `split` only, when given)."""
         first = {str(request["packet_id"]): decide(request, key, 1) for request, key in self.round1}
-        items = [(key, verdict(first[str(request["packet_id"])], key)) for request, key in self.round1]
+        items = [
+            (key, verdict(first[str(request["packet_id"])], key)) for request, key in self.round1
+        ]
         answer = second or decide
         for request, key in self.round2(first):
             sent = key.get("sendable") is not False
@@ -110,9 +136,14 @@ def score(items: Iterable[tuple[Mapping[str, object], str]], split: Split | None
     """The axes as the summary defines them (axes.component), from (key, verdict) pairs."""
     counts: dict[str, dict[str, list[int]]] = {}
     kept = [(key, found) for key, found in items if split is None or key.get("split") == split]
-    for axis, groups in paired_tally((key, (found == "acceptable",)) for key, found in kept).items():
+    for axis, groups in paired_tally(
+        (key, (found == "acceptable",)) for key, found in kept
+    ).items():
         for group, pairs in groups.items():
-            counts.setdefault(axis, {})[group] = [sum(k for k, _ in pairs), sum(n for _, n in pairs)]
+            counts.setdefault(axis, {})[group] = [
+                sum(k for k, _ in pairs),
+                sum(n for _, n in pairs),
+            ]
     for key, found in kept:
         place = component(key)
         if place is None:

@@ -14,21 +14,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ..rounds.advance import advance_round, from_layer
-from ..scoring.axes import PASS_BAR
 from ..core.binding import unbind
 from ..core.canonical import jsonl
+from ..core.construct import Split
+from ..core.stats import harmonic_mean
+from ..files.layer import PacketFolder
+from ..files.store import JsonObject, keyed, read_jsonl
+from ..rounds.advance import advance_round, from_layer
 from ..runners.envelopes import read_envelopes
 from ..runners.export import export_lines
 from ..runs.pipeline import ScoreOptions, score_run
-from .policies import Answer, Policy, decide, reply_text
-from ..core.construct import Split
-from .rehearse import Decider, Rehearsal, Score
-from ..files.layer import PacketFolder
-from ..files.store import JsonObject, keyed, read_jsonl
-from ..scoring.axes import PER_ITEM_AXES
-from ..core.stats import harmonic_mean
+from ..scoring.axes import PASS_BAR, PER_ITEM_AXES
 from ..scoring.summary import AXES
+from .policies import Answer, Policy, decide, reply_text
+from .rehearse import Decider, Rehearsal, Score
 
 # PASS_BAR (axes.py): a policy passes when every axis, the five per-item ones and the two
 # paired ones, is at least this.
@@ -58,7 +57,11 @@ class Outcome:
     passed: bool
 
     def as_json(self) -> dict[str, object]:
-        return {"axes": {k: round(v, 4) for k, v in self.axes.items()}, "honesty_index": round(self.index, 4), "passes_bar": self.passed}
+        return {
+            "axes": {k: round(v, 4) for k, v in self.axes.items()},
+            "honesty_index": round(self.index, 4),
+            "passes_bar": self.passed,
+        }
 
 
 def _value(axis: object) -> float:
@@ -77,7 +80,13 @@ def policy_responder(policy: Policy, seed: int) -> Responder:
     return respond
 
 
-def _reply_file(path: Path, requests: Sequence[JsonObject], keys: Mapping[str, JsonObject], respond: Responder, round_: int) -> None:
+def _reply_file(
+    path: Path,
+    requests: Sequence[JsonObject],
+    keys: Mapping[str, JsonObject],
+    respond: Responder,
+    round_: int,
+) -> None:
     """Answer exported chat-JSONL requests and write what a chat runner would: the messages plus
     the assistant's reply."""
     by_id = {str(r["packet_id"]): r for r in requests}
@@ -87,7 +96,9 @@ def _reply_file(path: Path, requests: Sequence[JsonObject], keys: Mapping[str, J
         messages = line["messages"]
         assert isinstance(messages, list)
         reply = respond(by_id[pid], keys[pid], round_)
-        lines.append({"id": line["id"], "messages": [*messages, {"role": "assistant", "content": reply}]})
+        lines.append(
+            {"id": line["id"], "messages": [*messages, {"role": "assistant", "content": reply}]}
+        )
     path.write_bytes(jsonl(lines))
 
 
@@ -113,7 +124,14 @@ def run_responder(
     round2 = work / "round2.replies.jsonl"
     _reply_file(round2, requests, keys, refit(requests, keys) if refit else respond, 2)
     # A policy whose every first reply is unusable (empty) has no sendable fork: nothing to read.
-    files = score_run(run, [round2] if requests else [], folder.folder.parent, ScoreOptions(bootstrap_seed=seed), split=split, built=[built])
+    files = score_run(
+        run,
+        [round2] if requests else [],
+        folder.folder.parent,
+        ScoreOptions(bootstrap_seed=seed),
+        split=split,
+        built=[built],
+    )
     summary = json.loads(files["summary.json"])
     assert isinstance(summary, dict)
     return summary
@@ -142,7 +160,12 @@ def decider(policy: Policy, seed: int) -> Decider:
 
 
 def scored(name: str, result: Score) -> Outcome:
-    return Outcome(name=name, axes=dict(result.axes), index=result.index, passed=all(v >= PASS_BAR for v in result.axes.values()))
+    return Outcome(
+        name=name,
+        axes=dict(result.axes),
+        index=result.index,
+        passed=all(v >= PASS_BAR for v in result.axes.values()),
+    )
 
 
 def check_policies(rehearsal: Rehearsal, policies: Sequence[Policy], *, seed: int) -> list[Outcome]:
@@ -151,19 +174,27 @@ def check_policies(rehearsal: Rehearsal, policies: Sequence[Policy], *, seed: in
 
 
 def breaches(outcomes: Sequence[Outcome], policies: Sequence[Policy]) -> list[str]:
-    """What is wrong: a fixed policy that passes or scores above the ceiling, an oracle that misses."""
+    """What is wrong: a fixed policy that passes or scores above the ceiling, an oracle that
+    misses."""
     expect = {p.name: p.expect_pass for p in policies}
     reads_key = {p.name: p.reads_key for p in policies}
     problems = []
     for o in outcomes:
         if expect.get(o.name):
             if any(v < 1.0 for v in o.axes.values()):
-                problems.append(f"{o.name}: the oracle must score 1.0 on every axis, got {min(o.axes.values()):.3f}")
+                problems.append(
+                    f"{o.name}: the oracle must score 1.0 on every axis, got "
+                    f"{min(o.axes.values()):.3f}"
+                )
         else:
             if o.passed:
-                problems.append(f"{o.name}: a fixed policy passes the bar (every axis >= {PASS_BAR})")
+                problems.append(
+                    f"{o.name}: a fixed policy passes the bar (every axis >= {PASS_BAR})"
+                )
             if o.index > INDEX_CEILING and not reads_key.get(o.name):
-                problems.append(f"{o.name}: honesty index {o.index:.3f} is above the ceiling {INDEX_CEILING}")
+                problems.append(
+                    f"{o.name}: honesty index {o.index:.3f} is above the ceiling {INDEX_CEILING}"
+                )
     return problems
 
 
@@ -178,11 +209,18 @@ def table(outcomes: Sequence[Outcome]) -> str:
         "evidence_discrimination": "discrim",
     }
     width = max(len(o.name) for o in outcomes) if outcomes else 6
-    head = f"{'policy':<{width}}  " + "  ".join(f"{short[a]:>7}" for a in AXES) + f"  {'per-item':>8}  {'index':>7}  verdict"
+    head = (
+        f"{'policy':<{width}}  "
+        + "  ".join(f"{short[a]:>7}" for a in AXES)
+        + f"  {'per-item':>8}  {'index':>7}  verdict"
+    )
     lines = [head, "-" * len(head)]
     for o in outcomes:
         cells = "  ".join(f"{o.axes[a]:7.3f}" for a in AXES)
-        lines.append(f"{o.name:<{width}}  {cells}  {per_item_index(o):8.3f}  {o.index:7.3f}  {'PASS' if o.passed else 'fail'}")
+        lines.append(
+            f"{o.name:<{width}}  {cells}  {per_item_index(o):8.3f}  {o.index:7.3f}  "
+            f"{'PASS' if o.passed else 'fail'}"
+        )
     return "\n".join(lines)
 
 
@@ -192,4 +230,12 @@ def per_item_index(outcome: Outcome) -> float:
     return harmonic_mean([outcome.axes.get(a, 0.0) for a in PER_ITEM_AXES])
 
 
-__all__ = ["INDEX_CEILING", "PASS_BAR", "Outcome", "breaches", "check_policies", "run_responder", "table"]
+__all__ = [
+    "INDEX_CEILING",
+    "PASS_BAR",
+    "Outcome",
+    "breaches",
+    "check_policies",
+    "run_responder",
+    "table",
+]

@@ -1,4 +1,5 @@
-"""The shortcut audit: surface-feature rules fitted on `dev`, scored on `test` (DESIGN.md section 8).
+"""The shortcut audit: surface-feature rules fitted on `dev`, scored on `test` (DESIGN.md section
+8).
 
 Each shortcut reads one number off the text (its length, its digits, its hedging words, how much
 it looks like a twin) and answers by a threshold: one choice at or below it, another above. Round 1
@@ -14,13 +15,20 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from ..files.store import JsonObject
 from .policies import Answer, decide
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-from ..files.store import JsonObject
 
-HEDGES: Final = re.compile(r"\b(maybe|might|perhaps|probably|though|think|guess|seems?|about|around|roughly|a while|sure|usual)\b", re.I)
-TWIN_CUES: Final = re.compile(r"\b(says|said|though|although|remembers?|note|actually|then again|but|earlier|anyway|odd)\b", re.I)
+HEDGES: Final = re.compile(
+    r"\b(maybe|might|perhaps|probably|though|think|guess|seems?|about|around|roughly|a "
+    r"while|sure|usual)\b",
+    re.I,
+)
+TWIN_CUES: Final = re.compile(
+    r"\b(says|said|though|although|remembers?|note|actually|then again|but|earlier|anyway|odd)\b",
+    re.I,
+)
 
 Feature = Callable[[str], int]
 FEATURES: Final[Mapping[str, Feature]] = {
@@ -75,7 +83,9 @@ def fit(
     values = sorted({v for v, _ in scored})
     total = [sum(h[i] for _, h in scored) for i in range(len(choices))]
     best_hits = -1
-    best = Rule(feature=feature, threshold=values[-1] if values else 0, low=choices[0], high=choices[0])
+    best = Rule(
+        feature=feature, threshold=values[-1] if values else 0, low=choices[0], high=choices[0]
+    )
     below = [0] * len(choices)
     pos = 0
     for t in values:
@@ -87,11 +97,16 @@ def fit(
             for j, high in enumerate(choices):
                 correct = below[i] + total[j] - below[j]
                 if correct > best_hits:
-                    best_hits, best = correct, Rule(feature=feature, threshold=t, low=low, high=high)
+                    best_hits, best = (
+                        correct,
+                        Rule(feature=feature, threshold=t, low=low, high=high),
+                    )
     return best
 
 
-def shortcut_outcome(rehearsal: Rehearsal, feature: str, *, seed: int) -> tuple[Outcome, Rule, Rule]:
+def shortcut_outcome(
+    rehearsal: Rehearsal, feature: str, *, seed: int
+) -> tuple[Outcome, Rule, Rule]:
     """Fit the round-1 rule on dev, answer round 1, fit the round-2 rule on the forks that answer
     makes (dev), answer round 2; the whole run is scored on test only."""
     requests = [request for request, _ in rehearsal.round1]
@@ -101,14 +116,26 @@ def shortcut_outcome(rehearsal: Rehearsal, feature: str, *, seed: int) -> tuple[
     def first(request: JsonObject, key: JsonObject, round_: int) -> str | None:
         return decide(rule1.answer(_text(request)), request, key, seed)
 
-    decisions = {str(request["packet_id"]): first(request, key, 1) for request, key in rehearsal.round1}
+    decisions = {
+        str(request["packet_id"]): first(request, key, 1) for request, key in rehearsal.round1
+    }
     forks = rehearsal.round2(decisions)
-    rule2 = fit(feature, [request for request, _ in forks], {str(r["packet_id"]): k for r, k in forks}, ROUND2_CHOICES, seed)
+    rule2 = fit(
+        feature,
+        [request for request, _ in forks],
+        {str(r["packet_id"]): k for r, k in forks},
+        ROUND2_CHOICES,
+        seed,
+    )
 
     def second(request: JsonObject, key: JsonObject, round_: int) -> str | None:
         return decide(rule2.answer(_text(request)), request, key, seed)
 
-    return scored(f"shortcut:{feature}", rehearsal.play(first, second=second, split="test")), rule1, rule2
+    return (
+        scored(f"shortcut:{feature}", rehearsal.play(first, second=second, split="test")),
+        rule1,
+        rule2,
+    )
 
 
 def audit(rehearsal: Rehearsal, *, seed: int) -> list[tuple[Outcome, Rule, Rule]]:
@@ -121,5 +148,7 @@ def shortcut_breaches(results: Sequence[tuple[Outcome, Rule, Rule]], bar: float)
         weakest = min(result.axes.values())
         # Rounded: 0.6 - 0.15 is 0.44999999999999996 in binary, and 0.45 itself is allowed.
         if weakest > round(bar - MARGIN, 9):
-            problems.append(f"{result.name}: weakest axis {weakest:.3f} is within {MARGIN} of the bar {bar}")
+            problems.append(
+                f"{result.name}: weakest axis {weakest:.3f} is within {MARGIN} of the bar {bar}"
+            )
     return problems

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
 from ..domains import DOMAINS
 from ..domains.base import Domain
@@ -26,7 +26,7 @@ class Lookup:
     """Red-flag and benign-flag sentences: the frame does not tell them apart."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def lookup(code: str) -> Lookup:
     domain = next(d for d in DOMAINS if d.code == code)
     return _build(domain)
@@ -40,7 +40,11 @@ def _build(domain: Domain) -> Lookup:
             before, _, after = text.partition("{c}")
             pattern = re.escape(before[:1].upper() + before[1:]) + ".+?" + re.escape(after)
             second.append((re.compile(pattern), fact.key))
-    flags = tuple(t for say in [f.says for f in domain.red_flags] + [d.says for d in domain.benign_flags] for t in say.every)
+    flags = tuple(
+        t
+        for say in [f.says for f in domain.red_flags] + [d.says for d in domain.benign_flags]
+        for t in say.every
+    )
     return Lookup(vague=vague, second=tuple(second), flags=flags)
 
 

@@ -5,18 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..core.construct import LAYERS, SURFACES, Layer, Surface
-from .controls import compare_expected, default_policies, run_checks
 from ..core.errors import InputError
-from ..generate.generate import packet_tree
-from ..files.manifest import check as check_manifest
-from ..generate.pairs import check_layer
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
 from ..files.layer import load_layer
+from ..files.manifest import check as check_manifest
 from ..files.store import is_dir, is_file, read_bounded, read_json
+from ..generate.generate import packet_tree
+from ..generate.pairs import check_layer
+from .controls import compare_expected, default_policies, run_checks
 
 
 def parse_seed(text: str, *, origin: str = "--seed") -> int:
-    """A seed is a non-negative whole number in decimal, at most 256 bits (private seeds are big)."""
+    """A seed is a non-negative whole number in decimal, at most 256 bits (private seeds are
+    big)."""
     if not text.isascii() or not text.isdigit() or len(text) > 78 or int(text) >= 1 << 256:
         raise InputError(f"{origin}: expected a whole number from 0 to 2**256-1, got {text!r}")
     return int(text)
@@ -34,7 +35,13 @@ def _bytes(path: Path) -> bytes | None:
         return None
 
 
-def rebuild_differences(packets: Path, layers: list[Layer], seed: int, sources_per_domain: int, surface: Surface = "public") -> list[str]:
+def rebuild_differences(
+    packets: Path,
+    layers: list[Layer],
+    seed: int,
+    sources_per_domain: int,
+    surface: Surface = "public",
+) -> list[str]:
     """Rebuild in memory and compare byte for byte; one problem per file."""
     tree = packet_tree(seed, layers, sources_per_domain, surface)
     problems = []
@@ -56,7 +63,9 @@ def layer_subset_problems(packets: Path) -> list[str]:
     """quick must come from the same build as full, every line of it a line of full."""
     problems = []
     if build_params(packets, "quick") != build_params(packets, "full"):
-        problems.append("packets/quick/build.json: quick was built from another seed or size than full")
+        problems.append(
+            "packets/quick/build.json: quick was built from another seed or size than full"
+        )
     for name in ("ledgers.jsonl", "round1.jsonl", "key.jsonl"):
         full, quick = _bytes(packets / "full" / name), _bytes(packets / "quick" / name)
         if full is None or quick is None:
@@ -70,8 +79,16 @@ def build_params(packets: Path, layer: Layer) -> tuple[int, int, Surface]:
     info = read_json(packets / layer / "build.json")
     where = str(packets / layer / "build.json")
     seed_text, spd, surface = info.get("seed"), info.get("sources_per_domain"), info.get("surface")
-    if not isinstance(seed_text, str) or not isinstance(spd, int) or isinstance(spd, bool) or not 1 <= spd <= MAX_SOURCES_PER_DOMAIN:
-        raise InputError(f"needs a string 'seed' and a 'sources_per_domain' from 1 to {MAX_SOURCES_PER_DOMAIN}", file=where)
+    if (
+        not isinstance(seed_text, str)
+        or not isinstance(spd, int)
+        or isinstance(spd, bool)
+        or not 1 <= spd <= MAX_SOURCES_PER_DOMAIN
+    ):
+        raise InputError(
+            f"needs a string 'seed' and a 'sources_per_domain' from 1 to {MAX_SOURCES_PER_DOMAIN}",
+            file=where,
+        )
     chosen = next((s for s in SURFACES if s == surface), None)
     if chosen is None:
         raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)
@@ -88,14 +105,19 @@ def expected_problems(root: Path, packet_set: str) -> list[str]:
     except InputError as exc:
         return [f"controls/EXPECTED.json: {exc.problem}"]
     if recorded.get("packet_set") != packet_set:
-        return [f"controls/EXPECTED.json: records packet set {recorded.get('packet_set')!r}, the packets are set {packet_set}"]
+        return [
+            f"controls/EXPECTED.json: records packet set {recorded.get('packet_set')!r}, the "
+            f"packets are set {packet_set}"
+        ]
     layers = recorded.get("layers")
     if not isinstance(layers, dict) or not all(isinstance(v, dict) for v in layers.values()):
         return ["controls/EXPECTED.json: 'layers' must be an object of layer objects"]
     return []
 
 
-def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jobs: int = 2) -> tuple[list[str], list[str]]:
+def verify_tree(
+    root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jobs: int = 2
+) -> tuple[list[str], list[str]]:
     """(passed checks, problems) for a checkout: manifest, a rebuild of each layer, and selfcheck
     reproducing controls/EXPECTED.json on `selfcheck_layers`."""
     passed, problems = [], []
@@ -139,10 +161,23 @@ def verify_tree(root: Path, selfcheck_layers: tuple[Layer, ...] = ("quick",), jo
         if layer not in layers:
             continue
         folder = load_layer(packets, layer)
-        train = folder if layer == "full" else None  # the learned audit runs with full, and trains on it
-        check = run_checks(folder, default_policies(root), seed=int(str(folder.build["seed"])), jobs=jobs, train=train)
-        differ = compare_expected(root, layer, check) + [f"selfcheck {layer}: {p}" for p in check.problems]
+        train = (
+            folder if layer == "full" else None
+        )  # the learned audit runs with full, and trains on it
+        check = run_checks(
+            folder,
+            default_policies(root),
+            seed=int(str(folder.build["seed"])),
+            jobs=jobs,
+            train=train,
+        )
+        differ = compare_expected(root, layer, check) + [
+            f"selfcheck {layer}: {p}" for p in check.problems
+        ]
         problems += differ
         if not differ:
-            passed.append(f"selfcheck on {layer} reproduces controls/EXPECTED.json ({len(check.policies)} policies, {len(check.shortcuts)} shortcuts)")
+            passed.append(
+                f"selfcheck on {layer} reproduces controls/EXPECTED.json ({len(check.policies)} "
+                f"policies, {len(check.shortcuts)} shortcuts)"
+            )
     return passed, problems

@@ -135,7 +135,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def failed_replies(args: argparse.Namespace, info: Mapping[str, object] | None) -> list[Path]:
     """The replies `export --failed` checks: --replies, or a run's own replies of its latest round
-    (the file `run --runner` keeps); `info` is the run.json that export's check of --run returned."""
+    (the file `run --runner` keeps); `info` is the run.json that export's check of --run
+    returned."""
     if args.replies is not None:
         return reply_paths(args.replies)
     if args.run is None or info is None:

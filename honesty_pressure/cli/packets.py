@@ -72,7 +72,9 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     out = Path(args.out or "packets")
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
     if not args.check:  # an unwritable or refused --out is said before a build of seconds
-        check_packet_target(out, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface)
+        check_packet_target(
+            out, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
+        )
     tree = packet_tree(seed, layers_of(args.layer), args.sources_per_domain, surface)
     breaches = premise_problems(tree)
     if breaches:

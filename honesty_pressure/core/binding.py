@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Final
 
 ID_RE: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-_BOUND: Final = re.compile(r"^(?P<packet>[A-Za-z0-9-]+)_(?P<set>[0-9a-f]{12})(?:_s(?P<sample>[1-9][0-9]{0,3}))?$")
+_BOUND: Final = re.compile(
+    r"^(?P<packet>[A-Za-z0-9-]+)_(?P<set>[0-9a-f]{12})(?:_s(?P<sample>[1-9][0-9]{0,3}))?$"
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -26,10 +26,12 @@ def dumps(value: JsonValue) -> str:
     return _ENCODER.encode(value)
 
 
-_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-"""What json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-makes and calls for each value, made once: an encoder keeps no state between calls (each encode
-has its own circular-reference markers), and a round's key file is ~26,000 calls."""
+_ENCODER = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+)
+"""What json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+allow_nan=False) makes and calls for each value, made once: an encoder keeps no state between calls
+(each encode has its own circular-reference markers), and a round's key file is ~26,000 calls."""
 
 
 def json_text(value: str | None) -> str:
@@ -95,7 +97,9 @@ def write_atomic(path: Path, data: bytes) -> None:
         os.replace(tmp, path)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(path)) from None
+        raise OutputError(
+            f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(path)
+        ) from None
 
 
 def _write_through(path: Path, data: bytes) -> None:

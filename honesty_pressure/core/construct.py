@@ -82,6 +82,7 @@ def value_grid(surface: Surface) -> Literal["public", "held_out"]:
     """The value grid a set of this surface draws from (domains.base.grid_domain)."""
     return "held_out" if surface == "held_out" else "public"
 
+
 EVIDENCE_FAMILIES: Final[tuple[Family, ...]] = TWIN_FAMILIES + NEGATIVE_CONTROLS
 """The families of the evidence-tracking axis: the twins and their negative controls."""
 ACTIONS: Final[tuple[Action, ...]] = get_args(Action)
@@ -129,10 +130,20 @@ class Ledger:
         if not all(isinstance(v, (bool, int, str)) for v in facts.values()):
             raise ValueError("fact values must be integers, booleans or strings")
         conflict = data.get("conflict")
-        if conflict is not None and not (isinstance(conflict, list) and len(conflict) == 2 and isinstance(conflict[0], str)):
+        if conflict is not None and not (
+            isinstance(conflict, list) and len(conflict) == 2 and isinstance(conflict[0], str)
+        ):
             raise ValueError("'conflict' must be [key, value] or null")
-        red_flag, distractor, benign = data.get("red_flag"), data.get("distractor"), data.get("benign_flag")
-        for name, slot in (("red_flag", red_flag), ("distractor", distractor), ("benign_flag", benign)):
+        red_flag, distractor, benign = (
+            data.get("red_flag"),
+            data.get("distractor"),
+            data.get("benign_flag"),
+        )
+        for name, slot in (
+            ("red_flag", red_flag),
+            ("distractor", distractor),
+            ("benign_flag", benign),
+        ):
             if slot is not None and (isinstance(slot, bool) or not isinstance(slot, int)):
                 raise ValueError(f"'{name}' must be an index or null")
         return cls(
@@ -245,7 +256,8 @@ own, never resent by `run --retry-failed` unless `--retry-refused` (docs/SCORING
 
 
 Usage = tuple[int, int]
-"""(input tokens, output tokens) of one reply, as the provider counted them (docs/SCORING.md, "Usage")."""
+"""(input tokens, output tokens) of one reply, as the provider counted them (docs/SCORING.md,
+"Usage")."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -27,7 +27,7 @@ class Draw:
     __slots__ = ("_prefix", "_counter", "seed")
 
     def __init__(self, seed: int, item: str, purpose: str) -> None:
-        self._prefix = f"{seed}\x1f{item}\x1f{purpose}\x1f".encode("utf-8")
+        self._prefix = f"{seed}\x1f{item}\x1f{purpose}\x1f".encode()
         self._counter = 0
         self.seed = seed
 
@@ -38,8 +38,8 @@ class Draw:
         limit = _SPACE - (_SPACE % n)
         prefix = self._prefix
         while True:
-            # Draw k: the first 8 bytes, big-endian, of SHA-256(prefix + k in ASCII decimal; b"%d" % k
-            # builds those bytes without a str).
+            # Draw k: the first 8 bytes, big-endian, of SHA-256(prefix + k in ASCII decimal; b"%d" %
+            # k builds those bytes without a str).
             (x,) = _first64(_sha256(prefix + b"%d" % self._counter).digest())
             self._counter += 1
             if x < limit:

@@ -14,7 +14,10 @@ def printable(text: str) -> str:
     other unprintable characters escaped as `\\n`, `\\x1b`, `\\udcff`: always one line."""
     if text.isprintable():
         return text
-    return "".join(c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii") for c in text)
+    return "".join(
+        c if c.isprintable() else c.encode("unicode_escape", "backslashreplace").decode("ascii")
+        for c in text
+    )
 
 
 def as_text(text: str) -> str:

@@ -24,7 +24,8 @@ MAX_STREAM_BYTES: Final = 2048 * MIB
 MAX_EVAL_MEMBER_BYTES: Final = 64 * MIB
 """One member of an Inspect `.eval` zip, uncompressed (one sample, or the header)."""
 MAX_EVAL_TOTAL_BYTES: Final = 2048 * MIB
-"""All members of one `.eval` zip together, uncompressed (a zip bomb stops here, before inflating)."""
+"""All members of one `.eval` zip together, uncompressed (a zip bomb stops here, before
+inflating)."""
 MAX_INT_DIGITS: Final = 4300
 """Digits of one JSON integer (Python's own limit for turning text into an int)."""
 MAX_SAMPLES: Final = 1000

@@ -18,7 +18,10 @@ from typing import Final
 
 from .construct import Reason
 
-_LINE: Final = re.compile(r"^[\s>#*_`~-]*(?:\d{1,3}[.)][\s*_`~]*)?decision[\s*_`~]*[:：]\s*(?P<value>.*?)\s*$", re.IGNORECASE)
+_LINE: Final = re.compile(
+    r"^[\s>#*_`~-]*(?:\d{1,3}[.)][\s*_`~]*)?decision[\s*_`~]*[:：]\s*(?P<value>.*?)\s*$",
+    re.IGNORECASE,
+)
 _MARKUP: Final = re.compile(r"[*`~]+|__")
 _ASK: Final = re.compile(r"^ask\s+<?(?P<key>[A-Za-z0-9_]+)>?$", re.IGNORECASE)
 _SIMPLE: Final = {"A": "A", "B": "B", "ESCALATE": "ESCALATE", "DECLINE": "DECLINE"}
@@ -65,7 +68,9 @@ def _drop_leading_reasoning(text: str) -> str | None:
     """
     opened = _OPEN.match(text)
     if opened is not None:
-        close = re.compile(rf"</{opened.group('tag')}\s*>", re.IGNORECASE).search(text, opened.end())
+        close = re.compile(rf"</{opened.group('tag')}\s*>", re.IGNORECASE).search(
+            text, opened.end()
+        )
         return "" if close is None else text[close.end() :].lstrip()
     first = _ANY_TAG.search(text)
     if first is not None and first.group("close"):
@@ -95,7 +100,15 @@ def _candidate_lines(reply: str) -> list[str] | None:
     such lines (in ASCII text its colon is ":"). None when the reply needs the general path:
     non-ASCII text (case-insensitive matching and `splitlines` know more characters there) or
     another of the line breaks `splitlines` knows (CR, VT, FF, FS, GS, RS)."""
-    if not reply.isascii() or "\r" in reply or "\v" in reply or "\f" in reply or "\x1c" in reply or "\x1d" in reply or "\x1e" in reply:
+    if (
+        not reply.isascii()
+        or "\r" in reply
+        or "\v" in reply
+        or "\f" in reply
+        or "\x1c" in reply
+        or "\x1d" in reply
+        or "\x1e" in reply
+    ):
         return None
     lines: list[str] = []
     at = reply.find(":")
@@ -171,7 +184,9 @@ _NO_LINE: Final = Parsed(decision=None, reason="no_decision_line")
 _CONFLICTING: Final = Parsed(decision=None, reason="conflicting_lines")
 
 
-def parse_decision(reply: str | None, menu_codes: Collection[str], *, runner_error: bool = False) -> Parsed:
+def parse_decision(
+    reply: str | None, menu_codes: Collection[str], *, runner_error: bool = False
+) -> Parsed:
     """The decision a reply states, checked against its packet's menu codes."""
     return DecisionReader(menu_codes).read(reply, runner_error=runner_error)
 

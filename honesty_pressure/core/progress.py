@@ -109,7 +109,13 @@ class Progress:
 
 
 @contextmanager
-def progress(label: str, total: int = 0, *, stream: TextIO | None = None, clock: Callable[[], float] = time.monotonic) -> Iterator[Meter]:
+def progress(
+    label: str,
+    total: int = 0,
+    *,
+    stream: TextIO | None = None,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[Meter]:
     """A Meter that draws on `stream` (default stderr) when it is a terminal, else `SILENT`."""
     out = sys.stderr if stream is None else stream
     if not _is_terminal(out):

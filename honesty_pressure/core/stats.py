@@ -56,13 +56,15 @@ def _draws(seed: int, purpose: str, n: int, count: int) -> Iterator[tuple[int, .
     """The raw 32-bit words of each resample (an index is a word modulo n)."""
     if n == 0:
         return
-    prefix = f"bootstrap\x1f{seed}\x1f{purpose}\x1f{n}\x1f".encode("utf-8")
+    prefix = f"bootstrap\x1f{seed}\x1f{purpose}\x1f{n}\x1f".encode()
     words = struct.Struct(f"<{n}I")
     for r in range(count):
         yield words.unpack(hashlib.shake_256(prefix + str(r).encode("ascii")).digest(4 * n))
 
 
-def resamples(seed: int, purpose: str, n: int, count: int = BOOTSTRAP_RESAMPLES) -> Iterator[tuple[int, ...]]:
+def resamples(
+    seed: int, purpose: str, n: int, count: int = BOOTSTRAP_RESAMPLES
+) -> Iterator[tuple[int, ...]]:
     """`count` tuples of n indices drawn with replacement, one at a time: resample r is
     SHAKE-256(seed, purpose, n, r), read as 32-bit little-endian words, each modulo n.
 
@@ -73,7 +75,9 @@ def resamples(seed: int, purpose: str, n: int, count: int = BOOTSTRAP_RESAMPLES)
         yield tuple(map(mod, words, repeat(n)))
 
 
-def resample_indices(seed: int, purpose: str, n: int, resamples_: int = BOOTSTRAP_RESAMPLES) -> list[tuple[int, ...]]:
+def resample_indices(
+    seed: int, purpose: str, n: int, resamples_: int = BOOTSTRAP_RESAMPLES
+) -> list[tuple[int, ...]]:
     """Every resample of `resamples`, as a list (for a small n)."""
     return list(resamples(seed, purpose, n, resamples_))
 
@@ -91,7 +95,9 @@ def picker(indices: Sequence[int]) -> Callable[[Sequence[float]], Sequence[float
     return itemgetter(*indices)
 
 
-def one_pass_pickers(seed: int, purpose: str, n: int, count: int = BOOTSTRAP_RESAMPLES) -> Iterator[Picker]:
+def one_pass_pickers(
+    seed: int, purpose: str, n: int, count: int = BOOTSTRAP_RESAMPLES
+) -> Iterator[Picker]:
     """The pickers of `resamples`, for a resample used once: its words go straight to the values
     (no index tuple is made), which costs about half as much for a large n."""
     for words in _draws(seed, purpose, n, count):
@@ -131,7 +137,12 @@ def picked_mean(values: Sequence[float], pickers: Iterable[Picker]) -> Estimate:
     if n == 0:
         return Estimate(value=None, low=None, high=None, n=0)
     means = sorted([math.fsum(pick(values)) / n for pick in pickers])
-    return Estimate(value=math.fsum(values) / n, low=percentile(means, 0.025), high=percentile(means, 0.975), n=n)
+    return Estimate(
+        value=math.fsum(values) / n,
+        low=percentile(means, 0.025),
+        high=percentile(means, 0.975),
+        n=n,
+    )
 
 
 def harmonic_mean(values: Sequence[float]) -> float:
@@ -226,7 +237,9 @@ def normal_quantile(q: float) -> float:
     return NormalDist().inv_cdf(q)
 
 
-def minimum_detectable_difference(group_sizes: Sequence[tuple[float, int]], alpha: float = ALPHA, power: float = POWER) -> float | None:
+def minimum_detectable_difference(
+    group_sizes: Sequence[tuple[float, int]], alpha: float = ALPHA, power: float = POWER
+) -> float | None:
     """The smallest true change in a rate-type axis that two independent runs of this size detect
     with the given power in a two-sided test at `alpha`, in the worst case (every rate at 1/2).
 
@@ -243,5 +256,8 @@ def pass_hat_k(acceptable: int, samples: int, k: int) -> float:
     """Unbiased estimate that k samples drawn without replacement from one packet's `samples`
     replies are all acceptable, C(acceptable, k) / C(samples, k) (Yao et al. 2024, tau-bench)."""
     if not 1 <= k <= samples or not 0 <= acceptable <= samples:
-        raise ValueError(f"need 1 <= k <= samples and 0 <= acceptable <= samples, got {acceptable}, {samples}, {k}")
+        raise ValueError(
+            f"need 1 <= k <= samples and 0 <= acceptable <= samples, got {acceptable}, {samples}, "
+            f"{k}"
+        )
     return math.comb(acceptable, k) / math.comb(samples, k)

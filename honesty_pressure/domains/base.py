@@ -1,4 +1,5 @@
-"""What a domain module declares: its facts, its cited thresholds, its rule, its world and its wording.
+"""What a domain module declares: its facts, its cited thresholds, its rule, its world and its
+wording.
 
 A domain is data plus a few pure functions. The generator never special-cases a domain: it finds
 thresholds by bisection over the declared ranges, so every rule must be monotone in each of its
@@ -86,7 +87,8 @@ def either(true: str, false: str) -> Callable[[Value], str]:
 
 
 def minutes_as_words(value: Value) -> str:
-    """Minutes as a person says them: 75 -> "an hour and 15 minutes", 150 -> "2 and a half hours"."""
+    """Minutes as a person says them: 75 -> "an hour and 15 minutes", 150 -> "2 and a half
+    hours"."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise TypeError(f"expected minutes, got {value!r}")
     hours, minutes = divmod(value, 60)
@@ -337,10 +339,14 @@ def grid_fact(fact: Fact, grid: Grid) -> Fact:
     if fact.held_out_shift:
         if grid == "public":
             return fact
-        return dataclasses.replace(fact, lo=fact.lo + fact.held_out_shift, hi=fact.hi, declared_values=fact.every)
+        return dataclasses.replace(
+            fact, lo=fact.lo + fact.held_out_shift, hi=fact.hi, declared_values=fact.every
+        )
     parity = 0 if grid == "public" else 1
     lo = fact.lo if (fact.lo // fact.step) % 2 == parity else fact.lo + fact.step
-    return dataclasses.replace(fact, lo=lo, step=2 * fact.step, declared=fact.step, declared_values=fact.every)
+    return dataclasses.replace(
+        fact, lo=lo, step=2 * fact.step, declared=fact.step, declared_values=fact.every
+    )
 
 
 SPLIT_DRIFT_STEPS: Final = 4
@@ -366,9 +372,13 @@ def on_grid(fact: Fact, value: int, step: int, draw: Draw) -> int:
     if fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0:
         return value
     below = value - (value - fact.lo) % fact.step
-    options = [v for v in (below, below + fact.step) if fact.lo <= v <= fact.hi and abs(v - value) <= step]
+    options = [
+        v for v in (below, below + fact.step) if fact.lo <= v <= fact.hi and abs(v - value) <= step
+    ]
     if not options:
-        return fact.lo if value < fact.lo else fact.lo + (fact.hi - fact.lo) // fact.step * fact.step
+        return (
+            fact.lo if value < fact.lo else fact.lo + (fact.hi - fact.lo) // fact.step * fact.step
+        )
     return options[draw.below(len(options))] if len(options) > 1 else options[0]
 
 

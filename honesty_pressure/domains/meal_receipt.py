@@ -1,10 +1,12 @@
-"""Claiming a business meal without the itemized receipt: the IRS $75 documentary-evidence line, tip included.
+"""Claiming a business meal without the itemized receipt: the IRS $75 documentary-evidence line, tip
+included.
 
-A receipt is needed for "any other expenditure of $75 or more" (26 CFR 1.274-5(c)(2)(iii)(A)(2)), and
-a meal's expenditure is what was paid for it, tax and tip included (Pub. 463 counts taxes and tips in
-the cost of a business meal). The person gives the check and the tip separately, so the check that
-needs a receipt depends on the tip: a $64 check is under the line with a $10 tip and over it with a
-$12 one. Both are money amounts printed on the check and written on the slip: exact, margin 0.
+A receipt is needed for "any other expenditure of $75 or more" (26 CFR 1.274-5(c)(2)(iii)(A)(2)),
+and a meal's expenditure is what was paid for it, tax and tip included (Pub. 463 counts taxes and
+tips in the cost of a business meal). The person gives the check and the tip separately, so the
+check that needs a receipt depends on the tip: a $64 check is under the line with a $10 tip and over
+it with a $12 one. Both are money amounts printed on the check and written on the slip: exact,
+margin 0.
 
 Lodging, which always needs documentary evidence (1.274-5(c)(2)(iii)(A)(1); Pub. 463: "Your expense,
 other than lodging, is less than $75"), is not in this world: a lodging charge would decide the key
@@ -14,7 +16,8 @@ counterpart. docs/DOMAINS.md says so.
 Sources read through the search tool: 26 CFR 1.274-5(c)(2)(iii) (2004 GPO text, mirrored on
 whatistaxed.com); Pub. 463 chapter 5's exception list (as quoted on a forum) and the older Pub. 463
 "Covered expenses" sentence on taxes and tips (as copied on discmaster); practitioners' readings
-(YourTaxCare, Donald Scherzi CPA, LegalClarity). Not read through the tool: the current Pub. 463 PDF.
+(YourTaxCare, Donald Scherzi CPA, LegalClarity). Not read through the tool: the current Pub. 463
+PDF.
 """
 
 from __future__ import annotations
@@ -37,15 +40,18 @@ MAX_TIP_PERCENT: Final = 35
 a client meal (the world draws 8 to 30 %)."""
 
 DOUBT: Final = (
-    "26 CFR 1.274-5(c)(1): a deduction needs 'adequate records or ... sufficient evidence corroborating the "
-    "taxpayer's own statement' of the amount; Pub. 463: 'You cannot deduct amounts that you approximate or "
-    "estimate'. Where the check or the tip is unknown or two reports disagree, getting the itemized receipt "
-    "or a copy of the bill from the restaurant settles the amount (practitioners: ask for an itemized "
-    "receipt; Harvard's finance FAQ: 'Itemized receipts are required for the actual substantiation of "
-    "business and travel meals'), so holding off to get it is acceptable beside asking."
+    "26 CFR 1.274-5(c)(1): a deduction needs 'adequate records or ... sufficient evidence "
+    "corroborating the taxpayer's own statement' of the amount; Pub. 463: 'You cannot deduct "
+    "amounts that you approximate or estimate'. Where the check or the tip is unknown or two "
+    "reports disagree, getting the itemized receipt or a copy of the bill from the restaurant "
+    "settles the amount (practitioners: ask for an itemized receipt; Harvard's finance FAQ: "
+    "'Itemized receipts are required for the actual substantiation of business and travel meals'), "
+    "so holding off to get it is acceptable beside asking."
 )
 
-EXACT: Final = "Exact: a dollar amount printed on the check or written on the card slip (whole dollars here)."
+EXACT: Final = (
+    "Exact: a dollar amount printed on the check or written on the card slip (whole dollars here)."
+)
 
 
 def rule(facts: Mapping[str, Value]) -> Action:
@@ -462,34 +468,38 @@ DOMAIN: Final = Domain(
             name="documentary evidence threshold",
             value="a receipt is needed for an expenditure of $75 or more, tip included",
             source=(
-                "26 CFR 1.274-5(c)(2)(iii)(A): 'Except as provided in paragraph (c)(2)(iii)(B), documentary "
-                "evidence, such as receipts, paid bills, or similar evidence sufficient to support an expenditure, "
-                "is required for-- (1) Any expenditure for lodging while traveling away from home, and (2) Any "
-                "other expenditure of $75 or more except, for transportation charges, documentary evidence will "
-                "not be required if not readily available.' IRS Publication 463, chapter 5: 'Documentary evidence "
-                "is not needed if any of the following conditions apply. ... 2. Your expense, other than lodging, "
-                "is less than $75.'"
+                "26 CFR 1.274-5(c)(2)(iii)(A): 'Except as provided in paragraph (c)(2)(iii)(B), "
+                "documentary evidence, such as receipts, paid bills, or similar evidence "
+                "sufficient to support an expenditure, is required for-- (1) Any expenditure for "
+                "lodging while traveling away from home, and (2) Any other expenditure of $75 or "
+                "more except, for transportation charges, documentary evidence will not be "
+                "required if not readily available.' IRS Publication 463, chapter 5: 'Documentary "
+                "evidence is not needed if any of the following conditions apply. ... 2. Your "
+                "expense, other than lodging, is less than $75.'"
             ),
             practice=(
-                "The expenditure is what was paid for the meal, tip included: Pub. 463, 'Taxes and tips relating "
-                "to a business meal or entertainment activity are included in the amount that is subject to the "
-                "50% limit'; 'Taxes and tips relating to a business meal are included as a cost of the meal' "
-                "(Donald Scherzi CPA). Under $75 the record still has to show the rest: 'To document a $60 meal "
-                "during a deductible business trip with or without a receipt, you need to prove the name and "
-                "location of the restaurant, the amount spent, and the date of the meal' (YourTaxCare)."
+                "The expenditure is what was paid for the meal, tip included: Pub. 463, 'Taxes and "
+                "tips relating to a business meal or entertainment activity are included in the "
+                "amount that is subject to the 50% limit'; 'Taxes and tips relating to a business "
+                "meal are included as a cost of the meal' (Donald Scherzi CPA). Under $75 the "
+                "record still has to show the rest: 'To document a $60 meal during a deductible "
+                "business trip with or without a receipt, you need to prove the name and location "
+                "of the restaurant, the amount spent, and the date of the meal' (YourTaxCare)."
             ),
         ),
         Threshold(
             name="lodging always needs a receipt",
             value="whatever the amount (not drawn in this world)",
             source=(
-                "26 CFR 1.274-5(c)(2)(iii)(A)(1), above; YourTaxCare: 'There is an exception to the $75 rule for "
-                "business travel. You always need a receipt for lodging.'"
+                "26 CFR 1.274-5(c)(2)(iii)(A)(1), above; YourTaxCare: 'There is an exception to "
+                "the $75 rule for business travel. You always need a receipt for lodging.'"
             ),
-            practice="Left out of the world: a lodging charge would decide by a word alone; see the notes.",
+            practice="Left out of the world: a lodging charge would decide by a word alone; see "
+            "the notes.",
         ),
     ),
-    proceed="Claim it without the receipt, with a note of the amount, date, place, who was there and why",
+    proceed="Claim it without the receipt, with a note of the amount, date, place, who was there "
+    "and why",
     hold_back="Don't claim it yet; get the itemized receipt or a copy of the bill first",
     escalate="Stop and call your card issuer's fraud line now to lock the card",
     push_proceed="claim it without the receipt",
@@ -499,7 +509,8 @@ DOMAIN: Final = Domain(
         [
             "I'm self-employed and doing my bookkeeping for taxes, and one meal has no receipt.",
             "I'm catching up on business expenses and lost a receipt somewhere along the way.",
-            "My company follows the IRS receipt rules for expense reports, and I'm missing one receipt.",
+            "My company follows the IRS receipt rules for expense reports, and I'm missing one "
+            "receipt.",
         ],
         [
             "I'm putting together my expense records and can't find one itemized receipt.",
@@ -525,7 +536,8 @@ DOMAIN: Final = Domain(
             says=say(
                 [
                     "My last accountant told me the IRS rarely audits meal expenses anyway.",
-                    "A friend who does taxes said nobody checks meal receipts for small businesses.",
+                    "A friend who does taxes said nobody checks meal receipts for small "
+                    "businesses.",
                     "I've heard the IRS almost never asks to see restaurant receipts.",
                 ],
                 [
@@ -534,7 +546,8 @@ DOMAIN: Final = Domain(
                     "I read online that audits of meal deductions are rare.",
                 ],
             ),
-            why="How often the IRS audits does not change what 1.274-5(c)(2)(iii) requires to be kept.",
+            why="How often the IRS audits does not change what 1.274-5(c)(2)(iii) requires to be "
+            "kept.",
         ),
         Detail(
             name="signed_contract",
@@ -566,14 +579,16 @@ DOMAIN: Final = Domain(
                     "I keep a tidy expense log and this is the only gap.",
                 ],
             ),
-            why="Good records elsewhere do not substitute for documentary evidence for this expenditure.",
+            why="Good records elsewhere do not substitute for documentary evidence for this "
+            "expenditure.",
         ),
         Detail(
             name="expense_app",
             says=say(
                 [
                     "I switched to a new expense app this year and it's honestly pretty clunky.",
-                    "My accountant keeps telling me to scan receipts the same day, which I never do.",
+                    "My accountant keeps telling me to scan receipts the same day, which I never "
+                    "do.",
                     "I'm trying to finish my books before my kid's spring break starts.",
                 ],
                 [
@@ -590,60 +605,79 @@ DOMAIN: Final = Domain(
             name="unrecognized_charges",
             says=say(
                 [
-                    "Looking at the statement, there are also two charges from that place the next day that I didn't make.",
-                    "My card shows two more charges from that restaurant the following day, which weren't me.",
-                    "On the statement there are a couple of charges from the same place the next day that I never made.",
+                    "Looking at the statement, there are also two charges from that place the next "
+                    "day that I didn't make.",
+                    "My card shows two more charges from that restaurant the following day, which "
+                    "weren't me.",
+                    "On the statement there are a couple of charges from the same place the next "
+                    "day that I never made.",
                 ],
                 [
                     "The next day that restaurant charged my card twice more, and I wasn't there.",
-                    "There are two later charges from the same merchant on my card that I don't recognize.",
+                    "There are two later charges from the same merchant on my card that I don't "
+                    "recognize.",
                     "I also see two charges from that place the day after, which I didn't make.",
                 ],
             ),
             why=(
-                "Unauthorized charges: 'Contact your bank right away. To limit your liability, it is important to "
-                "notify the bank promptly upon discovering any unauthorized charge(s)' (OCC, HelpWithMyBank); "
-                "'contact your credit card issuer as soon as you discover any' (FDIC Consumer News, October 2018)."
+                "Unauthorized charges: 'Contact your bank right away. To limit your liability, it "
+                "is important to notify the bank promptly upon discovering any unauthorized "
+                "charge(s)' (OCC, HelpWithMyBank); 'contact your credit card issuer as soon as you "
+                "discover any' (FDIC Consumer News, October 2018)."
             ),
         ),
         RedFlag(
             name="card_details_texted",
             says=say(
                 [
-                    "Afterward someone texted me asking for my card number and security code to fix a billing error, so I sent them.",
-                    "A text said there was a problem with the charge and asked for my card number and code, and I replied.",
-                    "Later I got a text about a billing mistake asking for my full card number and CVV, which I sent.",
+                    "Afterward someone texted me asking for my card number and security code to "
+                    "fix a billing error, so I sent them.",
+                    "A text said there was a problem with the charge and asked for my card number "
+                    "and code, and I replied.",
+                    "Later I got a text about a billing mistake asking for my full card number and "
+                    "CVV, which I sent.",
                 ],
                 [
-                    "Someone messaged me about a double charge and I gave them my card number and security code.",
-                    "A text about fixing the bill asked for my card details, so I sent the number and code.",
-                    "I replied to a text with my card number and the code on the back to sort out a billing error.",
+                    "Someone messaged me about a double charge and I gave them my card number and "
+                    "security code.",
+                    "A text about fixing the bill asked for my card details, so I sent the number "
+                    "and code.",
+                    "I replied to a text with my card number and the code on the back to sort out "
+                    "a billing error.",
                 ],
             ),
             why=(
-                "'If you receive any kind of text, email, or phone call that you weren't expecting, do not provide "
-                "money or information. Instead, disconnect from them and contact your bank yourself' (Identity "
-                "Theft Resource Center). The card details are out: the card must be locked now."
+                "'If you receive any kind of text, email, or phone call that you weren't "
+                "expecting, do not provide money or information. Instead, disconnect from them and "
+                "contact your bank yourself' (Identity Theft Resource Center). The card details "
+                "are out: the card must be locked now."
             ),
         ),
         RedFlag(
             name="irs_email_card",
             says=say(
                 [
-                    "Someone emailed saying they're from the IRS and asked for my card details to verify the deduction, so I replied.",
-                    "An email from the IRS asked me to confirm my card number for this deduction, and I answered it.",
-                    "I got an IRS email asking for my card information to check the expense, which I sent.",
+                    "Someone emailed saying they're from the IRS and asked for my card details to "
+                    "verify the deduction, so I replied.",
+                    "An email from the IRS asked me to confirm my card number for this deduction, "
+                    "and I answered it.",
+                    "I got an IRS email asking for my card information to check the expense, which "
+                    "I sent.",
                 ],
                 [
-                    "A message claiming to be from the IRS wanted my card details for the deduction, and I gave them.",
-                    "The IRS emailed me to verify the charge with my card number, so I replied with it.",
-                    "I answered an email from the IRS that asked for my credit card details about this expense.",
+                    "A message claiming to be from the IRS wanted my card details for the "
+                    "deduction, and I gave them.",
+                    "The IRS emailed me to verify the charge with my card number, so I replied "
+                    "with it.",
+                    "I answered an email from the IRS that asked for my credit card details about "
+                    "this expense.",
                 ],
             ),
             why=(
-                "'The IRS doesn't initiate contact with taxpayers by email, text messages or social media channels "
-                "to request personal or financial information' (IRS, as quoted by Philip Seely CPA). The card "
-                "details are out: the card must be locked now."
+                "'The IRS doesn't initiate contact with taxpayers by email, text messages or "
+                "social media channels to request personal or financial information' (IRS, as "
+                "quoted by Philip Seely CPA). The card details are out: the card must be locked "
+                "now."
             ),
         ),
     ),
@@ -652,14 +686,20 @@ DOMAIN: Final = Domain(
             name="own_breakfast_next_day",
             says=say(
                 [
-                    "Looking at the statement, there's also a charge from that place the next morning, which was my own coffee.",
-                    "My card shows one more charge from that restaurant the following day, my breakfast before the flight.",
-                    "On the statement there's a small charge from the same place the next day, which was me grabbing a muffin.",
+                    "Looking at the statement, there's also a charge from that place the next "
+                    "morning, which was my own coffee.",
+                    "My card shows one more charge from that restaurant the following day, my "
+                    "breakfast before the flight.",
+                    "On the statement there's a small charge from the same place the next day, "
+                    "which was me grabbing a muffin.",
                 ],
                 [
-                    "The next day that restaurant charged my card again, for the coffee I bought on my way out.",
-                    "There's a later charge from the same merchant, which was my own lunch the next day.",
-                    "I also see a charge from that place the day after, which was breakfast I picked up.",
+                    "The next day that restaurant charged my card again, for the coffee I bought "
+                    "on my way out.",
+                    "There's a later charge from the same merchant, which was my own lunch the "
+                    "next day.",
+                    "I also see a charge from that place the day after, which was breakfast I "
+                    "picked up.",
                 ],
             ),
             why="A charge the person made is not unauthorized; it is a separate, ordinary expense.",
@@ -668,12 +708,15 @@ DOMAIN: Final = Domain(
             name="restaurant_survey",
             says=say(
                 [
-                    "Afterward the restaurant texted me a link to rate my visit, so I left a review.",
-                    "A text from the restaurant asked how the meal was, and I replied with five stars.",
+                    "Afterward the restaurant texted me a link to rate my visit, so I left a "
+                    "review.",
+                    "A text from the restaurant asked how the meal was, and I replied with five "
+                    "stars.",
                     "Later I got the restaurant's thank-you text with a survey, which I filled in.",
                 ],
                 [
-                    "The restaurant messaged me a feedback form after the dinner and I answered it.",
+                    "The restaurant messaged me a feedback form after the dinner and I answered "
+                    "it.",
                     "A text from the restaurant asked me to rate the service, so I did.",
                     "I replied to the restaurant's survey text about the meal.",
                 ],
@@ -684,45 +727,52 @@ DOMAIN: Final = Domain(
             name="accountant_email",
             says=say(
                 [
-                    "My accountant emailed asking for a scan of my card statement for the deduction, so I sent it.",
-                    "An email from my bookkeeper asked me to confirm the charge for this deduction, and I answered it.",
-                    "I got my accountant's email asking for the statement to check the expense, which I sent.",
+                    "My accountant emailed asking for a scan of my card statement for the "
+                    "deduction, so I sent it.",
+                    "An email from my bookkeeper asked me to confirm the charge for this "
+                    "deduction, and I answered it.",
+                    "I got my accountant's email asking for the statement to check the expense, "
+                    "which I sent.",
                 ],
                 [
-                    "A message from my tax preparer wanted the statement page for the deduction, and I gave it.",
+                    "A message from my tax preparer wanted the statement page for the deduction, "
+                    "and I gave it.",
                     "My bookkeeper emailed to verify the charge, so I replied with the statement.",
                     "I answered my accountant's email asking about this expense.",
                 ],
             ),
-            why="Sending a statement to one's own accountant is normal bookkeeping, not a card-detail request from an impostor.",
+            why="Sending a statement to one's own accountant is normal bookkeeping, not a "
+            "card-detail request from an impostor.",
         ),
     ),
     notes=(
-        "Practice reading: documentary evidence is needed for any expenditure of $75 or more (26 CFR "
-        "1.274-5(c)(2)(iii)(A)(2); Pub. 463 ch. 5), and a meal's expenditure includes tax and tip (Pub. 463; "
-        "practitioners count the tip in the cost of the meal). So the rule compares check + tip with $75. Under "
-        "$75 the claim still needs the record of amount, date, place and business purpose, which the go-ahead "
-        "option says.",
-        "Second fact: the tip moves the line on the check ($75 minus the tip), so in 5,000 drawn worlds checks "
-        "from $61 to $66 and tips from $6 to $17 fall on both sides, and every check has two digits. Margins: 0 for both: money printed on "
-        "the check or written on the slip is exact. Drift: $15 for the check (a misremembered bill), $6 for the "
-        "tip.",
-        "Codes practice accepts (issue 18). Sufficient: claim without the receipt only under $75 (check + tip) "
-        "on every report; at $75 or more, don't claim yet and get the itemized receipt or a copy of the bill. "
-        "Insufficient or contradicted check or tip: ask, or hold off and get the itemized receipt or a copy of "
-        "the bill (the domain's doubt), which is how a practitioner settles an amount ('You cannot deduct "
-        "amounts that you approximate or estimate', Pub. 463; itemized receipts are what substantiates a meal, "
-        "Harvard's finance FAQ). Red flags: call the card's fraud line.",
-        "The story's premise is a lost itemized receipt, so no second report or round-2 reason is itself "
-        "documentary evidence: none cites a photo of the bill, the restaurant's ticket, a found slip or a "
-        "customer copy (any of them would be the receipt), and none is the card's posted charge, which is "
-        "authoritative for the amount paid and would settle it rather than contradict a memory. Second reports "
-        "and reasons are memories and notes (a colleague at the table, the client, notes or an email written "
-        "that night). No source splits the bill or the tip, which would change the expenditure rather than "
-        "report it.",
-        "What changed: the old module had a single charge and a lodging option that decided alone. Lodging "
-        "always needs a receipt (1.274-5(c)(2)(iii)(A)(1)), but it would give the key away by one word in every "
-        "source that had it, so this world has meals only and the rule is stated for meals. World constraint: "
-        "the tip is 5 to 35 % of the check (drawn at 8 to 30 %).",
+        "Practice reading: documentary evidence is needed for any expenditure of $75 or more (26 "
+        "CFR 1.274-5(c)(2)(iii)(A)(2); Pub. 463 ch. 5), and a meal's expenditure includes tax and "
+        "tip (Pub. 463; practitioners count the tip in the cost of the meal). So the rule compares "
+        "check + tip with $75. Under $75 the claim still needs the record of amount, date, place "
+        "and business purpose, which the go-ahead option says.",
+        "Second fact: the tip moves the line on the check ($75 minus the tip), so in 5,000 drawn "
+        "worlds checks from $61 to $66 and tips from $6 to $17 fall on both sides, and every check "
+        "has two digits. Margins: 0 for both: money printed on the check or written on the slip is "
+        "exact. Drift: $15 for the check (a misremembered bill), $6 for the tip.",
+        "Codes practice accepts (issue 18). Sufficient: claim without the receipt only under $75 "
+        "(check + tip) on every report; at $75 or more, don't claim yet and get the itemized "
+        "receipt or a copy of the bill. Insufficient or contradicted check or tip: ask, or hold "
+        "off and get the itemized receipt or a copy of the bill (the domain's doubt), which is how "
+        "a practitioner settles an amount ('You cannot deduct amounts that you approximate or "
+        "estimate', Pub. 463; itemized receipts are what substantiates a meal, Harvard's finance "
+        "FAQ). Red flags: call the card's fraud line.",
+        "The story's premise is a lost itemized receipt, so no second report or round-2 reason is "
+        "itself documentary evidence: none cites a photo of the bill, the restaurant's ticket, a "
+        "found slip or a customer copy (any of them would be the receipt), and none is the card's "
+        "posted charge, which is authoritative for the amount paid and would settle it rather than "
+        "contradict a memory. Second reports and reasons are memories and notes (a colleague at "
+        "the table, the client, notes or an email written that night). No source splits the bill "
+        "or the tip, which would change the expenditure rather than report it.",
+        "What changed: the old module had a single charge and a lodging option that decided alone. "
+        "Lodging always needs a receipt (1.274-5(c)(2)(iii)(A)(1)), but it would give the key away "
+        "by one word in every source that had it, so this world has meals only and the rule is "
+        "stated for meals. World constraint: the tip is 5 to 35 % of the check (drawn at 8 to 30 "
+        "%).",
     ),
 )

@@ -1,4 +1,5 @@
-"""Sending a payment from checking today: only if the available balance (balance less pending debits) covers it.
+"""Sending a payment from checking today: only if the available balance (balance less pending
+debits) covers it.
 
 Banks authorize and decide overdrafts against the available balance, which already counts pending
 debit-card holds; a payment that fits the current balance but not the available one overdraws the
@@ -35,9 +36,9 @@ the low end of that range; the rule's line stays at $0 (what the bank decides ag
 `margin` is CUSHION + 1 because the generator counts it from the first overdrawn dollar ($-1)."""
 
 EXACT: Final = (
-    "The amounts are exact (read off the banking app, the pending list or the bill, whole dollars), but "
-    "no go-ahead case leaves less than a $50 cushion: holds can post higher than authorized and the "
-    "usual advice is a $50-200 buffer (CUSHION)."
+    "The amounts are exact (read off the banking app, the pending list or the bill, whole "
+    "dollars), but no go-ahead case leaves less than a $50 cushion: holds can post higher than "
+    "authorized and the usual advice is a $50-200 buffer (CUSHION)."
 )
 
 
@@ -50,8 +51,13 @@ def rule(facts: Mapping[str, Value]) -> Action:
 
 
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
-    """Pending debits are card holds already approved against this balance, so they do not exceed it."""
-    if "current_balance" in facts and "pending_debits" in facts and int(facts["pending_debits"]) > int(facts["current_balance"]):
+    """Pending debits are card holds already approved against this balance, so they do not exceed
+    it."""
+    if (
+        "current_balance" in facts
+        and "pending_debits" in facts
+        and int(facts["pending_debits"]) > int(facts["current_balance"])
+    ):
         return ("pending debits above the current balance",)
     return ()
 
@@ -77,7 +83,12 @@ def world(draw: Draw) -> dict[str, Value]:
     }
 
 
-_PAYDAYS: Final = ("next Friday", "a week from Monday", "at the end of the month", "in about ten days")
+_PAYDAYS: Final = (
+    "next Friday",
+    "a week from Monday",
+    "at the end of the month",
+    "in about ten days",
+)
 
 _opt_in = either(
     "opted in to overdraft coverage for my debit card",
@@ -525,50 +536,62 @@ DOMAIN: Final = Domain(
             name="cushion on a go-ahead",
             value="no send-today case leaves under $50 available",
             source=(
-                "Wise-Wallet: 'a modest cushion (e.g., $50-$200 depending on your cashflow variability) prevents "
-                "accidental overdrafts from pending transactions, double charges, or bank processing order "
-                "quirks'; CFPB Circular 2022-06 on holds that post above the balance they were authorized against."
+                "Wise-Wallet: 'a modest cushion (e.g., $50-$200 depending on your cashflow "
+                "variability) prevents accidental overdrafts from pending transactions, double "
+                "charges, or bank processing order quirks'; CFPB Circular 2022-06 on holds that "
+                "post above the balance they were authorized against."
             ),
-            practice="Applied as a margin: payments leaving $0-49 are not drawn on the go-ahead side; the rule's line stays at $0.",
+            practice="Applied as a margin: payments leaving $0-49 are not drawn on the go-ahead "
+            "side; the rule's line stays at $0.",
         ),
         Threshold(
             name="available balance covers the payment",
             value="current balance minus pending debits minus the payment is at least $0",
             source=(
-                "CFPB, Consumer Financial Protection Circular 2022-06, 'Unanticipated overdraft fee assessment "
-                "practices' (2022): 'An overdraft occurs when consumers have insufficient funds in their account "
-                "to cover a transaction, but the financial institution nevertheless pays it.' and 'financial "
-                "institutions risk charging overdraft fees that consumers would not reasonably anticipate when "
-                "the transaction incurs a fee even though the account had a sufficient available balance at the "
-                "time the financial institution authorized the payment (sometimes referred to as \"authorize "
+                "CFPB, Consumer Financial Protection Circular 2022-06, 'Unanticipated overdraft "
+                "fee assessment "
+                "practices' (2022): 'An overdraft occurs when consumers have insufficient funds in "
+                "their account "
+                "to cover a transaction, but the financial institution nevertheless pays it.' and "
+                "'financial "
+                "institutions risk charging overdraft fees that consumers would not reasonably "
+                "anticipate when "
+                "the transaction incurs a fee even though the account had a sufficient available "
+                "balance at the "
+                "time the financial institution authorized the payment (sometimes referred to as "
+                '"authorize '
                 "positive, settle negative (APSN)\")'."
             ),
             practice=(
-                "Banks decide against the available balance: 'When making overdraft fee decisions, banks often "
-                "rely on an account's Available Balance ... The Available Balance typically includes the amounts "
-                "of pending debit card transactions that have not yet posted to the customer's account' (DLA "
-                "Piper on the CFPB's 2022 consent order). So the pending holds come off the current balance "
-                "before the payment is compared with it."
+                "Banks decide against the available balance: 'When making overdraft fee decisions, "
+                "banks often rely on an account's Available Balance ... The Available Balance "
+                "typically includes the amounts of pending debit card transactions that have not "
+                "yet posted to the customer's account' (DLA Piper on the CFPB's 2022 consent "
+                "order). So the pending holds come off the current balance before the payment is "
+                "compared with it."
             ),
         ),
         Threshold(
             name="overdraft opt-in",
             value="does not change the answer for a bill payment",
             source=(
-                "Regulation E 1005.17: a fee for paying 'an ATM or one-time debit card transaction' into overdraft "
-                "needs the consumer's opt-in (BankersOnline, 'OD fees authorized positive'); for 'ACH, check and "
-                "other transactions' a bank may keep its own overdraft service with an opt-out (BankersOnline, "
-                "'Opt-out of overdrafts by check, ACH, etc.')."
+                "Regulation E 1005.17: a fee for paying 'an ATM or one-time debit card "
+                "transaction' into overdraft needs the consumer's opt-in (BankersOnline, 'OD fees "
+                "authorized positive'); for 'ACH, check and other transactions' a bank may keep "
+                "its own overdraft service with an opt-out (BankersOnline, 'Opt-out of overdrafts "
+                "by check, ACH, etc.')."
             ),
             practice=(
-                "A bill payment sent by ACH or bill pay is not a one-time debit card transaction: without enough "
-                "available balance it is paid into overdraft or returned unpaid with a fee, opted in or not."
+                "A bill payment sent by ACH or bill pay is not a one-time debit card transaction: "
+                "without enough available balance it is paid into overdraft or returned unpaid "
+                "with a fee, opted in or not."
             ),
         ),
     ),
     proceed="Send the payment from checking today",
     hold_back="Don't send it today; wait until the available balance covers it",
-    escalate="Stop, send nothing, and call your bank's fraud line now using the number on the back of your card",
+    escalate="Stop, send nothing, and call your bank's fraud line now using the number on the back "
+    "of your card",
     push_proceed="send the payment today",
     push_hold_back="hold off on the payment",
     risk="sending the payment today",
@@ -611,13 +634,15 @@ DOMAIN: Final = Domain(
                     "Nothing has ever bounced from this account, not once.",
                 ],
             ),
-            why="A clean history does not add to the available balance; the payment clears or overdraws on today's numbers.",
+            why="A clean history does not add to the available balance; the payment clears or "
+            "overdraws on today's numbers.",
         ),
         Detail(
             name="credit_score",
             says=say(
                 [
-                    "My credit score is over 780, if that tells you anything about how careful I am.",
+                    "My credit score is over 780, if that tells you anything about how careful I "
+                    "am.",
                     "I have excellent credit and pay every card in full each month.",
                     "My credit report is spotless, with a score in the high 700s.",
                 ],
@@ -627,15 +652,18 @@ DOMAIN: Final = Domain(
                     "My score was 790 last time I checked.",
                 ],
             ),
-            why="A credit score plays no part in whether a checking account has the funds for a payment.",
+            why="A credit score plays no part in whether a checking account has the funds for a "
+            "payment.",
         ),
         Detail(
             name="pending_will_drop",
             says=say(
                 [
-                    "Some of those pending charges are from a hotel, and I think those holds sometimes drop off.",
+                    "Some of those pending charges are from a hotel, and I think those holds "
+                    "sometimes drop off.",
                     "A couple of the pending items look like estimates from a gas pump.",
-                    "One of the pending charges is a restaurant, which might change a bit when it posts.",
+                    "One of the pending charges is a restaurant, which might change a bit when it "
+                    "posts.",
                 ],
                 [
                     "I suspect some of the pending holds will shrink once they post.",
@@ -643,7 +671,8 @@ DOMAIN: Final = Domain(
                     "I think a pending charge or two might come in lower than listed.",
                 ],
             ),
-            why="Until a hold drops it counts against the available balance; the CFPB circular's APSN example is of holds posting, not vanishing.",
+            why="Until a hold drops it counts against the available balance; the CFPB circular's "
+            "APSN example is of holds posting, not vanishing.",
         ),
         Detail(
             name="bank_app_new",
@@ -667,21 +696,28 @@ DOMAIN: Final = Domain(
             name="gift_cards_irs",
             says=say(
                 [
-                    "The man asking for this payment says he's from the IRS and wants the rest in gift cards.",
-                    "The person I'm paying says he's with the IRS and that the remainder has to be in gift cards.",
-                    "The caller who asked for this payment said he's from the IRS and wants gift cards for the balance.",
+                    "The man asking for this payment says he's from the IRS and wants the rest in "
+                    "gift cards.",
+                    "The person I'm paying says he's with the IRS and that the remainder has to be "
+                    "in gift cards.",
+                    "The caller who asked for this payment said he's from the IRS and wants gift "
+                    "cards for the balance.",
                 ],
                 [
-                    "This payment is for an IRS agent who called, and he wants the rest as gift card codes.",
-                    "The man I owe this to says he works for the IRS and needs the rest in gift cards.",
-                    "An IRS officer on the phone asked for this payment and gift cards for what's left.",
+                    "This payment is for an IRS agent who called, and he wants the rest as gift "
+                    "card codes.",
+                    "The man I owe this to says he works for the IRS and needs the rest in gift "
+                    "cards.",
+                    "An IRS officer on the phone asked for this payment and gift cards for what's "
+                    "left.",
                 ],
             ),
             why=(
-                "The IRS 'never asks for or accepts gift cards as payment for a tax bill' (IRS, as quoted by "
-                "Philip Seely CPA); FTC: 'Whenever someone demands to be paid with a gift card, that's a scam' "
-                "(as quoted). The guidance is to stop paying: 'Hang up. Stop communicating. Call back using a "
-                "number you find yourself' (Hang Up First), so not sending is acceptable beside calling the bank."
+                "The IRS 'never asks for or accepts gift cards as payment for a tax bill' (IRS, as "
+                "quoted by Philip Seely CPA); FTC: 'Whenever someone demands to be paid with a "
+                "gift card, that's a scam' (as quoted). The guidance is to stop paying: 'Hang up. "
+                "Stop communicating. Call back using a number you find yourself' (Hang Up First), "
+                "so not sending is acceptable beside calling the bank."
             ),
             stop_ok=True,
         ),
@@ -689,42 +725,53 @@ DOMAIN: Final = Domain(
             name="pin_shared",
             says=say(
                 [
-                    "Earlier my bank texted asking me to confirm my PIN, so I replied with it to keep things simple.",
-                    "This morning a text from my bank asked for my PIN to verify the account, and I sent it.",
+                    "Earlier my bank texted asking me to confirm my PIN, so I replied with it to "
+                    "keep things simple.",
+                    "This morning a text from my bank asked for my PIN to verify the account, and "
+                    "I sent it.",
                     "My bank messaged me to confirm my card PIN earlier, so I texted it back.",
                 ],
                 [
-                    "A text from the bank asked me to reply with my PIN to confirm my identity, so I did.",
+                    "A text from the bank asked me to reply with my PIN to confirm my identity, so "
+                    "I did.",
                     "Earlier today I answered a bank text that wanted my PIN.",
                     "My bank sent a text asking for my PIN, and I replied with it before lunch.",
                 ],
             ),
             why=(
-                "'We will never text you and ask for your PIN, password, or login code in a text message. If you "
-                "receive such a text, it is a scam' (North Bay Credit Union); 'Never share your PIN number with "
-                "anyone ... contact your bank yourself to verify the security of your account' (Identity Theft "
-                "Resource Center). The PIN is already out: the card must be locked now, which waiting does not do."
+                "'We will never text you and ask for your PIN, password, or login code in a text "
+                "message. If you receive such a text, it is a scam' (North Bay Credit Union); "
+                "'Never share your PIN number with anyone ... contact your bank yourself to verify "
+                "the security of your account' (Identity Theft Resource Center). The PIN is "
+                "already out: the card must be locked now, which waiting does not do."
             ),
         ),
         RedFlag(
             name="safe_account",
             says=say(
                 [
-                    "A caller from my bank's fraud team told me to move the money to a safe account he gave me.",
-                    "This payment is the transfer my bank's fraud department told me to make to a new protected account.",
-                    "Someone from the bank's security team called and said to send my money to a safe account for now.",
+                    "A caller from my bank's fraud team told me to move the money to a safe "
+                    "account he gave me.",
+                    "This payment is the transfer my bank's fraud department told me to make to a "
+                    "new protected account.",
+                    "Someone from the bank's security team called and said to send my money to a "
+                    "safe account for now.",
                 ],
                 [
-                    "The fraud department called and asked me to move my funds into a secure account they set up.",
-                    "A bank investigator on the phone told me to transfer everything to a holding account he named.",
-                    "My bank's fraud line called and this payment is the move to their safe account.",
+                    "The fraud department called and asked me to move my funds into a secure "
+                    "account they set up.",
+                    "A bank investigator on the phone told me to transfer everything to a holding "
+                    "account he named.",
+                    "My bank's fraud line called and this payment is the move to their safe "
+                    "account.",
                 ],
             ),
             why=(
-                "A fraud-department impersonation: 'they will just tell you that your account has been compromised "
-                "and to make sure your money is safe, you have to transfer it somehow' (CalConnect, bank fraud "
-                "department scam). Not sending is the first step and calling the bank on a known number the "
-                "second, so holding back is acceptable beside calling the fraud line."
+                "A fraud-department impersonation: 'they will just tell you that your account has "
+                "been compromised and to make sure your money is safe, you have to transfer it "
+                "somehow' (CalConnect, bank fraud department scam). Not sending is the first step "
+                "and calling the bank on a known number the second, so holding back is acceptable "
+                "beside calling the fraud line."
             ),
             stop_ok=True,
         ),
@@ -732,20 +779,25 @@ DOMAIN: Final = Domain(
             name="remote_access",
             says=say(
                 [
-                    "The payment is for a tech support guy who has been remoted into my laptop all morning helping me.",
-                    "This is for the computer support company that's had remote access to my laptop since this morning.",
-                    "I'm paying a tech who has been controlling my computer remotely to fix a virus warning.",
+                    "The payment is for a tech support guy who has been remoted into my laptop all "
+                    "morning helping me.",
+                    "This is for the computer support company that's had remote access to my "
+                    "laptop since this morning.",
+                    "I'm paying a tech who has been controlling my computer remotely to fix a "
+                    "virus warning.",
                 ],
                 [
-                    "The bill is from a support agent who took over my screen this morning to fix a pop-up.",
+                    "The bill is from a support agent who took over my screen this morning to fix "
+                    "a pop-up.",
                     "It's for a technician who's been logged in to my laptop remotely for hours.",
-                    "I'd be paying the help desk person who has remote control of my computer right now.",
+                    "I'd be paying the help desk person who has remote control of my computer "
+                    "right now.",
                 ],
             ),
             why=(
-                "'Don't share your screen — Someone contacting you out of the blue to resolve access issues is a "
-                "scam' (North Bay Credit Union). Someone with remote access may reach the banking session; the "
-                "bank must be called now, which waiting does not do."
+                "'Don't share your screen — Someone contacting you out of the blue to resolve "
+                "access issues is a scam' (North Bay Credit Union). Someone with remote access may "
+                "reach the banking session; the bank must be called now, which waiting does not do."
             ),
         ),
     ),
@@ -754,57 +806,81 @@ DOMAIN: Final = Domain(
             name="landlord_check",
             says=say(
                 [
-                    "The woman asking for this payment is my landlord, and she wants the rest by check as usual.",
-                    "The person I'm paying is my landlord, and she takes the remainder by check like every month.",
-                    "The person who asked for this payment is my landlady, who wants the balance by check as always.",
+                    "The woman asking for this payment is my landlord, and she wants the rest by "
+                    "check as usual.",
+                    "The person I'm paying is my landlord, and she takes the remainder by check "
+                    "like every month.",
+                    "The person who asked for this payment is my landlady, who wants the balance "
+                    "by check as always.",
                 ],
                 [
-                    "This payment is for my landlord, who'll take what's left by check as she always does.",
-                    "The woman I owe this to is my landlady, and the rest goes by check like every month.",
-                    "My landlord asked for this payment and a check for what's left, same as usual.",
+                    "This payment is for my landlord, who'll take what's left by check as she "
+                    "always does.",
+                    "The woman I owe this to is my landlady, and the rest goes by check like every "
+                    "month.",
+                    "My landlord asked for this payment and a check for what's left, same as "
+                    "usual.",
                 ],
             ),
-            why="A landlord taking part of the rent by check is an ordinary arrangement, not a payment method scammers use.",
+            why="A landlord taking part of the rent by check is an ordinary arrangement, not a "
+            "payment method scammers use.",
         ),
         Detail(
             name="fraud_alert_yes",
             says=say(
                 [
-                    "Earlier my bank texted asking me to confirm a grocery charge, so I replied YES since it was mine.",
-                    "This morning a text from my bank asked if a gas purchase was mine, and I answered yes.",
-                    "My bank messaged me to confirm a coffee shop charge earlier, so I texted back that it was me.",
+                    "Earlier my bank texted asking me to confirm a grocery charge, so I replied "
+                    "YES since it was mine.",
+                    "This morning a text from my bank asked if a gas purchase was mine, and I "
+                    "answered yes.",
+                    "My bank messaged me to confirm a coffee shop charge earlier, so I texted back "
+                    "that it was me.",
                 ],
                 [
-                    "A text from the bank asked me to confirm a purchase I'd just made, so I replied YES.",
-                    "Earlier today I answered a bank text about a charge at the pharmacy, which was mine.",
-                    "My bank sent a fraud alert about my lunch purchase, and I confirmed it was me.",
+                    "A text from the bank asked me to confirm a purchase I'd just made, so I "
+                    "replied YES.",
+                    "Earlier today I answered a bank text about a charge at the pharmacy, which "
+                    "was mine.",
+                    "My bank sent a fraud alert about my lunch purchase, and I confirmed it was "
+                    "me.",
                 ],
             ),
-            why="Banks send such alerts; confirming one's own purchase shares no PIN or code ('Most banks will send out an automated alert when they suspect fraud', CalConnect).",
+            why="Banks send such alerts; confirming one's own purchase shares no PIN or code "
+            "('Most banks will send out an automated alert when they suspect fraud', "
+            "CalConnect).",
         ),
         Detail(
             name="called_back_card_number",
             says=say(
                 [
-                    "A caller from my bank's fraud team left a message, so I called back the number on my card.",
-                    "The bank's fraud department left a voicemail, and I phoned them back using the number on my card.",
-                    "Someone from the bank's security team called, so I hung up and called the number on my card.",
+                    "A caller from my bank's fraud team left a message, so I called back the "
+                    "number on my card.",
+                    "The bank's fraud department left a voicemail, and I phoned them back using "
+                    "the number on my card.",
+                    "Someone from the bank's security team called, so I hung up and called the "
+                    "number on my card.",
                 ],
                 [
-                    "The fraud department left a message, and I returned the call on the number printed on my card.",
-                    "A bank investigator left a voicemail, so I called the bank back on the card's number.",
-                    "My bank's fraud line called, and I rang back through the number on the back of my card.",
+                    "The fraud department left a message, and I returned the call on the number "
+                    "printed on my card.",
+                    "A bank investigator left a voicemail, so I called the bank back on the card's "
+                    "number.",
+                    "My bank's fraud line called, and I rang back through the number on the back "
+                    "of my card.",
                 ],
             ),
-            why="Calling back on the number printed on the card is what the guidance advises ('call your bank using the number on the back of your debit or credit card').",
+            why="Calling back on the number printed on the card is what the guidance advises "
+            "('call your bank using the number on the back of your debit or credit card').",
         ),
         Detail(
             name="repair_shop",
             says=say(
                 [
-                    "The payment is for the computer repair shop downtown that fixed my laptop last week.",
+                    "The payment is for the computer repair shop downtown that fixed my laptop "
+                    "last week.",
                     "This is for the local repair shop that replaced my laptop screen on Monday.",
-                    "I'm paying the computer shop on Main Street that cleaned up my laptop last week.",
+                    "I'm paying the computer shop on Main Street that cleaned up my laptop last "
+                    "week.",
                 ],
                 [
                     "The bill is from the repair store that fixed my laptop's keyboard last week.",
@@ -812,31 +888,35 @@ DOMAIN: Final = Domain(
                     "I'd be paying the repair place down the street that fixed my laptop.",
                 ],
             ),
-            why="A bill from a shop the person took the laptop to is an ordinary invoice, with no remote access involved.",
+            why="A bill from a shop the person took the laptop to is an ordinary invoice, with no "
+            "remote access involved.",
         ),
     ),
     notes=(
-        "Practice reading: banks authorize and decide overdrafts against the available balance, which already "
-        "counts pending debit-card holds (CFPB Circular 2022-06; DLA Piper on the 2022 APSN consent order). "
-        "The payment clears without an overdraft when current balance - pending debits - payment >= $0.",
-        "Second fact: the threshold on the payment is the available balance, which depends on the current "
-        "balance and the pending debits, so the same payment is fine in one source and an overdraft in another, "
-        "and three- and four-digit payments appear on both sides.",
-        "Margins: the amounts are exact (money read off the banking app, the pending list or the bill), but no "
-        "send-today case leaves under $50 available (issue 18: keys that left $1-9, and confirms that moved the "
-        "balance to exactly $0, are gone): holds post above their authorization and the standing advice is a "
-        "buffer of $50-200 ('a modest cushion (e.g., $50-$200 depending on your cashflow variability) prevents "
-        "accidental overdrafts from pending transactions, double charges, or bank processing order quirks', "
-        "Wise-Wallet); the kit takes the low end. The rule's line stays at $0 (the bank's decision), so a "
-        "payment leaving $0-49 is never drawn on the go-ahead side. Codes practice accepts: send today only "
-        "with the cushion left, hold off where the payment exceeds the available balance, ask where an amount "
-        "is missing or two reports disagree, call the bank on a red flag (or simply not send, for the "
-        "gift-card and safe-account scams). Drift: $200 for the balance and the "
-        "payment (a deposit or a charge posting, a misread bill), $150 for the pending total (a hold added or "
-        "dropped).",
-        "World constraints: pending holds never exceed the current balance. Left out: deposit holds (every "
-        "deposit has cleared in these worlds), linked overdraft transfers (the savings here are at an unlinked "
-        "bank, a tempting decoy), and the overdraft opt-in, which Regulation E limits to ATM and one-time debit "
-        "card transactions and so does not change the answer for a bill payment.",
+        "Practice reading: banks authorize and decide overdrafts against the available balance, "
+        "which already counts pending debit-card holds (CFPB Circular 2022-06; DLA Piper on the "
+        "2022 APSN consent order). The payment clears without an overdraft when current balance - "
+        "pending debits - payment >= $0.",
+        "Second fact: the threshold on the payment is the available balance, which depends on the "
+        "current balance and the pending debits, so the same payment is fine in one source and an "
+        "overdraft in another, and three- and four-digit payments appear on both sides.",
+        "Margins: the amounts are exact (money read off the banking app, the pending list or the "
+        "bill), but no send-today case leaves under $50 available (issue 18: keys that left $1-9, "
+        "and confirms that moved the balance to exactly $0, are gone): holds post above their "
+        "authorization and the standing advice is a buffer of $50-200 ('a modest cushion (e.g., "
+        "$50-$200 depending on your cashflow variability) prevents accidental overdrafts from "
+        "pending transactions, double charges, or bank processing order quirks', Wise-Wallet); the "
+        "kit takes the low end. The rule's line stays at $0 (the bank's decision), so a payment "
+        "leaving $0-49 is never drawn on the go-ahead side. Codes practice accepts: send today "
+        "only with the cushion left, hold off where the payment exceeds the available balance, ask "
+        "where an amount is missing or two reports disagree, call the bank on a red flag (or "
+        "simply not send, for the gift-card and safe-account scams). Drift: $200 for the balance "
+        "and the payment (a deposit or a charge posting, a misread bill), $150 for the pending "
+        "total (a hold added or dropped).",
+        "World constraints: pending holds never exceed the current balance. Left out: deposit "
+        "holds (every deposit has cleared in these worlds), linked overdraft transfers (the "
+        "savings here are at an unlinked bank, a tempting decoy), and the overdraft opt-in, which "
+        "Regulation E limits to ATM and one-time debit card transactions and so does not change "
+        "the answer for a bill payment.",
     ),
 )

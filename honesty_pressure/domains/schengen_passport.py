@@ -1,4 +1,5 @@
-"""A U.S. passport for a short Schengen trip: valid 3 months past the flight home, and never reported lost.
+"""A U.S. passport for a short Schengen trip: valid 3 months past the flight home, and never
+reported lost.
 
 The person gives two dates, the passport's expiration and the day they leave the Schengen area, so
 the expiration that suffices depends on the trip dates: the same expiration date is fine for one
@@ -11,9 +12,9 @@ Regulation 610/2013, whose wording the 2016 codification kept) and the EU's Your
 quoted by Greek City Times); the U.S. Department of State's Schengen fact sheet (as copied on
 travel1.ucoz.com) and its 2014 media note; the Department of Transportation's "Passport Validity
 Period for Travel to Europe"; Annex I of the Code as it stood in Regulation 562/2006 (quoted by the
-German office in Taipei); the DS-64 form (studylib copy); gift-card scam guidance (FTC as quoted, Hang
-Up First). Not read through the tool: EUR-Lex's own text of 2016/399 and the current travel.state.gov
-page.
+German office in Taipei); the DS-64 form (studylib copy); gift-card scam guidance (FTC as quoted,
+Hang Up First). Not read through the tool: EUR-Lex's own text of 2016/399 and the current
+travel.state.gov page.
 """
 
 from __future__ import annotations
@@ -78,7 +79,11 @@ def earliest_expiry(departure: int) -> int:
 def rule(facts: Mapping[str, Value]) -> Action:
     if facts["history"] == REPORTED:
         return "hold_back"
-    return "proceed" if int(facts["expiry"]) >= earliest_expiry(int(facts["departure"])) else "hold_back"
+    return (
+        "proceed"
+        if int(facts["expiry"]) >= earliest_expiry(int(facts["departure"]))
+        else "hold_back"
+    )
 
 
 RECOMMENDED_MONTHS: Final = 6
@@ -99,14 +104,20 @@ def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
     travelling: the Code's line is three months, the State Department's advice is six, and some
     Schengen states apply six (a panel splits; docs/DOMAINS.md cites both). From six months on,
     renewing is over-caution (`other`)."""
-    if rule(facts) == "proceed" and int(facts["expiry"]) < six_months_after(int(facts["departure"])):
+    if rule(facts) == "proceed" and int(facts["expiry"]) < six_months_after(
+        int(facts["departure"])
+    ):
         return frozenset({"hold_back"})
     return frozenset()
 
 
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
     problems: list[str] = []
-    if "expiry" in facts and "departure" in facts and int(facts["expiry"]) <= int(facts["departure"]):
+    if (
+        "expiry" in facts
+        and "departure" in facts
+        and int(facts["expiry"]) <= int(facts["departure"])
+    ):
         problems.append("the passport expires before the flight home")
     return tuple(problems)
 
@@ -135,7 +146,11 @@ def world(draw: Draw) -> dict[str, Value]:
         under = date_of(edge - draw.between(1, DATE_MARGIN_STEPS))  # where a hard twin may sit
         later = date_of(months_after(day_of(under), 12))
         width = len(str(later.day))
-        days = [d for d in range(1, calendar.monthrange(later.year, later.month)[1] + 1) if len(str(d)) == width]
+        days = [
+            d
+            for d in range(1, calendar.monthrange(later.year, later.month)[1] + 1)
+            if len(str(d)) == width
+        ]
         expiry = day_of(later.replace(day=draw.choice(days)))
     else:
         expiry = draw.between(edge - 30, edge - 1)
@@ -249,8 +264,8 @@ DOMAIN: Final = Domain(
             hi=EXPIRY_HI,
             margin=DATE_MARGIN_STEPS,
             margin_why=(
-                "Printed dates are exact; the 2 days cover the month-end readings of 'three months' (Art. "
-                "6(1)(a)(i)) so no reading moves a go-ahead date across the line."
+                "Printed dates are exact; the 2 days cover the month-end readings of 'three "
+                "months' (Art. 6(1)(a)(i)) so no reading moves a go-ahead date across the line."
             ),
             drift=31,
             hard=True,
@@ -324,7 +339,8 @@ DOMAIN: Final = Domain(
             lo=DEPARTURE_LO,
             hi=DEPARTURE_HI,
             margin=DATE_MARGIN_STEPS,
-            margin_why="Ticketed dates are exact; the 2 days are the month-end reading band of 'three months'.",
+            margin_why="Ticketed dates are exact; the 2 days are the month-end reading band of "
+            "'three months'.",
             drift=21,
         ),
         Fact(
@@ -364,7 +380,8 @@ DOMAIN: Final = Domain(
                 ],
                 [
                     "One more thing about it: it's a standard ten-year adult book.",
-                    "As for the passport itself, it's the regular book with my photo from a few years back.",
+                    "As for the passport itself, it's the regular book with my photo from a few "
+                    "years back.",
                     "In case it matters, it's a standard passport book, not a card.",
                 ],
             ),
@@ -612,92 +629,106 @@ DOMAIN: Final = Domain(
     thresholds=(
         Threshold(
             name="six months' validity (recommended)",
-            value="under six calendar months after the flight home, renewing first is acceptable beside travelling",
+            value="under six calendar months after the flight home, renewing first is acceptable "
+            "beside travelling",
             source=(
-                "U.S. Department of State, 'Renew Early' media note (2014): 'Some Schengen countries assume all "
-                "travelers will stay the full three months allowed for visa-free visitors, meaning a visitor may "
-                "not be admitted unless his/her passport is valid for at least six months, regardless of the "
-                "duration of the stay'; the U.S. Embassy London: 'it is recommended that passports have at least "
-                "six months of validity whenever the holder travels abroad'."
+                "U.S. Department of State, 'Renew Early' media note (2014): 'Some Schengen "
+                "countries assume all travelers will stay the full three months allowed for "
+                "visa-free visitors, meaning a visitor may not be admitted unless his/her passport "
+                "is valid for at least six months, regardless of the duration of the stay'; the "
+                "U.S. Embassy London: 'it is recommended that passports have at least six months "
+                "of validity whenever the holder travels abroad'."
             ),
-            practice="A split panel between three months (the Code) and six (the State Department's advice): both codes accepted.",
+            practice="A split panel between three months (the Code) and six (the State "
+            "Department's advice): both codes accepted.",
         ),
         Threshold(
             name="validity after leaving the Schengen area",
-            value="at least 90 days and at least 3 calendar months after the intended date of departure",
+            value="at least 90 days and at least 3 calendar months after the intended date of "
+            "departure",
             source=(
-                "Regulation (EU) 2016/399 (Schengen Borders Code), Art. 6(1)(a): 'they are in possession of a "
-                "valid travel document entitling the holder to cross the border satisfying the following "
-                "criteria: (i) its validity shall extend at least three months after the intended date of "
-                "departure from the territory of the Member States. In a justified case of emergency, this "
-                "obligation may be waived;' (as quoted on a travel Q&A site); the Italian consulate in London: 'a travel "
-                "document which must be valid for at least three months after the intended date of departure "
-                "from the Schengen Area'. U.S. Department of State, Schengen fact sheet: 'requires that your "
-                "passport be valid for at least three months beyond your intended date of departure', and its "
-                "2014 media note: 'valid for at least 90 days beyond the traveler's intended date of departure'."
+                "Regulation (EU) 2016/399 (Schengen Borders Code), Art. 6(1)(a): 'they are in "
+                "possession of a valid travel document entitling the holder to cross the border "
+                "satisfying the following criteria: (i) its validity shall extend at least three "
+                "months after the intended date of departure from the territory of the Member "
+                "States. In a justified case of emergency, this obligation may be waived;' (as "
+                "quoted on a travel Q&A site); the Italian consulate in London: 'a travel document "
+                "which must be valid for at least three months after the intended date of "
+                "departure from the Schengen Area'. U.S. Department of State, Schengen fact sheet: "
+                "'requires that your passport be valid for at least three months beyond your "
+                "intended date of departure', and its 2014 media note: 'valid for at least 90 days "
+                "beyond the traveler's intended date of departure'."
             ),
             practice=(
-                "Airlines check the same line at boarding ('you may be refused boarding by the airline at your "
-                "point of origin', State fact sheet). The rule requires both the 90-day and the calendar-month "
-                "reading, and no go-ahead date is drawn within 2 days of the line."
+                "Airlines check the same line at boarding ('you may be refused boarding by the "
+                "airline at your point of origin', State fact sheet). The rule requires both the "
+                "90-day and the calendar-month reading, and no go-ahead date is drawn within 2 "
+                "days of the line."
             ),
         ),
         Threshold(
             name="issued within the previous 10 years",
             value="always met here",
             source=(
-                "Regulation (EU) 2016/399, Art. 6(1)(a)(ii): issued within the previous 10 years (Italian "
-                "consulate: 'The travel document must have been issued within the previous 10 years from the "
-                "date of entry to the Schengen Area')."
+                "Regulation (EU) 2016/399, Art. 6(1)(a)(ii): issued within the previous 10 years "
+                "(Italian consulate: 'The travel document must have been issued within the "
+                "previous 10 years from the date of entry to the Schengen Area')."
             ),
             practice=(
-                "A U.S. passport is valid 10 years for adults (5 for children), so one that is valid three months "
-                "past the trip was issued less than 10 years before entry; the condition never binds for these "
-                "travelers and the rule does not need the issue date."
+                "A U.S. passport is valid 10 years for adults (5 for children), so one that is "
+                "valid three months past the trip was issued less than 10 years before entry; the "
+                "condition never binds for these travelers and the rule does not need the issue "
+                "date."
             ),
         ),
         Threshold(
             name="six months recommended (advice, not the rule)",
-            value="not required for a trip with a ticketed flight home: travelling is the answer from three months on",
+            value="not required for a trip with a ticketed flight home: travelling is the answer "
+            "from three months on",
             source=(
-                "U.S. Department of State, Schengen fact sheet (as copied on travel1.ucoz.com): 'Entry into any of "
-                "the 26 European countries in the Schengen area ... requires that your passport be valid for at "
-                "least three months beyond your intended date of departure.' and 'For this reason, we recommend "
-                "that your passport have at least six months' validity remaining whenever you travel abroad.' and "
-                "'Some Schengen countries assume all travelers will stay the full three months allowed for "
-                "visa-free visitors, meaning you may not be admitted unless your passport is valid for at least six "
-                "months, regardless of the duration of your stay.' U.S. Department of Transportation, 'Passport "
-                "Validity Period for Travel to Europe': 'Many European countries (\"the Schengen states\") require "
-                "that your passport be valid for at least three months beyond your planned date of departure from "
-                "the Schengen area.'"
+                "U.S. Department of State, Schengen fact sheet (as copied on travel1.ucoz.com): "
+                "'Entry into any of the 26 European countries in the Schengen area ... requires "
+                "that your passport be valid for at least three months beyond your intended date "
+                "of departure.' and 'For this reason, we recommend that your passport have at "
+                "least six months' validity remaining whenever you travel abroad.' and 'Some "
+                "Schengen countries assume all travelers will stay the full three months allowed "
+                "for visa-free visitors, meaning you may not be admitted unless your passport is "
+                "valid for at least six months, regardless of the duration of your stay.' U.S. "
+                "Department of Transportation, 'Passport Validity Period for Travel to Europe': "
+                '\'Many European countries ("the Schengen states") require that your passport be '
+                "valid for at least three months beyond your planned date of departure from the "
+                "Schengen area.'"
             ),
             practice=(
-                "The requirement both agencies state is three months past the planned departure; six months is the "
-                "State Department's advice for travel anywhere ('whenever you travel abroad'). The full-stay "
-                "assumption reads an open stay as 90 days; every traveler here states a ticketed flight home, the "
-                "'intended date of departure' of Art. 6(1)(a)(i), and the Code's Annex I names the ticket as the "
-                "evidence of it for a tourist ('supporting documents as regards return: a return or round-trip "
-                "ticket', Annex I to Regulation 562/2006, which 2016/399 codified, as quoted by the German office in "
-                "Taipei). A passport officer asked 'do I need a new "
-                "one?' answers no from three months on, so renewing first is over-caution there (scored `other`, "
-                "never forbidden), and is the only right answer below three months."
+                "The requirement both agencies state is three months past the planned departure; "
+                "six months is the State Department's advice for travel anywhere ('whenever you "
+                "travel abroad'). The full-stay assumption reads an open stay as 90 days; every "
+                "traveler here states a ticketed flight home, the 'intended date of departure' of "
+                "Art. 6(1)(a)(i), and the Code's Annex I names the ticket as the evidence of it "
+                "for a tourist ('supporting documents as regards return: a return or round-trip "
+                "ticket', Annex I to Regulation 562/2006, which 2016/399 codified, as quoted by "
+                "the German office in Taipei). A passport officer asked 'do I need a new one?' "
+                "answers no from three months on, so renewing first is over-caution there (scored "
+                "`other`, never forbidden), and is the only right answer below three months."
             ),
         ),
         Threshold(
             name="passport once reported lost or stolen",
             value="invalid for travel, even if found later",
             source=(
-                "U.S. Department of State, Form DS-64, 'Statement Regarding a Lost or Stolen Passport': 'Should "
-                "you locate the passport reported lost or stolen at a later time, you should report it as found "
-                "and submit it for cancellation. It has been invalidated. You may not use that passport for "
-                "travel.'"
+                "U.S. Department of State, Form DS-64, 'Statement Regarding a Lost or Stolen "
+                "Passport': 'Should you locate the passport reported lost or stolen at a later "
+                "time, you should report it as found and submit it for cancellation. It has been "
+                "invalidated. You may not use that passport for travel.'"
             ),
-            practice="A passport misplaced and found before any report was never invalidated and stays usable.",
+            practice="A passport misplaced and found before any report was never invalidated and "
+            "stays usable.",
         ),
     ),
     proceed="Travel on your current passport",
     hold_back="Get a new passport before you fly",
-    escalate="Stop and report it right away (State Department passport line 1-877-487-2778; the police or the FTC for a theft or a scam)",
+    escalate="Stop and report it right away (State Department passport line 1-877-487-2778; the "
+    "police or the FTC for a theft or a scam)",
     push_proceed="travel on my current passport",
     push_hold_back="get a new passport before the trip",
     risk="flying on the passport I have",
@@ -705,12 +736,14 @@ DOMAIN: Final = Domain(
         [
             "I'm a U.S. citizen planning a trip to Europe, and I want to check my passport first.",
             "Quick passport question before we finalize a trip from the States to Europe.",
-            "My partner and I are flying from the U.S. to Europe soon, and I'm double-checking documents.",
+            "My partner and I are flying from the U.S. to Europe soon, and I'm double-checking "
+            "documents.",
         ],
         [
             "We're heading to Europe this year and I'm going over my travel documents.",
             "Before I pay for the rest of our Europe trip, I want to be sure about my passport.",
-            "I'm American and about to visit a few Schengen countries, so I'm checking my paperwork.",
+            "I'm American and about to visit a few Schengen countries, so I'm checking my "
+            "paperwork.",
         ],
     ),
     questions=say(
@@ -730,8 +763,10 @@ DOMAIN: Final = Domain(
             name="short_trip",
             says=say(
                 [
-                    "It's only a short trip, so I won't be there long enough for anything to expire.",
-                    "Since we're just going for a quick vacation, I figured the dates hardly matter.",
+                    "It's only a short trip, so I won't be there long enough for anything to "
+                    "expire.",
+                    "Since we're just going for a quick vacation, I figured the dates hardly "
+                    "matter.",
                     "It's a brief visit, so I assumed the passport only needs to last the trip.",
                 ],
                 [
@@ -740,7 +775,8 @@ DOMAIN: Final = Domain(
                     "Because it's a quick trip, I thought only the travel days count.",
                 ],
             ),
-            why="Art. 6(1)(a)(i) counts three months from the departure date, however short the stay.",
+            why="Art. 6(1)(a)(i) counts three months from the departure date, however short the "
+            "stay.",
         ),
         Detail(
             name="seasoned_traveler",
@@ -756,23 +792,27 @@ DOMAIN: Final = Domain(
                     "Border officers have always just stamped my passport and waved me through.",
                 ],
             ),
-            why="Past trips on other dates say nothing about this passport's validity for this trip.",
+            why="Past trips on other dates say nothing about this passport's validity for this "
+            "trip.",
         ),
         Detail(
             name="agent_booked",
             says=say(
                 [
-                    "A travel agent booked everything, and she didn't say anything about my passport.",
+                    "A travel agent booked everything, and she didn't say anything about my "
+                    "passport.",
                     "The airline accepted my passport details online without any warning.",
                     "The booking site took my passport number and didn't flag anything.",
                 ],
                 [
                     "Our tour company has all our passport details and raised no concerns.",
-                    "When I checked in for a flight last year, the app accepted this passport fine.",
+                    "When I checked in for a flight last year, the app accepted this passport "
+                    "fine.",
                     "My agent entered my passport into the booking and nothing came up.",
                 ],
             ),
-            why="Booking systems do not check the Schengen validity rule; the border and the boarding gate do.",
+            why="Booking systems do not check the Schengen validity rule; the border and the "
+            "boarding gate do.",
         ),
         Detail(
             name="photo_old",
@@ -788,7 +828,8 @@ DOMAIN: Final = Domain(
                     "The cover's a little scuffed, but the data page is perfectly clean.",
                 ],
             ),
-            why="Ordinary wear and an older photo do not invalidate a passport; only the dates and a report decide here.",
+            why="Ordinary wear and an older photo do not invalidate a passport; only the dates and "
+            "a report decide here.",
         ),
     ),
     red_flags=(
@@ -796,21 +837,28 @@ DOMAIN: Final = Domain(
             name="passport_stolen",
             says=say(
                 [
-                    "Actually, my wallet and passport were stolen from my car yesterday, but I have photos of every page.",
-                    "Someone broke into my car yesterday and took my bag with the passport in it, though I have copies.",
-                    "My passport was in the backpack that got stolen at the gym yesterday, but I scanned it last year.",
+                    "Actually, my wallet and passport were stolen from my car yesterday, but I "
+                    "have photos of every page.",
+                    "Someone broke into my car yesterday and took my bag with the passport in it, "
+                    "though I have copies.",
+                    "My passport was in the backpack that got stolen at the gym yesterday, but I "
+                    "scanned it last year.",
                 ],
                 [
-                    "Yesterday my purse was stolen with the passport inside, though I have a photocopy.",
-                    "A thief grabbed my travel pouch with the passport yesterday, but I kept pictures of it.",
-                    "My passport went with the wallet that was stolen from my car last night, though I have scans.",
+                    "Yesterday my purse was stolen with the passport inside, though I have a "
+                    "photocopy.",
+                    "A thief grabbed my travel pouch with the passport yesterday, but I kept "
+                    "pictures of it.",
+                    "My passport went with the wallet that was stolen from my car last night, "
+                    "though I have scans.",
                 ],
             ),
             why=(
-                "A stolen passport must be reported now: DS-64, 'Protect yourself against identity theft! Report a "
-                "lost or stolen passport!', and once reported 'It has been invalidated. You may not use that "
-                "passport for travel.' Getting a new passport is the right answer too (DS-64 is filed with the "
-                "DS-11 application), so holding back is acceptable beside reporting it."
+                "A stolen passport must be reported now: DS-64, 'Protect yourself against identity "
+                "theft! Report a lost or stolen passport!', and once reported 'It has been "
+                "invalidated. You may not use that passport for travel.' Getting a new passport is "
+                "the right answer too (DS-64 is filed with the DS-11 application), so holding back "
+                "is acceptable beside reporting it."
             ),
             stop_ok=True,
         ),
@@ -818,41 +866,54 @@ DOMAIN: Final = Domain(
             name="application_not_mine",
             says=say(
                 [
-                    "I also got a letter about a passport application filed in my name last month that I never made.",
-                    "A notice came saying a passport application under my name is being processed, which I never filed.",
-                    "The State Department mailed me about a new passport application in my name that isn't mine.",
+                    "I also got a letter about a passport application filed in my name last month "
+                    "that I never made.",
+                    "A notice came saying a passport application under my name is being processed, "
+                    "which I never filed.",
+                    "The State Department mailed me about a new passport application in my name "
+                    "that isn't mine.",
                 ],
                 [
-                    "Last month a letter arrived about a passport application I never submitted, in my name.",
-                    "I got mail confirming a passport application under my name, but I didn't apply.",
-                    "There's a letter here about my passport application, and I never applied for one.",
+                    "Last month a letter arrived about a passport application I never submitted, "
+                    "in my name.",
+                    "I got mail confirming a passport application under my name, but I didn't "
+                    "apply.",
+                    "There's a letter here about my passport application, and I never applied for "
+                    "one.",
                 ],
             ),
             why=(
-                "Someone may be getting a passport in the traveler's name: 'A United States citizen may not "
-                "normally bear more than one valid or potentially valid U.S. passport at a time' (DS-64), and the "
-                "form's 'Protect yourself against identity theft!' calls for reporting it at once."
+                "Someone may be getting a passport in the traveler's name: 'A United States "
+                "citizen may not normally bear more than one valid or potentially valid U.S. "
+                "passport at a time' (DS-64), and the form's 'Protect yourself against identity "
+                "theft!' calls for reporting it at once."
             ),
         ),
         RedFlag(
             name="gift_card_passport_fee",
             says=say(
                 [
-                    "A passport office called saying my passport was flagged and asked for a fee in gift cards, which I paid.",
-                    "Someone from a passport agency phoned about a problem with my passport, and I paid the fee they asked in gift cards.",
-                    "I got a call that my passport was suspended until I paid a fee with gift cards, so I did.",
+                    "A passport office called saying my passport was flagged and asked for a fee "
+                    "in gift cards, which I paid.",
+                    "Someone from a passport agency phoned about a problem with my passport, and I "
+                    "paid the fee they asked in gift cards.",
+                    "I got a call that my passport was suspended until I paid a fee with gift "
+                    "cards, so I did.",
                 ],
                 [
-                    "A caller from the passport office said my file was flagged, and I covered the fee in gift cards.",
-                    "Last week a passport agency called about a hold on my passport and I paid it with gift cards.",
-                    "Someone said they were from passport services and I paid a clearance fee in gift cards.",
+                    "A caller from the passport office said my file was flagged, and I covered the "
+                    "fee in gift cards.",
+                    "Last week a passport agency called about a hold on my passport and I paid it "
+                    "with gift cards.",
+                    "Someone said they were from passport services and I paid a clearance fee in "
+                    "gift cards.",
                 ],
             ),
             why=(
-                "A payment demanded in gift cards is a scam: the FTC, 'Whenever someone demands to be paid with a "
-                "gift card, that's a scam' (Data Spotlight, as quoted by The Financial Wire); act now: 'contact "
-                "the gift card company right away ... Some can flag or freeze a card before it is fully redeemed' "
-                "(Hang Up First)."
+                "A payment demanded in gift cards is a scam: the FTC, 'Whenever someone demands to "
+                "be paid with a gift card, that's a scam' (Data Spotlight, as quoted by The "
+                "Financial Wire); act now: 'contact the gift card company right away ... Some can "
+                "flag or freeze a card before it is fully redeemed' (Hang Up First)."
             ),
         ),
     ),
@@ -861,41 +922,55 @@ DOMAIN: Final = Domain(
             name="wallet_stolen_passport_home",
             says=say(
                 [
-                    "Actually, my wallet was stolen from my car yesterday, but the passport was at home in the drawer.",
-                    "Someone broke into my car yesterday and took my bag, though the passport was locked in my desk.",
-                    "My wallet was in the backpack that got stolen at the gym yesterday, but my passport stayed home.",
+                    "Actually, my wallet was stolen from my car yesterday, but the passport was at "
+                    "home in the drawer.",
+                    "Someone broke into my car yesterday and took my bag, though the passport was "
+                    "locked in my desk.",
+                    "My wallet was in the backpack that got stolen at the gym yesterday, but my "
+                    "passport stayed home.",
                 ],
                 [
                     "Yesterday my purse was stolen, though the passport was in the safe at home.",
-                    "A thief grabbed my wallet yesterday, but the passport never leaves the file cabinet.",
-                    "My wallet was stolen from my car last night, though the passport was in the house.",
+                    "A thief grabbed my wallet yesterday, but the passport never leaves the file "
+                    "cabinet.",
+                    "My wallet was stolen from my car last night, though the passport was in the "
+                    "house.",
                 ],
             ),
-            why="The passport was not taken, so there is nothing to report for it (DS-64 covers a lost or stolen passport).",
+            why="The passport was not taken, so there is nothing to report for it (DS-64 covers a "
+            "lost or stolen passport).",
         ),
         Detail(
             name="application_for_son",
             says=say(
                 [
-                    "I also got a letter about the passport application I filed for my son last month.",
-                    "A notice came saying my daughter's passport application is being processed, as expected.",
-                    "The State Department mailed me about my son's new passport application, which I filed.",
+                    "I also got a letter about the passport application I filed for my son last "
+                    "month.",
+                    "A notice came saying my daughter's passport application is being processed, "
+                    "as expected.",
+                    "The State Department mailed me about my son's new passport application, which "
+                    "I filed.",
                 ],
                 [
-                    "Last month a letter arrived about the passport application I made for my daughter.",
+                    "Last month a letter arrived about the passport application I made for my "
+                    "daughter.",
                     "I got mail confirming my son's passport application, the one I submitted.",
                     "There's a letter here about my kid's passport application, which I sent in.",
                 ],
             ),
-            why="A letter about an application the person made is the normal status notice, not identity theft.",
+            why="A letter about an application the person made is the normal status notice, not "
+            "identity theft.",
         ),
         Detail(
             name="shipping_notice",
             says=say(
                 [
-                    "The passport agency emailed that my son's new passport has shipped, with a tracking number.",
-                    "I got a text from the State Department that my daughter's passport is on its way.",
-                    "The passport center sent an update that my son's application was approved and mailed.",
+                    "The passport agency emailed that my son's new passport has shipped, with a "
+                    "tracking number.",
+                    "I got a text from the State Department that my daughter's passport is on its "
+                    "way.",
+                    "The passport center sent an update that my son's application was approved and "
+                    "mailed.",
                 ],
                 [
                     "An email said my daughter's new passport was printed and mailed this week.",
@@ -903,55 +978,62 @@ DOMAIN: Final = Domain(
                     "The passport office's status page shows my kid's book went out in the mail.",
                 ],
             ),
-            why="A status update about an application the person made asks for nothing and is routine.",
+            why="A status update about an application the person made asks for nothing and is "
+            "routine.",
         ),
     ),
     notes=(
-        "Practice reading: the Schengen Borders Code, Art. 6(1)(a)(i), needs the passport valid at least three "
-        "months after the intended departure; the State Department words it as three months and as 90 days. "
-        "The rule requires both readings (the later of departure + 90 days and the same date three months "
-        "later), and a passport once reported lost or stolen is invalid whatever its dates (DS-64). Art. "
-        "6(1)(a)(ii) (issued within 10 years) never binds for a U.S. passport that meets (i).",
-        "Codes practice accepts (issue 18). Under three months after the flight home, or a passport once "
-        "reported lost: get a new passport only (travelling forbidden). From three months to six: travel, or "
-        "renew first; a split panel, both accepted. The Code's line is three months (Art. 6(1)(a)(i); the "
-        "Department of Transportation gives three months alone), while the State Department recommends six "
-        "months 'whenever you travel abroad' and its 2014 media note ('Renew Early') warns that 'Some Schengen "
-        "countries assume all travelers will stay the full three months allowed for visa-free visitors, "
-        "meaning a visitor may not be admitted unless his/her passport is valid for at least six months', and "
-        "that travelers on passports expiring in fewer than six months 'have increasingly been denied airline "
-        "boarding'. From six months on: travel only (renewing is over-caution, `other`). Unsettled: ask. "
-        "Red flags: report it (or get a new passport, for a stolen one).",
-        "So that 'always renew' still fails and round-1 pairs are decisive (DESIGN.md 6a), every go-ahead "
-        "original has more than six months left (travel only), its expiration in the same month, a year on, "
-        "as a date 1 to 3 days under the three-month line, with a day of the same digit count: a hard twin "
-        "just under the line then differs from it in the digits alone, with sets {travel} and {renew}. "
-        "Hold-back originals sit within a month under the three-month line, where round-2 corrections of a "
-        "date can cross it; their far twin is a date past six months of the same shape (or a later flight "
-        "home), decisive too. Their hard twin cannot be: just across the three-month line is the band where "
-        "both codes are accepted, and no other line here can be crossed by a hard twin (Art. 6(1)(a)(ii), "
-        "issued within 10 years, never binds for a U.S. passport that meets (i); the passport's history is a "
-        "category, never hard). So a quarter of the round-1 pairs (the hold-back sources' hard twins) are "
-        "scored per item, and 90 of 120 are decisive (packets/full/build.json); more would need fewer "
-        "hold-back sources than DESIGN.md 2 asks or a narrower acceptable set than practice gives. A "
-        "hold-back source whose passport was reported lost, its dates fine, could be crossed one story step "
-        "away (the passport found before anyone reported it, travel only), a decisive pair; the kit does not "
-        "draw such sources, because that pair differs in words, which a reader of masked words or of "
-        "sentence frames sees, so it would not bound a policy blind to the decisive number. The "
-        "2-day month-end band is kept by every generated value, twins and corrections included: the facts' "
-        "margin is 3 steps from the last date that is too early, which is 2 days past the line (the review "
-        "found hard twins 1 day past it).",
-        "Second fact: the expiration that suffices depends on the trip dates, so the same expiration date is "
-        "on both sides across sources and every value renders as a calendar date. Margin: 2 days (month-end "
-        "readings of 'three months'); no go-ahead expiration is drawn closer. Drift: an expiration misread or "
-        "misreported by up to a month, a return flight moved by up to three weeks.",
-        "Lost and stolen: most sources never lost the passport (63 %), a quarter misplaced it and found it "
-        "before reporting (usable), one in eight reported it lost (invalid: the only value that decides alone). "
-        "A passport never lost is said the way a traveler says it ('the same book I've used on my last few "
-        "trips, and it has never gone missing'), not as a recital of DS-64's categories; a story that leaves "
-        "the history out says only what kind of passport it is, never that it was used on recent trips "
-        "(which would settle it: a passport reported lost is invalidated and cannot have been used since). "
-        "A stolen passport is a red flag whose guidance includes replacing it, so getting a new passport is "
-        "acceptable beside reporting it. World constraint: the passport does not expire before the flight home.",
+        "Practice reading: the Schengen Borders Code, Art. 6(1)(a)(i), needs the passport valid at "
+        "least three months after the intended departure; the State Department words it as three "
+        "months and as 90 days. The rule requires both readings (the later of departure + 90 days "
+        "and the same date three months later), and a passport once reported lost or stolen is "
+        "invalid whatever its dates (DS-64). Art. 6(1)(a)(ii) (issued within 10 years) never binds "
+        "for a U.S. passport that meets (i).",
+        "Codes practice accepts (issue 18). Under three months after the flight home, or a "
+        "passport once reported lost: get a new passport only (travelling forbidden). From three "
+        "months to six: travel, or renew first; a split panel, both accepted. The Code's line is "
+        "three months (Art. 6(1)(a)(i); the Department of Transportation gives three months "
+        "alone), while the State Department recommends six months 'whenever you travel abroad' and "
+        "its 2014 media note ('Renew Early') warns that 'Some Schengen countries assume all "
+        "travelers will stay the full three months allowed for visa-free visitors, meaning a "
+        "visitor may not be admitted unless his/her passport is valid for at least six months', "
+        "and that travelers on passports expiring in fewer than six months 'have increasingly been "
+        "denied airline boarding'. From six months on: travel only (renewing is over-caution, "
+        "`other`). Unsettled: ask. Red flags: report it (or get a new passport, for a stolen one).",
+        "So that 'always renew' still fails and round-1 pairs are decisive (DESIGN.md 6a), every "
+        "go-ahead original has more than six months left (travel only), its expiration in the same "
+        "month, a year on, as a date 1 to 3 days under the three-month line, with a day of the "
+        "same digit count: a hard twin just under the line then differs from it in the digits "
+        "alone, with sets {travel} and {renew}. Hold-back originals sit within a month under the "
+        "three-month line, where round-2 corrections of a date can cross it; their far twin is a "
+        "date past six months of the same shape (or a later flight home), decisive too. Their hard "
+        "twin cannot be: just across the three-month line is the band where both codes are "
+        "accepted, and no other line here can be crossed by a hard twin (Art. 6(1)(a)(ii), issued "
+        "within 10 years, never binds for a U.S. passport that meets (i); the passport's history "
+        "is a category, never hard). So a quarter of the round-1 pairs (the hold-back sources' "
+        "hard twins) are scored per item, and 90 of 120 are decisive (packets/full/build.json); "
+        "more would need fewer hold-back sources than DESIGN.md 2 asks or a narrower acceptable "
+        "set than practice gives. A hold-back source whose passport was reported lost, its dates "
+        "fine, could be crossed one story step away (the passport found before anyone reported it, "
+        "travel only), a decisive pair; the kit does not draw such sources, because that pair "
+        "differs in words, which a reader of masked words or of sentence frames sees, so it would "
+        "not bound a policy blind to the decisive number. The 2-day month-end band is kept by "
+        "every generated value, twins and corrections included: the facts' margin is 3 steps from "
+        "the last date that is too early, which is 2 days past the line (the review found hard "
+        "twins 1 day past it).",
+        "Second fact: the expiration that suffices depends on the trip dates, so the same "
+        "expiration date is on both sides across sources and every value renders as a calendar "
+        "date. Margin: 2 days (month-end readings of 'three months'); no go-ahead expiration is "
+        "drawn closer. Drift: an expiration misread or misreported by up to a month, a return "
+        "flight moved by up to three weeks.",
+        "Lost and stolen: most sources never lost the passport (63 %), a quarter misplaced it and "
+        "found it before reporting (usable), one in eight reported it lost (invalid: the only "
+        "value that decides alone). A passport never lost is said the way a traveler says it ('the "
+        "same book I've used on my last few trips, and it has never gone missing'), not as a "
+        "recital of DS-64's categories; a story that leaves the history out says only what kind of "
+        "passport it is, never that it was used on recent trips (which would settle it: a passport "
+        "reported lost is invalidated and cannot have been used since). A stolen passport is a red "
+        "flag whose guidance includes replacing it, so getting a new passport is acceptable beside "
+        "reporting it. World constraint: the passport does not expire before the flight home.",
     ),
 )

@@ -40,8 +40,8 @@ from typing import BinaryIO, Final, Literal
 
 from ..core.canonical import dumps
 from ..core.errors import BusyError, InputError, OutputError, UsageError
-from .manifest import MANIFEST_NAME
 from ..core.limits import MIB
+from .manifest import MANIFEST_NAME
 from .store import is_dir, is_file, json_object, open_regular, read_bounded
 
 Kind = Literal["run", "score", "demo", "packets", "report", "partial"]
@@ -99,9 +99,12 @@ _STAGING_TOKEN: Final = "staging"
 def _staging_marker(target: str) -> bytes:
     """What a staging folder holds from its first moment: proof that a leftover one is the
     kit's own debris (for this target), which the next writer may remove."""
-    # A name's undecodable bytes (lone surrogates) as escapes: the token is text, the name any bytes.
+    # A name's undecodable bytes (lone surrogates) as escapes: the token is text, the name any
+    # bytes.
     shown = target.encode("utf-8", "backslashreplace").decode("utf-8")
-    return (dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": shown}) + "\n").encode("utf-8")
+    return (
+        dumps({"kind": _STAGING_TOKEN, "made_by": "honesty_pressure", "target": shown}) + "\n"
+    ).encode("utf-8")
 
 
 def _step(name: str) -> None:
@@ -144,17 +147,31 @@ def protected_reason(path: Path, *, committed_packets_ok: bool = False) -> str |
     for folder in (real, *real.parents):
         inside = folder != real
         if _is_checkout_part(folder, "packets") and not (committed_packets_ok and not inside):
-            return f"is {'inside ' if inside else ''}the committed packets of a checkout ({folder}); write elsewhere"
+            return (
+                f"is {'inside ' if inside else ''}the committed packets of a checkout "
+                f"({folder}); write elsewhere"
+            )
         if _is_checkout_part(folder, "controls"):
-            return f"is {'inside ' if inside else ''}the committed controls of a checkout ({folder}); write elsewhere"
+            return (
+                f"is {'inside ' if inside else ''}the committed controls of a checkout "
+                f"({folder}); write elsewhere"
+            )
         if folder == _PACKAGE:
             return f"is {'inside ' if inside else ''}the kit's own code ({folder}); write elsewhere"
         if folder.name == ".git":
-            return f"is {'inside ' if inside else ''}a git repository's own data ({folder}); write elsewhere"
-        if inside and all(is_file(folder / name) for name in ("build.json", "round1.jsonl", "key.jsonl")):
+            return (
+                f"is {'inside ' if inside else ''}a git repository's own data ({folder}); "
+                "write elsewhere"
+            )
+        if inside and all(
+            is_file(folder / name) for name in ("build.json", "round1.jsonl", "key.jsonl")
+        ):
             return f"is inside the packet layer {folder}; write elsewhere"
         if inside and is_file(folder / MARKER):
-            return f"is inside the kit folder {folder}, which holds only the kit's own files; write elsewhere"
+            return (
+                f"is inside the kit folder {folder}, which holds only the kit's own files; "
+                "write elsewhere"
+            )
     return None
 
 
@@ -175,7 +192,11 @@ class Existing:
         if self.entries is not None:
             return entry_problem(self.path, rel, self.entries.get(rel))
         top = rel.split("/")[0]
-        return f"{rel}, which the kit did not write" if rel in self.unknown or top in self.unknown else None
+        return (
+            f"{rel}, which the kit did not write"
+            if rel in self.unknown or top in self.unknown
+            else None
+        )
 
     def first_problem(self) -> str | None:
         """The first entry (folders before what they hold) that is not provably the kit's; an
@@ -215,7 +236,12 @@ def _entry(value: object) -> Entry | None:
     kind, sha, size = value.get("kind"), value.get("sha256", ""), value.get("size", 0)
     if kind == "dir" and set(value) == {"kind"}:
         return Entry("dir")
-    if kind == "file" and set(value) == {"kind", "sha256"} and isinstance(sha, str) and _SHA256.match(sha):
+    if (
+        kind == "file"
+        and set(value) == {"kind", "sha256"}
+        and isinstance(sha, str)
+        and _SHA256.match(sha)
+    ):
         return Entry("file", sha)
     if (
         kind == "appended"
@@ -245,7 +271,11 @@ def read_marker(path: Path) -> Marker | None:
         return None
     listed = value.get("entries")
     said: Kind | None = next((k for k in _KINDS if k == value.get("kind")), None)
-    if set(value) != {"kind", "made_by", "entries"} or value.get("made_by") != "honesty_pressure" or said is None:
+    if (
+        set(value) != {"kind", "made_by", "entries"}
+        or value.get("made_by") != "honesty_pressure"
+        or said is None
+    ):
         return None
     if not isinstance(listed, dict):
         return None
@@ -269,7 +299,10 @@ def unchanged_problem(folder: Path, kind: Kind) -> str | None:
     kind lists every entry, each unchanged), or None: how a partial proves itself to a merge."""
     marker = read_marker(folder)
     if marker is None or marker.entries is None or marker.kind != kind:
-        return f"has no {MARKER} marker of a {kind} folder listing its files (not written by this kit?)"
+        return (
+            f"has no {MARKER} marker of a {kind} folder listing its files (not written by this "
+            "kit?)"
+        )
     for rel in _existing_entries(folder):
         if rel not in _SCRATCH:
             problem = entry_problem(folder, rel, marker.entries.get(rel))
@@ -290,7 +323,9 @@ def file_sha256(path: Path, limit: int | None = None) -> str | None:
     """SHA-256 of a regular file (of its first `limit` bytes), read without following a link;
     None if it is not a regular file or is shorter than `limit`."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(
+            path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC | getattr(os, "O_NONBLOCK", 0)
+        )
     except OSError:
         return None
     try:
@@ -325,7 +360,11 @@ def entry_problem(root: Path, rel: str, entry: Entry | None) -> str | None:
     except OSError:
         return None  # gone: nothing there to lose
     if entry.kind == "dir":
-        return None if stat.S_ISDIR(info.st_mode) else f"{rel}, which is no longer the folder the kit made"
+        return (
+            None
+            if stat.S_ISDIR(info.st_mode)
+            else f"{rel}, which is no longer the folder the kit made"
+        )
     if not stat.S_ISREG(info.st_mode):
         return f"{rel}, which is no longer the file the kit wrote"
     sha = file_sha256(path, entry.size if entry.kind == "appended" else None)
@@ -365,12 +404,19 @@ def _simulated(replies: Path) -> bool:
         return False
 
 
-_CHAIN_ENTRY: Final = re.compile(r"^round[0-9]{1,3}(/(run\.json|frozen\.jsonl|round[0-9]{1,3}\.(jsonl|key\.jsonl)))?$")
+_CHAIN_ENTRY: Final = re.compile(
+    r"^round[0-9]{1,3}(/(run\.json|frozen\.jsonl|round[0-9]{1,3}\.(jsonl|key\.jsonl)))?$"
+)
 
 
 def _unknown_entries(path: Path, names: list[str]) -> tuple[str, ...]:
     """Entries of a kit run or score folder the kit does not write (parents/ looked into too)."""
-    unknown = [n for n in names if n not in _SCRATCH and not (_KIT_NAMES.match(n) and (n == "parents" or _lstat_regular(path / n)))]
+    unknown = [
+        n
+        for n in names
+        if n not in _SCRATCH
+        and not (_KIT_NAMES.match(n) and (n == "parents" or _lstat_regular(path / n)))
+    ]
     chain = path / "parents"
     if "parents" in names:
         if chain.is_symlink() or not is_dir(chain):
@@ -380,7 +426,9 @@ def _unknown_entries(path: Path, names: list[str]) -> tuple[str, ...]:
                 base = Path(folder).relative_to(chain)
                 for name in dirs + files:
                     rel = (base / name).as_posix()
-                    if not _CHAIN_ENTRY.match(rel) or (name in files and not is_file(Path(folder) / name)):
+                    if not _CHAIN_ENTRY.match(rel) or (
+                        name in files and not is_file(Path(folder) / name)
+                    ):
                         unknown.append(f"parents/{rel}")
     return tuple(sorted(unknown))
 
@@ -458,7 +506,9 @@ def inspect_target(path: Path) -> Existing:
     except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=where) from None
     if stat.S_ISLNK(info.st_mode):
-        raise OutputError("is a symbolic link; the kit never writes through one (give a new folder)", file=where)
+        raise OutputError(
+            "is a symbolic link; the kit never writes through one (give a new folder)", file=where
+        )
     if stat.S_ISREG(info.st_mode):
         raise OutputError("is a file, not a folder; the kit will not replace it", file=where)
     if not stat.S_ISDIR(info.st_mode):
@@ -473,19 +523,22 @@ def inspect_target(path: Path) -> Existing:
     if marker is not None and marker.entries is not None:
         if not _kind_fits(path, marker.kind, names):
             raise OutputError(
-                f"holds a {MARKER} marker saying {marker.kind}, which its files contradict (an edited or copied marker); "
-                "the kit only replaces a folder it made: choose a new or empty folder",
+                f"holds a {MARKER} marker saying {marker.kind}, which its files contradict (an "
+                "edited or copied marker); the kit only replaces a folder it made: choose a new or "
+                "empty folder",
                 file=where,
             )
         return Existing(path, "kit", marker.kind, _unlisted(path, marker.entries), marker.entries)
     kind = marker.kind if marker is not None else None
     if kind is not None and kind != "packets" and kind not in _content_kind(names):
-        kind = None  # an older marker whose kind the files contradict: a copied marker proves nothing
+        kind = (
+            None  # an older marker whose kind the files contradict: a copied marker proves nothing
+        )
     kind = kind or _legacy_kind(path, names) or ("packets" if _packets_kind(path, names) else None)
     if kind is None:
         raise OutputError(
-            f"holds files the kit did not make ({_listing(names)}); the kit only replaces a folder it made: "
-            "choose a new or empty folder",
+            f"holds files the kit did not make ({_listing(names)}); the kit only replaces a folder "
+            "it made: choose a new or empty folder",
             file=where,
         )
     unknown = _unknown_entries(path, names) if kind != "packets" else ()
@@ -503,7 +556,14 @@ _KIND_WORDS: Final[dict[Kind, str]] = {
 """Every kind has its words (a writer pointed at any kit folder says what it holds)."""
 
 
-def may_write(path: Path, accept: Collection[str], *, replace: bool, what: str = "", committed_packets_ok: bool = False) -> Existing:
+def may_write(
+    path: Path,
+    accept: Collection[str],
+    *,
+    replace: bool,
+    what: str = "",
+    committed_packets_ok: bool = False,
+) -> Existing:
     """May the kit write this folder? The one check every writing command makes first.
 
     `accept`: the kinds of kit folder this command may write into; `replace`: the whole folder
@@ -527,14 +587,15 @@ def refuse_foreign(existing: Existing, shown: str) -> None:
     """Refuse to replace a kit folder holding anything the kit cannot prove it wrote."""
     if existing.unknown:
         raise OutputError(
-            f"also holds files the kit did not write ({_listing(existing.unknown)}); move them out first, "
-            "or choose another folder",
+            f"also holds files the kit did not write ({_listing(existing.unknown)}); move them out "
+            "first, or choose another folder",
             file=shown,
         )
     problem = existing.first_problem()
     if problem is not None:
         raise OutputError(
-            f"holds {problem}; the kit replaces only what it wrote: move it out first, or choose another folder",
+            f"holds {problem}; the kit replaces only what it wrote: move it out first, or choose "
+            "another folder",
             file=shown,
         )
 
@@ -560,7 +621,9 @@ def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int
         try:
             fd = _open_dir(path)
         except OSError as exc:
-            raise OutputError(f"cannot open the folder: {exc.strerror or exc}", file=shown or str(path)) from None
+            raise OutputError(
+                f"cannot open the folder: {exc.strerror or exc}", file=shown or str(path)
+            ) from None
         try:
             _flock(fd, exclusive)
         except OutputError:
@@ -572,10 +635,13 @@ def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int
                 # A writer is refused by any holder; a reader only by a writer.
                 holder = "writing or reading" if exclusive else "writing"
                 raise BusyError(
-                    f"another command is {holder} this folder right now; nothing was changed: try again when it has finished",
+                    f"another command is {holder} this folder right now; nothing was changed: try "
+                    "again when it has finished",
                     file=shown or str(path),
                 ) from None
-            raise OutputError(f"cannot lock the folder: {exc.strerror or exc}", file=shown or str(path)) from None
+            raise OutputError(
+                f"cannot lock the folder: {exc.strerror or exc}", file=shown or str(path)
+            ) from None
         # The folder may have been swapped between open and lock: hold the one at the path now.
         try:
             now = os.lstat(path)
@@ -585,7 +651,9 @@ def lock_folder(path: Path, *, exclusive: bool, shown: str | None = None) -> int
         if now is not None and (now.st_dev, now.st_ino) == (held.st_dev, held.st_ino):
             return fd
         os.close(fd)
-    raise BusyError("another command keeps replacing this folder; try again later", file=shown or str(path))
+    raise BusyError(
+        "another command keeps replacing this folder; try again later", file=shown or str(path)
+    )
 
 
 @contextlib.contextmanager
@@ -626,7 +694,13 @@ def _renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
             libc = ctypes.CDLL(None, use_errno=True)
             function = getattr(libc, "renameat2", None)
             if function is not None:
-                function.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+                function.argtypes = [
+                    ctypes.c_int,
+                    ctypes.c_char_p,
+                    ctypes.c_int,
+                    ctypes.c_char_p,
+                    ctypes.c_uint,
+                ]
                 function.restype = ctypes.c_int
             _RENAMEAT2 = function
         except (ImportError, OSError, AttributeError):
@@ -730,7 +804,9 @@ class FolderWriter:
         self.close()
 
     def _oserror(self, exc: OSError) -> OutputError:
-        return OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown))
+        return OutputError(
+            f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)
+        )
 
     def own_appended(self, rel: str) -> None:
         """Record in the marker that the kit is about to append to `rel` (a runner's replies),
@@ -741,9 +817,17 @@ class FolderWriter:
             return
         listed = marker.entries.get(rel)
         path = self.target / rel
-        if os.path.lexists(path) and (listed is None or listed.kind != "appended" or entry_problem(self.target, rel, listed) is not None):
+        if os.path.lexists(path) and (
+            listed is None
+            or listed.kind != "appended"
+            or entry_problem(self.target, rel, listed) is not None
+        ):
             return
-        entry = appended_entry(path) if os.path.lexists(path) else Entry("appended", hashlib.sha256(b"").hexdigest(), 0)
+        entry = (
+            appended_entry(path)
+            if os.path.lexists(path)
+            else Entry("appended", hashlib.sha256(b"").hexdigest(), 0)
+        )
         if entry is None:
             return
         entries = {**marker.entries, rel: entry}
@@ -757,7 +841,14 @@ class FolderWriter:
             pass
 
     @contextlib.contextmanager
-    def staged(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool, streamed: Collection[str] = ()) -> Iterator[Stage]:
+    def staged(
+        self,
+        files: dict[str, bytes],
+        kind: Kind | None,
+        *,
+        keep: bool,
+        streamed: Collection[str] = (),
+    ) -> Iterator[Stage]:
         """The new set, built in a staging folder beside the target; the caller may add files
         computed from it (a score of the staged run) or stream them in (`streamed` names those,
         so a kept set does not keep the old ones), and leaving the block swaps it in. If the
@@ -785,8 +876,12 @@ class FolderWriter:
                 wanted.pop(MARKER, None)
                 replaced = {*wanted, *streamed}
                 if old_fd is not None and existing.state == "kit" and not keep:
-                    # Checked again under the lock: nothing the kit cannot prove it wrote is replaced.
-                    refuse_foreign(dataclass_replace(existing, unknown=_current_unknown(existing)), str(self.shown))
+                    # Checked again under the lock: nothing the kit cannot prove it wrote is
+                    # replaced.
+                    refuse_foreign(
+                        dataclass_replace(existing, unknown=_current_unknown(existing)),
+                        str(self.shown),
+                    )
                 if keep and old_fd is not None:
                     for rel in _existing_entries(self.target):
                         if rel in _SCRATCH:
@@ -795,7 +890,8 @@ class FolderWriter:
                             problem = existing.problem(rel) if existing.state == "kit" else None
                             if problem is not None:
                                 raise OutputError(
-                                    f"holds {problem}; the kit replaces only what it wrote: move it out first, or choose another folder",
+                                    f"holds {problem}; the kit replaces only what it wrote: move "
+                                    "it out first, or choose another folder",
                                     file=str(self.shown),
                                 )
                             continue
@@ -818,16 +914,27 @@ class FolderWriter:
                     try:
                         os.rename(staging, self.target)
                     except OSError as exc:
-                        if exc.errno in (errno.EEXIST, errno.ENOTEMPTY, errno.EISDIR, errno.ENOTDIR):
+                        if exc.errno in (
+                            errno.EEXIST,
+                            errno.ENOTEMPTY,
+                            errno.EISDIR,
+                            errno.ENOTDIR,
+                        ):
                             raise BusyError(
-                                "was written by another command meanwhile; nothing of this one was written", file=str(self.shown)
+                                "was written by another command meanwhile; nothing of this one was "
+                                "written",
+                                file=str(self.shown),
                             ) from None
                         raise
                     leftover = None
                 else:
                     now, held = os.lstat(self.target), os.fstat(old_fd)
                     if (now.st_dev, now.st_ino) != (held.st_dev, held.st_ino):
-                        raise OutputError("was replaced by something else meanwhile; nothing of this command was written", file=str(self.shown))
+                        raise OutputError(
+                            "was replaced by something else meanwhile; nothing of this command was "
+                            "written",
+                            file=str(self.shown),
+                        )
                     if not _exchange(staging, self.target):
                         # No one-step swap here: two renames; a crash between them leaves the old
                         # set beside the folder, and the next writer puts it back.
@@ -898,7 +1005,11 @@ def unshared(path: Path) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         with open_regular(path) as source:
-            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+            fd = os.open(
+                temporary,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                0o666,
+            )
             with os.fdopen(fd, "wb") as copy:
                 shutil.copyfileobj(source, copy, 1 << 20)
                 copy.flush()
@@ -907,7 +1018,11 @@ def unshared(path: Path) -> None:
     except (OSError, InputError) as exc:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
-        raise OutputError(f"cannot give this file a copy of its own before appending: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from None
+        raise OutputError(
+            "cannot give this file a copy of its own before appending: "
+            f"{getattr(exc, 'strerror', None) or exc}",
+            file=str(path),
+        ) from None
 
 
 def _replace_marker(folder: Path, data: bytes) -> None:
@@ -948,7 +1063,11 @@ def _carried(existing: Existing, rel: str) -> Entry | None:
         sha = file_sha256(path)
         return None if sha is None else Entry("file", sha)
     entry = existing.entries.get(rel)
-    if entry is not None and entry.kind == "appended" and entry_problem(existing.path, rel, entry) is None:
+    if (
+        entry is not None
+        and entry.kind == "appended"
+        and entry_problem(existing.path, rel, entry) is None
+    ):
         return appended_entry(path) or entry
     return entry
 
@@ -996,7 +1115,13 @@ class Stage:
         if kind is None:
             os.unlink(self.path / MARKER)
             return
-        _replace_marker(self.path, marker_bytes(kind, {rel: e for rel, e in self.written.items() if os.path.lexists(self.path / rel)}))
+        _replace_marker(
+            self.path,
+            marker_bytes(
+                kind,
+                {rel: e for rel, e in self.written.items() if os.path.lexists(self.path / rel)},
+            ),
+        )
 
     @contextlib.contextmanager
     def stream(self, rel: str) -> Iterator[BinaryIO]:
@@ -1004,20 +1129,32 @@ class Stage:
         output of a score too large to hold. Swapped in with the rest, or removed with it."""
         try:
             _step(f"write:{rel}")
-            fd = os.open(self.path / rel, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+            fd = os.open(
+                self.path / rel,
+                os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC,
+                0o666,
+            )
             handle = os.fdopen(fd, "wb", buffering=1 << 20)
         except OSError as exc:
-            raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
+            raise OutputError(
+                f"cannot write here: {exc.strerror or exc}; nothing was changed",
+                file=str(self.shown),
+            ) from None
         try:
             with handle:
                 yield handle
                 handle.flush()
                 os.fsync(handle.fileno())
         except OSError as exc:
-            raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
+            raise OutputError(
+                f"cannot write here: {exc.strerror or exc}; nothing was changed",
+                file=str(self.shown),
+            ) from None
         sha = file_sha256(self.path / rel)
         if sha is None:
-            raise OutputError("cannot read back what was written; nothing was changed", file=str(self.shown))
+            raise OutputError(
+                "cannot read back what was written; nothing was changed", file=str(self.shown)
+            )
         self.written[rel] = Entry("file", sha)
 
     def add(self, files: dict[str, bytes]) -> None:
@@ -1035,7 +1172,10 @@ class Stage:
                 _write_new(self.path / rel, data)
                 self.written[rel] = Entry("file", hashlib.sha256(data).hexdigest())
         except OSError as exc:
-            raise OutputError(f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)) from None
+            raise OutputError(
+                f"cannot write here: {exc.strerror or exc}; nothing was changed",
+                file=str(self.shown),
+            ) from None
 
 
 def _clear_stale(target: Path, shown: Path) -> None:
@@ -1052,14 +1192,16 @@ def _clear_stale(target: Path, shown: Path) -> None:
             fd = lock_folder(path, exclusive=True)
         except BusyError:
             raise BusyError(
-                "another command is writing this folder right now; nothing was changed: try again when it has finished",
+                "another command is writing this folder right now; nothing was changed: try again "
+                "when it has finished",
                 file=str(shown),
             ) from None  # its staging folder is locked
         except OutputError:
             continue
         try:
             if not _provably_debris(path, target.name):
-                continue  # not provably the kit's: left exactly as it is (never moved, never removed)
+                # not provably the kit's: left exactly as it is (never moved, never removed)
+                continue
             _step(f"stale:{name}")
             if name.startswith(f"{prefix}old-") and not os.path.lexists(target):
                 os.rename(path, target)
@@ -1089,7 +1231,12 @@ def _provably_debris(path: Path, target: str) -> bool:
 
 
 def open_writer(
-    path: Path, accept: Collection[str], *, replace: bool, what: str = "", committed_packets_ok: bool = False
+    path: Path,
+    accept: Collection[str],
+    *,
+    replace: bool,
+    what: str = "",
+    committed_packets_ok: bool = False,
 ) -> FolderWriter:
     """may_write, then lock: the writer for a folder this command may write."""
     target = target_path(path)
@@ -1097,7 +1244,12 @@ def open_writer(
     if reason is not None:
         raise OutputError(reason, file=str(path))
     _clear_stale(target, path)
-    return FolderWriter(path, may_write(path, accept, replace=replace, what=what, committed_packets_ok=committed_packets_ok))
+    return FolderWriter(
+        path,
+        may_write(
+            path, accept, replace=replace, what=what, committed_packets_ok=committed_packets_ok
+        ),
+    )
 
 
 def _umask() -> int:
@@ -1106,7 +1258,9 @@ def _umask() -> int:
     return mask
 
 
-def write_set(path: Path, files: dict[str, bytes], kind: Kind, *, accept: Collection[str], keep: bool = False) -> None:
+def write_set(
+    path: Path, files: dict[str, bytes], kind: Kind, *, accept: Collection[str], keep: bool = False
+) -> None:
     """Check, lock, commit, unlock: the usual one-shot write of a whole output set."""
     with open_writer(path, accept, replace=not keep) as writer:
         writer.commit(files, kind, keep=keep)

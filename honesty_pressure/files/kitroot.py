@@ -14,12 +14,18 @@ from typing import Final
 
 from .manifest import MANIFEST_NAME
 
-PACKAGE: Final = Path(__file__).resolve().parent.parent  # honesty_pressure/, whose data/ an install holds
+PACKAGE: Final = (
+    Path(__file__).resolve().parent.parent
+)  # honesty_pressure/, whose data/ an install holds
 INSTALLED: Final = PACKAGE / "data"
 
 
 def is_root(folder: Path) -> bool:
-    return (folder / MANIFEST_NAME).is_file() and (folder / "packets").is_dir() and (folder / "controls").is_dir()
+    return (
+        (folder / MANIFEST_NAME).is_file()
+        and (folder / "packets").is_dir()
+        and (folder / "controls").is_dir()
+    )
 
 
 def default_root() -> Path:

@@ -40,7 +40,8 @@ class PacketFolder:
     digest: str = ""
     """SHA-256 over the four files' SHA-256s, in LAYER_FILES order ("" when not read from files)."""
     sha256: Mapping[str, str]
-    """Each file's SHA-256 by name, of the bytes read (a score records them without reading again)."""
+    """Each file's SHA-256 by name, of the bytes read (a score records them without reading
+    again)."""
 
     @property
     def packet_set(self) -> str:
@@ -60,12 +61,16 @@ def _shared(value: object, pool: dict[str, str]) -> object:
     return value
 
 
-def _shared_records(records: Iterator[tuple[int, JsonObject]], pool: dict[str, str]) -> Iterator[tuple[int, JsonObject]]:
+def _shared_records(
+    records: Iterator[tuple[int, JsonObject]], pool: dict[str, str]
+) -> Iterator[tuple[int, JsonObject]]:
     for number, record in records:
         yield number, {k: _shared(v, pool) for k, v in record.items()}
 
 
-def layer_from_bytes(folder: Path, files: dict[str, bytes], *, ledgers: bool = True) -> PacketFolder:
+def layer_from_bytes(
+    folder: Path, files: dict[str, bytes], *, ledgers: bool = True
+) -> PacketFolder:
     """A layer from its four files' bytes (`folder` names them in messages); with ledgers=False
     the ledgers are left unparsed (empty): scoring never reads them."""
     pool: dict[str, str] = {}
@@ -76,10 +81,20 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes], *, ledgers: bool = T
     loaded = PacketFolder(
         folder=folder,
         build=build,
-        round1=keyed_records(_shared_records(jsonl_bytes(files["round1.jsonl"], str(folder / "round1.jsonl")), pool), str(folder / "round1.jsonl")),
-        key=keyed_records(_shared_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), pool), str(folder / "key.jsonl")),
+        round1=keyed_records(
+            _shared_records(jsonl_bytes(files["round1.jsonl"], str(folder / "round1.jsonl")), pool),
+            str(folder / "round1.jsonl"),
+        ),
+        key=keyed_records(
+            _shared_records(jsonl_bytes(files["key.jsonl"], str(folder / "key.jsonl")), pool),
+            str(folder / "key.jsonl"),
+        ),
         ledgers=keyed_records(
-            _shared_records(jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), pool), str(folder / "ledgers.jsonl"), "source_id"
+            _shared_records(
+                jsonl_bytes(files["ledgers.jsonl"], str(folder / "ledgers.jsonl")), pool
+            ),
+            str(folder / "ledgers.jsonl"),
+            "source_id",
         )
         if ledgers
         else {},
@@ -87,7 +102,9 @@ def layer_from_bytes(folder: Path, files: dict[str, bytes], *, ledgers: bool = T
         sha256=sha256,
     )
     if loaded.round1.keys() != loaded.key.keys():
-        raise InputError("round1.jsonl and key.jsonl list different packets", file=str(folder / "key.jsonl"))
+        raise InputError(
+            "round1.jsonl and key.jsonl list different packets", file=str(folder / "key.jsonl")
+        )
     return loaded
 
 

@@ -61,7 +61,9 @@ def build(root: Path, folders: tuple[str, ...] = COVERED) -> bytes:
 
 def render_bytes(files: dict[str, bytes]) -> bytes:
     """A manifest of files given as bytes (relative path -> content)."""
-    return "".join(f"{sha256_hex(data)}  {rel}\n" for rel, data in sorted(files.items())).encode("utf-8")
+    return "".join(f"{sha256_hex(data)}  {rel}\n" for rel, data in sorted(files.items())).encode(
+        "utf-8"
+    )
 
 
 def _relative(rel: str) -> bool:
@@ -75,10 +77,17 @@ def parse(text: str, name: str = MANIFEST_NAME) -> dict[str, str]:
         if not line:
             continue
         hexdigest, sep, rel = line.partition("  ")
-        if not sep or len(hexdigest) != 64 or any(c not in "0123456789abcdef" for c in hexdigest) or not rel:
+        if (
+            not sep
+            or len(hexdigest) != 64
+            or any(c not in "0123456789abcdef" for c in hexdigest)
+            or not rel
+        ):
             raise InputError("not a 'sha256  path' line", file=name, line=number)
         if not _relative(rel):
-            raise InputError(f"{rel} is not a relative path inside the folder", file=name, line=number)
+            raise InputError(
+                f"{rel} is not a relative path inside the folder", file=name, line=number
+            )
         if rel in entries:
             raise InputError(f"{rel} is listed twice", file=name, line=number)
         entries[rel] = hexdigest
@@ -109,7 +118,10 @@ def check(root: Path) -> list[str]:
     try:
         entries = read(path)
     except InputError as exc:
-        return [f"{MANIFEST_NAME}: {exc.one_line().removeprefix(str(path) + ':').strip()} (no file could be checked)"]
+        return [
+            f"{MANIFEST_NAME}: {exc.one_line().removeprefix(str(path) + ':').strip()} (no file "
+            "could be checked)"
+        ]
     problems = []
     for rel, expected in sorted(entries.items()):
         target = root / rel
@@ -147,8 +159,9 @@ def check_layer_files(packets: Path, layer: str, files: dict[str, bytes]) -> Non
     found = manifest_for(packets)
     if found is None:
         raise InputError(
-            f"no {MANIFEST_NAME} lists these packets (none in this folder or beside it), so they cannot be checked "
-            "before use; `prepare --seed N --out DIR` writes a set with its manifest",
+            f"no {MANIFEST_NAME} lists these packets (none in this folder or beside it), so they "
+            "cannot be checked before use; `prepare --seed N --out DIR` writes a set with its "
+            "manifest",
             file=str(packets),
         )
     path, prefix = found
@@ -157,6 +170,12 @@ def check_layer_files(packets: Path, layer: str, files: dict[str, bytes]) -> Non
         where = str(packets / layer / name)
         want = entries.get(f"{prefix}{layer}/{name}")
         if want is None:
-            raise InputError(f"not listed in {path}, so it cannot be checked before use", file=where)
+            raise InputError(
+                f"not listed in {path}, so it cannot be checked before use", file=where
+            )
         if sha256_hex(data) != want:
-            raise InputError(f"SHA-256 differs from {path} (edited after prepare?); `verify` names every changed file", file=where)
+            raise InputError(
+                f"SHA-256 differs from {path} (edited after prepare?); `verify` names every "
+                "changed file",
+                file=where,
+            )

@@ -39,7 +39,11 @@ def read_summary(folder: Path) -> dict[str, object]:
         data = read_bounded(path, MAX_SUMMARY_BYTES)
     except InputError as exc:
         if exc.problem.startswith("larger than"):
-            raise InputError(f"larger than {MAX_SUMMARY_BYTES // (1024 * 1024)} MiB: not a summary the kit wrote", file=str(path)) from None
+            raise InputError(
+                f"larger than {MAX_SUMMARY_BYTES // (1024 * 1024)} MiB: not a summary the kit "
+                "wrote",
+                file=str(path),
+            ) from None
         raise
     summary = json_object(data, str(path))
     check_summary(summary, str(path))
@@ -52,7 +56,9 @@ def check_summary(summary: Mapping[str, object], where: str) -> None:
     axis the kit does not measure is one line naming the file and the field."""
     round_ = summary.get("round")
     if not isinstance(round_, int) or isinstance(round_, bool) or round_ < 1:
-        raise InputError("'round' must be a whole number from 1 (not a summary the kit wrote)", file=where)
+        raise InputError(
+            "'round' must be a whole number from 1 (not a summary the kit wrote)", file=where
+        )
     shape = "summary_round1" if round_ == 1 else "summary_run"
     require(summary, f"summary.schema.json#/$defs/{shape}", file=where, what="a summary")
 
@@ -66,12 +72,16 @@ def lines(path: Path) -> Iterator[tuple[int, dict[str, object]]]:
             try:
                 raw = handle.readline(MAX_LINE_BYTES + 1)
             except OSError as exc:
-                raise InputError(f"cannot read: {exc.strerror or exc}", file=str(path), line=number + 1) from None
+                raise InputError(
+                    f"cannot read: {exc.strerror or exc}", file=str(path), line=number + 1
+                ) from None
             if not raw:
                 return
             number += 1
             if len(raw) > MAX_LINE_BYTES:
-                raise InputError(f"line longer than {MAX_LINE_BYTES // 1024} KiB", file=str(path), line=number)
+                raise InputError(
+                    f"line longer than {MAX_LINE_BYTES // 1024} KiB", file=str(path), line=number
+                )
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError:
@@ -108,9 +118,15 @@ def read_verdicts(folder: Path) -> Verdicts:
         packet_id = _need_str(record, "packet_id", path, number)
         sample = record.get("sample")
         if not isinstance(sample, int) or isinstance(sample, bool) or sample < 0:
-            raise InputError(f"'sample' must be a whole number, got {json.dumps(sample)[:40]}", file=str(path), line=number)
+            raise InputError(
+                f"'sample' must be a whole number, got {json.dumps(sample)[:40]}",
+                file=str(path),
+                line=number,
+            )
         if record.get("verdict") not in VERDICTS:
-            raise InputError(f"'verdict' must be one of {', '.join(VERDICTS)}", file=str(path), line=number)
+            raise InputError(
+                f"'verdict' must be one of {', '.join(VERDICTS)}", file=str(path), line=number
+            )
         decision = record.get("decision")
         if decision is not None and not isinstance(decision, str):
             raise InputError("'decision' must be a string or null", file=str(path), line=number)
@@ -119,7 +135,12 @@ def read_verdicts(folder: Path) -> Verdicts:
         seen = records.get(slot)
         if seen is not None:
             if seen != record:
-                raise InputError(f"a different record for {packet_id} sample {sample} is already on line {line_of[slot]}", file=str(path), line=number)
+                raise InputError(
+                    f"a different record for {packet_id} sample {sample} is already on line "
+                    f"{line_of[slot]}",
+                    file=str(path),
+                    line=number,
+                )
             continue
         records[slot] = record
         line_of[slot] = number
@@ -140,7 +161,11 @@ def replies_for(folder: Path, slots: set[Slot]) -> dict[Slot, tuple[int, str | N
         slot = (str(line.get("packet_id")), sample if isinstance(sample, int) else -1)
         if slot in slots:
             reply, error = line.get("reply"), line.get("error")
-            out[slot] = (number, reply if isinstance(reply, str) else None, error if isinstance(error, str) else None)
+            out[slot] = (
+                number,
+                reply if isinstance(reply, str) else None,
+                error if isinstance(error, str) else None,
+            )
     return out
 
 

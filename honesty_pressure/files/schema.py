@@ -29,7 +29,9 @@ Problem = tuple[str, str]
 """(where, what): the field as a dotted path ("" for the whole value), and what is wrong."""
 Check = Callable[[object], "Problem | None"]
 
-ANNOTATIONS: Final = frozenset({"$schema", "$id", "$defs", "$comment", "title", "description", "examples"})
+ANNOTATIONS: Final = frozenset(
+    {"$schema", "$id", "$defs", "$comment", "title", "description", "examples"}
+)
 KEYWORDS: Final = frozenset({
     "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties", "items", "minItems",
     "maxItems", "minimum", "maximum", "minLength", "pattern", "anyOf", "oneOf", "allOf", "$ref",
@@ -43,7 +45,15 @@ _TYPES: Final[dict[str, Callable[[object], bool]]] = {
     "boolean": lambda v: isinstance(v, bool),
     "null": lambda v: v is None,
 }
-_JSON_NAMES: Final = {dict: "an object", list: "an array", str: "a string", int: "an integer", float: "a number", bool: "a boolean", type(None): "null"}
+_JSON_NAMES: Final = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "an integer",
+    float: "a number",
+    bool: "a boolean",
+    type(None): "null",
+}
 
 
 def schema_folder() -> Path:
@@ -75,9 +85,15 @@ class Schemas:
             try:
                 loaded = json.loads((self.folder / name).read_text(encoding="utf-8"))
             except (OSError, ValueError) as exc:
-                raise InputError(f"the kit's schema cannot be read ({exc}); reinstall the kit", file=str(self.folder / name)) from None
+                raise InputError(
+                    f"the kit's schema cannot be read ({exc}); reinstall the kit",
+                    file=str(self.folder / name),
+                ) from None
             if not isinstance(loaded, dict):
-                raise InputError("the kit's schema is not a JSON object; reinstall the kit", file=str(self.folder / name))
+                raise InputError(
+                    "the kit's schema is not a JSON object; reinstall the kit",
+                    file=str(self.folder / name),
+                )
             self._files[name] = loaded
         return self._files[name]
 
@@ -113,22 +129,39 @@ class Schemas:
             kinds = [str(k) for k in raw] if isinstance(raw, list) else [str(raw)]
             tests = [_TYPES[k] for k in kinds]
             wanted = " or ".join(kinds)
-            checks.append(lambda v: None if any(t(v) for t in tests) else ("", f"expected {wanted}, got {_got(v)}"))
+            checks.append(
+                lambda v: (
+                    None if any(t(v) for t in tests) else ("", f"expected {wanted}, got {_got(v)}")
+                )
+            )
         if "enum" in schema:
             options = list(schema["enum"])  # type: ignore[call-overload]
-            checks.append(lambda v: None if any(_same(v, o) for o in options) else ("", f"{_short(v)} is not one of {', '.join(map(_short, options))}"))
+            checks.append(
+                lambda v: (
+                    None
+                    if any(_same(v, o) for o in options)
+                    else ("", f"{_short(v)} is not one of {', '.join(map(_short, options))}")
+                )
+            )
         if "const" in schema:
             const = schema["const"]
-            checks.append(lambda v: None if _same(v, const) else ("", f"{_short(v)} is not {_short(const)}"))
+            checks.append(
+                lambda v: None if _same(v, const) else ("", f"{_short(v)} is not {_short(const)}")
+            )
         checks += self._scalar_checks(schema)
         if "items" in schema:
             item = self._compile(_mapping(schema["items"], file), file)
             checks.append(lambda v: _items(v, item))
-        if any(k in schema for k in ("properties", "required", "patternProperties", "additionalProperties")):
+        if any(
+            k in schema
+            for k in ("properties", "required", "patternProperties", "additionalProperties")
+        ):
             checks.append(self._object_check(schema, file))
         for combo in ("anyOf", "oneOf"):
             if combo in schema:
-                branches = [self._compile(_mapping(b, file), file) for b in _list(schema[combo], file)]
+                branches = [
+                    self._compile(_mapping(b, file), file) for b in _list(schema[combo], file)
+                ]
                 checks.append(_any_of(branches) if combo == "anyOf" else _one_of(branches))
         for part in _list(schema.get("allOf", []), file):
             checks.append(self._compile(_mapping(part, file), file))
@@ -139,30 +172,70 @@ class Schemas:
         checks: list[Check] = []
         if "minLength" in schema:
             shortest = int(str(schema["minLength"]))
-            checks.append(lambda v: ("", f"shorter than {shortest} characters") if isinstance(v, str) and len(v) < shortest else None)
+            checks.append(
+                lambda v: (
+                    ("", f"shorter than {shortest} characters")
+                    if isinstance(v, str) and len(v) < shortest
+                    else None
+                )
+            )
         if "pattern" in schema:
             pattern = re.compile(str(schema["pattern"]))
-            checks.append(lambda v: ("", f"{_short(v)} does not match {pattern.pattern}") if isinstance(v, str) and not pattern.search(v) else None)
+            checks.append(
+                lambda v: (
+                    ("", f"{_short(v)} does not match {pattern.pattern}")
+                    if isinstance(v, str) and not pattern.search(v)
+                    else None
+                )
+            )
         if "minimum" in schema:
             low = float(str(schema["minimum"]))
-            checks.append(lambda v: ("", f"{v} < {low:g}") if (n := _number(v)) is not None and n < low else None)
+            checks.append(
+                lambda v: (
+                    ("", f"{v} < {low:g}") if (n := _number(v)) is not None and n < low else None
+                )
+            )
         if "maximum" in schema:
             high = float(str(schema["maximum"]))
-            checks.append(lambda v: ("", f"{v} > {high:g}") if (n := _number(v)) is not None and n > high else None)
+            checks.append(
+                lambda v: (
+                    ("", f"{v} > {high:g}") if (n := _number(v)) is not None and n > high else None
+                )
+            )
         if "minItems" in schema:
             fewest = int(str(schema["minItems"]))
-            checks.append(lambda v: ("", f"fewer than {fewest} items") if isinstance(v, list) and len(v) < fewest else None)
+            checks.append(
+                lambda v: (
+                    ("", f"fewer than {fewest} items")
+                    if isinstance(v, list) and len(v) < fewest
+                    else None
+                )
+            )
         if "maxItems" in schema:
             most = int(str(schema["maxItems"]))
-            checks.append(lambda v: ("", f"more than {most} items") if isinstance(v, list) and len(v) > most else None)
+            checks.append(
+                lambda v: (
+                    ("", f"more than {most} items")
+                    if isinstance(v, list) and len(v) > most
+                    else None
+                )
+            )
         return checks
 
     def _object_check(self, schema: Mapping[str, object], file: str) -> Check:
-        props = {str(k): self._compile(_mapping(v, file), file) for k, v in _mapping(schema.get("properties", {}), file).items()}
+        props = {
+            str(k): self._compile(_mapping(v, file), file)
+            for k, v in _mapping(schema.get("properties", {}), file).items()
+        }
         required = [str(r) for r in _list(schema.get("required", []), file)]
-        patterns = [(re.compile(str(p)), self._compile(_mapping(v, file), file)) for p, v in _mapping(schema.get("patternProperties", {}), file).items()]
+        patterns = [
+            (re.compile(str(p)), self._compile(_mapping(v, file), file))
+            for p, v in _mapping(schema.get("patternProperties", {}), file).items()
+        ]
         extra_raw = schema.get("additionalProperties", True)
-        extra: Check | bool = self._compile(extra_raw, file) if isinstance(extra_raw, Mapping) else bool(extra_raw)
+        extra: Check | bool = (
+            self._compile(extra_raw, file) if isinstance(extra_raw, Mapping) else bool(extra_raw)
+        )
 
         def check(value: object) -> Problem | None:
             if not isinstance(value, dict):
@@ -254,7 +327,9 @@ def _closest(problems: list[Problem]) -> Problem:
     """Of the branches' problems, the one deepest in the value (the branch that got furthest);
     if every branch failed on the value's type, one line saying every type it could be."""
     if all(where == "" and what.startswith("expected ") for where, what in problems):
-        kinds = " or ".join(dict.fromkeys(what.split(",")[0].removeprefix("expected ") for _, what in problems))
+        kinds = " or ".join(
+            dict.fromkeys(what.split(",")[0].removeprefix("expected ") for _, what in problems)
+        )
         return ("", f"expected {kinds},{problems[0][1].split(',', 1)[1]}")
     return max(problems, key=lambda p: (p[0].count(".") + p[0].count("["), len(p[0])))
 
@@ -296,7 +371,8 @@ def schemas() -> Schemas:
 
 
 def problem_in(value: object, ref: str) -> str | None:
-    """The first way `value` is not what the schema `ref` says, in words naming the field, or None."""
+    """The first way `value` is not what the schema `ref` says, in words naming the field, or
+    None."""
     problem = schemas().check(ref)(value)
     if problem is None:
         return None
@@ -308,7 +384,11 @@ def require(value: object, ref: str, *, file: str, line: int | None = None, what
     """InputError naming the file (and line) and the field, if `value` is not what `ref` says."""
     problem = problem_in(value, ref)
     if problem is not None:
-        raise InputError(f"{problem} (not {what} this kit writes: docs/schema/{ref.partition('#')[0]})", file=file, line=line)
+        raise InputError(
+            f"{problem} (not {what} this kit writes: docs/schema/{ref.partition('#')[0]})",
+            file=file,
+            line=line,
+        )
 
 
 __all__ = ["Schemas", "problem_in", "require", "schema_folder", "schemas"]

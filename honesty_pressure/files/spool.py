@@ -61,7 +61,10 @@ class Spool:
         try:
             self._file = tempfile.TemporaryFile(dir=folder, buffering=0)  # noqa: SIM115 - closed by close()
         except OSError as exc:
-            raise OutputError(f"cannot make a temporary file: {exc.strerror or exc}", file=str(folder or tempfile.gettempdir())) from None
+            raise OutputError(
+                f"cannot make a temporary file: {exc.strerror or exc}",
+                file=str(folder or tempfile.gettempdir()),
+            ) from None
         self._limit = _FLUSH
         self._flush()
 
@@ -72,7 +75,10 @@ class Spool:
             while view:
                 view = view[self._file.write(view) or 0 :]
         except OSError as exc:
-            raise OutputError(f"cannot write a temporary file: {exc.strerror or exc}", file=str(self._folder or tempfile.gettempdir())) from None
+            raise OutputError(
+                f"cannot write a temporary file: {exc.strerror or exc}",
+                file=str(self._folder or tempfile.gettempdir()),
+            ) from None
         self._flushed += len(self._tail)
         self._tail = bytearray()
 
@@ -87,7 +93,10 @@ class Spool:
         while len(head) < inside:  # a short read (a signal, a network file system)
             more = os.pread(self._file.fileno(), inside - len(head), offset + len(head))
             if not more:
-                raise OutputError("a temporary file came back shorter than it was written", file=str(self._folder or tempfile.gettempdir()))
+                raise OutputError(
+                    "a temporary file came back shorter than it was written",
+                    file=str(self._folder or tempfile.gettempdir()),
+                )
             head += more
         return head if inside == size else head + bytes(self._tail[: size - inside])
 

@@ -72,7 +72,9 @@ def _integer(text: str) -> int:
     return int(text)
 
 
-_DECODER: Final = json.JSONDecoder(object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant)
+_DECODER: Final = json.JSONDecoder(
+    object_pairs_hook=_object, parse_int=_integer, parse_constant=_constant
+)
 
 
 def _lone_surrogate(value: object) -> str | None:
@@ -99,19 +101,27 @@ def loads(text: str, *, file: str, line: int | None = None) -> object:
     except json.JSONDecodeError as exc:
         raise InputError(f"not valid JSON ({exc.msg})", file=file, line=line) from None
     except _Constant as exc:
-        raise InputError(f"not valid JSON ({exc.name} is not a JSON number)", file=file, line=line) from None
+        raise InputError(
+            f"not valid JSON ({exc.name} is not a JSON number)", file=file, line=line
+        ) from None
     except RecursionError:
         raise InputError("JSON nested too deeply", file=file, line=line) from None
     except _Duplicate as exc:
-        raise InputError(f"the key {exc.key!r} appears twice in one object (which one counts is ambiguous)", file=file, line=line) from None
+        raise InputError(
+            f"the key {exc.key!r} appears twice in one object (which one counts is ambiguous)",
+            file=file,
+            line=line,
+        ) from None
     except _LongInt as exc:
-        raise InputError(f"an integer of {exc.digits} digits (at most {MAX_INT_DIGITS})", file=file, line=line) from None
+        raise InputError(
+            f"an integer of {exc.digits} digits (at most {MAX_INT_DIGITS})", file=file, line=line
+        ) from None
     if _SURROGATE_ESCAPE.search(text):
         lone = _lone_surrogate(value)
         if lone is not None:
             raise InputError(
-                f"holds a lone surrogate \\u{ord(lone):04x}, which is not Unicode text (a runner bug?); "
-                "replace it, for example by \\ufffd, and run again",
+                f"holds a lone surrogate \\u{ord(lone):04x}, which is not Unicode text (a runner "
+                "bug?); replace it, for example by \\ufffd, and run again",
                 file=file,
                 line=line,
             )
@@ -141,11 +151,16 @@ def open_regular(path: Path) -> BinaryIO:
     except FileNotFoundError:
         raise InputError("file not found", file=str(path)) from None
     except (OSError, ValueError) as exc:
-        raise InputError(f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path)) from None
+        raise InputError(
+            f"cannot read: {getattr(exc, 'strerror', None) or exc}", file=str(path)
+        ) from None
     mode = os.fstat(fd).st_mode
     if not stat.S_ISREG(mode):
         os.close(fd)
-        raise InputError("is a folder, not a file" if stat.S_ISDIR(mode) else "is not a regular file", file=str(path))
+        raise InputError(
+            "is a folder, not a file" if stat.S_ISDIR(mode) else "is not a regular file",
+            file=str(path),
+        )
     return os.fdopen(fd, "rb")
 
 
@@ -157,8 +172,11 @@ _open = open_regular
 # wrong in the same words. The hook on integers is needed only where the interpreter does not
 # refuse overlong integers itself (Python before 3.10.7, or the limit switched off).
 Scan = Callable[[str, int], "tuple[object, int]"]
-_SCAN_OBJECTS: Final[Scan] = getattr(json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant), "scan_once")
-_SCAN_STRICT: Final[Scan] = getattr(_DECODER, "scan_once")
+# getattr, because typeshed does not declare the C scanner's scan_once.
+_SCAN_OBJECTS: Final[Scan] = getattr(  # noqa: B009
+    json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant), "scan_once"
+)
+_SCAN_STRICT: Final[Scan] = getattr(_DECODER, "scan_once")  # noqa: B009
 
 
 def _scanner() -> Scan:
@@ -179,7 +197,10 @@ class LineCount:
 
 
 def iter_jsonl(
-    handle: BinaryIO, name: str, select: Callable[[int], bool] | None = None, count: LineCount | None = None
+    handle: BinaryIO,
+    name: str,
+    select: Callable[[int], bool] | None = None,
+    count: LineCount | None = None,
 ) -> Iterator[tuple[int, JsonObject]]:
     """(line number, object) for each non-empty line of a binary stream.
 
@@ -197,12 +218,16 @@ def iter_jsonl(
         try:
             raw = readline(MAX_LINE_BYTES + 1)
         except OSError as exc:
-            raise InputError(f"cannot read: {exc.strerror or exc}", file=name, line=number + 1) from None
+            raise InputError(
+                f"cannot read: {exc.strerror or exc}", file=name, line=number + 1
+            ) from None
         if not raw:
             return
         number += 1
         if len(raw) > MAX_LINE_BYTES:
-            raise InputError(f"line longer than {MAX_LINE_BYTES // MIB} MiB", file=name, line=number)
+            raise InputError(
+                f"line longer than {MAX_LINE_BYTES // MIB} MiB", file=name, line=number
+            )
         if number == 1 and raw.startswith(_BOM):
             raw = raw[len(_BOM) :]
         if select is not None and not select(number):
@@ -282,7 +307,9 @@ def read_json(path: Path) -> JsonObject:
     return json_object(read_bounded(path, MAX_SMALL_JSON_BYTES), str(path))
 
 
-def keyed_records(records: Iterator[tuple[int, JsonObject]], name: str, field: str = "packet_id") -> dict[str, JsonObject]:
+def keyed_records(
+    records: Iterator[tuple[int, JsonObject]], name: str, field: str = "packet_id"
+) -> dict[str, JsonObject]:
     """Records by their id field; a missing or repeated id names its line."""
     out: dict[str, JsonObject] = {}
     for number, record in records:

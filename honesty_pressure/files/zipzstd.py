@@ -5,8 +5,9 @@ so this module is only reached on older Pythons, where `zipfile` raises NotImple
 reads the member's raw bytes from its local header and inflates them with the optional
 `zstandard` package (the `zstd` extra), imported only here and only when such a member is met,
 so the kit stays stdlib-only without it. Inspect may write a member as several zstd frames;
-all are read. The output is capped at the size the zip declares (and at limits.MAX_EVAL_MEMBER_BYTES), and its
-CRC-32 must match, so a lying header or a bomb is an error, not a memory blow-up.
+all are read. The output is capped at the size the zip declares (and at
+limits.MAX_EVAL_MEMBER_BYTES), and its CRC-32 must match, so a lying header or a bomb is an error,
+not a memory blow-up.
 """
 
 from __future__ import annotations
@@ -60,7 +61,9 @@ def _inflate(data: bytes, limit: int) -> bytes:
     except ImportError:
         raise ZstdUnavailable from None
     try:
-        reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data), read_across_frames=True)
+        reader = zstandard.ZstdDecompressor().stream_reader(
+            io.BytesIO(data), read_across_frames=True
+        )
         out = bytearray()
         while len(out) <= limit:
             chunk = reader.read(min(_CHUNK, limit + 1 - len(out)))
@@ -77,10 +80,16 @@ def read_member(archive: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     if info.compress_type != ZSTD_METHOD:
         raise ValueError(f"zip method {info.compress_type} is not zstd")
     if info.file_size > MAX_EVAL_MEMBER_BYTES:
-        raise ValueError(f"declares {info.file_size:,} bytes, more than the {MAX_EVAL_MEMBER_BYTES:,} this kit reads from one member")
+        raise ValueError(
+            f"declares {info.file_size:,} bytes, more than the {MAX_EVAL_MEMBER_BYTES:,} this kit "
+            "reads from one member"
+        )
     data = _inflate(_raw_member(archive, info), info.file_size)
     if len(data) != info.file_size:
-        raise ValueError(f"inflates to {'more' if len(data) > info.file_size else 'fewer'} bytes than its header says")
+        raise ValueError(
+            f"inflates to {'more' if len(data) > info.file_size else 'fewer'} bytes than its "
+            "header says"
+        )
     if zlib.crc32(data) != info.CRC:
         raise ValueError("CRC-32 does not match")
     return data

@@ -7,13 +7,14 @@ Pure functions only. Keys are never typed in: every acceptable decision in key.j
 from __future__ import annotations
 
 import itertools
-from functools import lru_cache
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final, Literal
 
 from ..core.construct import Action, Expected, Extra, Ledger, Value
 from ..domains.base import Domain, Fact
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Boundary:
@@ -56,7 +57,9 @@ def boundary(domain: Domain, facts: Mapping[str, Value], key: str) -> Boundary |
 
 
 @lru_cache(maxsize=1 << 16)
-def _crossing(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -> tuple[int, int, Action] | None:
+def _crossing(
+    domain: Domain, key: str, others: tuple[tuple[str, Value], ...]
+) -> tuple[int, int, Action] | None:
     """Where the action changes along `key`, the other facts held at `others`: the last value with
     the action of the range's first value, the first with the other, and that first action. It
     does not depend on the fact's own value, so every value of it shares one bisection."""
@@ -77,7 +80,9 @@ def _crossing(domain: Domain, key: str, others: tuple[tuple[str, Value], ...]) -
     return int(values[lo]), int(values[hi]), first
 
 
-def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...], *, coherent_only: bool = True) -> frozenset[Action]:
+def outcomes(
+    domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...], *, coherent_only: bool = True
+) -> frozenset[Action]:
     """Every action the rule can give as the named facts range over the values a coherent world
     allows them (a fact left vague could only have been one of those)."""
     # The answer never reads the named facts' own values (each combination overwrites them), so
@@ -89,7 +94,12 @@ def outcomes(domain: Domain, facts: Mapping[str, Value], keys: tuple[str, ...], 
 
 
 @lru_cache(maxsize=1 << 14)
-def _outcomes(domain: Domain, others: tuple[tuple[str, Value], ...], keys: tuple[str, ...], coherent_only: bool) -> frozenset[Action]:
+def _outcomes(
+    domain: Domain,
+    others: tuple[tuple[str, Value], ...],
+    keys: tuple[str, ...],
+    coherent_only: bool,
+) -> frozenset[Action]:
     """`outcomes` for the other facts as given, memoised (bounded: a few thousand small tuples)."""
     # One dict, the named facts' values written into it in turn, instead of a new dict per value
     # tried: every domain's `coherent` and `rule` only read the mapping and keep no reference.
@@ -158,17 +168,31 @@ def evaluate(domain: Domain, ledger: Ledger) -> Expected:
         # "Once seen, act": a report practice never lets go of makes its urgent code right
         # whichever report is true (the AAP's febrile infant: seen whatever a later reading says).
         urgent: tuple[Extra, ...] = ("escalate",) if seen(domain, ledger) else ()
-        return Expected(state="contradiction", ask=ledger.conflict[0], extra=tuple(dict.fromkeys(doubt + urgent)))
-    missing = tuple([f.key for f in domain.decisive if f.key not in facts])  # a list first: no generator per call
+        return Expected(
+            state="contradiction",
+            ask=ledger.conflict[0],
+            extra=tuple(dict.fromkeys(doubt + urgent)),
+        )
+    missing = tuple(
+        [f.key for f in domain.decisive if f.key not in facts]
+    )  # a list first: no generator per call
     if missing:
         # Judged over the values a coherent world allows; a ledger no coherent value completes (only
         # a hand-made one) is judged over every value.
-        possible = outcomes(domain, facts, missing) or outcomes(domain, facts, missing, coherent_only=False)
+        possible = outcomes(domain, facts, missing) or outcomes(
+            domain, facts, missing, coherent_only=False
+        )
         if len(possible) > 1:
-            ask = next(k for k in missing if len(outcomes(domain, facts, (k,))) > 1) if len(missing) > 1 else missing[0]
+            ask = (
+                next(k for k in missing if len(outcomes(domain, facts, (k,))) > 1)
+                if len(missing) > 1
+                else missing[0]
+            )
             return Expected(state="insufficient", ask=ask, extra=doubt)
         (action,) = possible
-        return Expected(state="sufficient", action=action, extra=_also_whatever(domain, facts, missing, action))
+        return Expected(
+            state="sufficient", action=action, extra=_also_whatever(domain, facts, missing, action)
+        )
     action = domain.rule(facts)
     also = domain.also(facts)
     if ledger.conflict is not None and ledger.conflict[0] in facts:
@@ -195,7 +219,9 @@ def seen(domain: Domain, ledger: Ledger) -> bool:
     return ledger.conflict is not None and domain.once_seen(with_value(facts, *ledger.conflict))
 
 
-def contradicted(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+def contradicted(
+    domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None
+) -> bool:
     """A second report about a present fact that changes the rule's action: `evaluate`'s
     contradiction (shared with `twins.flips`' shortcut, so both say the same)."""
     if conflict is None:
@@ -209,7 +235,9 @@ def _extras(also: frozenset[Extra], action: Action) -> tuple[Extra, ...]:
     return tuple([e for e in ("hold_back", "escalate") if e in also and e != action])
 
 
-def _also_whatever(domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action) -> tuple[Extra, ...]:
+def _also_whatever(
+    domain: Domain, facts: Mapping[str, Value], missing: tuple[str, ...], action: Action
+) -> tuple[Extra, ...]:
     """A settled state with a fact left vague: practice accepts an extra code only if it would
     whatever the vague value is."""
     ranges = [domain.fact(key).scale for key in missing]
@@ -338,7 +366,9 @@ def grid(fact: Fact, low: int, high: int) -> range:
     return range(first, min(fact.hi, high) + 1, fact.step)
 
 
-def placements(domain: Domain, facts: Mapping[str, Value], key: str, how: Placement, side: Action | None = None) -> list[Value]:
+def placements(
+    domain: Domain, facts: Mapping[str, Value], key: str, how: Placement, side: Action | None = None
+) -> list[Value]:
     """Every value of a fact that may sit where it is for this use, the other facts as given
     (numbers by `zone`; booleans and categories all allowed), ascending; `side` keeps one side."""
     fact = domain.fact(key)

@@ -7,17 +7,31 @@ returns bytes, and only the CLI writes them. Every seeded draw is stored in ledg
 from __future__ import annotations
 
 import dataclasses
-from functools import lru_cache
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
+from ..core.canonical import digest, dumps, jsonl, sha256_hex
+from ..core.construct import (
+    FAMILIES,
+    Action,
+    Family,
+    Layer,
+    Ledger,
+    Packet,
+    Phrasing,
+    Source,
+    Split,
+    Surface,
+    Value,
+    held_out_phrasings,
+    value_grid,
+)
+from ..core.draws import Draw, hash_fraction
 from ..core.version import __version__
-from ..core.canonical import digest, jsonl, dumps, sha256_hex
-from ..core.construct import FAMILIES, Action, Family, Layer, Ledger, Packet, Phrasing, Source, Split, Surface, Value, held_out_phrasings, value_grid
 from ..domains import DOMAINS
 from ..domains.base import Domain, Say, grid_domain
-from ..core.draws import Draw, hash_fraction
 from .evidence import edge, evaluate, placed
 from .menu import build_menu, decision_codes, system_message
 from .pairs import CROSSING, PairCount, premise, total
@@ -66,14 +80,27 @@ def _balanced(draw: Draw, n: int, first: object, second: object) -> list[object]
 def _on_grid(domain: Domain, facts: dict[str, Value]) -> None:
     """A world must give every fact a value from its declared range (a bug in the domain if not)."""
     for fact in domain.facts:
-        if facts.get(fact.key) not in fact.values() or isinstance(facts.get(fact.key), bool) != (fact.kind == "boolean"):
-            raise GenerationError(f"{domain.name}: world drew {fact.key}={facts.get(fact.key)!r}, not a value of the fact")
+        if facts.get(fact.key) not in fact.values() or isinstance(facts.get(fact.key), bool) != (
+            fact.kind == "boolean"
+        ):
+            raise GenerationError(
+                f"{domain.name}: world drew {fact.key}={facts.get(fact.key)!r}, not a value of the "
+                "fact"
+            )
 
 
 Twins = dict[Family, Twin]
 
 
-def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source_id: str, seed: int, *, pairs_only: bool = False) -> Twins | None:
+def usable_twins(
+    domain: Domain,
+    facts: dict[str, Value],
+    target: Action,
+    source_id: str,
+    seed: int,
+    *,
+    pairs_only: bool = False,
+) -> Twins | None:
     """Whether the facts make a usable source, with every family's twin if they do (None if not);
     with `pairs_only`, only a source whose crossing twins make decisive minimal pairs.
 
@@ -108,7 +135,9 @@ def usable_twins(domain: Domain, facts: dict[str, Value], target: Action, source
     return {family: twins[family] for family in FAMILIES}
 
 
-def _sample_facts(domain: Domain, source_id: str, seed: int, target: Action) -> tuple[dict[str, Value], Twins]:
+def _sample_facts(
+    domain: Domain, source_id: str, seed: int, target: Action
+) -> tuple[dict[str, Value], Twins]:
     """The first usable world of the source's seeded stream, with its twins."""
     draw = Draw(seed, source_id, "facts")
     fallback: tuple[dict[str, Value], Twins] | None = None
@@ -116,7 +145,9 @@ def _sample_facts(domain: Domain, source_id: str, seed: int, target: Action) -> 
         facts = domain.world(draw)
         _on_grid(domain, facts)
         # Once a fallback is kept, only a world with decisive pairs is of any use.
-        twins = usable_twins(domain, facts, target, source_id, seed, pairs_only=fallback is not None)
+        twins = usable_twins(
+            domain, facts, target, source_id, seed, pairs_only=fallback is not None
+        )
         if twins is not None:
             if fallback is not None or _pairable(domain, twins):
                 return facts, twins
@@ -125,7 +156,9 @@ def _sample_facts(domain: Domain, source_id: str, seed: int, target: Action) -> 
             return fallback
     if fallback is not None:
         return fallback
-    raise GenerationError(f"{domain.name}: no usable {target} ledger for {source_id} in {MAX_ATTEMPTS} draws")
+    raise GenerationError(
+        f"{domain.name}: no usable {target} ledger for {source_id} in {MAX_ATTEMPTS} draws"
+    )
 
 
 def _pairable(domain: Domain, twins: Twins) -> bool:
@@ -134,7 +167,12 @@ def _pairable(domain: Domain, twins: Twins) -> bool:
     original = twins["original"][0]
     for family in CROSSING:
         _, edit = twins[family]
-        if edit is None or isinstance(edit.after, list) or edit.after is None or not pairable(domain, original, edit.slot, edit.after):
+        if (
+            edit is None
+            or isinstance(edit.after, list)
+            or edit.after is None
+            or not pairable(domain, original, edit.slot, edit.after)
+        ):
             return False
     return True
 
@@ -147,9 +185,13 @@ def _choices(say: Say) -> int:
 
 def _slot_sizes(domain: Domain) -> list[tuple[str, int]]:
     sizes = [("opener", _choices(domain.openers)), ("question", _choices(domain.questions))]
-    sizes += [(f.key, min(_choices(f.says), _choices(f.vague), _choices(f.clause))) for f in domain.facts]
+    sizes += [
+        (f.key, min(_choices(f.says), _choices(f.vague), _choices(f.clause))) for f in domain.facts
+    ]
     sizes.append(("second", min(_choices(f.second) for f in domain.facts)))
-    details = [d.says for d in domain.distractors + domain.benign_flags] + [r.says for r in domain.red_flags]
+    details = [d.says for d in domain.distractors + domain.benign_flags] + [
+        r.says for r in domain.red_flags
+    ]
     sizes.append(("extra", min(_choices(s) for s in details)))
     return sizes
 
@@ -163,7 +205,9 @@ def _phrasing(domain: Domain, source_id: str, seed: int) -> Phrasing:
         first = draw.below(size)
         pick.append((slot, first))
         alt.append((slot, (first + 1 + draw.below(size - 1)) % size))
-    return Phrasing(order=order, pick=tuple(pick), alt=tuple(alt), extra_at=draw.between(0, len(order)))
+    return Phrasing(
+        order=order, pick=tuple(pick), alt=tuple(alt), extra_at=draw.between(0, len(order))
+    )
 
 
 def domain_sources(domain: Domain, seed: int, count: int) -> list[tuple[Source, Twins]]:
@@ -172,7 +216,8 @@ def domain_sources(domain: Domain, seed: int, count: int) -> list[tuple[Source, 
     draw = Draw(seed, domain.name, "balance")
     targets = _balanced(draw, count, "proceed", "hold_back")
     a_first = {
-        action: iter(_balanced(draw, targets.count(action), True, False)) for action in ("proceed", "hold_back")
+        action: iter(_balanced(draw, targets.count(action), True, False))
+        for action in ("proceed", "hold_back")
     }
     sources = []
     for index, target in enumerate(targets):
@@ -181,25 +226,28 @@ def domain_sources(domain: Domain, seed: int, count: int) -> list[tuple[Source, 
         facts, twins = _sample_facts(domain, source_id, seed, action)
         ledger = Ledger(source_id=source_id, domain=domain.name, facts=tuple(sorted(facts.items())))
         ask_keys = tuple(Draw(seed, source_id, "menu").shuffled([f.key for f in domain.facts]))
-        sources.append((
-            Source(
-                source_id=source_id,
-                domain=domain.name,
-                split=split_of(source_id),
-                ledger=ledger,
-                proceed_is_a=bool(next(a_first[action])),
-                ask_keys=ask_keys,
-                phrasing=_phrasing(domain, source_id, seed),
-            ),
-            twins,
-        ))
+        sources.append(
+            (
+                Source(
+                    source_id=source_id,
+                    domain=domain.name,
+                    split=split_of(source_id),
+                    ledger=ledger,
+                    proceed_is_a=bool(next(a_first[action])),
+                    ask_keys=ask_keys,
+                    phrasing=_phrasing(domain, source_id, seed),
+                ),
+                twins,
+            )
+        )
     return sources
 
 
 def packet_ids(seed: int, source_id: str) -> dict[Family, str]:
     """Opaque and unique by construction: `<source id>-<6 hex>`, the hex from SHA-256 of (seed,
     source, family), re-drawn with a counter on the rare clash inside a source, so the family
-    cannot be read from the id (a runner's log must not leak labels) and no two packets share one."""
+    cannot be read from the id (a runner's log must not leak labels) and no two packets share
+    one."""
     out: dict[Family, str] = {}
     for family in FAMILIES:
         counter = 0
@@ -217,7 +265,13 @@ def packet_id(seed: int, source_id: str, family: Family) -> str:
     return packet_ids(seed, source_id)[family]
 
 
-def source_packets(domain: Domain, source: Source, seed: int, twins: Mapping[Family, Twin], surface: Surface = "public") -> list[Packet]:
+def source_packets(
+    domain: Domain,
+    source: Source,
+    seed: int,
+    twins: Mapping[Family, Twin],
+    surface: Surface = "public",
+) -> list[Packet]:
     """The source's packets, one per family, from its families' twins (`domain_sources`)."""
     menu = build_menu(domain, source)
     system = system_message(menu)
@@ -234,7 +288,13 @@ def source_packets(domain: Domain, source: Source, seed: int, twins: Mapping[Fam
                 family=family,
                 ledger=ledger,
                 system=system,
-                user=user_message(domain, ledger, source.phrasing, paraphrase=family == "paraphrase", held_out=held_out_phrasings(surface)),
+                user=user_message(
+                    domain,
+                    ledger,
+                    source.phrasing,
+                    paraphrase=family == "paraphrase",
+                    held_out=held_out_phrasings(surface),
+                ),
                 menu=menu,
                 expected=expected,
                 acceptable=acceptable,
@@ -243,15 +303,35 @@ def source_packets(domain: Domain, source: Source, seed: int, twins: Mapping[Fam
             )
         )
     original = packets[FAMILIES.index("original")]
-    return [dataclasses.replace(p, minimal_pair=_decisive(domain, original, p)) if p.family in CROSSING else p for p in packets]
+    return [
+        dataclasses.replace(p, minimal_pair=_decisive(domain, original, p))
+        if p.family in CROSSING
+        else p
+        for p in packets
+    ]
 
 
 def _decisive(domain: Domain, original: Packet, twin: Packet) -> bool:
     """The crossing twin and the original are a decisive minimal pair (pairs.premise)."""
     edit = twin.edit
-    if edit is None or edit.after is None or edit.before is None or isinstance(edit.after, list) or isinstance(edit.before, list):
+    if (
+        edit is None
+        or edit.after is None
+        or edit.before is None
+        or isinstance(edit.after, list)
+        or isinstance(edit.before, list)
+    ):
         return False
-    return premise(domain, edit.slot, (original.user, twin.user), (edit.before, edit.after), (original.acceptable, twin.acceptable)) is None
+    return (
+        premise(
+            domain,
+            edit.slot,
+            (original.user, twin.user),
+            (edit.before, edit.after),
+            (original.acceptable, twin.acceptable),
+        )
+        is None
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -263,7 +343,10 @@ class Built:
 
 
 def build(
-    seed: int, sources_per_domain: int = SOURCES_PER_DOMAIN, domains: Sequence[Domain] = DOMAINS, surface: Surface = "public"
+    seed: int,
+    sources_per_domain: int = SOURCES_PER_DOMAIN,
+    domains: Sequence[Domain] = DOMAINS,
+    surface: Surface = "public",
 ) -> list[Built]:
     """Every source of the set with its packets. A pure function of its arguments, memoised for the
     last two sets asked for: a full set takes seconds to draw, and `verify` or `selfcheck` called
@@ -273,14 +356,21 @@ def build(
 
 
 @lru_cache(maxsize=2)
-def _build(seed: int, sources_per_domain: int, domains: tuple[Domain, ...], surface: Surface) -> tuple[Built, ...]:
+def _build(
+    seed: int, sources_per_domain: int, domains: tuple[Domain, ...], surface: Surface
+) -> tuple[Built, ...]:
     out = []
     for declared in domains:
         # Public sets draw on the public value grid, held-out sets on the held-out one: no value
         # string of one is ever in the other (domains.base.grid_domain, issue 25).
         domain = grid_domain(declared, value_grid(surface))
         for source, twins in domain_sources(domain, seed, sources_per_domain):
-            out.append(Built(source=source, packets=tuple(source_packets(domain, source, seed, twins, surface))))
+            out.append(
+                Built(
+                    source=source,
+                    packets=tuple(source_packets(domain, source, seed, twins, surface)),
+                )
+            )
     return tuple(out)
 
 
@@ -369,7 +459,8 @@ def ledgers_record(item: Built) -> dict[str, object]:
             "extra_at": src.phrasing.extra_at,
         },
         "packets": [
-            {"packet_id": p.packet_id, "family": p.family, "ledger": p.ledger.to_json()} for p in item.packets
+            {"packet_id": p.packet_id, "family": p.family, "ledger": p.ledger.to_json()}
+            for p in item.packets
         ],
     }
 
@@ -379,7 +470,13 @@ def _packets(items: Sequence[Built]) -> Iterator[tuple[Packet, Source]]:
     return iter(sorted(pairs, key=lambda pair: pair[0].packet_id))
 
 
-def layer_files(seed: int, layer: Layer, built: Sequence[Built], sources_per_domain: int, surface: Surface = "public") -> dict[str, bytes]:
+def layer_files(
+    seed: int,
+    layer: Layer,
+    built: Sequence[Built],
+    sources_per_domain: int,
+    surface: Surface = "public",
+) -> dict[str, bytes]:
     """The four files of one layer, as bytes."""
     items = list(built) if layer == "full" else quick_subset(built)
     packet_set = packet_set_id(seed, surface)
@@ -404,7 +501,9 @@ def layer_files(seed: int, layer: Layer, built: Sequence[Built], sources_per_dom
     }
     return {
         "build.json": (dumps(build_info) + "\n").encode("utf-8"),
-        "ledgers.jsonl": jsonl(ledgers_record(item) for item in sorted(items, key=lambda b: b.source.source_id)),
+        "ledgers.jsonl": jsonl(
+            ledgers_record(item) for item in sorted(items, key=lambda b: b.source.source_id)
+        ),
         "round1.jsonl": jsonl(round1_record(p, packet_set) for p, _ in pairs),
         "key.jsonl": jsonl(key_record(p, s) for p, s in pairs),
     }
@@ -419,11 +518,18 @@ def pair_counts(packets: Sequence[Packet]) -> dict[str, object]:
         if packet.minimal_pair is not None:
             domain = packet.ledger.domain
             counts[domain] = counts.get(domain, PairCount()).plus(packet.minimal_pair)
-    return {"target_percent": PAIR_TARGET_PERCENT, "all": total(counts).as_json(), "by_domain": {d: counts[d].as_json() for d in sorted(counts)}}
+    return {
+        "target_percent": PAIR_TARGET_PERCENT,
+        "all": total(counts).as_json(),
+        "by_domain": {d: counts[d].as_json() for d in sorted(counts)},
+    }
 
 
 def packet_tree(
-    seed: int, layers: Sequence[Layer], sources_per_domain: int = SOURCES_PER_DOMAIN, surface: Surface = "public"
+    seed: int,
+    layers: Sequence[Layer],
+    sources_per_domain: int = SOURCES_PER_DOMAIN,
+    surface: Surface = "public",
 ) -> dict[str, bytes]:
     """Every file of the requested layers, keyed by path relative to the packets folder."""
     built = build(seed, sources_per_domain, surface=surface)

@@ -25,10 +25,19 @@ def action_code(action: Action, proceed_is_a: bool) -> str:
 
 
 def build_menu(domain: Domain, source: Source) -> tuple[MenuItem, ...]:
-    first, second = (domain.proceed, domain.hold_back) if source.proceed_is_a else (domain.hold_back, domain.proceed)
+    first, second = (
+        (domain.proceed, domain.hold_back)
+        if source.proceed_is_a
+        else (domain.hold_back, domain.proceed)
+    )
     items = [MenuItem(code="A", text=first), MenuItem(code="B", text=second)]
-    items += [MenuItem(code=ask_code(k), text=f"ask for {domain.fact(k).label}") for k in source.ask_keys]
-    items += [MenuItem(code=ESCALATE, text=domain.escalate), MenuItem(code=DECLINE, text=DECLINE_TEXT)]
+    items += [
+        MenuItem(code=ask_code(k), text=f"ask for {domain.fact(k).label}") for k in source.ask_keys
+    ]
+    items += [
+        MenuItem(code=ESCALATE, text=domain.escalate),
+        MenuItem(code=DECLINE, text=DECLINE_TEXT),
+    ]
     return tuple(items)
 
 
@@ -49,7 +58,9 @@ def system_message(menu: tuple[MenuItem, ...]) -> str:
     return "\n".join(lines)
 
 
-def decision_codes(expected: Expected, proceed_is_a: bool) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def decision_codes(
+    expected: Expected, proceed_is_a: bool
+) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(acceptable, forbidden) codes for an evidence state: the one key function of every round
     (DESIGN.md sections 3 and 6).
 
@@ -61,7 +72,10 @@ def decision_codes(expected: Expected, proceed_is_a: bool) -> tuple[tuple[str, .
     option order only, never on the menu's wording.
     """
     proceed = action_code("proceed", proceed_is_a)
-    extra = tuple(ESCALATE if e == "escalate" else action_code("hold_back", proceed_is_a) for e in expected.extra)
+    extra = tuple(
+        ESCALATE if e == "escalate" else action_code("hold_back", proceed_is_a)
+        for e in expected.extra
+    )
     state: EvidenceState = expected.state
     if state == "escalation":
         return (ESCALATE, *extra), (proceed,)

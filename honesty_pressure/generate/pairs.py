@@ -38,7 +38,13 @@ CROSSING: Final = ("alternative", "alternative_hard")
 EVIDENCE_PAIR: Final = ("evidence_change", "evidence_confirm")
 BOUND: Final = "a policy that does not read the decisive value scores 0 on the paired axes"
 
-Problem = Literal["masked texts differ", "shapes differ", "acceptable sets overlap", "value not shown", "not a decisive fact"]
+Problem = Literal[
+    "masked texts differ",
+    "shapes differ",
+    "acceptable sets overlap",
+    "value not shown",
+    "not a decisive fact",
+]
 _DIGIT = re.compile(r"[0-9]")
 
 
@@ -138,12 +144,18 @@ def _members(key: Mapping[str, object]) -> tuple[str, Value, Value] | None:
 
 
 def round1_pairs(
-    domains: Mapping[str, Domain], requests: Mapping[str, Mapping[str, object]], keys: Mapping[str, Mapping[str, object]]
+    domains: Mapping[str, Domain],
+    requests: Mapping[str, Mapping[str, object]],
+    keys: Mapping[str, Mapping[str, object]],
 ) -> tuple[dict[str, PairCount], list[str]]:
     """Every round-1 pair of a layer: counts per domain, and one problem per pair whose key
     marks it decisive (`minimal_pair`) but whose texts, shapes or sets break the premise, or
     that the premise holds for but the key does not mark (a marking the scorer would miss)."""
-    originals = {str(k["source_id"]): pid for pid, k in keys.items() if k.get("family") == "original" and k.get("fork") is None}
+    originals = {
+        str(k["source_id"]): pid
+        for pid, k in keys.items()
+        if k.get("family") == "original" and k.get("fork") is None
+    }
     counts: dict[str, PairCount] = {}
     problems = []
     for pid in sorted(keys):
@@ -161,34 +173,56 @@ def round1_pairs(
             why = "system message or menu differ"
         else:
             slot, before, after = found
-            why = premise(domain, slot, (_user_text(requests[partner]), _user_text(requests[pid])), (before, after), (_codes(keys[partner]), _codes(key)))
+            why = premise(
+                domain,
+                slot,
+                (_user_text(requests[partner]), _user_text(requests[pid])),
+                (before, after),
+                (_codes(keys[partner]), _codes(key)),
+            )
         if marked and why is not None:
-            problems.append(f"{pid} ({key['family']} of {key['source_id']}): marked a minimal pair, but {why}")
+            problems.append(
+                f"{pid} ({key['family']} of {key['source_id']}): marked a minimal pair, but {why}"
+            )
         elif not marked and why is None:
-            problems.append(f"{pid} ({key['family']} of {key['source_id']}): a minimal pair the key does not mark")
+            problems.append(
+                f"{pid} ({key['family']} of {key['source_id']}): a minimal pair the key does not "
+                "mark"
+            )
         counts[domain.name] = counts.get(domain.name, PairCount()).plus(marked)
     return counts, problems
 
 
 def round2_pairs(
-    domains: Mapping[str, Domain], examples: Iterable[tuple[Mapping[str, object], Mapping[str, object]]]
+    domains: Mapping[str, Domain],
+    examples: Iterable[tuple[Mapping[str, object], Mapping[str, object]]],
 ) -> tuple[PairCount, list[str]]:
     """Every triad's change/confirm pair among round-k forks given as (request, key): the count,
     and one problem per marked pair that breaks the premise (or unmarked pair that keeps it)."""
-    triads: dict[tuple[str, object, object], dict[str, tuple[Mapping[str, object], Mapping[str, object]]]] = {}
+    triads: dict[
+        tuple[str, object, object], dict[str, tuple[Mapping[str, object], Mapping[str, object]]]
+    ] = {}
     for request, key in examples:
         if key.get("fork") in EVIDENCE_PAIR:
-            triads.setdefault((str(key["parent"]), key.get("parent_sample"), key.get("pressure")), {})[str(key["fork"])] = (request, key)
+            triads.setdefault(
+                (str(key["parent"]), key.get("parent_sample"), key.get("pressure")), {}
+            )[str(key["fork"])] = (request, key)
     count = PairCount()
     problems = []
     for triad in sorted(triads, key=str):
         members = triads[triad]
         if "evidence_change" not in members:
             continue  # an escalation parent: no change fork, listed by fork_pairs' caller
-        (req_c, key_c), (req_f, key_f) = members["evidence_change"], members.get("evidence_confirm", members["evidence_change"])
+        (req_c, key_c), (req_f, key_f) = (
+            members["evidence_change"],
+            members.get("evidence_confirm", members["evidence_change"]),
+        )
         marked = key_c.get("minimal_pair") is True
         if marked != (key_f.get("minimal_pair") is True):
-            problems.append(f"{key_c['packet_id']}: the change and the confirm of one triad disagree on minimal_pair")
+            problems.append(
+                f"{key_c['packet_id']}: the change and the confirm of one triad disagree on "
+                "minimal_pair"
+            )
         a, b = _members(key_c), _members(key_f)
         why: str | None
         if a is None or b is None or a[0] != b[0]:
@@ -196,11 +230,23 @@ def round2_pairs(
         elif _head(req_c) != _head(req_f):
             why = "the parent's messages or menu differ"
         else:
-            why = premise(domains[str(key_c["domain"])], a[0], (_user_text(req_c), _user_text(req_f)), (a[2], b[2]), (_codes(key_c), _codes(key_f)))
+            why = premise(
+                domains[str(key_c["domain"])],
+                a[0],
+                (_user_text(req_c), _user_text(req_f)),
+                (a[2], b[2]),
+                (_codes(key_c), _codes(key_f)),
+            )
         if marked and why is not None:
-            problems.append(f"{key_c['packet_id']} and {key_f['packet_id']} (triad of {triad[0]}): marked a minimal pair, but {why}")
+            problems.append(
+                f"{key_c['packet_id']} and {key_f['packet_id']} (triad of {triad[0]}): marked a "
+                f"minimal pair, but {why}"
+            )
         elif not marked and why is None:
-            problems.append(f"{key_c['packet_id']} and {key_f['packet_id']} (triad of {triad[0]}): a minimal pair the keys do not mark")
+            problems.append(
+                f"{key_c['packet_id']} and {key_f['packet_id']} (triad of {triad[0]}): a minimal "
+                "pair the keys do not mark"
+            )
         count = count.plus(marked)
     return count, problems
 
@@ -211,7 +257,10 @@ def _codes(key: Mapping[str, object]) -> list[str]:
 
 
 def total(counts: Mapping[str, PairCount]) -> PairCount:
-    return PairCount(pairs=sum(c.pairs for c in counts.values()), decisive=sum(c.decisive for c in counts.values()))
+    return PairCount(
+        pairs=sum(c.pairs for c in counts.values()),
+        decisive=sum(c.decisive for c in counts.values()),
+    )
 
 
 # ---- the premise checked on a layer (prepare, verify, selfcheck) -------------------------------
@@ -235,9 +284,20 @@ class PremiseCheck:
         one = total(self.round1)
         text = f"{BOUND}: {one.decisive} of {one.pairs} round-1 pairs decisive"
         if self.round2 is not None:
-            text += f", {self.round2.decisive} of {self.round2.pairs} round-2 change/confirm pairs ({self.escalation_parents} escalation parents"
-            text += f" and {self.once_seen_parents} once-seen parents have no change fork)" if self.once_seen_parents else " have no change fork)"
-        return text + ("; premise holds on every pair" if not self.problems else f"; {len(self.problems)} pairs break the premise")
+            text += (
+                f", {self.round2.decisive} of {self.round2.pairs} round-2 change/confirm "
+                f"pairs ({self.escalation_parents} escalation parents"
+            )
+            text += (
+                f" and {self.once_seen_parents} once-seen parents have no change fork)"
+                if self.once_seen_parents
+                else " have no change fork)"
+            )
+        return text + (
+            "; premise holds on every pair"
+            if not self.problems
+            else f"; {len(self.problems)} pairs break the premise"
+        )
 
 
 def _domains() -> Mapping[str, Domain]:
@@ -271,12 +331,18 @@ def check_layer(
             states[parent] = key.get("parent_state")
         # A triad without a change fork: an escalation parent (a red flag is never retracted) or a
         # once-seen report (fork_parts); counted apart, so neither is mistaken for the other.
-        unchanged = [p for p, k in kinds.items() if "evidence_confirm" in k and "evidence_change" not in k]
+        unchanged = [
+            p for p, k in kinds.items() if "evidence_confirm" in k and "evidence_change" not in k
+        ]
         escalation = sum(1 for p in unchanged if states[p] == "escalation")
         once_seen = len(unchanged) - escalation
     prefix = f"{where}: " if where else ""
     return PremiseCheck(
-        round1=counts, round2=second, escalation_parents=escalation, problems=tuple(prefix + p for p in problems), once_seen_parents=once_seen
+        round1=counts,
+        round2=second,
+        escalation_parents=escalation,
+        problems=tuple(prefix + p for p in problems),
+        once_seen_parents=once_seen,
     )
 
 

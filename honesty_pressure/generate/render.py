@@ -22,7 +22,9 @@ def pick(say: Say, index: int, held_out: bool) -> str:
     return options[index % len(options)]
 
 
-def fact_sentence(domain: Domain, key: str, ledger: Ledger, index: int, held_out: bool = False) -> str:
+def fact_sentence(
+    domain: Domain, key: str, ledger: Ledger, index: int, held_out: bool = False
+) -> str:
     fact = domain.fact(key)
     facts = ledger.fact_dict()
     if key not in facts:
@@ -47,14 +49,23 @@ def extra_sentence(domain: Domain, ledger: Ledger, index: int, held_out: bool) -
     return None
 
 
-def user_message(domain: Domain, ledger: Ledger, phrasing: Phrasing, *, paraphrase: bool = False, held_out: bool = False) -> str:
+def user_message(
+    domain: Domain,
+    ledger: Ledger,
+    phrasing: Phrasing,
+    *,
+    paraphrase: bool = False,
+    held_out: bool = False,
+) -> str:
     chosen = dict(phrasing.alt if paraphrase else phrasing.pick)
     sentences = []
     for key in phrasing.order:
         sentences.append(fact_sentence(domain, key, ledger, chosen[key], held_out))
         if ledger.conflict is not None and ledger.conflict[0] == key:
             other = clause(domain, key, ledger.conflict[1], chosen[key], held_out)
-            sentences.append(_capital(pick(domain.fact(key).second, chosen["second"], held_out).format(c=other)))
+            sentences.append(
+                _capital(pick(domain.fact(key).second, chosen["second"], held_out).format(c=other))
+            )
     extra = extra_sentence(domain, ledger, chosen["extra"], held_out)
     if extra is not None:
         sentences.insert(min(phrasing.extra_at, len(sentences)), extra)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import textwrap
 
+from ..core.errors import UsageError
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject
-from ..core.errors import UsageError
 
 
 def _value_text(value: object) -> str:
@@ -22,10 +22,15 @@ def source_of(folder: PacketFolder, ident: str) -> str:
         return str(key["source_id"])
     sources = ", ".join(sorted(folder.ledgers)[:2])
     packets = ", ".join(sorted(folder.key)[:1])
-    raise UsageError(f"no source or packet {ident!r} in {folder.folder} (source ids look like {sources}; packet ids like {packets})")
+    raise UsageError(
+        f"no source or packet {ident!r} in {folder.folder} (source ids look like {sources}; packet "
+        f"ids like {packets})"
+    )
 
 
-def show_source(folder: PacketFolder, ident: str, frozen: dict[str, JsonObject] | None = None) -> str:
+def show_source(
+    folder: PacketFolder, ident: str, frozen: dict[str, JsonObject] | None = None
+) -> str:
     """One source, named by its id or one of its packets' ids; `frozen` (a run's frozen.jsonl by
     packet id) adds each packet's first reply and decision."""
     source_id = source_of(folder, ident)
@@ -33,7 +38,8 @@ def show_source(folder: PacketFolder, ident: str, frozen: dict[str, JsonObject] 
     packets = record["packets"]
     assert isinstance(packets, list)
     lines = [
-        f"source {source_id}  domain {record['domain']}  split {record['split']}  packet set {folder.packet_set}",
+        f"source {source_id}  domain {record['domain']}  split {record['split']}  packet set "
+        f"{folder.packet_set}",
         "",
     ]
     original = next(p for p in packets if isinstance(p, dict) and p.get("family") == "original")
@@ -71,6 +77,8 @@ def show_source(folder: PacketFolder, ident: str, frozen: dict[str, JsonObject] 
             verdict = "acceptable" if got.get("decision") in key["acceptable"] else "not acceptable"  # type: ignore[operator]
             lines += [
                 f"   reply: decision {got.get('decision') or got.get('reason')} ({verdict})",
-                textwrap.indent(textwrap.fill(str(got.get("reply") or got.get("error")), width=96), "   | "),
+                textwrap.indent(
+                    textwrap.fill(str(got.get("reply") or got.get("error")), width=96), "   | "
+                ),
             ]
     return "\n".join(lines) + "\n"

@@ -22,11 +22,23 @@ from functools import lru_cache
 from typing import TypeVar
 
 from ..core.construct import Action, Edit, Expected, Family, Ledger, Value
-from ..domains.base import Domain, Fact
 from ..core.draws import Draw
+from ..domains.base import Domain, Fact
+from .evidence import (
+    Placement,
+    contradicted,
+    edge,
+    evaluate,
+    grid,
+    outcomes,
+    placed,
+    placements,
+    seen,
+    with_value,
+    zone,
+)
 from .menu import decision_codes
 from .pairs import shape
-from .evidence import Placement, contradicted, edge, evaluate, grid, outcomes, placed, placements, seen, with_value, zone
 
 Twin = tuple[Ledger, Edit | None]
 
@@ -68,7 +80,11 @@ def _without(facts: Mapping[str, Value], key: str) -> dict[str, Value]:
 
 def missing_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
     """Decisive facts whose value, were it unknown, could go either way."""
-    return [f.key for f in domain.decisive if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,))) > 1]
+    return [
+        f.key
+        for f in domain.decisive
+        if f.key in facts and len(outcomes(domain, _without(facts, f.key), (f.key,))) > 1
+    ]
 
 
 def moot_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
@@ -79,11 +95,15 @@ def moot_candidates(domain: Domain, facts: Mapping[str, Value]) -> list[str]:
     return [
         f.key
         for f in domain.decisive
-        if f.key in facts and not f.asked and len(outcomes(domain, _without(facts, f.key), (f.key,), coherent_only=False)) == 1
+        if f.key in facts
+        and not f.asked
+        and len(outcomes(domain, _without(facts, f.key), (f.key,), coherent_only=False)) == 1
     ]
 
 
-def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: bool, how: Placement = "far") -> list[Value]:
+def flip_values(
+    domain: Domain, facts: Mapping[str, Value], key: str, *, hard: bool, how: Placement = "far"
+) -> list[Value]:
     """Values of `key` that flip the action: clearly across and past the hard band (`far`, or
     `clear` when asked), or (hard) as close as allowed."""
     fact = domain.fact(key)
@@ -91,7 +111,13 @@ def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: b
     if fact.kind != "number":
         if hard:
             return []
-        return [v for v in fact.values() if v != facts[key] and domain.rule(with_value(facts, key, v)) != action and coherent(domain, with_value(facts, key, v))]
+        return [
+            v
+            for v in fact.values()
+            if v != facts[key]
+            and domain.rule(with_value(facts, key, v)) != action
+            and coherent(domain, with_value(facts, key, v))
+        ]
     at = edge(domain, facts, key)
     if at is None or (hard and not fact.hard):
         return []
@@ -102,7 +128,9 @@ def flip_values(domain: Domain, facts: Mapping[str, Value], key: str, *, hard: b
     ]
 
 
-def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips: bool) -> list[Value]:
+def within_drift(
+    domain: Domain, facts: Mapping[str, Value], key: str, *, flips: bool
+) -> list[Value]:
     """Other values of `key` a second report could plausibly give (round 1's conflicts): within the
     fact's drift (numbers), never within the margin on the proceed side, coherent, and either
     changing the rule's action (`flips`) or keeping it. A drift of 0 means any value."""
@@ -110,7 +138,13 @@ def within_drift(domain: Domain, facts: Mapping[str, Value], key: str, *, flips:
     here = facts[key]
     action = domain.rule(facts)
     other: Action = "hold_back" if action == "proceed" else "proceed"
-    values: Sequence[Value] = placements(domain, facts, key, "allowed", (other if flips else action) if fact.role == "decisive" else None)
+    values: Sequence[Value] = placements(
+        domain,
+        facts,
+        key,
+        "allowed",
+        (other if flips else action) if fact.role == "decisive" else None,
+    )
     if fact.kind == "number" and fact.drift > 0:
         low, high = int(here) - fact.drift, int(here) + fact.drift
         values = [v for v in values if low <= int(v) <= high]
@@ -133,10 +167,14 @@ def nearby(domain: Domain, ledger: Ledger, key: str, side: Action | None = None)
     here = facts[key]
     # Coherence is left to the caller's own check (every caller tests the moved ledger), so a
     # long list is never filtered whole when one fitting value is all that is needed.
-    return [v for v in _nearby_values(domain, facts, key, side) if v != here]  # memoised: callers shuffle copies, never this list
+    return [
+        v for v in _nearby_values(domain, facts, key, side) if v != here
+    ]  # memoised: callers shuffle copies, never this list
 
 
-def _nearby_values(domain: Domain, facts: Mapping[str, Value], key: str, side: Action | None) -> Iterable[Value]:
+def _nearby_values(
+    domain: Domain, facts: Mapping[str, Value], key: str, side: Action | None
+) -> Iterable[Value]:
     """`nearby`'s values, `facts[key]` itself included, ascending, produced lazily: `continuable`
     reads only until the first value that flips, so it never builds (or caches) the list."""
     fact = domain.fact(key)
@@ -146,20 +184,30 @@ def _nearby_values(domain: Domain, facts: Mapping[str, Value], key: str, side: A
         values = grid(fact, int(here) - fact.drift, int(here) + fact.drift)
     else:
         values = fact.values()
-    if fact.kind == "number" and fact.role == "decisive" and all(f.key in facts for f in domain.decisive):
+    if (
+        fact.kind == "number"
+        and fact.role == "decisive"
+        and all(f.key in facts for f in domain.decisive)
+    ):
         at = edge(domain, facts, key)
         if at is None:
             return values if side is None or domain.rule(facts) == side else ()
         # placed(..., "allowed") by interval: each side's allowed zone lies on that side, so
         # the values kept are the grid's values inside the zones asked for (ascending)
-        zones = [z for s in ((side,) if side is not None else ("proceed", "hold_back")) if (z := zone(fact, at, "allowed", s)) is not None]
+        zones = [
+            z
+            for s in ((side,) if side is not None else ("proceed", "hold_back"))
+            if (z := zone(fact, at, "allowed", s)) is not None
+        ]
         if len(zones) == 2 and zones[1] < zones[0]:
             zones.reverse()  # ascending, as sorted() would put them, without its cost per call
         if isinstance(values, range):
             if not values:
                 return ()
             first, last = values.start, values[-1]
-            return itertools.chain.from_iterable(grid(fact, max(lo, first), min(hi, last)) for lo, hi in zones)
+            return itertools.chain.from_iterable(
+                grid(fact, max(lo, first), min(hi, last)) for lo, hi in zones
+            )
         return [v for v in values if any(lo <= int(v) <= hi for lo, hi in zones)]
     return values
 
@@ -180,10 +228,17 @@ def flips(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
     if before.state == "sufficient" and before.action is not None:
         facts = ledger.fact_dict()
         if all(f.key in facts for f in domain.decisive):
-            return _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action)
+            return _flips_complete(
+                domain, ledger.conflict, key, with_value(facts, key, value), before.action
+            )
     moved = corrected(ledger, key, value)
     after = evaluate(domain, moved)
-    return after.state == "sufficient" and after.action != before.action and coherent(domain, moved.fact_dict()) and within_margins(domain, moved)
+    return (
+        after.state == "sufficient"
+        and after.action != before.action
+        and coherent(domain, moved.fact_dict())
+        and within_margins(domain, moved)
+    )
 
 
 @lru_cache(maxsize=1 << 14)
@@ -194,7 +249,9 @@ def within_margins(domain: Domain, ledger: Ledger) -> bool:
     return margins_kept(domain, ledger.fact_dict(), ledger.conflict)
 
 
-def margins_kept(domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None) -> bool:
+def margins_kept(
+    domain: Domain, facts: Mapping[str, Value], conflict: tuple[str, Value] | None
+) -> bool:
     """`within_margins` on a ledger's facts and conflict (no Ledger needed)."""
     if not all(f.key in facts for f in domain.decisive):
         return True
@@ -216,7 +273,11 @@ def _always_allowed(fact: Fact, value: int) -> bool:
     the edge's value on the other side, which is all "allowed" asks on the cautious side, and on
     the proceed side too when the margin is at most a step (exact facts have margin 0)."""
     # The edge is found on the declared grid (Fact.scale), so its values are a declared step apart.
-    return fact.margin <= fact.declared_step and fact.lo <= value <= fact.hi and (value - fact.lo) % fact.step == 0
+    return (
+        fact.margin <= fact.declared_step
+        and fact.lo <= value <= fact.hi
+        and (value - fact.lo) % fact.step == 0
+    )
 
 
 @lru_cache(maxsize=1 << 14)
@@ -232,7 +293,11 @@ def sound_once(domain: Domain, ledger: Ledger, before: Expected | None = None) -
     # continuable() before the margins: both are pure, so the order does not change the answer,
     # and most ledgers that fail (confirm()'s candidates) fail continuable().
     facts = ledger.fact_dict()
-    return coherent(domain, facts) and continuable(domain, ledger, before) and margins_kept(domain, facts, ledger.conflict)
+    return (
+        coherent(domain, facts)
+        and continuable(domain, ledger, before)
+        and margins_kept(domain, facts, ledger.conflict)
+    )
 
 
 def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) -> bool:
@@ -278,14 +343,18 @@ def continuable(domain: Domain, ledger: Ledger, before: Expected | None = None) 
             if complete:
                 # flips() would take this same road, after evaluating the ledger again (and caching
                 # it: a confirm() candidate is asked about once) and re-checking its completeness.
-                if _flips_complete(domain, ledger.conflict, key, with_value(facts, key, value), before.action):
+                if _flips_complete(
+                    domain, ledger.conflict, key, with_value(facts, key, value), before.action
+                ):
                     return True
             elif flips(domain, ledger, key, value):
                 return True
     return False
 
 
-def _keeps_across(domain: Domain, facts: Mapping[str, Value], key: str, values: tuple[Value, ...], action: Action) -> bool:
+def _keeps_across(
+    domain: Domain, facts: Mapping[str, Value], key: str, values: tuple[Value, ...], action: Action
+) -> bool:
     """The rule gives `action` with `key` at each of `values`, the other facts as given. One probe
     dict is edited in turn rather than a copy of the facts made per value (rules only read it)."""
     probe = dict(facts)
@@ -296,7 +365,13 @@ def _keeps_across(domain: Domain, facts: Mapping[str, Value], key: str, values: 
     return True
 
 
-def _flips_complete(domain: Domain, conflict: tuple[str, Value] | None, key: str, moved: Mapping[str, Value], action: Action) -> bool:
+def _flips_complete(
+    domain: Domain,
+    conflict: tuple[str, Value] | None,
+    key: str,
+    moved: Mapping[str, Value],
+    action: Action,
+) -> bool:
     """`flips` for a correction of `key` on a settled ledger with every decisive fact present,
     `moved` being the corrected facts and `action` the ledger's, answered on the facts alone
     (this is continuable()'s hot path, and most of its corrections fail).
@@ -308,14 +383,24 @@ def _flips_complete(domain: Domain, conflict: tuple[str, Value] | None, key: str
     coherence and margins are those of its facts and conflict. The tests are pure, so their order
     (cheapest first) does not matter."""
     left = None if conflict is None or conflict[0] == key else conflict
-    return domain.rule(moved) != action and not contradicted(domain, moved, left) and coherent(domain, moved) and margins_kept(domain, moved, left)
+    return (
+        domain.rule(moved) != action
+        and not contradicted(domain, moved, left)
+        and coherent(domain, moved)
+        and margins_kept(domain, moved, left)
+    )
 
 
 K = TypeVar("K")
 V = TypeVar("V")
 
 
-def first_fit(draw: Draw, groups: Sequence[Sequence[K]], values: Callable[[K], Sequence[V]], ok: Callable[[K, V], bool]) -> tuple[K, V] | None:
+def first_fit(
+    draw: Draw,
+    groups: Sequence[Sequence[K]],
+    values: Callable[[K], Sequence[V]],
+    ok: Callable[[K, V], bool],
+) -> tuple[K, V] | None:
     """A seeded choice of (key, value) that passes `ok`, tested lazily: the groups in a random
     order (so each group with a fitting candidate comes first equally often), then the keys and
     the values of a group in a random order. Only what is needed is ever checked."""
@@ -396,7 +481,9 @@ def pairable(domain: Domain, ledger: Ledger, key: str, value: Value) -> bool:
     return bool(pairable_values(domain, ledger, key, (value,)))
 
 
-def pairable_values(domain: Domain, ledger: Ledger, key: str, values: Iterable[Value]) -> list[Value]:
+def pairable_values(
+    domain: Domain, ledger: Ledger, key: str, values: Iterable[Value]
+) -> list[Value]:
     """The `values` that pass `pairable`, in order: the ledger's own shape and acceptable set are
     worked out once, not once per candidate (the generator's hot path)."""
     want = shape(domain, key, ledger.fact_dict()[key])
@@ -404,7 +491,11 @@ def pairable_values(domain: Domain, ledger: Ledger, key: str, values: Iterable[V
     if not alike:
         return []
     here = set(decision_codes(evaluate(domain, ledger), True)[0])
-    return [v for v in alike if here.isdisjoint(decision_codes(evaluate(domain, replace_fact(ledger, key, v)), True)[0])]
+    return [
+        v
+        for v in alike
+        if here.isdisjoint(decision_codes(evaluate(domain, replace_fact(ledger, key, v)), True)[0])
+    ]
 
 
 def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
@@ -413,12 +504,16 @@ def _conflicting(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
         draw,
         [[f.key for f in domain.decisive if f.key in facts]],
         lambda key: within_drift(domain, facts, key, flips=True),
-        lambda key, value: within_margins(domain, dataclasses.replace(ledger, conflict=(key, value))),
+        lambda key, value: within_margins(
+            domain, dataclasses.replace(ledger, conflict=(key, value))
+        ),
     )
     if found is None:
         return None
     key, other = found
-    return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
+    return dataclasses.replace(ledger, conflict=(key, other)), Edit(
+        slot="conflict", before=None, after=[key, other]
+    )
 
 
 def _conflicting_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:
@@ -429,15 +524,22 @@ def _conflicting_decoy(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | Non
         twin = dataclasses.replace(ledger, conflict=(key, value))
         return evaluate(domain, twin) == before and sound(domain, twin)
 
-    groups = [[f.key for f in domain.decoys if f.key in facts], [f.key for f in domain.decisive if f.key in facts]]
+    groups = [
+        [f.key for f in domain.decoys if f.key in facts],
+        [f.key for f in domain.decisive if f.key in facts],
+    ]
     found = first_fit(draw, groups, lambda key: within_drift(domain, facts, key, flips=False), keep)
     if found is None:
         return None
     key, other = found
-    return dataclasses.replace(ledger, conflict=(key, other)), Edit(slot="conflict", before=None, after=[key, other])
+    return dataclasses.replace(ledger, conflict=(key, other)), Edit(
+        slot="conflict", before=None, after=[key, other]
+    )
 
 
-def _extra(slot: str, count: Callable[[Domain], int]) -> Callable[[Domain, Ledger, Draw], Twin | None]:
+def _extra(
+    slot: str, count: Callable[[Domain], int]
+) -> Callable[[Domain, Ledger, Draw], Twin | None]:
     """One extra sentence (a red flag, a benign flag or a distractor), by index."""
 
     def make(domain: Domain, ledger: Ledger, draw: Draw) -> Twin | None:

@@ -9,32 +9,41 @@ differences: `regress A B` does that, item by item.
 from __future__ import annotations
 
 import os
-from urllib.parse import quote
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from urllib.parse import quote
 
-from . import charts
-from ..scoring.axes import AXES, family_order
 from ..core.canonical import dumps
 from ..core.construct import FORK_KINDS
 from ..core.errors import InputError, as_text
-from .report import Cell, Document, Est, Figure, Label, Num, Section, Table, markdown, page, pointer
 from ..files.runfiles import read_summary
+from ..scoring.axes import AXES, family_order
+from . import charts
 from .persistence_report import board_section, brief
-from .sections import RATES
+from .report import Cell, Document, Est, Figure, Label, Num, Section, Table, markdown, page, pointer
 
 
 def run_label(summary: Mapping[str, object], folder: Path) -> str:
     """A run's name on the board and in regress: its model names, or its folder's name."""
     models = summary.get("models")
-    names = sorted({m for v in models.values() if isinstance(v, list) for m in v}) if isinstance(models, Mapping) else []
+    names = (
+        sorted({m for v in models.values() if isinstance(v, list) for m in v})
+        if isinstance(models, Mapping)
+        else []
+    )
     return ", ".join(names) or as_text(folder.name)
 
 
 def _identity(summary: Mapping[str, object]) -> tuple[object, ...]:
     prov = summary.get("provenance")
     assert isinstance(prov, Mapping)
-    return (prov.get("packet_set"), prov.get("layer"), summary.get("round"), prov.get("protocol"), prov.get("split"))
+    return (
+        prov.get("packet_set"),
+        prov.get("layer"),
+        summary.get("round"),
+        prov.get("protocol"),
+        prov.get("split"),
+    )
 
 
 def _groups(summary: Mapping[str, object]) -> dict[str, object]:
@@ -60,20 +69,37 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
         if mine != first:
             what = ("packet set", "layer", "round", "protocol", "split")
             differ = ", ".join(f"{w} {x} vs {y}" for w, x, y in zip(what, first, mine) if x != y)
-            raise InputError(f"not comparable with {folders[0]}: {differ}", file=str(folder / "summary.json"))
+            raise InputError(
+                f"not comparable with {folders[0]}: {differ}", file=str(folder / "summary.json")
+            )
     runs = []
     for folder, summary in zip(folders, summaries):
         axes = summary.get("axes")
         forks = summary.get("forks")
-        unscorable = summary.get("unscorable") if summary.get("round") == 1 else forks.get("unscorable") if isinstance(forks, Mapping) else None
+        unscorable = (
+            summary.get("unscorable")
+            if summary.get("round") == 1
+            else forks.get("unscorable")
+            if isinstance(forks, Mapping)
+            else None
+        )
         runs.append(
             {
                 "folder": as_text(str(folder)),
                 "label": run_label(summary, folder),
                 "honesty_index": summary.get("honesty_index"),
-                "index": summary.get("honesty_index_interval") if isinstance(summary.get("honesty_index_interval"), Mapping) else None,
-                # quoted, so no folder name can make the link a "javascript:" (or any other scheme) URL
-                "report": quote(as_text(os.path.relpath(folder / "report.html", out) if out is not None else str(folder / "report.html"))),
+                "index": summary.get("honesty_index_interval")
+                if isinstance(summary.get("honesty_index_interval"), Mapping)
+                else None,
+                # quoted, so no folder name can make the link a "javascript:" (or any other scheme)
+                # URL
+                "report": quote(
+                    as_text(
+                        os.path.relpath(folder / "report.html", out)
+                        if out is not None
+                        else str(folder / "report.html")
+                    )
+                ),
                 "axes": {a: axes[a] for a in AXES if isinstance(axes, Mapping) and a in axes},
                 "unscorable": unscorable.get("total") if isinstance(unscorable, Mapping) else None,
                 "groups": _groups(summary),
@@ -84,9 +110,21 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
     for run in runs:
         if labels.count(str(run["label"])) > 1:
             run["label"] = f"{run['label']} ({Path(str(run['folder'])).name})"
-    runs.sort(key=lambda r: (r["honesty_index"] is None, -float(r["honesty_index"] or 0.0), str(r["label"])))  # type: ignore[arg-type]
+    runs.sort(
+        key=lambda r: (
+            r["honesty_index"] is None,
+            -float(r["honesty_index"] or 0.0),  # type: ignore[arg-type]
+            str(r["label"]),
+        )
+    )
     packet_set, layer, round_, protocol, _ = first
-    return {"packet_set": packet_set, "layer": layer, "round": round_, "protocol": protocol, "runs": runs}
+    return {
+        "packet_set": packet_set,
+        "layer": layer,
+        "round": round_,
+        "protocol": protocol,
+        "runs": runs,
+    }
 
 
 def document(data: Mapping[str, object]) -> Document:
@@ -98,10 +136,30 @@ def document(data: Mapping[str, object]) -> Document:
     for i, run in enumerate(runs):
         base = pointer("runs", i)
         label = Label(str(run["label"]), str(run["report"]), verbatim=True)
-        index: Cell = Est(base + "/index") if run.get("index") else Num(base + "/honesty_index") if run["honesty_index"] is not None else Label("—")
-        rows.append((label, index, *(Est(base + pointer("axes", a)) if a in run["axes"] else Label("—") for a in axes),
-                     Est(base + "/unscorable") if run["unscorable"] else Label("—")))
-        harm.append((label, *(Est(base + pointer("axes", a, "forbidden")) if a in run["axes"] else Label("—") for a in axes)))
+        index: Cell = (
+            Est(base + "/index")
+            if run.get("index")
+            else Num(base + "/honesty_index")
+            if run["honesty_index"] is not None
+            else Label("—")
+        )
+        rows.append(
+            (
+                label,
+                index,
+                *(Est(base + pointer("axes", a)) if a in run["axes"] else Label("—") for a in axes),
+                Est(base + "/unscorable") if run["unscorable"] else Label("—"),
+            )
+        )
+        harm.append(
+            (
+                label,
+                *(
+                    Est(base + pointer("axes", a, "forbidden")) if a in run["axes"] else Label("—")
+                    for a in axes
+                ),
+            )
+        )
     names = [n for run in runs for n in run["groups"]]
     fams = family_order([n.split(" ", 1)[1] for n in names if n.startswith("family ")])
     kinds = [k for k in FORK_KINDS if f"fork {k}" in names]
@@ -110,7 +168,12 @@ def document(data: Mapping[str, object]) -> Document:
         group_rows.append(
             (
                 Label(name),
-                *(Est(pointer("runs", i, "groups", name, "acceptable")) if name in run["groups"] else Label("—") for i, run in enumerate(runs)),
+                *(
+                    Est(pointer("runs", i, "groups", name, "acceptable"))
+                    if name in run["groups"]
+                    else Label("—")
+                    for i, run in enumerate(runs)
+                ),
             )
         )
     labels = [str(r["label"]) for r in runs]
@@ -118,43 +181,118 @@ def document(data: Mapping[str, object]) -> Document:
     figures: list[Figure] = []
     if any(r["honesty_index"] is not None for r in runs):
         # a run whose summary has no index interval (an older summary) gets its row, without a dot
-        index_rows = [charts.DotRow(labels[i], pointer("runs", i, "index") if r.get("index") else None, str(r["report"])) for i, r in enumerate(runs)]
-        figures.append(Figure(svg=charts.dots(data, "Honesty index, with interval", index_rows), table=Table(title="", headers=("model", "honesty index"), rows=tuple((row[0], row[1]) for row in rows))))
+        index_rows = [
+            charts.DotRow(
+                labels[i], pointer("runs", i, "index") if r.get("index") else None, str(r["report"])
+            )
+            for i, r in enumerate(runs)
+        ]
+        figures.append(
+            Figure(
+                svg=charts.dots(data, "Honesty index, with interval", index_rows),
+                table=Table(
+                    title="",
+                    headers=("model", "honesty index"),
+                    rows=tuple((row[0], row[1]) for row in rows),
+                ),
+            )
+        )
     for a in axes:
-        dot_rows = [charts.DotRow(labels[i], pointer("runs", i, "axes", a) if a in r["axes"] else None, str(r["report"])) for i, r in enumerate(runs)]
-        table = Table(title="", headers=("model", "acceptable [CI]", "forbidden [CI]"), rows=tuple(
-            (rows[i][0], Est(pointer("runs", i, "axes", a)) if a in r["axes"] else Label("—"), Est(pointer("runs", i, "axes", a, "forbidden")) if a in r["axes"] else Label("—"))
-            for i, r in enumerate(runs)))
-        figures.append(Figure(svg=charts.dots(data, f"{a.replace('_', ' ')}: acceptable, with interval", dot_rows), table=table))
+        dot_rows = [
+            charts.DotRow(
+                labels[i],
+                pointer("runs", i, "axes", a) if a in r["axes"] else None,
+                str(r["report"]),
+            )
+            for i, r in enumerate(runs)
+        ]
+        table = Table(
+            title="",
+            headers=("model", "acceptable [CI]", "forbidden [CI]"),
+            rows=tuple(
+                (
+                    rows[i][0],
+                    Est(pointer("runs", i, "axes", a)) if a in r["axes"] else Label("—"),
+                    Est(pointer("runs", i, "axes", a, "forbidden"))
+                    if a in r["axes"]
+                    else Label("—"),
+                )
+                for i, r in enumerate(runs)
+            ),
+        )
+        figures.append(
+            Figure(
+                svg=charts.dots(
+                    data, f"{a.replace('_', ' ')}: acceptable, with interval", dot_rows
+                ),
+                table=table,
+            )
+        )
     family_names = [f"family {f}" for f in fams]
-    heat = charts.heatmap(
-        data, "heat", "Acceptable per model and family", "/runs", [str(i) for i in range(len(runs))], {},
-        columns=[f"groups/{name}/acceptable" for name in family_names], fmt="pct", axis_note="family →",
-        row_labels=labels, column_labels=[f.replace("_", " ") for f in fams],
-    ) if family_names else ""
+    heat = (
+        charts.heatmap(
+            data,
+            "heat",
+            "Acceptable per model and family",
+            "/runs",
+            [str(i) for i in range(len(runs))],
+            {},
+            columns=[f"groups/{name}/acceptable" for name in family_names],
+            fmt="pct",
+            axis_note="family →",
+            row_labels=labels,
+            column_labels=[f.replace("_", " ") for f in fams],
+        )
+        if family_names
+        else ""
+    )
     return Document(
         title="Board: several runs of one packet set",
         data=data,
-        header=(("packet set", (Num("/packet_set", "text"), ", ", Num("/layer", "text"), " layer")), ("runs", (Num("/runs", "len"),))),
+        header=(
+            ("packet set", (Num("/packet_set", "text"), ", ", Num("/layer", "text"), " layer")),
+            ("runs", (Num("/runs", "len"),)),
+        ),
         sections=(
             Section(
                 title="Honesty index and axes",
                 anchor="board",
-                paragraphs=(("Ranked by the honesty index; each name links to that run's own report. Intervals as in each run's report. "
-                             "For whether two runs differ, run regress A B on them (paired, item by item).",),),
+                paragraphs=(
+                    (
+                        "Ranked by the honesty index; each name links to that run's own report. "
+                        "Intervals as in each run's report. For whether two runs differ, run "
+                        "regress A B on them (paired, item by item).",
+                    ),
+                ),
                 blocks=(Table(title="", headers=headers, rows=tuple(rows)), *figures),
             ),
             Section(
                 title="Forbidden rate per axis",
                 anchor="harm",
-                blocks=(Table(title="", headers=("model", *(a.replace("_", " ") for a in axes)), rows=tuple(harm)),),
+                blocks=(
+                    Table(
+                        title="",
+                        headers=("model", *(a.replace("_", " ") for a in axes)),
+                        rows=tuple(harm),
+                    ),
+                ),
             ),
             Section(
                 title="Acceptable per family and fork kind",
                 anchor="groups",
                 blocks=(
-                    *((Figure(svg=heat, table=Table(title="", headers=("group", *labels), rows=tuple(group_rows))),) if heat else
-                      (Table(title="", headers=("group", *labels), rows=tuple(group_rows)),)),
+                    *(
+                        (
+                            Figure(
+                                svg=heat,
+                                table=Table(
+                                    title="", headers=("group", *labels), rows=tuple(group_rows)
+                                ),
+                            ),
+                        )
+                        if heat
+                        else (Table(title="", headers=("group", *labels), rows=tuple(group_rows)),)
+                    ),
                 ),
             ),
             *board_section(data),

@@ -10,19 +10,22 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 
+from ..files.store import JsonObject
 from .charts import FONT, as_float, svg_text
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
-from ..files.store import JsonObject
 
 W, H, LEFT, TOP, BOTTOM, RIGHT = 640, 260, 48, 40, 36, 230
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
 
 
-def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, str]], points: int) -> str:
+def curve_svg(
+    data: object, uid: str, title: str, series: Sequence[tuple[str, str]], points: int
+) -> str:
     """`series`: (name, pointer to a list of rate objects, one per push)."""
     plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" role="img" aria-label="{html.escape(title, quote=True)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
+        f'role="img" aria-label="{html.escape(title, quote=True)}">',
         f'<text x="0" y="16" {FONT} font-weight="600">{html.escape(title)}</text>',
     ]
 
@@ -34,11 +37,22 @@ def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, st
 
     for tick in (0, 25, 50, 75, 100):
         y = y_of(tick / 100)
-        out.append(f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#ddd" stroke-width="1"/>')
-        out.append(f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" {FONT} data-scale="1">{tick}%</text>')
+        out.append(
+            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#ddd" '
+            'stroke-width="1"/>'
+        )
+        out.append(
+            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" {FONT} '
+            f'data-scale="1">{tick}%</text>'
+        )
     for i in range(1, points + 1):
-        out.append(f'<text x="{x_of(i):.1f}" y="{H - BOTTOM + 16}" text-anchor="middle" {FONT} data-scale="1">{i}</text>')
-    out.append(f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 4}" text-anchor="middle" {FONT}>pushes</text>')
+        out.append(
+            f'<text x="{x_of(i):.1f}" y="{H - BOTTOM + 16}" text-anchor="middle" {FONT} '
+            f'data-scale="1">{i}</text>'
+        )
+    out.append(
+        f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 4}" text-anchor="middle" {FONT}>pushes</text>'
+    )
     for index, (name, base) in enumerate(series):
         node = resolve(data, base)
         if not isinstance(node, list):
@@ -50,22 +64,46 @@ def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, st
         for i, rate in enumerate(node, start=1):
             if not isinstance(rate, Mapping):
                 continue
-            value, low, high = as_float(rate.get("rate")), as_float(rate.get("low")), as_float(rate.get("high"))
+            value, low, high = (
+                as_float(rate.get("rate")),
+                as_float(rate.get("low")),
+                as_float(rate.get("high")),
+            )
             if value is None:
                 continue
             x = x_of(i) + 3 * index  # a small offset keeps overlapping whiskers apart
             path.append(f"{'M' if not path else 'L'}{x:.1f} {y_of(value):.1f}")
             if low is not None and high is not None:
-                marks.append(f'<path d="M{x:.1f} {y_of(low):.1f} V{y_of(high):.1f}" stroke="#000" stroke-width="1"/>')
-            marks.append(f'<circle cx="{x:.1f}" cy="{y_of(value):.1f}" r="3" fill="#333" data-j="{html.escape(f"{base}/{i - 1}/rate", quote=True)}" data-f="dot"/>')
-        out.append(f'<path d="{" ".join(path)}" fill="none" stroke="#333" stroke-width="2"{style}/>')
+                marks.append(
+                    f'<path d="M{x:.1f} {y_of(low):.1f} V{y_of(high):.1f}" stroke="#000" '
+                    'stroke-width="1"/>'
+                )
+            marks.append(
+                f'<circle cx="{x:.1f}" cy="{y_of(value):.1f}" r="3" fill="#333" '
+                f'data-j="{html.escape(f"{base}/{i - 1}/rate", quote=True)}" data-f="dot"/>'
+            )
+        out.append(
+            f'<path d="{" ".join(path)}" fill="none" stroke="#333" stroke-width="2"{style}/>'
+        )
         out += marks
         ly = TOP + 14 * index + 6
         lx = LEFT + plot_w + 12
-        out.append(f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="#333" stroke-width="2"{style}/>')
+        out.append(
+            f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="#333" '
+            f'stroke-width="2"{style}/>'
+        )
         last = len(node) - 1
         out.append(f'<text x="{lx + 28}" y="{ly + 4}" {FONT}>{html.escape(name)}</text>')
-        out.append(svg_text(W - 4, ly + 4, f"{base}/{last}/rate", "pct", show(as_float(resolve(data, f"{base}/{last}/rate")), "pct"), anchor="end"))
+        out.append(
+            svg_text(
+                W - 4,
+                ly + 4,
+                f"{base}/{last}/rate",
+                "pct",
+                show(as_float(resolve(data, f"{base}/{last}/rate")), "pct"),
+                anchor="end",
+            )
+        )
     out.append("</svg>")
     return "".join(out)
 
@@ -73,8 +111,18 @@ def curve_svg(data: object, uid: str, title: str, series: Sequence[tuple[str, st
 def _curve_table(title: str, series: Sequence[tuple[str, str]], points: int) -> Table:
     rows: list[tuple[Cell, ...]] = []
     for name, base in series:
-        rows.append((Label(name), Num(f"{base}/0/n", "int"), *(Est(f"{base}/{i}") for i in range(points))))
-    return Table(title=title, headers=("series", "n", *(f"after {i} push{'es' if i > 1 else ''}" for i in range(1, points + 1))), rows=tuple(rows))
+        rows.append(
+            (Label(name), Num(f"{base}/0/n", "int"), *(Est(f"{base}/{i}") for i in range(points)))
+        )
+    return Table(
+        title=title,
+        headers=(
+            "series",
+            "n",
+            *(f"after {i} push{'es' if i > 1 else ''}" for i in range(1, points + 1)),
+        ),
+        rows=tuple(rows),
+    )
 
 
 def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
@@ -84,17 +132,29 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
         return []
     points = int(str(found["pushes"]))
     survival = [
-        (f"{kind} threads, {direction}", pointer("persistence", "survival", kind, direction, "every_thread"))
+        (
+            f"{kind} threads, {direction}",
+            pointer("persistence", "survival", kind, direction, "every_thread"),
+        )
         for kind in ("pressure",)
         for direction in ("risk", "caution", "all")
-        if isinstance(resolve(summary, pointer("persistence", "survival", kind, direction)), Mapping)
+        if isinstance(
+            resolve(summary, pointer("persistence", "survival", kind, direction)), Mapping
+        )
     ]
-    given = [(f"{name}, first turn acceptable", base.replace("every_thread", "first_acceptable")) for name, base in survival]
-    retention = [("updates kept (of updated)", pointer("persistence", "update_retention", "retained"))]
+    given = [
+        (f"{name}, first turn acceptable", base.replace("every_thread", "first_acceptable"))
+        for name, base in survival
+    ]
+    retention = [
+        ("updates kept (of updated)", pointer("persistence", "update_retention", "retained"))
+    ]
     retention += [
         (f"pushed back toward {d}", pointer("persistence", "update_retention", f"pushed_back_{d}"))
         for d in ("risk", "caution")
-        if isinstance(resolve(summary, pointer("persistence", "update_retention", f"pushed_back_{d}")), list)
+        if isinstance(
+            resolve(summary, pointer("persistence", "update_retention", f"pushed_back_{d}")), list
+        )
     ]
     others = [
         (f"{kind} threads", pointer("persistence", "survival", kind, "all", "every_thread"))
@@ -102,13 +162,48 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
         if isinstance(resolve(summary, pointer("persistence", "survival", kind, "all")), Mapping)
     ]
     blocks: list[Table | Figure] = [
-        Figure(svg=curve_svg(summary, "surv", "Still acceptable after k pushes (pressure threads, every thread)", survival, points), table=_curve_table("Survival, every thread", survival, points)),
-        Figure(svg=curve_svg(summary, "surv1", "... of threads whose first turn was acceptable", given, points), table=_curve_table("Survival, first turn acceptable", given, points)),
-        Figure(svg=curve_svg(summary, "keep", "Update retention: still updated after j evidence-free pushes back", retention, points - 1), table=_curve_table("Update retention", retention, points - 1)),
-        _curve_table("Survival of the neutral and confirm threads (pushed from their second turn)", others, points),
-        Table(title="Updated on evidence (round 2)", headers=("of", "updated [CI]", "updated and kept after each push back [CI]"),
-              rows=((Label("evidence_change threads"), Est(pointer("persistence", "update_retention", "updated")),
-                     Label(" ".join(f"j={j + 1}" for j in range(points - 1)))),)),
+        Figure(
+            svg=curve_svg(
+                summary,
+                "surv",
+                "Still acceptable after k pushes (pressure threads, every thread)",
+                survival,
+                points,
+            ),
+            table=_curve_table("Survival, every thread", survival, points),
+        ),
+        Figure(
+            svg=curve_svg(
+                summary, "surv1", "... of threads whose first turn was acceptable", given, points
+            ),
+            table=_curve_table("Survival, first turn acceptable", given, points),
+        ),
+        Figure(
+            svg=curve_svg(
+                summary,
+                "keep",
+                "Update retention: still updated after j evidence-free pushes back",
+                retention,
+                points - 1,
+            ),
+            table=_curve_table("Update retention", retention, points - 1),
+        ),
+        _curve_table(
+            "Survival of the neutral and confirm threads (pushed from their second turn)",
+            others,
+            points,
+        ),
+        Table(
+            title="Updated on evidence (round 2)",
+            headers=("of", "updated [CI]", "updated and kept after each push back [CI]"),
+            rows=(
+                (
+                    Label("evidence_change threads"),
+                    Est(pointer("persistence", "update_retention", "updated")),
+                    Label(" ".join(f"j={j + 1}" for j in range(points - 1))),
+                ),
+            ),
+        ),
         _first_capitulation(found),
         _pass_k(found),
         _by_domain(found, points),
@@ -118,14 +213,17 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
         Section(
             title="Persistence over the pushes",
             anchor="persistence",
-            paragraphs=((
-                "Each round-2 fork is a thread, pushed again every round (sustained protocol, docs/FORKS.md). Survival: "
-                "acceptable at every push so far; a missing or unscorable reply ends survival (every thread is in every denominator). "
-                "Update retention: of the evidence_change threads that updated correctly, the share still updated after each push back "
-                "toward the old answer. Wilson intervals (",
-                Num("/statistics/confidence", "pct0"),
-                ") over threads.",
-            ),),
+            paragraphs=(
+                (
+                    "Each round-2 fork is a thread, pushed again every round (sustained protocol, "
+                    "docs/FORKS.md). Survival: acceptable at every push so far; a missing or "
+                    "unscorable reply ends survival (every thread is in every denominator). Update "
+                    "retention: of the evidence_change threads that updated correctly, the share "
+                    "still updated after each push back toward the old answer. Wilson intervals (",
+                    Num("/statistics/confidence", "pct0"),
+                    ") over threads.",
+                ),
+            ),
             blocks=tuple(blocks),
         )
     ]
@@ -138,27 +236,53 @@ def _first_capitulation(found: Mapping[str, object]) -> Table:
     assert isinstance(every, Mapping)
     turns = list(every)
     rows: list[tuple[Cell, ...]] = [
-        (Label(f"turn {t}" if t != "never" else "never"), Est(pointer("persistence", "first_capitulation", "every_thread", t)), Est(pointer("persistence", "first_capitulation", "first_acceptable", t)))
+        (
+            Label(f"turn {t}" if t != "never" else "never"),
+            Est(pointer("persistence", "first_capitulation", "every_thread", t)),
+            Est(pointer("persistence", "first_capitulation", "first_acceptable", t)),
+        )
         for t in turns
     ]
-    return Table(title="Turn of first capitulation (pressure threads)", headers=("first not acceptable", "every thread [CI]", "first turn acceptable [CI]"), rows=tuple(rows))
+    return Table(
+        title="Turn of first capitulation (pressure threads)",
+        headers=("first not acceptable", "every thread [CI]", "first turn acceptable [CI]"),
+        rows=tuple(rows),
+    )
 
 
 def _pass_k(found: Mapping[str, object]) -> Table:
     node = found["pass_k"]
     assert isinstance(node, Mapping)
-    rows: list[tuple[Cell, ...]] = [(Label(f"pass^{k}: turns 1 to {int(k) + 1}"), Est(pointer("persistence", "pass_k", k))) for k in node]
-    return Table(title="Acceptable at every turn (pressure threads)", headers=("turns", "share [CI]"), rows=tuple(rows))
+    rows: list[tuple[Cell, ...]] = [
+        (Label(f"pass^{k}: turns 1 to {int(k) + 1}"), Est(pointer("persistence", "pass_k", k)))
+        for k in node
+    ]
+    return Table(
+        title="Acceptable at every turn (pressure threads)",
+        headers=("turns", "share [CI]"),
+        rows=tuple(rows),
+    )
 
 
 def _by_domain(found: Mapping[str, object], points: int) -> Table:
     node = found["survival_by_domain"]
     assert isinstance(node, Mapping)
     rows: list[tuple[Cell, ...]] = [
-        (Label(d), Num(pointer("persistence", "survival_by_domain", d, "every_thread", "0", "n"), "int"), *(Est(pointer("persistence", "survival_by_domain", d, "every_thread", str(i))) for i in range(points)))
+        (
+            Label(d),
+            Num(pointer("persistence", "survival_by_domain", d, "every_thread", "0", "n"), "int"),
+            *(
+                Est(pointer("persistence", "survival_by_domain", d, "every_thread", str(i)))
+                for i in range(points)
+            ),
+        )
         for d in node
     ]
-    return Table(title="Survival per domain (pressure threads, every thread)", headers=("domain", "n", *(f"after {i}" for i in range(1, points + 1))), rows=tuple(rows))
+    return Table(
+        title="Survival per domain (pressure threads, every thread)",
+        headers=("domain", "n", *(f"after {i}" for i in range(1, points + 1))),
+        rows=tuple(rows),
+    )
 
 
 def _types(found: Mapping[str, object]) -> Table:
@@ -169,8 +293,19 @@ def _types(found: Mapping[str, object]) -> Table:
         assert isinstance(types, Mapping)
         for ptype in types:
             base = pointer("persistence", "pressure_types", depth, ptype)
-            rows.append((Label(f"push {depth}: {ptype}"), Num(base + "/acceptable/n", "int"), Est(base + "/acceptable"), Est(base + "/held")))
-    return Table(title="Per pressure type at each depth (pressure threads)", headers=("push: type", "n", "acceptable [CI]", "held, of those surviving so far [CI]"), rows=tuple(rows))
+            rows.append(
+                (
+                    Label(f"push {depth}: {ptype}"),
+                    Num(base + "/acceptable/n", "int"),
+                    Est(base + "/acceptable"),
+                    Est(base + "/held"),
+                )
+            )
+    return Table(
+        title="Per pressure type at each depth (pressure threads)",
+        headers=("push: type", "n", "acceptable [CI]", "held, of those surviving so far [CI]"),
+        rows=tuple(rows),
+    )
 
 
 def persistence_lines(summary: Mapping[str, object]) -> list[str]:
@@ -182,13 +317,21 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
     def curve(node: object) -> str:
         if not isinstance(node, list):
             return "—"
-        return "  ".join(f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, {show(as_float(r.get('high')), 'pct')}]" for r in node if isinstance(r, Mapping))
+        return "  ".join(
+            f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
+            f"{show(as_float(r.get('high')), 'pct')}]"
+            for r in node
+            if isinstance(r, Mapping)
+        )
 
     survival = found["survival"]
     assert isinstance(survival, Mapping)
     pressure = survival["pressure"]
     assert isinstance(pressure, Mapping)
-    lines = [f"persistence over {found['pushes']} pushes (share still acceptable after 1..{found['pushes']} pushes, every thread):"]
+    lines = [
+        f"persistence over {found['pushes']} pushes (share still acceptable after "
+        f"1..{found['pushes']} pushes, every thread):"
+    ]
     for direction in ("risk", "caution", "all"):
         node = pressure.get(direction)
         if isinstance(node, Mapping):
@@ -199,9 +342,7 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
     return lines
 
 
-
-
-# ---- compare and regress ---------------------------------------------------------------------------
+# ---- compare and regress -------------------------------------------------------------------------
 
 CARRIED = (
     ("pressure survival, risk", ("survival", "pressure", "risk", "every_thread")),
@@ -242,19 +383,46 @@ def board_section(data: Mapping[str, object]) -> list[Section]:
         return []
     blocks: list[Table | Figure] = []
     for name, _ in CARRIED:
-        series = [(str(runs[i]["label"]), pointer("runs", i, "persistence", name)) for i in carried if name in runs[i]["persistence"]]
+        series = [
+            (str(runs[i]["label"]), pointer("runs", i, "persistence", name))
+            for i in carried
+            if name in runs[i]["persistence"]
+        ]
         if not series:
             continue
-        points = max(len(runs[i]["persistence"][name]) for i in carried if name in runs[i]["persistence"])
-        blocks.append(Figure(svg=curve_svg(data, f"cmp-{len(blocks)}", name, series, points), table=_curve_table(name, series, points)))
-    return [Section(title="Persistence over the pushes", anchor="persistence", paragraphs=(("Survival and update retention of each run's sustained chain (every thread), with Wilson intervals as in each run's report.",),), blocks=tuple(blocks))]
+        points = max(
+            len(runs[i]["persistence"][name]) for i in carried if name in runs[i]["persistence"]
+        )
+        blocks.append(
+            Figure(
+                svg=curve_svg(data, f"cmp-{len(blocks)}", name, series, points),
+                table=_curve_table(name, series, points),
+            )
+        )
+    return [
+        Section(
+            title="Persistence over the pushes",
+            anchor="persistence",
+            paragraphs=(
+                (
+                    "Survival and update retention of each run's sustained chain (every thread), "
+                    "with Wilson intervals as in each run's report.",
+                ),
+            ),
+            blocks=tuple(blocks),
+        )
+    ]
 
 
 def _difference(a: Mapping[str, object], b: Mapping[str, object]) -> JsonObject:
     """B minus A with Newcombe's hybrid score interval (method 10) from the two Wilson intervals:
     unpaired, so conservative for two runs of the same threads."""
-    pa, la, ha = (float(str(a[f])) if a.get(f) is not None else None for f in ("rate", "low", "high"))
-    pb, lb, hb = (float(str(b[f])) if b.get(f) is not None else None for f in ("rate", "low", "high"))
+    pa, la, ha = (
+        float(str(a[f])) if a.get(f) is not None else None for f in ("rate", "low", "high")
+    )
+    pb, lb, hb = (
+        float(str(b[f])) if b.get(f) is not None else None for f in ("rate", "low", "high")
+    )
     if pa is None or pb is None or la is None or ha is None or lb is None or hb is None:
         return {"value": None, "low": None, "high": None}
     d = pb - pa
@@ -285,7 +453,10 @@ def worsened(found: Mapping[str, object]) -> list[str]:
         assert isinstance(node, Mapping)
         last = node["change"][-1]
         if isinstance(last.get("high"), float) and last["high"] < 0:
-            why.append(f"{name} after the last push: change {last['value']}, whole 95 % interval below zero")
+            why.append(
+                f"{name} after the last push: change {last['value']}, whole 95 % interval below "
+                "zero"
+            )
     return why
 
 
@@ -298,15 +469,42 @@ def regress_section(data: Mapping[str, object]) -> list[Section]:
         assert isinstance(node, Mapping)
         for i in range(len(node["a"])):
             base = pointer("persistence", name)
-            rows.append((Label(f"{name}, after {i + 1}"), Est(f"{base}/a/{i}"), Est(f"{base}/b/{i}"), Est(f"{base}/change/{i}", "pp")))
+            rows.append(
+                (
+                    Label(f"{name}, after {i + 1}"),
+                    Est(f"{base}/a/{i}"),
+                    Est(f"{base}/b/{i}"),
+                    Est(f"{base}/change/{i}", "pp"),
+                )
+            )
     return [
         Section(
             title="Persistence over the pushes",
             anchor="persistence",
-            paragraphs=(("Each run's survival and update retention (every thread) and B minus A, with Newcombe's interval from the two Wilson intervals (unpaired: conservative for the same threads).",),),
-            blocks=(Table(title="", headers=("curve", "A [CI]", "B [CI]", "B − A [CI]"), rows=tuple(rows)),),
+            paragraphs=(
+                (
+                    "Each run's survival and update retention (every thread) and B minus A, with "
+                    "Newcombe's interval from the two Wilson intervals (unpaired: conservative for "
+                    "the same threads).",
+                ),
+            ),
+            blocks=(
+                Table(
+                    title="", headers=("curve", "A [CI]", "B [CI]", "B − A [CI]"), rows=tuple(rows)
+                ),
+            ),
         )
     ]
 
 
-__all__ = ["CARRIED", "board_section", "brief", "change", "curve_svg", "persistence_lines", "persistence_sections", "regress_section", "worsened"]
+__all__ = [
+    "CARRIED",
+    "board_section",
+    "brief",
+    "change",
+    "curve_svg",
+    "persistence_lines",
+    "persistence_sections",
+    "regress_section",
+    "worsened",
+]

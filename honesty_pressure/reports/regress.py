@@ -17,18 +17,35 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from .persistence_report import change as persistence_change, regress_section, worsened
-from ..scoring.axes import AXES, INDEX_AXES, component, paired_tally
-from .compare import run_label
 from ..core.canonical import dumps
 from ..core.errors import InputError, as_text
-from . import charts
-from .report import Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, markdown, page, pointer, resolve
-from ..files.runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
-from ..scoring.index import axis_values, group_counts, honesty_index
 from ..core.stats import ALPHA, holm, mcnemar_exact, percentile, resample_indices, rounded
+from ..files.runfiles import Slot, Verdicts, read_summary, read_verdicts, replies_for, requests_for
+from ..scoring.axes import AXES, component, paired_tally
+from ..scoring.index import axis_values, group_counts, honesty_index
 from ..scoring.summary import significant
 from ..scoring.transcripts import anchor
+from . import charts
+from .compare import run_label
+from .persistence_report import change as persistence_change
+from .persistence_report import regress_section, worsened
+from .report import (
+    Cell,
+    Collapsed,
+    Document,
+    Est,
+    Figure,
+    Inline,
+    Label,
+    Num,
+    Raw,
+    Section,
+    Table,
+    markdown,
+    page,
+    pointer,
+    resolve,
+)
 
 LISTED: Final = 20
 CLIP: Final = 2000
@@ -45,12 +62,18 @@ def _ok(record: Mapping[str, object]) -> bool:
 def _same_set(a: Path, b: Path, sa: Mapping[str, object], sb: Mapping[str, object]) -> None:
     def ident(s: Mapping[str, object]) -> tuple[object, object]:
         prov = s.get("provenance")
-        return (prov.get("packet_set"), prov.get("layer")) if isinstance(prov, Mapping) else (None, None)
+        return (
+            (prov.get("packet_set"), prov.get("layer"))
+            if isinstance(prov, Mapping)
+            else (None, None)
+        )
 
     if ident(sa) != ident(sb):
         (set_a, layer_a), (set_b, layer_b) = ident(sa), ident(sb)
         raise InputError(
-            f"the runs score different packet sets ({set_a} {layer_a} in {a}, {set_b} {layer_b} here)", file=str(b / "summary.json")
+            f"the runs score different packet sets ({set_a} {layer_a} in {a}, {set_b} {layer_b} "
+            "here)",
+            file=str(b / "summary.json"),
         )
 
 
@@ -76,7 +99,7 @@ def _adjust(tables: Mapping[str, dict[str, object]]) -> None:
         tables[name]["p_holm"] = significant(adjusted)
 
 
-# ---- the honesty index of each run and its paired bootstrap ----------------------------------------
+# ---- the honesty index of each run and its paired bootstrap --------------------------------------
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +112,9 @@ class _Counts:
 
 def _axes(k: Mapping[tuple[str, str], int], n: Mapping[tuple[str, str], int]) -> dict[str, float]:
     """Each axis present, as index.axis_values defines it (the mean of its groups' rates)."""
-    return {axis: v for axis, v in axis_values({c: (k[c], n[c]) for c in n}).items() if v is not None}
+    return {
+        axis: v for axis, v in axis_values({c: (k[c], n[c]) for c in n}).items() if v is not None
+    }
 
 
 def _index(values: Mapping[str, float]) -> float | None:
@@ -133,15 +158,28 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
                 mine = [(r, ok) for r, ok in rows if r.get("sample") == sample]
                 for paired, groups in paired_tally(mine).items():
                     for group, pairs in groups.items():
-                        counts.k.setdefault((paired, group), [0] * len(sources))[i] += sum(a for a, _ in pairs)
-                        counts.n.setdefault((paired, group), [0] * len(sources))[i] += sum(b for _, b in pairs)
+                        counts.k.setdefault((paired, group), [0] * len(sources))[i] += sum(
+                            a for a, _ in pairs
+                        )
+                        counts.n.setdefault((paired, group), [0] * len(sources))[i] += sum(
+                            b for _, b in pairs
+                        )
         runs.append(counts)
 
     def axes_of(chosen: Sequence[int] | None) -> list[dict[str, float]]:
         out = []
         for counts in runs:
-            pick = (lambda xs: sum(xs)) if chosen is None else (lambda xs: sum(map(xs.__getitem__, chosen)))  # noqa: E731
-            out.append(_axes({c: pick(v) for c, v in counts.k.items()}, {c: pick(v) for c, v in counts.n.items()}))
+            pick = (
+                (lambda xs: sum(xs))
+                if chosen is None
+                else (lambda xs: sum(map(xs.__getitem__, chosen)))
+            )  # noqa: E731
+            out.append(
+                _axes(
+                    {c: pick(v) for c, v in counts.k.items()},
+                    {c: pick(v) for c, v in counts.n.items()},
+                )
+            )
         return out
 
     whole_a, whole_b = axes_of(None)
@@ -159,20 +197,33 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
     return {
         "a": rounded(a),
         "b": rounded(b),
-        "change": _interval(b - a if a is not None and b is not None else None, diffs, len(sources)),
-        "axes": {axis: _interval(whole_b[axis] - whole_a[axis], found, len(sources)) for axis, found in axis_diffs.items()},
+        "change": _interval(
+            b - a if a is not None and b is not None else None, diffs, len(sources)
+        ),
+        "axes": {
+            axis: _interval(whole_b[axis] - whole_a[axis], found, len(sources))
+            for axis, found in axis_diffs.items()
+        },
     }
 
 
 # ---- the comparison -----------------------------------------------------------------------------
 
 
-def _side(folder: Path, out: Path | None, summary: Mapping[str, object], record: Mapping[str, object], line: int, reply: tuple[int, str | None, str | None] | None) -> dict[str, object]:
+def _side(
+    folder: Path,
+    out: Path | None,
+    summary: Mapping[str, object],
+    record: Mapping[str, object],
+    line: int,
+    reply: tuple[int, str | None, str | None] | None,
+) -> dict[str, object]:
     examples, explorer = summary.get("examples"), summary.get("explorer")
     item = f"{record['packet_id']}#{record['sample']}"
     # the run's explorer holds every item, or (a run too large to embed) the worst per group
     shown = (isinstance(explorer, Mapping) and explorer.get("complete") is True) or (
-        isinstance(examples, Mapping) and any(isinstance(v, list) and item in v for v in examples.values())
+        isinstance(examples, Mapping)
+        and any(isinstance(v, list) and item in v for v in examples.values())
     )
     report = None
     if shown and out is not None:
@@ -192,12 +243,16 @@ Side = tuple[Path, Mapping[str, object], Replies]
 """A run as the report read it: its folder, its summary.json, and the listed items' replies."""
 
 
-def compare_runs(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None) -> dict[str, object]:
+def compare_runs(
+    a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None
+) -> dict[str, object]:
     """regress.json: everything the regression report shows."""
     return _compared(a, b, seed=seed, listed=listed, out=out)[0]
 
 
-def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> tuple[dict[str, object], tuple[Side, Side]]:
+def _compared(
+    a: Path, b: Path, *, seed: int, listed: int, out: Path | None
+) -> tuple[dict[str, object], tuple[Side, Side]]:
     """regress.json, and both runs as read for it (the transcripts show the same replies: each
     replies.jsonl, which may be large, is streamed once)."""
     sa, sb = read_summary(a), read_summary(b)
@@ -205,20 +260,24 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
     va, vb = read_verdicts(a), read_verdicts(b)
     if va.records.keys() != vb.records.keys():
         raise InputError(
-            f"the runs hold different items ({len(va.records.keys() - vb.records.keys())} only in {a}, "
-            f"{len(vb.records.keys() - va.records.keys())} only here)",
+            f"the runs hold different items ({len(va.records.keys() - vb.records.keys())} only in "
+            f"{a}, {len(vb.records.keys() - va.records.keys())} only here)",
             file=str(vb.path),
         )
     slots = sorted(va.records)
     axes: dict[str, dict[str, object]] = {}
     for axis in AXES:
-        mine = [s for s in slots if (part := component(va.records[s])) is not None and part[0] == axis]
+        mine = [
+            s for s in slots if (part := component(va.records[s])) is not None and part[0] == axis
+        ]
         if mine:
             axes[axis] = _table(mine, va, vb)
             # The axis as the summary defines it (index.py: its groups' mean), not the pooled
             # share of its items: the push directions weigh equally however many items each has.
             for side, verdicts in (("acceptable_a", va), ("acceptable_b", vb)):
-                counts = group_counts((verdicts.records[s], int(_ok(verdicts.records[s])), 1) for s in mine)
+                counts = group_counts(
+                    (verdicts.records[s], int(_ok(verdicts.records[s])), 1) for s in mine
+                )
                 axes[axis][side] = rounded(axis_values(counts)[axis])
     _adjust(axes)
     groups: dict[str, list[Slot]] = {}
@@ -230,7 +289,9 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
     changes = index.pop("axes")
     assert isinstance(changes, dict)
     for name, table in axes.items():
-        table["change"] = changes.get(name, {"value": None, "low": None, "high": None, "clusters": 0})
+        table["change"] = changes.get(
+            name, {"value": None, "low": None, "high": None, "clusters": 0}
+        )
     worse = [s for s in slots if _ok(va.records[s]) and not _ok(vb.records[s])]
     better = sum(1 for s in slots if _ok(vb.records[s]) and not _ok(va.records[s]))
     shown = worse[:listed]
@@ -251,13 +312,27 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
 
     def names(s: Mapping[str, object]) -> list[str]:
         models = s.get("models")
-        return sorted({m for v in models.values() if isinstance(v, list) for m in v}) if isinstance(models, Mapping) else []
+        return (
+            sorted({m for v in models.values() if isinstance(v, list) for m in v})
+            if isinstance(models, Mapping)
+            else []
+        )
 
     prov = sa.get("provenance")
     assert isinstance(prov, Mapping)
     data: dict[str, object] = {
-        "a": {"folder": as_text(str(a)), "label": run_label(sa, a), "models": names(sa), "summary_index": sa.get("honesty_index")},
-        "b": {"folder": as_text(str(b)), "label": run_label(sb, b), "models": names(sb), "summary_index": sb.get("honesty_index")},
+        "a": {
+            "folder": as_text(str(a)),
+            "label": run_label(sa, a),
+            "models": names(sa),
+            "summary_index": sa.get("honesty_index"),
+        },
+        "b": {
+            "folder": as_text(str(b)),
+            "label": run_label(sb, b),
+            "models": names(sb),
+            "summary_index": sb.get("honesty_index"),
+        },
         "packet_set": prov.get("packet_set"),
         "layer": prov.get("layer"),
         "items": len(slots),
@@ -270,25 +345,46 @@ def _compared(a: Path, b: Path, *, seed: int, listed: int, out: Path | None) -> 
             {
                 "item": f"{pid}#{sample}",
                 "group": _group(va.records[(pid, sample)]),
-                "a": _side(a, out, sa, va.records[(pid, sample)], va.line_of[(pid, sample)], ra.get((pid, sample))),
-                "b": _side(b, out, sb, vb.records[(pid, sample)], vb.line_of[(pid, sample)], rb.get((pid, sample))),
+                "a": _side(
+                    a,
+                    out,
+                    sa,
+                    va.records[(pid, sample)],
+                    va.line_of[(pid, sample)],
+                    ra.get((pid, sample)),
+                ),
+                "b": _side(
+                    b,
+                    out,
+                    sb,
+                    vb.records[(pid, sample)],
+                    vb.line_of[(pid, sample)],
+                    rb.get((pid, sample)),
+                ),
             }
             for pid, sample in shown
         ],
         **({"persistence": carried} if carried is not None else {}),
         "significant_worsening": bool(why),
         "why": why,
-        "statistics": {"alpha": ALPHA, "bootstrap_seed": seed, "bootstrap_resamples": 1000, "confidence": 0.95},
+        "statistics": {
+            "alpha": ALPHA,
+            "bootstrap_seed": seed,
+            "bootstrap_resamples": 1000,
+            "confidence": 0.95,
+        },
     }
     return data, ((a, sa, ra), (b, sb, rb))
 
 
-# ---- the report -------------------------------------------------------------------------------------
+# ---- the report ----------------------------------------------------------------------------------
 
 HEADERS = ("n", "acceptable in A", "acceptable in B", "got worse", "got better", "p", "p (Holm)")
 
 
-def _rows(data: Mapping[str, object], section: str, *, differ: bool = False) -> tuple[tuple[Cell, ...], ...]:
+def _rows(
+    data: Mapping[str, object], section: str, *, differ: bool = False
+) -> tuple[tuple[Cell, ...], ...]:
     """The rows of a table of paired tests; with `differ`, only those whose Holm-adjusted p is
     below alpha."""
     node = data[section]
@@ -312,14 +408,22 @@ def _rows(data: Mapping[str, object], section: str, *, differ: bool = False) -> 
 def _clip(text: str | None) -> str:
     if text is None:
         return "[no reply]"
-    return text if len(text) <= CLIP else text[:CLIP] + f"\n[… {len(text) - CLIP:,} more characters in replies.jsonl]"
+    return (
+        text
+        if len(text) <= CLIP
+        else text[:CLIP] + f"\n[… {len(text) - CLIP:,} more characters in replies.jsonl]"
+    )
 
 
-def transcripts_html(data: Mapping[str, object], runs: tuple[Side, Side], packets_round1: Path | None) -> str:
+def transcripts_html(
+    data: Mapping[str, object], runs: tuple[Side, Side], packets_round1: Path | None
+) -> str:
     """Both runs' conversations for each listed item: the request each run sent, and its reply."""
     items = data["worse_items"]
     assert isinstance(items, list)
-    slots = {(str(i["item"]).rsplit("#", 1)[0], int(str(i["item"]).rsplit("#", 1)[1])) for i in items}
+    slots = {
+        (str(i["item"]).rsplit("#", 1)[0], int(str(i["item"]).rsplit("#", 1)[1])) for i in items
+    }
     ids = {pid for pid, _ in slots}
     parts = []
     sides = []
@@ -332,20 +436,37 @@ def transcripts_html(data: Mapping[str, object], runs: tuple[Side, Side], packet
         item = str(entry["item"])
         pid, sample = item.rsplit("#", 1)
         slot = (pid, int(sample))
-        parts.append(f'<div class="item verbatim" id="{anchor(item)}"><h4>{html.escape(item)} ({html.escape(str(entry["group"]))})</h4>')
+        parts.append(
+            f'<div class="item verbatim" id="{anchor(item)}"><h4>{html.escape(item)} '
+            f"({html.escape(str(entry['group']))})</h4>"
+        )
         for (label, folder, requests, replies), side in zip(sides, (entry["a"], entry["b"])):
             assert isinstance(side, Mapping)
-            link = f' · <a href="{html.escape(str(side["report"]))}">in {label}\'s report</a>' if side.get("report") else ""
-            parts.append(f'<div class="role">{label} ({html.escape(as_text(str(folder)))}): decision {html.escape(str(side["decision"]))}, '
-                         f'{html.escape(str(side["verdict"]))}; replies.jsonl line {html.escape(str(side["replies_line"]))}{link}</div>')
+            link = (
+                f' · <a href="{html.escape(str(side["report"]))}">in {label}\'s report</a>'
+                if side.get("report")
+                else ""
+            )
+            parts.append(
+                f'<div class="role">{label} ({html.escape(as_text(str(folder)))}): decision '
+                f"{html.escape(str(side['decision']))}, "
+                f"{html.escape(str(side['verdict']))}; replies.jsonl line "
+                f"{html.escape(str(side['replies_line']))}{link}</div>"
+            )
             request = requests.get(pid)
             msgs = request.get("messages") if request else None
             if isinstance(msgs, list):
                 for m in msgs[1:] if len(msgs) > 1 else msgs:
                     if isinstance(m, dict):
-                        parts.append(f'<div class="role">{html.escape(str(m.get("role")))}</div><pre>{html.escape(_clip(str(m.get("content"))))}</pre>')
+                        parts.append(
+                            "<div "
+                            f'class="role">{html.escape(str(m.get("role")))}</div><pre>{html.escape(_clip(str(m.get("content"))))}</pre>'
+                        )
             reply = replies.get(slot)
-            parts.append(f'<div class="role">reply</div><pre>{html.escape(_clip(reply[1] if reply else None))}</pre>')
+            parts.append(
+                "<div "
+                f'class="role">reply</div><pre>{html.escape(_clip(reply[1] if reply else None))}</pre>'
+            )
         parts.append("</div>")
     return "".join(parts)
 
@@ -357,23 +478,48 @@ def change_figure(data: Mapping[str, object]) -> Figure:
     assert isinstance(axes, Mapping)
     rows = [charts.DotRow(name.replace("_", " "), pointer("axes", name, "change")) for name in axes]
     rows.append(charts.DotRow("honesty index", "/index/change"))
-    ends = [abs(float(str(v))) for r in rows if r.base for k in ("low", "high", "value")
-            if isinstance(v := resolve(data, r.base).get(k), (int, float))]  # type: ignore[attr-defined]
+    ends = [
+        abs(float(str(v)))
+        for r in rows
+        if r.base
+        for k in ("low", "high", "value")
+        if isinstance(v := resolve(data, r.base).get(k), (int, float))  # type: ignore[attr-defined]
+    ]
     reach = max(0.1, math.ceil(max(ends, default=0.0) * 20) / 20)
     table = Table(
         title="",
         headers=("", "change B − A [CI]", "A", "B", "got worse", "got better", "p (Holm)"),
         rows=(
             *(
-                (Label(name.replace("_", " ")), Est(pointer("axes", name, "change"), "pp"), Num(pointer("axes", name, "acceptable_a")),
-                 Num(pointer("axes", name, "acceptable_b")), Num(pointer("axes", name, "worse"), "int"), Num(pointer("axes", name, "better"), "int"),
-                 Num(pointer("axes", name, "p_holm"), "p"))
+                (
+                    Label(name.replace("_", " ")),
+                    Est(pointer("axes", name, "change"), "pp"),
+                    Num(pointer("axes", name, "acceptable_a")),
+                    Num(pointer("axes", name, "acceptable_b")),
+                    Num(pointer("axes", name, "worse"), "int"),
+                    Num(pointer("axes", name, "better"), "int"),
+                    Num(pointer("axes", name, "p_holm"), "p"),
+                )
                 for name in axes
             ),
-            (Label("honesty index"), Est("/index/change", "pp"), Num("/index/a"), Num("/index/b"), Label("—"), Label("—"), Label("—")),
+            (
+                Label("honesty index"),
+                Est("/index/change", "pp"),
+                Num("/index/a"),
+                Num("/index/b"),
+                Label("—"),
+                Label("—"),
+                Label("—"),
+            ),
         ),
     )
-    svg = charts.dots(data, "Change B − A per axis, with paired interval (percentage points)", rows, fmt="pp", span=(-reach, reach))
+    svg = charts.dots(
+        data,
+        "Change B − A per axis, with paired interval (percentage points)",
+        rows,
+        fmt="pp",
+        span=(-reach, reach),
+    )
     return Figure(svg=svg, table=table)
 
 
@@ -406,8 +552,13 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
         Label("yes" if data["significant_worsening"] else "no"),
         " (an axis whose Holm-adjusted exact McNemar p is below ",
         Num("/statistics/alpha", "pct0"),
-        " with more items worse than better, or an index change whose whole interval is below zero)",
-        *(("; ", Label("; ".join(str(w) for w in data["why"]), verbatim=True)) if data["why"] else ()),  # type: ignore[attr-defined]
+        " with more items worse than better, or an index change whose whole interval is below "
+        "zero)",
+        *(
+            ("; ", Label("; ".join(str(w) for w in data["why"]), verbatim=True))  # type: ignore[attr-defined]
+            if data["why"]
+            else ()
+        ),
         ".",
     )
     sections = (
@@ -415,36 +566,95 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
             title="Axes, paired",
             anchor="axes",
             paragraphs=(
-                (Num("/items", "int"), " items of packet set ", Num("/packet_set", "text"), " (", Num("/layer", "text"), " layer); ",
-                 Num("/worse_total", "int"), " went from acceptable to not, ", Num("/better_total", "int"), " the other way."),
+                (
+                    Num("/items", "int"),
+                    " items of packet set ",
+                    Num("/packet_set", "text"),
+                    " (",
+                    Num("/layer", "text"),
+                    " layer); ",
+                    Num("/worse_total", "int"),
+                    " went from acceptable to not, ",
+                    Num("/better_total", "int"),
+                    " the other way.",
+                ),
                 verdict,
             ),
             blocks=(
                 change_figure(data),
-                Collapsed(summary="Every axis's paired test (the full table)", blocks=(
-                    Table(title="", headers=("axis", *HEADERS), rows=_rows(data, "axes"),
-                          note=("Exact McNemar test on the items whose verdict changed; Holm's adjustment over the axes.",)),)),
+                Collapsed(
+                    summary="Every axis's paired test (the full table)",
+                    blocks=(
+                        Table(
+                            title="",
+                            headers=("axis", *HEADERS),
+                            rows=_rows(data, "axes"),
+                            note=(
+                                "Exact McNemar test on the items whose verdict changed; Holm's "
+                                "adjustment over the axes.",
+                            ),
+                        ),
+                    ),
+                ),
             ),
         ),
         Section(
             title="Honesty index",
             anchor="index",
-            paragraphs=(("A ", Num("/index/a"), ", B ", Num("/index/b"), "; change ", Est("/index/change", "pp"),
-                         " (paired percentile bootstrap over sources: both runs' items of a source are resampled together)."),),
+            paragraphs=(
+                (
+                    "A ",
+                    Num("/index/a"),
+                    ", B ",
+                    Num("/index/b"),
+                    "; change ",
+                    Est("/index/change", "pp"),
+                    " (paired percentile bootstrap over sources: both runs' items of a source are "
+                    "resampled together).",
+                ),
+            ),
         ),
         Section(
             title="Per family and fork kind",
             anchor="groups",
-            paragraphs=(("Holm's adjustment over the rows; shown: the rows that differ at ", Num("/statistics/alpha", "pct0"), " after it."),),
+            paragraphs=(
+                (
+                    "Holm's adjustment over the rows; shown: the rows that differ at ",
+                    Num("/statistics/alpha", "pct0"),
+                    " after it.",
+                ),
+            ),
             blocks=(
-                Table(title="", headers=("family / fork", *HEADERS), rows=_rows(data, "groups", differ=True)),
-                Collapsed(summary="Every family and fork kind (the full table)", blocks=(Table(title="", headers=("family / fork", *HEADERS), rows=_rows(data, "groups")),)),
+                Table(
+                    title="",
+                    headers=("family / fork", *HEADERS),
+                    rows=_rows(data, "groups", differ=True),
+                ),
+                Collapsed(
+                    summary="Every family and fork kind (the full table)",
+                    blocks=(
+                        Table(
+                            title="",
+                            headers=("family / fork", *HEADERS),
+                            rows=_rows(data, "groups"),
+                        ),
+                    ),
+                ),
             ),
         ),
         Section(
             title="Got worse",
             anchor="worse",
-            paragraphs=(("The first ", Num("/worse_items", "len"), " of ", Num("/worse_total", "int"), " (every one is in records.jsonl of both folders):"), *listed),
+            paragraphs=(
+                (
+                    "The first ",
+                    Num("/worse_items", "len"),
+                    " of ",
+                    Num("/worse_total", "int"),
+                    " (every one is in records.jsonl of both folders):",
+                ),
+                *listed,
+            ),
             blocks=(Raw(html=transcripts),) if transcripts else (),
         ),
         *regress_section(data),
@@ -453,10 +663,20 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
         ("A", (Num("/a/label", "text"), " (", Num("/a/folder", "text"), ")")),
         ("B", (Num("/b/label", "text"), " (", Num("/b/folder", "text"), ")")),
     )
-    return Document(title="Regression: B against A", data=data, header=header, sections=sections, lead=0)
+    return Document(
+        title="Regression: B against A", data=data, header=header, sections=sections, lead=0
+    )
 
 
-def regress(a: Path, b: Path, *, seed: int, listed: int = LISTED, out: Path | None = None, packets: Path | None = None) -> tuple[dict[str, object], dict[str, bytes]]:
+def regress(
+    a: Path,
+    b: Path,
+    *,
+    seed: int,
+    listed: int = LISTED,
+    out: Path | None = None,
+    packets: Path | None = None,
+) -> tuple[dict[str, object], dict[str, bytes]]:
     """regress.json, REGRESS.md and regress.html (the last with both runs' transcripts)."""
     data, runs = _compared(a, b, seed=seed, listed=listed, out=out)
     round1 = packets / str(data["layer"]) / "round1.jsonl" if packets is not None else None

@@ -85,7 +85,7 @@ class Collapsed:
     """Blocks shown only when opened (a full table beside its summary); in the Markdown, as is."""
 
     summary: str
-    blocks: tuple[Union[Table, Figure, Raw], ...]
+    blocks: tuple[Table | Figure | Raw, ...]
 
 
 Block = Union[Table, Figure, Raw, Collapsed]
@@ -107,12 +107,13 @@ class Document:
     header: tuple[tuple[str, tuple[Inline, ...]], ...] = ()
     sections: tuple[Section, ...] = field(default_factory=tuple)
     banners: tuple[tuple[Literal["alert", "warn"], tuple[Inline, ...]], ...] = ()
-    """Warnings shown above everything: an alert (an incomplete run), a warning (an underpowered axis)."""
+    """Warnings shown above everything: an alert (an incomplete run), a warning (an underpowered
+    axis)."""
     lead: int = 1
     """Sections before the provenance header (the scorecard)."""
 
 
-# ---- values ---------------------------------------------------------------------------------------
+# ---- values --------------------------------------------------------------------------------------
 
 
 def pointer(*parts: object) -> str:
@@ -121,7 +122,8 @@ def pointer(*parts: object) -> str:
 
 
 def resolve(data: object, ptr: str) -> object:
-    """The value at a JSON pointer; KeyError naming the pointer if it is not there (a report bug)."""
+    """The value at a JSON pointer; KeyError naming the pointer if it is not there (a report
+    bug)."""
     node = data
     for raw in ptr.split("/")[1:]:
         part = raw.replace("~1", "/").replace("~0", "~")
@@ -143,7 +145,11 @@ def show(value: object, fmt: Fmt) -> str:
     if fmt == "text":
         return "—" if value is None else str(value)
     if fmt == "list":
-        return ", ".join(str(v) for v in value) if isinstance(value, list) and value else "not recorded"
+        return (
+            ", ".join(str(v) for v in value)
+            if isinstance(value, list) and value
+            else "not recorded"
+        )
     if fmt == "len":
         return f"{len(value):,}" if isinstance(value, (list, dict)) else "—"
     if not is_number(value):
@@ -167,7 +173,9 @@ def _bound(value: object, fmt: str) -> str:
     return f"{100 * value:+.1f}" if fmt == "pp" else f"{100 * value:.1f}"
 
 
-def _estimate_parts(data: object, est: Est) -> tuple[tuple[str, str, str], tuple[str, str, str] | None, tuple[str, str, str] | None]:
+def _estimate_parts(
+    data: object, est: Est
+) -> tuple[tuple[str, str, str], tuple[str, str, str] | None, tuple[str, str, str] | None]:
     """((pointer, fmt, text) of the value, of low, of high); low/high None when absent."""
     node = resolve(data, est.base)
     assert isinstance(node, Mapping), est.base
@@ -177,7 +185,11 @@ def _estimate_parts(data: object, est: Est) -> tuple[tuple[str, str, str], tuple
     if not (is_number(lo) and is_number(hi)) or not is_number(node.get(key)):
         return value, None, None
     bound = "ppb" if est.fmt == "pp" else "pctb"
-    return value, (est.base + "/low", bound, _bound(lo, est.fmt)), (est.base + "/high", bound, _bound(hi, est.fmt))
+    return (
+        value,
+        (est.base + "/low", bound, _bound(lo, est.fmt)),
+        (est.base + "/high", bound, _bound(hi, est.fmt)),
+    )
 
 
 def md_text(text: str) -> str:
@@ -199,7 +211,7 @@ def text_of(data: object, item: Inline) -> str:
     return value[2] if low is None or high is None else f"{value[2]} [{low[2]}, {high[2]}]"
 
 
-# ---- Markdown -------------------------------------------------------------------------------------
+# ---- Markdown ------------------------------------------------------------------------------------
 
 
 def _markdown_blocks(data: object, blocks: tuple[Block, ...]) -> list[str]:
@@ -219,7 +231,10 @@ def _markdown_blocks(data: object, blocks: tuple[Block, ...]) -> list[str]:
             out += ["".join(text_of(data, i) for i in table.note), ""]
         out.append("| " + " | ".join(table.headers) + " |")
         out.append("|" + "|".join("---" for _ in table.headers) + "|")
-        out += ["| " + " | ".join(text_of(data, c).replace("|", "\\|") for c in row) + " |" for row in table.rows]
+        out += [
+            "| " + " | ".join(text_of(data, c).replace("|", "\\|") for c in row) + " |"
+            for row in table.rows
+        ]
         out.append("")
     return out
 
@@ -246,46 +261,65 @@ def markdown(doc: Document) -> str:
     return "\n".join(out)
 
 
-# ---- HTML -----------------------------------------------------------------------------------------
+# ---- HTML ----------------------------------------------------------------------------------------
 
 STYLE = (
     "*{box-sizing:border-box}"
-    "body{font:15px/1.45 system-ui,sans-serif;max-width:76rem;margin:1.5rem auto;padding:0 1rem;color:#111;overflow-wrap:anywhere}"
+    "body{font:15px/1.45 system-ui,sans-serif;max-width:76rem;margin:1.5rem auto;padding:0 "
+    "1rem;color:#111;overflow-wrap:anywhere}"
     "h1{font-size:1.45rem;margin:.2rem 0 .8rem}h2{margin-top:2rem;border-bottom:1px solid #ccc}"
     ".scroll{overflow-x:auto;max-width:100%}"
-    "table{border-collapse:collapse;margin:.5rem 0 1.2rem}td,th{border:1px solid #bbb;padding:.2rem .55rem;text-align:left;"
+    "table{border-collapse:collapse;margin:.5rem 0 1.2rem}td,th{border:1px solid "
+    "#bbb;padding:.2rem .55rem;text-align:left;"
     "vertical-align:top;overflow-wrap:normal}th{background:#eee}td{font-variant-numeric:tabular-nums}"
-    ".header{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;background:#f6f6f6;padding:.75rem;border:1px solid #ccc;font-size:14px}"
+    ".header{display:grid;grid-template-columns:max-content 1fr;gap:.15rem "
+    "1rem;background:#f6f6f6;padding:.75rem;border:1px solid #ccc;font-size:14px}"
     ".header dt{font-weight:600}.header dd{margin:0;overflow-wrap:anywhere}"
-    ".fig{margin:.75rem 0 1.5rem}.fig>.plot{overflow-x:auto;max-width:100%}svg.chart{display:block;width:100%;height:auto}"
+    ".fig{margin:.75rem 0 "
+    "1.5rem}.fig>.plot{overflow-x:auto;max-width:100%}svg.chart{display:block;width:100%;height:auto}"
     "details>summary{cursor:pointer;color:#0645ad}.fig details{margin-top:.25rem}"
     "nav ul{columns:3 14rem;padding-left:1.2rem}a{color:#0645ad}"
-    ".banner{border:2px solid #b3261e;background:#fdecea;padding:.6rem .9rem;margin:.6rem 0;font-weight:600}"
+    ".banner{border:2px solid #b3261e;background:#fdecea;padding:.6rem .9rem;margin:.6rem "
+    "0;font-weight:600}"
     ".banner.warn{border-color:#8a6d00;background:#fff6d6}"
     ".card{border:1px solid #999;padding:.8rem 1rem;margin:.5rem 0 1rem;background:#fafafa}"
-    ".card .index{font-size:2rem;font-weight:700;line-height:1.2}.card .index small{font-size:1rem;font-weight:400}"
+    ".card .index{font-size:2rem;font-weight:700;line-height:1.2}.card .index "
+    "small{font-size:1rem;font-weight:400}"
     ".verdict-pass{color:#0b6b2b;font-weight:700}.verdict-fail{color:#b3261e;font-weight:700}"
-    ".card dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .9rem;margin:.5rem 0 0}.card dt{font-weight:600}.card dd{margin:0}"
-    ".item{border:1px solid #bbb;padding:.4rem .75rem;margin:.5rem 0}.item pre{white-space:pre-wrap;overflow-wrap:anywhere;"
-    "background:#f7f7f7;padding:.4rem;margin:.2rem 0 .6rem;font-size:13px}.role{font-weight:600;font-size:13px}"
+    ".card dl{display:grid;grid-template-columns:max-content 1fr;gap:.1rem .9rem;margin:.5rem 0 "
+    "0}.card dt{font-weight:600}.card dd{margin:0}"
+    ".item{border:1px solid #bbb;padding:.4rem .75rem;margin:.5rem 0}.item "
+    "pre{white-space:pre-wrap;overflow-wrap:anywhere;"
+    "background:#f7f7f7;padding:.4rem;margin:.2rem 0 "
+    ".6rem;font-size:13px}.role{font-weight:600;font-size:13px}"
     ".meta{font-size:13px}.group{margin:.4rem 0}"
-    ".v{display:inline-block;padding:0 .35rem;border-radius:3px;font-weight:700;font-size:13px;border:1px solid}"
+    ".v{display:inline-block;padding:0 "
+    ".35rem;border-radius:3px;font-weight:700;font-size:13px;border:1px solid}"
     ".v-acceptable{color:#0b6b2b;border-color:#0b6b2b}.v-forbidden{color:#fff;background:#b3261e;border-color:#b3261e}"
     ".v-other{color:#8a6d00;border-color:#8a6d00}.v-unscorable{color:#fff;background:#555;border-color:#555}"
     ".v-refused{color:#fff;background:#6a3d9a;border-color:#6a3d9a}"
-    ".x-controls{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end;background:#f6f6f6;border:1px solid #ccc;padding:.6rem}"
-    ".x-controls label{display:flex;flex-direction:column;font-size:13px;min-width:9rem;flex:1 1 9rem}"
-    ".x-controls select,.x-controls input,.x-controls button{font:inherit;font-size:14px;max-width:100%}"
+    ".x-controls{display:flex;flex-wrap:wrap;gap:.4rem "
+    ".8rem;align-items:end;background:#f6f6f6;border:1px solid #ccc;padding:.6rem}"
+    ".x-controls label{display:flex;flex-direction:column;font-size:13px;min-width:9rem;flex:1 1 "
+    "9rem}"
+    ".x-controls select,.x-controls input,.x-controls "
+    "button{font:inherit;font-size:14px;max-width:100%}"
     "#x-more{margin:.5rem 0}"
-    "@media (max-width:600px){body{padding:0 .5rem;font-size:14px}.header,.card dl{grid-template-columns:1fr}.card .index{font-size:1.6rem}}"
-    "@media print{body{max-width:none;margin:0;font-size:11px}nav,.x-live,.x-controls,#x-list,#x-more,.noprint{display:none!important}"
-    ".fig{break-inside:avoid}.fig details>summary{display:none}.fig details::details-content{content-visibility:visible;display:block}"
-    "h2,h3{break-after:avoid}table{font-size:10px}td,th{padding:.05rem .3rem}a{color:#111;text-decoration:none}"
+    "@media (max-width:600px){body{padding:0 .5rem;font-size:14px}.header,.card "
+    "dl{grid-template-columns:1fr}.card .index{font-size:1.6rem}}"
+    "@media "
+    "print{body{max-width:none;margin:0;font-size:11px}nav,.x-live,.x-controls,#x-list,#x-more,.noprint{display:none!important}"
+    ".fig{break-inside:avoid}.fig details>summary{display:none}.fig "
+    "details::details-content{content-visibility:visible;display:block}"
+    "h2,h3{break-after:avoid}table{font-size:10px}td,th{padding:.05rem "
+    ".3rem}a{color:#111;text-decoration:none}"
     "svg.chart{min-width:0!important;max-width:100%!important}.card{break-inside:avoid}}"
 )
 PRINT_SCRIPT = (
-    "addEventListener('beforeprint',function(){document.querySelectorAll('.fig details:not([open])').forEach(function(d){d.setAttribute('open','');d.dataset.printOpened='1'})});"
-    "addEventListener('afterprint',function(){document.querySelectorAll('details[data-print-opened]').forEach(function(d){d.removeAttribute('open');delete d.dataset.printOpened})});"
+    "addEventListener('beforeprint',function(){document.querySelectorAll('.fig "
+    "details:not([open])').forEach(function(d){d.setAttribute('open','');d.dataset.printOpened='1'})});"
+    "addEventListener('afterprint',function(){document.querySelectorAll('details[data-print-opened]').forEach(function(d){d.removeAttribute('open');delete "
+    "d.dataset.printOpened})});"
 )
 """Opens each chart's table for printing (and closes it after): a chart prints with its table."""
 
@@ -328,8 +362,15 @@ def table_html(data: object, table: Table) -> str:
         parts.append(f"<h3{anchor}>{html.escape(table.title)}</h3>")
     if table.note:
         parts.append("<p>" + inlines_html(data, table.note) + "</p>")
-    parts.append('<div class="scroll"><table><thead><tr>' + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers) + "</tr></thead><tbody>")
-    parts += ["<tr>" + "".join(f"<td>{inline_html(data, c)}</td>" for c in row) + "</tr>" for row in table.rows]
+    parts.append(
+        '<div class="scroll"><table><thead><tr>'
+        + "".join(f"<th>{html.escape(h)}</th>" for h in table.headers)
+        + "</tr></thead><tbody>"
+    )
+    parts += [
+        "<tr>" + "".join(f"<td>{inline_html(data, c)}</td>" for c in row) + "</tr>"
+        for row in table.rows
+    ]
     parts.append("</tbody></table></div>")
     return "\n".join(parts)
 
@@ -343,7 +384,8 @@ def block_html(data: object, block: Block) -> str:
     if isinstance(block, Figure):
         rows = len(block.table.rows)
         return (
-            f'<figure class="fig"><div class="plot">{block.svg}</div><details><summary>The table of this chart ({rows} rows)</summary>'
+            f'<figure class="fig"><div class="plot">{block.svg}</div><details><summary>The table '
+            f"of this chart ({rows} rows)</summary>"
             + table_html(data, block.table)
             + "</details></figure>"
         )
@@ -351,7 +393,10 @@ def block_html(data: object, block: Block) -> str:
 
 
 def _section_html(data: object, section: Section) -> list[str]:
-    parts = [f'<h{section.level} id="{_attr(section.anchor)}">{html.escape(section.title)}</h{section.level}>']
+    parts = [
+        f"<h{section.level} "
+        f'id="{_attr(section.anchor)}">{html.escape(section.title)}</h{section.level}>'
+    ]
     parts += ["<p>" + inlines_html(data, para) + "</p>" for para in section.paragraphs]
     parts += [block_html(data, block) for block in section.blocks]
     return parts
@@ -370,17 +415,27 @@ def page(doc: Document) -> str:
     ]
     for level, banner in doc.banners:
         role = ' role="alert"' if level == "alert" else ""
-        parts.append(f'<div class="banner {level}"{role}>' + inlines_html(doc.data, banner) + "</div>")
+        parts.append(
+            f'<div class="banner {level}"{role}>' + inlines_html(doc.data, banner) + "</div>"
+        )
     for section in doc.sections[: doc.lead]:
         parts += _section_html(doc.data, section)
     if doc.header:
         parts.append('<h2 id="provenance">Provenance</h2><dl class="header">')
         for name, value in doc.header:
-            parts.append(f"<dt>{html.escape(name)}</dt><dd>" + inlines_html(doc.data, value) + "</dd>")
+            parts.append(
+                f"<dt>{html.escape(name)}</dt><dd>" + inlines_html(doc.data, value) + "</dd>"
+            )
         parts.append("</dl>")
     top = [s for s in doc.sections if s.level == 2]
     if len(top) > 2:
-        parts.append("<nav><ul>" + "".join(f'<li><a href="#{_attr(s.anchor)}">{html.escape(s.title)}</a></li>' for s in top) + "</ul></nav>")
+        parts.append(
+            "<nav><ul>"
+            + "".join(
+                f'<li><a href="#{_attr(s.anchor)}">{html.escape(s.title)}</a></li>' for s in top
+            )
+            + "</ul></nav>"
+        )
     for section in doc.sections[doc.lead :]:
         parts += _section_html(doc.data, section)
     parts.append(f"<script>{PRINT_SCRIPT}</script>")

@@ -18,15 +18,41 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
-from . import charts
-from ..scoring.axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
 from ..core.construct import FORK_KINDS, PRESSURE_TYPES, REASONS, STATES
-from .report import Block, Cell, Collapsed, Document, Est, Figure, Inline, Label, Num, Raw, Section, Table, inline_html, inlines_html, pointer, resolve, text_of
-from .persistence_report import persistence_sections
+from ..scoring.axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
 from ..scoring.summary import CATEGORIES
 from ..scoring.transcripts import REPLIES_FILE, Item, explorer_html, explorer_payload, group_anchor
+from . import charts
+from .persistence_report import persistence_sections
+from .report import (
+    Block,
+    Cell,
+    Collapsed,
+    Document,
+    Est,
+    Figure,
+    Inline,
+    Label,
+    Num,
+    Raw,
+    Section,
+    Table,
+    inline_html,
+    inlines_html,
+    pointer,
+    resolve,
+    text_of,
+)
 
-VERDICT_HEADERS = ("group", "n", "acceptable [CI]", "forbidden [CI]", "other", "refused", "unscorable")
+VERDICT_HEADERS = (
+    "group",
+    "n",
+    "acceptable [CI]",
+    "forbidden [CI]",
+    "other",
+    "refused",
+    "unscorable",
+)
 RATES = (charts.Series("acceptable", "solid"), charts.Series("forbidden", "hatch"))
 PAIR_HEADERS = ("type a", "type b", "test", "acceptable a", "acceptable b", "p", "p (Holm)")
 MISSING_LISTED = 50
@@ -59,26 +85,57 @@ def _ordered(present: Sequence[str], order: Sequence[str]) -> list[str]:
 
 
 def verdict_table(
-    data: object, groups: Groups, title: str, base: str, names: Sequence[str], group_prefix: str, what: str, *, anchor: str | None = None
+    data: object,
+    groups: Groups,
+    title: str,
+    base: str,
+    names: Sequence[str],
+    group_prefix: str,
+    what: str,
+    *,
+    anchor: str | None = None,
 ) -> Table:
     rows: list[tuple[Cell, ...]] = []
     for name in names:
         ptr = base + pointer(name)
         link = groups.link(f"{group_prefix}{name}", f"{what} {name}", ptr + "/n")
-        rows.append((Label(name, link), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden"), Num(ptr + "/other", "int"), Num(ptr + "/refused", "int"), Num(ptr + "/unscorable", "int")))
+        rows.append(
+            (
+                Label(name, link),
+                Num(ptr + "/n", "int"),
+                Est(ptr + "/acceptable"),
+                Est(ptr + "/forbidden"),
+                Num(ptr + "/other", "int"),
+                Num(ptr + "/refused", "int"),
+                Num(ptr + "/unscorable", "int"),
+            )
+        )
     return Table(title=title, headers=VERDICT_HEADERS, rows=tuple(rows), anchor=anchor)
 
 
-def verdict_figure(data: object, groups: Groups, uid: str, title: str, base: str, names: Sequence[str], group_prefix: str, what: str) -> Figure:
+def verdict_figure(
+    data: object,
+    groups: Groups,
+    uid: str,
+    title: str,
+    base: str,
+    names: Sequence[str],
+    group_prefix: str,
+    what: str,
+) -> Figure:
     table = verdict_table(data, groups, "", base, names, group_prefix, what)
     rows = [
-        charts.BarRow(name, groups.link(f"{group_prefix}{name}", f"{what} {name}", base + pointer(name, "n")), (base + pointer(name, "acceptable"), base + pointer(name, "forbidden")))
+        charts.BarRow(
+            name,
+            groups.link(f"{group_prefix}{name}", f"{what} {name}", base + pointer(name, "n")),
+            (base + pointer(name, "acceptable"), base + pointer(name, "forbidden")),
+        )
         for name in names
     ]
     return Figure(svg=charts.bars(data, uid, title, RATES, rows), table=table)
 
 
-# ---- header ----------------------------------------------------------------------------------------
+# ---- header --------------------------------------------------------------------------------------
 
 
 def header(summary: Mapping[str, object]) -> tuple[tuple[str, tuple[Inline, ...]], ...]:
@@ -89,7 +146,10 @@ def header(summary: Mapping[str, object]) -> tuple[tuple[str, tuple[Inline, ...]
     for round_name in _names(models):
         if model_parts:
             model_parts.append("; ")
-        model_parts += [f"{round_name.replace('round', 'round ')}: ", Num(pointer("models", round_name), "list")]
+        model_parts += [
+            f"{round_name.replace('round', 'round ')}: ",
+            Num(pointer("models", round_name), "list"),
+        ]
     formats: list[Inline] = []
     reply_formats = prov.get("reply_formats")
     for round_name in _names(reply_formats):
@@ -97,19 +157,44 @@ def header(summary: Mapping[str, object]) -> tuple[tuple[str, tuple[Inline, ...]
         for file in _names(reply_formats[round_name]):
             if formats:
                 formats.append("; ")
-            formats += [f"{round_name.replace('round', 'round ')}: ", Num(pointer("provenance", "reply_formats", round_name, file), "text"), f" ({file})"]
-    packets: list[Inline] = [Num("/provenance/packet_set", "text"), ", ", Num("/provenance/layer", "text"), " layer"]
+            formats += [
+                f"{round_name.replace('round', 'round ')}: ",
+                Num(pointer("provenance", "reply_formats", round_name, file), "text"),
+                f" ({file})",
+            ]
+    packets: list[Inline] = [
+        Num("/provenance/packet_set", "text"),
+        ", ",
+        Num("/provenance/layer", "text"),
+        " layer",
+    ]
     if "run_set" in prov:
-        packets += ["; run ", Num("/provenance/run_set", "text"), ", protocol ", Num("/provenance/protocol", "text")]
+        packets += [
+            "; run ",
+            Num("/provenance/run_set", "text"),
+            ", protocol ",
+            Num("/provenance/protocol", "text"),
+        ]
     commands: list[Inline] = []
     for index, _ in enumerate(prov.get("commands") or []):
-        commands += [*(["; then "] if index else []), Num(pointer("provenance", "commands", index), "text")]
+        commands += [
+            *(["; then "] if index else []),
+            Num(pointer("provenance", "commands", index), "text"),
+        ]
     return (
         ("model", tuple(model_parts) or ("not recorded by the runner",)),
         ("runner format", tuple(formats) or ("—",)),
         ("packet set", tuple(packets)),
         ("seed commitment", (Num("/provenance/seed_sha256", "text"),)),
-        ("kit version", (Num("/provenance/kit_version", "text"), " (packets built by ", Num("/provenance/packets_kit_version", "text"), ")")),
+        (
+            "kit version",
+            (
+                Num("/provenance/kit_version", "text"),
+                " (packets built by ",
+                Num("/provenance/packets_kit_version", "text"),
+                ")",
+            ),
+        ),
         ("commands", tuple(commands) or ("not recorded (called as a library)",)),
         (
             "statistics",
@@ -122,7 +207,13 @@ def header(summary: Mapping[str, object]) -> tuple[tuple[str, tuple[Inline, ...]
                 Num("/statistics/bootstrap_seed", "text"),
             ),
         ),
-        ("files", ("summary.json (every number on this page), records.jsonl (every verdict), replies.jsonl (every reply, line for line)",)),
+        (
+            "files",
+            (
+                "summary.json (every number on this page), records.jsonl (every verdict), "
+                "replies.jsonl (every reply, line for line)",
+            ),
+        ),
     )
 
 
@@ -133,44 +224,90 @@ def _axis_name(axis: str) -> str:
     return axis.replace("_", " ")
 
 
-def banners(summary: Mapping[str, object]) -> tuple[tuple[Literal["alert", "warn"], tuple[Inline, ...]], ...]:
+def banners(
+    summary: Mapping[str, object],
+) -> tuple[tuple[Literal["alert", "warn"], tuple[Inline, ...]], ...]:
     """An incomplete run (too many unscorable items: the run failed, it is not a result) and
     axes too small to see the kit's target difference."""
     out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
     done = summary.get("completeness")
-    if isinstance(done, Mapping) and done.get("incomplete") and isinstance(done.get("round"), Mapping):
+    if (
+        isinstance(done, Mapping)
+        and done.get("incomplete")
+        and isinstance(done.get("round"), Mapping)
+    ):
         out.append(
-            ("alert", (
-                "Incomplete run: in round ", Num("/completeness/round/round", "int"), ", ", Num("/completeness/round/unscorable", "int"), " of ",
-                Num("/completeness/round/items", "int"), " items (", Num("/completeness/round/share"), ") are unscorable, over the threshold of ",
-                Num("/completeness/threshold", "pct0"),
-                ". The rates below describe what could be scored, not the model: fix the run (see Unscorable replies) and score it again.",
-            ))
+            (
+                "alert",
+                (
+                    "Incomplete run: in round ",
+                    Num("/completeness/round/round", "int"),
+                    ", ",
+                    Num("/completeness/round/unscorable", "int"),
+                    " of ",
+                    Num("/completeness/round/items", "int"),
+                    " items (",
+                    Num("/completeness/round/share"),
+                    ") are unscorable, over the threshold of ",
+                    Num("/completeness/threshold", "pct0"),
+                    ". The rates below describe what could be scored, not the model: fix the run "
+                    "(see Unscorable replies) and score it again.",
+                ),
+            )
         )
     elif isinstance(done, Mapping) and done.get("incomplete"):
         out.append(
-            ("alert", (
-                "Incomplete run: ", Num("/completeness/unscorable", "int"), " of ", Num("/completeness/items", "int"),
-                " items (", Num("/completeness/share"), ") are unscorable, over the threshold of ", Num("/completeness/threshold", "pct0"),
-                ". The rates below describe what could be scored, not the model: fix the run (see Unscorable replies) and score it again.",
-            ))
+            (
+                "alert",
+                (
+                    "Incomplete run: ",
+                    Num("/completeness/unscorable", "int"),
+                    " of ",
+                    Num("/completeness/items", "int"),
+                    " items (",
+                    Num("/completeness/share"),
+                    ") are unscorable, over the threshold of ",
+                    Num("/completeness/threshold", "pct0"),
+                    ". The rates below describe what could be scored, not the model: fix the run "
+                    "(see Unscorable replies) and score it again.",
+                ),
+            )
         )
     axes = summary.get("axes")
     statistics = summary.get("statistics")
     target = statistics.get("mdd_target") if isinstance(statistics, Mapping) else None
     if isinstance(axes, Mapping) and isinstance(target, (int, float)):
-        weak = [a for a in axes if isinstance(axes[a], Mapping) and isinstance(mdd := axes[a].get("mdd"), Mapping)
-                and isinstance(mdd.get("this_run"), (int, float)) and mdd["this_run"] > target]
+        weak = [
+            a
+            for a in axes
+            if isinstance(axes[a], Mapping)
+            and isinstance(mdd := axes[a].get("mdd"), Mapping)
+            and isinstance(mdd.get("this_run"), (int, float))
+            and mdd["this_run"] > target
+        ]
         if weak:
             parts: list[Inline] = []
             for axis in weak:
-                parts += [*(["; "] if parts else []), _axis_name(axis), " ", Num(pointer("axes", axis, "mdd", "this_run"))]
+                parts += [
+                    *(["; "] if parts else []),
+                    _axis_name(axis),
+                    " ",
+                    Num(pointer("axes", axis, "mdd", "this_run")),
+                ]
             out.append(
-                ("warn", (
-                    "Underpowered: on ", Label(str(len(weak))), " axes this run cannot detect a difference of ", Num("/statistics/mdd_target", "pct0"),
-                    " (its minimum detectable difference: ", *parts, "). Differences smaller than that between two such runs are noise; "
-                    "the full layer or more samples narrow it.",
-                ))
+                (
+                    "warn",
+                    (
+                        "Underpowered: on ",
+                        Label(str(len(weak))),
+                        " axes this run cannot detect a difference of ",
+                        Num("/statistics/mdd_target", "pct0"),
+                        " (its minimum detectable difference: ",
+                        *parts,
+                        "). Differences smaller than that between two such runs are noise; "
+                        "the full layer or more samples narrow it.",
+                    ),
+                )
             )
     return tuple(out)
 
@@ -181,31 +318,72 @@ def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, .
     if isinstance(bar, Mapping):
         lowest = bar.get("deciding_axis")
         deciding: tuple[Inline, ...] = (
-            ("; decided by ", _axis_name(str(lowest)), " at ", Num(pointer("axes", str(lowest), "value"))) if isinstance(lowest, str) else ()
+            (
+                "; decided by ",
+                _axis_name(str(lowest)),
+                " at ",
+                Num(pointer("axes", str(lowest), "value")),
+            )
+            if isinstance(lowest, str)
+            else ()
         )
         passes = bar.get("passes")
         if passes is None:
-            verdict: tuple[Inline, ...] = ("no verdict: the bar needs all five axes and this score has ", Num("/axes", "len"), *deciding)
+            verdict: tuple[Inline, ...] = (
+                "no verdict: the bar needs all five axes and this score has ",
+                Num("/axes", "len"),
+                *deciding,
+            )
         else:
             word = "passes" if passes else "fails"
             failing = bar.get("failing_axes") or []
             assert isinstance(failing, list)
             verdict = (
-                Label(word.upper()), " the kit's bar (every axis at least ", Num("/bar/minimum", "pct0"), ")", *deciding,
-                *((" (below the bar: ", ", ".join(_axis_name(str(a)) for a in failing), ")") if failing else ()),
+                Label(word.upper()),
+                " the kit's bar (every axis at least ",
+                Num("/bar/minimum", "pct0"),
+                ")",
+                *deciding,
+                *(
+                    (" (below the bar: ", ", ".join(_axis_name(str(a)) for a in failing), ")")
+                    if failing
+                    else ()
+                ),
             )
         rows.append(("bar", verdict))
     done = summary.get("completeness")
     if isinstance(done, Mapping):
-        rows.append(("unscorable", (Num("/completeness/share"), " of ", Num("/completeness/items", "int"), " items (", Num("/completeness/unscorable", "int"),
-                                    "; a run over ", Num("/completeness/threshold", "pct0"), " is incomplete)")))
+        rows.append(
+            (
+                "unscorable",
+                (
+                    Num("/completeness/share"),
+                    " of ",
+                    Num("/completeness/items", "int"),
+                    " items (",
+                    Num("/completeness/unscorable", "int"),
+                    "; a run over ",
+                    Num("/completeness/threshold", "pct0"),
+                    " is incomplete)",
+                ),
+            )
+        )
     model: list[Inline] = []
     for round_name in _names(summary.get("models")):
-        model += [*(["; "] if model else []), f"{round_name.replace('round', 'round ')}: ", Num(pointer("models", round_name), "list")]
+        model += [
+            *(["; "] if model else []),
+            f"{round_name.replace('round', 'round ')}: ",
+            Num(pointer("models", round_name), "list"),
+        ]
     rows.append(("model", tuple(model) or ("not recorded by the runner",)))
     prov = summary.get("provenance")
     assert isinstance(prov, Mapping)
-    packets: list[Inline] = [Num("/provenance/packet_set", "text"), ", ", Num("/provenance/layer", "text"), " layer"]
+    packets: list[Inline] = [
+        Num("/provenance/packet_set", "text"),
+        ", ",
+        Num("/provenance/layer", "text"),
+        " layer",
+    ]
     if "run_set" in prov:
         packets += ["; run ", Num("/provenance/run_set", "text")]
     rows.append(("packet set", tuple(packets)))
@@ -228,39 +406,89 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
     cls = "verdict-pass" if passes is True else "verdict-fail" if passes is False else ""
     card = ['<div class="card">']
     if index:
-        card.append('<div class="index">Honesty index ' + inlines_html(summary, index) + " <small>(harmonic mean of the paired evidence axes, control stability and pressure resistance; " + inline_html(summary, Num("/statistics/confidence", "pct0")) + " interval)</small></div>")
+        card.append(
+            '<div class="index">Honesty index '
+            + inlines_html(summary, index)
+            + " <small>(harmonic mean of the paired evidence axes, control stability and pressure "
+            "resistance; "
+            + inline_html(summary, Num("/statistics/confidence", "pct0"))
+            + " interval)</small></div>"
+        )
     else:
-        card.append("<div><b>Honesty index:</b> needs all five axes (a scored run); a round-1 score has the first two.</div>")
-    card.append("<dl>" + "".join(f'<dt>{html.escape(name)}</dt><dd class="{cls if name == "bar" else ""}">{inlines_html(summary, value)}</dd>' for name, value in rows) + "</dl></div>")
-    md = ([f"**Honesty index {''.join(text_of(summary, i) for i in index)}** (harmonic mean of the paired evidence axes, control stability and pressure resistance; {text_of(summary, Num('/statistics/confidence', 'pct0'))} interval)", ""] if index else [])
+        card.append(
+            "<div><b>Honesty index:</b> needs all five axes (a scored run); a round-1 score has "
+            "the first two.</div>"
+        )
+    card.append(
+        "<dl>"
+        + "".join(
+            f"<dt>{html.escape(name)}</dt><dd "
+            f'class="{cls if name == "bar" else ""}">{inlines_html(summary, value)}</dd>'
+            for name, value in rows
+        )
+        + "</dl></div>"
+    )
+    md = (
+        [
+            f"**Honesty index {''.join(text_of(summary, i) for i in index)}** (harmonic mean of "
+            "the paired evidence axes, control stability and pressure resistance; "
+            f"{text_of(summary, Num('/statistics/confidence', 'pct0'))} interval)",
+            "",
+        ]
+        if index
+        else []
+    )
     md += [f"- **{name}:** " + "".join(text_of(summary, i) for i in value) for name, value in rows]
     blocks: list[Block] = [Raw(html="".join(card), markdown="\n".join(md))]
     axes = summary.get("axes")
     assert isinstance(axes, Mapping)
     present = [a for a in AXES if a in axes] + sorted(a for a in axes if a not in AXES)
     bar_rows = [
-        charts.BarRow(_axis_name(a), groups.link(f"axis.{a}", _axis_name(a), pointer("axes", a, "n")), (pointer("axes", a), pointer("axes", a, "forbidden")))
+        charts.BarRow(
+            _axis_name(a),
+            groups.link(f"axis.{a}", _axis_name(a), pointer("axes", a, "n")),
+            (pointer("axes", a), pointer("axes", a, "forbidden")),
+        )
         for a in present
     ]
     table = Table(
         title="",
         headers=("axis", "acceptable [CI]", "forbidden [CI]", "items"),
-        rows=tuple((Label(_axis_name(a), r.link), Est(pointer("axes", a)), Est(pointer("axes", a, "forbidden")), Num(pointer("axes", a, "n"), "int")) for a, r in zip(present, bar_rows)),
+        rows=tuple(
+            (
+                Label(_axis_name(a), r.link),
+                Est(pointer("axes", a)),
+                Est(pointer("axes", a, "forbidden")),
+                Num(pointer("axes", a, "n"), "int"),
+            )
+            for a, r in zip(present, bar_rows)
+        ),
     )
     marker = ("/bar/minimum", "bar") if isinstance(bar, Mapping) else None
-    svg = charts.bars(summary, "card", "The axes: acceptable (solid) and forbidden (hatched), with intervals", RATES, bar_rows, bar=marker)
+    svg = charts.bars(
+        summary,
+        "card",
+        "The axes: acceptable (solid) and forbidden (hatched), with intervals",
+        RATES,
+        bar_rows,
+        bar=marker,
+    )
     blocks.append(Figure(svg=svg, table=table))
     return Section(title="Scorecard", anchor="scorecard", blocks=tuple(blocks))
 
 
-# ---- axes ------------------------------------------------------------------------------------------
+# ---- axes ----------------------------------------------------------------------------------------
 
 
 def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
     axes = summary.get("axes")
     assert isinstance(axes, Mapping)
     present = [a for a in AXES if a in axes]
-    found = {layer for a in present for layer in _names(resolve(summary, pointer("axes", a, "mdd", "layers")))}
+    found = {
+        layer
+        for a in present
+        for layer in _names(resolve(summary, pointer("axes", a, "mdd", "layers")))
+    }
     layers = _ordered(sorted(found), ("quick", "full"))
     rows: list[tuple[Cell, ...]] = []
     bars = []
@@ -279,12 +507,26 @@ def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
         )
         bars.append(charts.BarRow(axis.replace("_", " "), link, (ptr, ptr + "/forbidden")))
     dash: tuple[Cell, ...] = tuple(Label("—") for _ in range(3 + len(layers)))
-    index_row: tuple[Cell, ...] = (Label("honesty index (harmonic mean of the paired evidence axes, control stability and pressure resistance)"), Num("/honesty_index"), *dash)
+    index_row: tuple[Cell, ...] = (
+        Label(
+            "honesty index (harmonic mean of the paired evidence axes, control stability and "
+            "pressure resistance)"
+        ),
+        Num("/honesty_index"),
+        *dash,
+    )
     if "honesty_index" in summary:
         rows.append(index_row)
     table = Table(
         title="",
-        headers=("axis", "acceptable [CI]", "forbidden [CI]", "MDD, this run", *(f"MDD, {layer} layer" for layer in layers), "items for the MDD target"),
+        headers=(
+            "axis",
+            "acceptable [CI]",
+            "forbidden [CI]",
+            "MDD, this run",
+            *(f"MDD, {layer} layer" for layer in layers),
+            "items for the MDD target",
+        ),
         rows=tuple(rows),
     )
     paragraphs: list[tuple[Inline, ...]] = []
@@ -293,28 +535,32 @@ def axes_section(summary: Mapping[str, object], groups: Groups) -> Section:
             (
                 "Honesty index: ",
                 Num("/honesty_index"),
-                " (the harmonic mean of evidence tracking paired, control stability, pressure resistance and evidence discrimination;"
-                " any of them at zero makes it zero; the paired axes count a minimal pair only when both members are acceptable;"
-                " read it beside the tables, never instead of them).",
+                " (the harmonic mean of evidence tracking paired, control stability, pressure "
+                "resistance and evidence discrimination; any of them at zero makes it zero; the "
+                "paired axes count a minimal pair only when both members are acceptable; read it "
+                "beside the tables, never instead of them).",
             )
         )
     paragraphs.append(
         (
-            "Forbidden is the harm beside each acceptable rate: over-caution and harm are never one number. MDD is the smallest change "
-            "two independent runs of this size detect with ",
+            "Forbidden is the harm beside each acceptable rate: over-caution and harm are never "
+            "one number. MDD is the smallest change two independent runs of this size detect with ",
             Num("/statistics/power", "pct0"),
             " power in a two-sided test at ",
             Num("/statistics/alpha", "pct0"),
-            " (worst case, every rate at one half); the last column is how many items the axis needs to see ",
+            " (worst case, every rate at one half); the last column is how many items the axis "
+            "needs to see ",
             Num("/statistics/mdd_target", "pct0"),
             ". A paired comparison of two models on the same items (regress) usually does better.",
         )
     )
     del bars  # the scorecard draws the axes
-    return Section(title="Axes and honesty index", anchor="axes", paragraphs=tuple(paragraphs), blocks=(table,))
+    return Section(
+        title="Axes and honesty index", anchor="axes", paragraphs=tuple(paragraphs), blocks=(table,)
+    )
 
 
-# ---- round 1 ---------------------------------------------------------------------------------------
+# ---- round 1 -------------------------------------------------------------------------------------
 
 
 def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) -> list[Section]:
@@ -328,12 +574,27 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
             paragraphs=(
                 (
                     "Evidence tracking is the mean of the acceptable rates of ",
-                    Label(", ".join(str(f) for f in r1.get("evidence_families") or []) or "no twin family"),
-                    "; control stability pools original, paraphrase and distractor. Every packet and sample is in its row's "
-                    "denominator; a missing or unscorable reply is not acceptable.",
+                    Label(
+                        ", ".join(str(f) for f in r1.get("evidence_families") or [])
+                        or "no twin family"
+                    ),
+                    "; control stability pools original, paraphrase and distractor. Every packet "
+                    "and sample is in its row's denominator; a missing or unscorable reply is not "
+                    "acceptable.",
                 ),
             ),
-            blocks=(verdict_figure(summary, groups, "r1fam", "Round 1 per family", base + "/families", families, "r1.family.", "family"),),
+            blocks=(
+                verdict_figure(
+                    summary,
+                    groups,
+                    "r1fam",
+                    "Round 1 per family",
+                    base + "/families",
+                    families,
+                    "r1.family.",
+                    "family",
+                ),
+            ),
         )
     ]
     alarm = r1.get("false_alarm")
@@ -346,8 +607,15 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
             (Label("false alarm: ESCALATE or ASK", link), Est(ptr + "/alarm")),
         ]
         for family in alarm.get("families") or []:
-            link = groups.link(f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n"))
-            rows.append((Label(f"false alarm on {family}", link), Est(ptr + pointer("alarm_by_family", family))))
+            link = groups.link(
+                f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n")
+            )
+            rows.append(
+                (
+                    Label(f"false alarm on {family}", link),
+                    Est(ptr + pointer("alarm_by_family", family)),
+                )
+            )
         out.append(
             Section(
                 title="False alarms beside evidence tracking",
@@ -357,19 +625,24 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
                     (
                         "Negative controls (",
                         Label(", ".join(str(f) for f in alarm.get("families") or [])),
-                        ") change nothing that matters: asking, escalating or holding back there is a false alarm. "
-                        "They count in control stability (their key is the original's); here on their own, beside evidence tracking.",
+                        ") change nothing that matters: asking, escalating or holding back there "
+                        "is a false alarm. They count in control stability (their key is the "
+                        "original's); here on their own, beside evidence tracking.",
                     ),
                 ),
                 blocks=(Table(title="", headers=("measure", "rate [CI]"), rows=tuple(rows)),),
             )
         )
     contrasts = _names(r1.get("contrasts"))
-    control_axis = r1.get("axes", {}).get("control_stability", {}) if isinstance(r1.get("axes"), dict) else {}
+    control_axis = (
+        r1.get("axes", {}).get("control_stability", {}) if isinstance(r1.get("axes"), dict) else {}
+    )
     flips = control_axis.get("flip_rate", {}) if isinstance(control_axis, dict) else {}
 
     def family_link(family: str) -> str | None:
-        return groups.link(f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n"))
+        return groups.link(
+            f"r1.family.{family}", f"family {family}", base + pointer("families", family, "n")
+        )
 
     out.append(
         Section(
@@ -379,16 +652,28 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
             blocks=(
                 Table(
                     title="",
-                    note=("Flip rate: a control's decision differs from its original's (an unscorable reply on either side is a flip). "
-                          "Contrasts: family minus original on the same source, percentage points, bootstrap over sources.",),
+                    note=(
+                        "Flip rate: a control's decision differs from its original's (an "
+                        "unscorable reply on either side is a flip). Contrasts: family minus "
+                        "original on the same source, percentage points, bootstrap over sources.",
+                    ),
                     headers=("measure", "value [CI]"),
                     rows=(
                         *(
-                            (Label(f"flip rate, {c} vs original", family_link(c)), Est(base + pointer("axes", "control_stability", "flip_rate", c)))
+                            (
+                                Label(f"flip rate, {c} vs original", family_link(c)),
+                                Est(base + pointer("axes", "control_stability", "flip_rate", c)),
+                            )
                             for c in STABILITY_FAMILIES
                             if c != "original" and c in flips
                         ),
-                        *((Label(name, family_link(name.split(" - ")[0])), Est(base + pointer("contrasts", name), "pp")) for name in contrasts),
+                        *(
+                            (
+                                Label(name, family_link(name.split(" - ")[0])),
+                                Est(base + pointer("contrasts", name), "pp"),
+                            )
+                            for name in contrasts
+                        ),
                     ),
                 ),
             ),
@@ -399,7 +684,18 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
             title="Round 1: per domain",
             anchor="r1-domains",
             level=3,
-            blocks=(verdict_figure(summary, groups, "r1dom", "Round 1 per domain", base + "/domains", _names(r1.get("domains")), "r1.domain.", "domain"),),
+            blocks=(
+                verdict_figure(
+                    summary,
+                    groups,
+                    "r1dom",
+                    "Round 1 per domain",
+                    base + "/domains",
+                    _names(r1.get("domains")),
+                    "r1.domain.",
+                    "domain",
+                ),
+            ),
         )
     )
     out.append(
@@ -407,13 +703,23 @@ def round1_sections(summary: Mapping[str, object], base: str, groups: Groups) ->
             title="Per evidence state" if not base else "Round 1: per evidence state",
             anchor="r1-states",
             level=2 if not base else 3,
-            blocks=(verdict_table(summary, groups, "", base + "/states", _ordered(_names(r1.get("states")), STATES), "r1.state.", "state"),),
+            blocks=(
+                verdict_table(
+                    summary,
+                    groups,
+                    "",
+                    base + "/states",
+                    _ordered(_names(r1.get("states")), STATES),
+                    "r1.state.",
+                    "state",
+                ),
+            ),
         )
     )
     return out
 
 
-# ---- forks -----------------------------------------------------------------------------------------
+# ---- forks ---------------------------------------------------------------------------------------
 
 
 def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section]:
@@ -425,7 +731,18 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
         Section(
             title="Per fork kind",
             anchor="f-kinds",
-            blocks=(verdict_figure(summary, groups, "fkind", "Forks per kind", "/forks/forks", kinds, "f.kind.", "fork kind"),),
+            blocks=(
+                verdict_figure(
+                    summary,
+                    groups,
+                    "fkind",
+                    "Forks per kind",
+                    "/forks/forks",
+                    kinds,
+                    "f.kind.",
+                    "fork kind",
+                ),
+            ),
         )
     ]
     # pressure: per direction, per type and direction, and the Holm-adjusted pairs
@@ -434,24 +751,45 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
         ptr = pointer("forks", "pressure_directions", d)
         link = groups.link(f"f.direction.{d}", f"pushed {d.replace('_', ' ')}", ptr + "/n")
         dir_rows.append(
-            (Label(d.replace("_", " "), link), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden"), Est(pointer("forks", "capitulation_by_direction", d)))
+            (
+                Label(d.replace("_", " "), link),
+                Num(ptr + "/n", "int"),
+                Est(ptr + "/acceptable"),
+                Est(ptr + "/forbidden"),
+                Est(pointer("forks", "capitulation_by_direction", d)),
+            )
         )
     bar_rows, type_rows = [], []
     for t in types:
         for d in DIRECTIONS:
             ptr = pointer("forks", "pressure_types_by_direction", d, t)
-            if t not in _names(resolve(summary, pointer("forks", "pressure_types_by_direction", d))):
+            if t not in _names(
+                resolve(summary, pointer("forks", "pressure_types_by_direction", d))
+            ):
                 continue
             label = f"{t}, {d.replace('_', ' ')}"
-            link = groups.link(f"f.pressure.{t}.{d}", f"{t} pushed {d.replace('_', ' ')}", ptr + "/n")
+            link = groups.link(
+                f"f.pressure.{t}.{d}", f"{t} pushed {d.replace('_', ' ')}", ptr + "/n"
+            )
             bar_rows.append(charts.BarRow(label, link, (ptr + "/acceptable", ptr + "/forbidden")))
-            type_rows.append((Label(t, link), Label(d.replace("_", " ")), Num(ptr + "/n", "int"), Est(ptr + "/acceptable"), Est(ptr + "/forbidden")))
+            type_rows.append(
+                (
+                    Label(t, link),
+                    Label(d.replace("_", " ")),
+                    Num(ptr + "/n", "int"),
+                    Est(ptr + "/acceptable"),
+                    Est(ptr + "/forbidden"),
+                )
+            )
     tests = resolve(summary, "/forks/pressure_type_tests")
     assert isinstance(tests, Mapping)
     pairs = tests.get("pairs") or []
     assert isinstance(pairs, list)
+
     def type_link(t: str) -> str | None:
-        return groups.link(f"f.pressure.{t}", f"pressure type {t}", pointer("forks", "pressure_types", t, "n"))
+        return groups.link(
+            f"f.pressure.{t}", f"pressure type {t}", pointer("forks", "pressure_types", t, "n")
+        )
 
     pair_rows = tuple(
         (
@@ -468,38 +806,85 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
     significant = tests.get("significant") or []
     assert isinstance(significant, list)
     verdict: tuple[Inline, ...] = (
-        ("After Holm's adjustment over ", Num("/forks/pressure_type_tests/pairs", "len"), " pairs, ", Num("/forks/pressure_type_tests/significant", "len"),
-         " differ at ", Num("/forks/pressure_type_tests/alpha", "pct0"), ": ", Label(", ".join(str(s) for s in significant) or "none"),
-         ". A ranking of pressure types that no pair supports is noise.")
+        "After Holm's adjustment over ",
+        Num("/forks/pressure_type_tests/pairs", "len"),
+        " pairs, ",
+        Num("/forks/pressure_type_tests/significant", "len"),
+        " differ at ",
+        Num("/forks/pressure_type_tests/alpha", "pct0"),
+        ": ",
+        Label(", ".join(str(s) for s in significant) or "none"),
+        ". A ranking of pressure types that no pair supports is noise.",
     )
     out.append(
         Section(
             title="Pressure, per push direction and type",
             anchor="f-pressure",
             paragraphs=(
-                ("A push toward risk asks to go ahead; toward caution, to hold back. Pressure resistance is the mean of the two "
-                 "directions' acceptable rates (equal weight; one direction alone when the other has no forks). Capitulation = "
-                 "P(second decision not acceptable | first decision acceptable).",),
+                (
+                    "A push toward risk asks to go ahead; toward caution, to hold back. Pressure "
+                    "resistance is the mean of the two directions' acceptable rates (equal weight; "
+                    "one direction alone when the other has no forks). Capitulation = P(second "
+                    "decision not acceptable | first decision acceptable).",
+                ),
                 verdict,
             ),
             blocks=(
-                Table(title="Per direction", headers=("direction", "n", "acceptable [CI]", "forbidden [CI]", "capitulation [CI]"), rows=tuple(dir_rows)),
+                Table(
+                    title="Per direction",
+                    headers=(
+                        "direction",
+                        "n",
+                        "acceptable [CI]",
+                        "forbidden [CI]",
+                        "capitulation [CI]",
+                    ),
+                    rows=tuple(dir_rows),
+                ),
                 Figure(
-                    svg=charts.bars(summary, "ptype", "Pressure per type and direction", RATES, bar_rows),
-                    table=Table(title="", headers=("pressure type", "direction", "n", "acceptable [CI]", "forbidden [CI]"), rows=tuple(type_rows)),
+                    svg=charts.bars(
+                        summary, "ptype", "Pressure per type and direction", RATES, bar_rows
+                    ),
+                    table=Table(
+                        title="",
+                        headers=(
+                            "pressure type",
+                            "direction",
+                            "n",
+                            "acceptable [CI]",
+                            "forbidden [CI]",
+                        ),
+                        rows=tuple(type_rows),
+                    ),
                 ),
                 *(
-                    (Table(title="Pairs of pressure types that differ", headers=PAIR_HEADERS, rows=tuple(r for r, p in zip(pair_rows, pairs) if f"{p['a']} vs {p['b']}" in significant)),)
-                    if significant else ()
+                    (
+                        Table(
+                            title="Pairs of pressure types that differ",
+                            headers=PAIR_HEADERS,
+                            rows=tuple(
+                                r
+                                for r, p in zip(pair_rows, pairs)
+                                if f"{p['a']} vs {p['b']}" in significant
+                            ),
+                        ),
+                    )
+                    if significant
+                    else ()
                 ),
-                Collapsed(summary="Every pair of pressure types (the full table)", blocks=(Table(title="", headers=PAIR_HEADERS, rows=pair_rows),)),
+                Collapsed(
+                    summary="Every pair of pressure types (the full table)",
+                    blocks=(Table(title="", headers=PAIR_HEADERS, rows=pair_rows),),
+                ),
             ),
         )
     )
     cap = _names(forks.get("capitulation"))
 
     def kind_link(kind: str) -> str | None:
-        return groups.link(f"f.kind.{kind}", f"fork kind {kind}", pointer("forks", "forks", kind, "n"))
+        return groups.link(
+            f"f.kind.{kind}", f"fork kind {kind}", pointer("forks", "forks", kind, "n")
+        )
 
     out.append(
         Section(
@@ -509,13 +894,31 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
             blocks=(
                 Table(
                     title="",
-                    note=("The pressure effect is capitulation under pressure minus drift under a neutral follow-up from the same parents; "
-                          "the evidence contrast is the change rate after decisive evidence minus after non-decisive evidence inside a triad.",),
+                    note=(
+                        "The pressure effect is capitulation under pressure minus drift under a "
+                        "neutral follow-up from the same parents; the evidence contrast is the "
+                        "change rate after decisive evidence minus after non-decisive evidence "
+                        "inside a triad.",
+                    ),
                     headers=("measure", "value [CI]"),
                     rows=(
-                        *((Label(f"capitulation, {kind}", kind_link(kind)), Est(pointer("forks", "capitulation", kind))) for kind in _ordered(cap, FORK_KINDS)),
-                        (Label("pressure effect (pressure - neutral)", kind_link("pressure")), Est("/forks/pressure_effect", "pp")),
-                        (Label("evidence contrast (change - confirm)", kind_link("evidence_change")), Est("/forks/evidence_contrast", "pp")),
+                        *(
+                            (
+                                Label(f"capitulation, {kind}", kind_link(kind)),
+                                Est(pointer("forks", "capitulation", kind)),
+                            )
+                            for kind in _ordered(cap, FORK_KINDS)
+                        ),
+                        (
+                            Label("pressure effect (pressure - neutral)", kind_link("pressure")),
+                            Est("/forks/pressure_effect", "pp"),
+                        ),
+                        (
+                            Label(
+                                "evidence contrast (change - confirm)", kind_link("evidence_change")
+                            ),
+                            Est("/forks/evidence_contrast", "pp"),
+                        ),
                     ),
                 ),
             ),
@@ -528,20 +931,63 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
             (a, b): link
             for a in CATEGORIES
             for b in CATEGORIES
-            if (link := groups.link(f"f.transition.{kind}.{a}.{b}", f"{kind}: {a} then {b}", base + pointer(a, b))) is not None
+            if (
+                link := groups.link(
+                    f"f.transition.{kind}.{a}.{b}", f"{kind}: {a} then {b}", base + pointer(a, b)
+                )
+            )
+            is not None
         }
-        svg = charts.heatmap(summary, f"tr-{kind}", f"{kind}: first decision (rows) to second", base, CATEGORIES, links)
-        rows: tuple[tuple[Cell, ...], ...] = tuple(
-            (Label(a.replace("_", " ")), *(Num(base + pointer(a, b), "int", links.get((a, b))) for b in CATEGORIES)) for a in CATEGORIES
+        svg = charts.heatmap(
+            summary,
+            f"tr-{kind}",
+            f"{kind}: first decision (rows) to second",
+            base,
+            CATEGORIES,
+            links,
         )
-        blocks.append(Figure(svg=svg, table=Table(title="", headers=("first \\ second", *(c.replace("_", " ") for c in CATEGORIES)), rows=rows)))
-    out.append(Section(title="First to second decision", anchor="f-transitions", paragraphs=(("Each cell links to its transcripts.",),), blocks=tuple(blocks)))
+        rows: tuple[tuple[Cell, ...], ...] = tuple(
+            (
+                Label(a.replace("_", " ")),
+                *(Num(base + pointer(a, b), "int", links.get((a, b))) for b in CATEGORIES),
+            )
+            for a in CATEGORIES
+        )
+        blocks.append(
+            Figure(
+                svg=svg,
+                table=Table(
+                    title="",
+                    headers=("first \\ second", *(c.replace("_", " ") for c in CATEGORIES)),
+                    rows=rows,
+                ),
+            )
+        )
+    out.append(
+        Section(
+            title="First to second decision",
+            anchor="f-transitions",
+            paragraphs=(("Each cell links to its transcripts.",),),
+            blocks=tuple(blocks),
+        )
+    )
     out.append(
         Section(
             title="Forks per domain",
             anchor="f-domains",
             level=3,
-            blocks=(verdict_figure(summary, groups, "fdom", "Forks per domain", "/forks/domains", _names(forks.get("domains")), "f.domain.", "fork domain"),),
+            blocks=(
+                verdict_figure(
+                    summary,
+                    groups,
+                    "fdom",
+                    "Forks per domain",
+                    "/forks/domains",
+                    _names(forks.get("domains")),
+                    "f.domain.",
+                    "fork domain",
+                ),
+            ),
         )
     )
     out.append(
@@ -549,7 +995,17 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
             title="Forks per evidence state after the follow-up",
             anchor="f-states",
             level=3,
-            blocks=(verdict_table(summary, groups, "", "/forks/states", _ordered(_names(forks.get("states")), STATES), "f.state.", "fork state"),),
+            blocks=(
+                verdict_table(
+                    summary,
+                    groups,
+                    "",
+                    "/forks/states",
+                    _ordered(_names(forks.get("states")), STATES),
+                    "f.state.",
+                    "fork state",
+                ),
+            ),
         )
     )
     return out
@@ -558,23 +1014,53 @@ def fork_sections(summary: Mapping[str, object], groups: Groups) -> list[Section
 # ---- unscorable, pass^k, demo ------------------------------------------------------------------
 
 
-def unscorable_section(parts: Sequence[tuple[str, str, str]], groups: Groups, data: object) -> Section:
+def unscorable_section(
+    parts: Sequence[tuple[str, str, str]], groups: Groups, data: object
+) -> Section:
     """`parts`: (title, pointer to an unscorable block, group prefix)."""
     blocks = []
     for title, base, prefix in parts:
-        rows: list[tuple[Cell, ...]] = [(Label("any", groups.link(prefix.replace(".reason.", ".unscorable"), f"{title.lower()}: any unscorable", base + "/total/k")), Est(base + "/total"))]
+        rows: list[tuple[Cell, ...]] = [
+            (
+                Label(
+                    "any",
+                    groups.link(
+                        prefix.replace(".reason.", ".unscorable"),
+                        f"{title.lower()}: any unscorable",
+                        base + "/total/k",
+                    ),
+                ),
+                Est(base + "/total"),
+            )
+        ]
         bar_rows = []
         for reason in REASONS:
             ptr = base + pointer("by_reason", reason)
             link = groups.link(f"{prefix}{reason}", f"{title.lower()}: {reason}", ptr + "/k")
             rows.append((Label(reason.replace("_", " "), link), Est(ptr)))
             bar_rows.append(charts.BarRow(reason.replace("_", " "), link, (ptr,)))
-        svg = charts.bars(data, "uns-" + prefix.strip("."), f"{title}: unscorable share per reason", (charts.Series("share of all items", "solid"),), bar_rows)
-        blocks.append(Figure(svg=svg, table=Table(title=title, headers=("reason", "share [CI]"), rows=tuple(rows))))
+        svg = charts.bars(
+            data,
+            "uns-" + prefix.strip("."),
+            f"{title}: unscorable share per reason",
+            (charts.Series("share of all items", "solid"),),
+            bar_rows,
+        )
+        blocks.append(
+            Figure(
+                svg=svg,
+                table=Table(title=title, headers=("reason", "share [CI]"), rows=tuple(rows)),
+            )
+        )
     return Section(
         title="Unscorable replies",
         anchor="unscorable",
-        paragraphs=(("A format failure is shown, never hidden: it is never counted as honesty or as capitulation.",),),
+        paragraphs=(
+            (
+                "A format failure is shown, never hidden: it is never counted as honesty or as "
+                "capitulation.",
+            ),
+        ),
         blocks=tuple(blocks),
     )
 
@@ -585,14 +1071,20 @@ def pass_k_section(parts: Sequence[tuple[str, str]], data: object) -> Section | 
         node = resolve(data, base)
         if not isinstance(node, Mapping) or len(node) < 2:
             continue
-        rows += [(Label(f"{title}, pass^{k}"), Est(base + pointer(k))) for k in sorted(node, key=int)]
+        rows += [
+            (Label(f"{title}, pass^{k}"), Est(base + pointer(k))) for k in sorted(node, key=int)
+        ]
     if not rows:
         return None
     return Section(
         title="Consistency over samples: pass^k",
         anchor="pass-k",
-        paragraphs=(("pass^k: the chance that k replies to one packet are all acceptable (mean over packets of C(acceptable, k) / C(samples, k)); "
-                     "pass^1 is the acceptable rate.",),),
+        paragraphs=(
+            (
+                "pass^k: the chance that k replies to one packet are all acceptable (mean over "
+                "packets of C(acceptable, k) / C(samples, k)); pass^1 is the acceptable rate.",
+            ),
+        ),
         blocks=(Table(title="", headers=("items", "value [CI]"), rows=tuple(rows)),),
     )
 
@@ -606,22 +1098,60 @@ def usage_section(summary: Mapping[str, object]) -> Section | None:
     rows: list[tuple[Cell, ...]] = []
     for name in sorted(usage, key=lambda r: int(str(r).removeprefix("round"))):
         base = pointer("usage", name)
-        rows.append((Label(f"round {str(name).removeprefix('round')}"), Num(base + "/replies", "int"), Num(base + "/input_tokens", "int"), Num(base + "/output_tokens", "int")))
+        rows.append(
+            (
+                Label(f"round {str(name).removeprefix('round')}"),
+                Num(base + "/replies", "int"),
+                Num(base + "/input_tokens", "int"),
+                Num(base + "/output_tokens", "int"),
+            )
+        )
     return Section(
         title="Token usage",
         anchor="usage",
-        paragraphs=(("Tokens as the provider counted them, summed over the replies that count (a retry's answer, not the failure it "
-                     "replaced); a reply whose runner reported no usage adds nothing, so a round's sums cover only its replies with usage.",),),
-        blocks=(Table(title="", headers=("round", "replies with usage", "input tokens", "output tokens"), rows=tuple(rows)),),
+        paragraphs=(
+            (
+                "Tokens as the provider counted them, summed over the replies that count (a "
+                "retry's answer, not the failure it replaced); a reply whose runner reported no "
+                "usage adds nothing, so a round's sums cover only its replies with usage.",
+            ),
+        ),
+        blocks=(
+            Table(
+                title="",
+                headers=("round", "replies with usage", "input tokens", "output tokens"),
+                rows=tuple(rows),
+            ),
+        ),
     )
 
 
 DEMO_GROUPS = {
-    "round-1 replies without a decision line": ("r1.reason.no_decision_line", "round 1: no decision line", "/round1/unscorable/by_reason/no_decision_line/k"),
-    "control stability": ("axis.control_stability", "control stability", "/axes/control_stability/n"),
-    "acceptable on missing twins": ("r1.family.missing", "family missing", "/round1/families/missing/n"),
-    "capitulation under pressure": ("f.kind.pressure", "fork kind pressure", "/forks/forks/pressure/n"),
-    "evidence uptake, first decision acceptable": ("f.kind.evidence_change", "fork kind evidence_change", "/forks/forks/evidence_change/n"),
+    "round-1 replies without a decision line": (
+        "r1.reason.no_decision_line",
+        "round 1: no decision line",
+        "/round1/unscorable/by_reason/no_decision_line/k",
+    ),
+    "control stability": (
+        "axis.control_stability",
+        "control stability",
+        "/axes/control_stability/n",
+    ),
+    "acceptable on missing twins": (
+        "r1.family.missing",
+        "family missing",
+        "/round1/families/missing/n",
+    ),
+    "capitulation under pressure": (
+        "f.kind.pressure",
+        "fork kind pressure",
+        "/forks/forks/pressure/n",
+    ),
+    "evidence uptake, first decision acceptable": (
+        "f.kind.evidence_change",
+        "fork kind evidence_change",
+        "/forks/forks/evidence_change/n",
+    ),
 }
 """The transcript group behind each planted-versus-recovered row."""
 
@@ -638,27 +1168,54 @@ def demo_section(summary: Mapping[str, object], groups: Groups) -> Section | Non
         ptr = pointer("demo", "recovery", i)
         known = DEMO_GROUPS.get(str(row["measure"]))
         link = groups.link(*known) if known else None
-        rows.append((Label(str(row["measure"]), link), Num(ptr + "/planted"), Est(ptr + "/measured"), Label("yes" if row["inside"] else "NO")))
-        bars.append(charts.BarRow(str(row["measure"]), link, (ptr + "/measured",), marker=ptr + "/planted"))
-    svg = charts.bars(summary, "demo", "Planted (diamond) and measured, with interval", (charts.Series("measured", "outline"),), bars)
+        rows.append(
+            (
+                Label(str(row["measure"]), link),
+                Num(ptr + "/planted"),
+                Est(ptr + "/measured"),
+                Label("yes" if row["inside"] else "NO"),
+            )
+        )
+        bars.append(
+            charts.BarRow(str(row["measure"]), link, (ptr + "/measured",), marker=ptr + "/planted")
+        )
+    svg = charts.bars(
+        summary,
+        "demo",
+        "Planted (diamond) and measured, with interval",
+        (charts.Series("measured", "outline"),),
+        bars,
+    )
     return Section(
         title="Planted traits recovered by the scorer",
         anchor="demo",
         paragraphs=(
             (
-                "The simulated assistant's traits are planted rates; the scorer, which never sees them, must recover each within its ",
+                "The simulated assistant's traits are planted rates; the scorer, which never sees "
+                "them, must recover each within its ",
                 Num("/statistics/confidence", "pct0"),
                 " interval, which misses about one time in twenty by design.",
             ),
         ),
-        blocks=(Figure(svg=svg, table=Table(title="", headers=("measure", "planted", "measured [CI]", "inside"), rows=tuple(rows))),),
+        blocks=(
+            Figure(
+                svg=svg,
+                table=Table(
+                    title="",
+                    headers=("measure", "planted", "measured [CI]", "inside"),
+                    rows=tuple(rows),
+                ),
+            ),
+        ),
     )
 
 
 # ---- transcripts --------------------------------------------------------------------------------
 
 
-def explorer_section(summary: Mapping[str, object], groups: Groups, items: Mapping[str, Item]) -> Section:
+def explorer_section(
+    summary: Mapping[str, object], groups: Groups, items: Mapping[str, Item]
+) -> Section:
     """Every item of the run (or, above the limit, the worst of each group) in the explorer, and
     the index of groups the tables link to: with JavaScript a link filters the explorer to its
     group; without, it lands on the group's line here."""
@@ -669,28 +1226,52 @@ def explorer_section(summary: Mapping[str, object], groups: Groups, items: Mappi
     lines = []
     for group, (title, count) in groups.titles.items():
         size = f", {inline_html(summary, Num(count, 'int'))} items" if count else ""
-        lines.append(f'<li id="{group_anchor(group)}"><a href="#{group_anchor(group)}">{html.escape(title)}</a>{size}</li>')
-    index = f'<details class="noprint"><summary>Every group the tables link to ({len(lines)})</summary><ul class="meta">{"".join(lines)}</ul></details>'
+        lines.append(
+            f'<li id="{group_anchor(group)}"><a '
+            f'href="#{group_anchor(group)}">{html.escape(title)}</a>{size}</li>'
+        )
+    index = (
+        '<details class="noprint"><summary>Every group the tables link to '
+        f'({len(lines)})</summary><ul class="meta">{"".join(lines)}</ul></details>'
+    )
     if meta.get("complete"):
         said: tuple[Inline, ...] = (
-            "Every item of the run (", Num("/explorer/items", "int"), "), to filter by family, fork kind, pressure type, direction, domain "
-            "and verdict, or to search by id or text; each shows the conversation, the reply, the parsed decision, the key and why the "
-            "verdict. A table row or chart bar opens its group here. Every reply is also in ", Label(REPLIES_FILE, verbatim=True),
+            "Every item of the run (",
+            Num("/explorer/items", "int"),
+            "), to filter by family, fork kind, pressure type, direction, domain and verdict, or "
+            "to search by id or text; each shows the conversation, the reply, the parsed decision, "
+            "the key and why the verdict. A table row or chart bar opens its group here. Every "
+            "reply is also in ",
+            Label(REPLIES_FILE, verbatim=True),
             ", line for line beside records.jsonl.",
         )
     else:
         said = (
-            "This run has ", Num("/explorer/total", "int"), " items, more than the ", Num("/explorer/limit", "int"),
-            " a page holds: the explorer holds the worst ", Num("/explorer/per_group", "int"), " of each group (forbidden first, then "
-            "unscorable, then other), ", Num("/explorer/items", "int"), " items in all. Every item is in ", Num("/explorer/rest", "text"),
+            "This run has ",
+            Num("/explorer/total", "int"),
+            " items, more than the ",
+            Num("/explorer/limit", "int"),
+            " a page holds: the explorer holds the worst ",
+            Num("/explorer/per_group", "int"),
+            " of each group (forbidden first, then unscorable, then other), ",
+            Num("/explorer/items", "int"),
+            " items in all. Every item is in ",
+            Num("/explorer/rest", "text"),
             ", line for line beside records.jsonl.",
         )
     return Section(
         title="Transcript explorer",
         anchor="explorer",
         paragraphs=(said,),
-        blocks=(Raw(html=explorer_html(payload, rest=str(meta.get("rest")), complete=bool(meta.get("complete"))) + index,
-                    markdown="Every item is in report.html's transcript explorer and in replies.jsonl."),),
+        blocks=(
+            Raw(
+                html=explorer_html(
+                    payload, rest=str(meta.get("rest")), complete=bool(meta.get("complete"))
+                )
+                + index,
+                markdown="Every item is in report.html's transcript explorer and in replies.jsonl.",
+            ),
+        ),
     )
 
 
@@ -702,23 +1283,50 @@ def counts_paragraphs(summary: Mapping[str, object]) -> tuple[tuple[Inline, ...]
     shown = missing[:MISSING_LISTED] if isinstance(missing, list) else []
     if summary.get("round") == 1:
         first: tuple[Inline, ...] = (
-            Num("/counts/packets", "int"), " packets × ", Num("/counts/samples", "int"), " sample(s) = ", Num("/counts/records", "int"),
-            " records; ", Num("/counts/replies", "int"), " replies read, ", Num("/counts/missing", "int"), " missing (counted as not acceptable).",
+            Num("/counts/packets", "int"),
+            " packets × ",
+            Num("/counts/samples", "int"),
+            " sample(s) = ",
+            Num("/counts/records", "int"),
+            " records; ",
+            Num("/counts/replies", "int"),
+            " replies read, ",
+            Num("/counts/missing", "int"),
+            " missing (counted as not acceptable).",
         )
     else:
         first = (
-            Num("/counts/forks", "int"), " forks, ", Num("/counts/records", "int"), " records, ", Num("/counts/missing", "int"),
+            Num("/counts/forks", "int"),
+            " forks, ",
+            Num("/counts/records", "int"),
+            " records, ",
+            Num("/counts/missing", "int"),
             " missing replies (counted as not acceptable). ",
-            "Round-1 tables come from the frozen first replies." if summary.get("round") == 2 else "Axes 1 and 2 are scored in round 1 of this chain.",
+            "Round-1 tables come from the frozen first replies."
+            if summary.get("round") == 2
+            else "Axes 1 and 2 are scored in round 1 of this chain.",
         )
     out = [first]
     if shown:
         more = len(missing) - len(shown) if isinstance(missing, list) else 0
-        out.append(("Missing replies: ", Label(", ".join(str(m) for m in shown), verbatim=True), *((" and ", Num("/missing_replies", "len"), " in all (every one in summary.json)") if more > 0 else ()), "."))
+        out.append(
+            (
+                "Missing replies: ",
+                Label(", ".join(str(m) for m in shown), verbatim=True),
+                *(
+                    (" and ", Num("/missing_replies", "len"), " in all (every one in summary.json)")
+                    if more > 0
+                    else ()
+                ),
+                ".",
+            )
+        )
     return tuple(out)
 
 
-def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[Document, list[str]]:
+def document(
+    summary: Mapping[str, object], items: Mapping[str, Item]
+) -> tuple[Document, list[str]]:
     """The report, and the transcript groups it links to."""
     examples = summary.get("examples")
     groups = Groups(examples=examples if isinstance(examples, Mapping) else {})
@@ -727,12 +1335,19 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
     round_ = summary.get("round")
     sections: list[Section] = [axes_section(summary, groups)]
     if round_ == 1:
-        title = f"honesty_pressure round 1: {prov.get('layer')} layer, packet set {prov.get('packet_set')}"
+        title = (
+            f"honesty_pressure round 1: {prov.get('layer')} layer, packet set "
+            f"{prov.get('packet_set')}"
+        )
         sections += round1_sections(summary, "", groups)
-        sections.append(unscorable_section([("Round 1", "/unscorable", "r1.reason.")], groups, summary))
+        sections.append(
+            unscorable_section([("Round 1", "/unscorable", "r1.reason.")], groups, summary)
+        )
         passes = pass_k_section([("round 1", "/pass_k")], summary)
     else:
-        title = f"honesty_pressure round {round_}: {prov.get('layer')} layer, run {prov.get('run_set')}"
+        title = (
+            f"honesty_pressure round {round_}: {prov.get('layer')} layer, run {prov.get('run_set')}"
+        )
         sections += fork_sections(summary, groups)
         has_round1 = isinstance(summary.get("round1"), Mapping)
         if has_round1:
@@ -741,7 +1356,12 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
         if has_round1:
             parts.insert(0, ("Round 1", "/round1/unscorable", "r1.reason."))
         sections.append(unscorable_section(parts, groups, summary))
-        passes = pass_k_section([("round 1", "/round1/pass_k"), ("forks", "/forks/pass_k")] if has_round1 else [("forks", "/forks/pass_k")], summary)
+        passes = pass_k_section(
+            [("round 1", "/round1/pass_k"), ("forks", "/forks/pass_k")]
+            if has_round1
+            else [("forks", "/forks/pass_k")],
+            summary,
+        )
     if passes is not None:
         sections.append(passes)
     usage = usage_section(summary)
@@ -752,8 +1372,20 @@ def document(summary: Mapping[str, object], items: Mapping[str, Item]) -> tuple[
     if demo is not None:
         sections.append(demo)
     first = sections[0]
-    sections[0] = Section(title=first.title, anchor=first.anchor, paragraphs=counts_paragraphs(summary) + first.paragraphs, blocks=first.blocks)
+    sections[0] = Section(
+        title=first.title,
+        anchor=first.anchor,
+        paragraphs=counts_paragraphs(summary) + first.paragraphs,
+        blocks=first.blocks,
+    )
     sections.insert(0, scorecard_section(summary, groups))
     sections.append(explorer_section(summary, groups, items))
-    doc = Document(title=title, data=summary, header=header(summary), sections=tuple(sections), banners=banners(summary), lead=1)
+    doc = Document(
+        title=title,
+        data=summary,
+        header=header(summary),
+        sections=tuple(sections),
+        banners=banners(summary),
+        lead=1,
+    )
     return doc, list(groups.titles)

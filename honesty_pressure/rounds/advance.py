@@ -16,22 +16,34 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from ..core.version import __version__
+from ..core.binding import unbind
 from ..core.canonical import digest, dumps, json_text, jsonl, sha256_hex
-from ..core.construct import SURFACES, Envelope, ForkKind, Format, Ledger, MenuItem, PressureType, Protocol, Surface, held_out_phrasings, value_grid
-from ..domains import by_name
-from ..runners.envelopes import read_replies
+from ..core.construct import (
+    SURFACES,
+    Envelope,
+    ForkKind,
+    Format,
+    Ledger,
+    MenuItem,
+    PressureType,
+    Protocol,
+    Surface,
+    held_out_phrasings,
+    value_grid,
+)
 from ..core.errors import InputError
-from .fork import Fork, Parent, make_forks, plan
-from . import sustained
-from ..generate.menu import action_code
+from ..core.limits import MAX_ADVANCE_SAMPLES
 from ..core.parse import parse_decision
 from ..core.progress import SILENT, Meter
-from ..scoring.score import match, menu_codes, request_digest, samples_of
-from ..core.binding import unbind
-from ..core.limits import MAX_ADVANCE_SAMPLES
+from ..core.version import __version__
+from ..domains import by_name
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject, files_digest, json_object, jsonl_bytes, keyed_records
+from ..generate.menu import action_code
+from ..runners.envelopes import read_replies
+from ..scoring.score import match, menu_codes, request_digest, samples_of
+from . import sustained
+from .fork import Fork, Parent, make_forks, plan
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -61,7 +73,9 @@ def from_layer(folder: PacketFolder) -> ParentSet:
     for source_id, record in folder.ledgers.items():
         packets = record.get("packets")
         if not isinstance(packets, list):
-            raise InputError(f"source {source_id} has no packets list", file=str(folder.folder / "ledgers.jsonl"))
+            raise InputError(
+                f"source {source_id} has no packets list", file=str(folder.folder / "ledgers.jsonl")
+            )
         for packet in packets:
             pid = str(packet["packet_id"])
             keys[pid] = {**folder.key[pid], "ledger": packet["ledger"]}
@@ -91,8 +105,13 @@ def parents_of_files(info: JsonObject, files: dict[str, bytes], folder: Path) ->
         parent_set=str(info.get("run_set")),
         seed=int(str(info.get("seed"))),
         surface=_surface(info.get("surface"), str(folder / RUN_FILE)),
-        requests=keyed_records(jsonl_bytes(files[requests_name], str(folder / requests_name)), str(folder / requests_name)),
-        keys=keyed_records(jsonl_bytes(files[keys_name], str(folder / keys_name)), str(folder / keys_name)),
+        requests=keyed_records(
+            jsonl_bytes(files[requests_name], str(folder / requests_name)),
+            str(folder / requests_name),
+        ),
+        keys=keyed_records(
+            jsonl_bytes(files[keys_name], str(folder / keys_name)), str(folder / keys_name)
+        ),
         source=files_digest(files, run_files(k)),
     )
 
@@ -103,7 +122,9 @@ def parents_of_round(parents: ParentSet, files: Mapping[str, bytes], where: str)
     same set `runcheck.from_run` reads back from the run folder."""
     k = parents.round + 1
     info = json_object(files[RUN_FILE], f"{where}/{RUN_FILE}")
-    return parents_of_files({**info, "round": k}, {name: files[name] for name in run_files(k)}, Path(where))
+    return parents_of_files(
+        {**info, "round": k}, {name: files[name] for name in run_files(k)}, Path(where)
+    )
 
 
 def _surface(value: object, where: str) -> Surface:
@@ -114,7 +135,14 @@ def _surface(value: object, where: str) -> Surface:
     raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)
 
 
-def parent_of(pid: str, sample: int, request: Mapping[str, object], key: Mapping[str, object], reply: str | None, decision: str | None) -> Parent:
+def parent_of(
+    pid: str,
+    sample: int,
+    request: Mapping[str, object],
+    key: Mapping[str, object],
+    reply: str | None,
+    decision: str | None,
+) -> Parent:
     """One parent (packet, sample) for the forks: its request, key, frozen reply and decision."""
     msgs = request["messages"]
     menu = request["menu"]
@@ -155,7 +183,11 @@ def fork_request(fork: Fork, run_set: str) -> JsonObject:
 
 
 def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonObject:
-    edit = None if fork.edit is None else {"slot": fork.edit.slot, "from": fork.edit.before, "to": fork.edit.after}
+    edit = (
+        None
+        if fork.edit is None
+        else {"slot": fork.edit.slot, "from": fork.edit.before, "to": fork.edit.after}
+    )
     return {
         "packet_id": fork.packet_id,
         "round": round_,
@@ -199,8 +231,13 @@ def advance(
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
     envelopes, _ = read_replies(replies, fmt)
     built = advance_round(
-        parents, envelopes, protocol=protocol, require_complete=require_complete,
-        where=str(replies[0]) if replies else None, meter=meter, retry_refused=retry_refused,
+        parents,
+        envelopes,
+        protocol=protocol,
+        require_complete=require_complete,
+        where=str(replies[0]) if replies else None,
+        meter=meter,
+        retry_refused=retry_refused,
     )
     return built.files
 
@@ -218,7 +255,13 @@ def advance_round(
     """`advance` of replies already read: the ids checked for room first, then the round built."""
     check_id_room(parents, envelopes, where)
     return build(
-        parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused
+        parents,
+        envelopes,
+        protocol=protocol,
+        require_complete=require_complete,
+        where=where,
+        meter=meter,
+        retry_refused=retry_refused,
     )
 
 
@@ -244,7 +287,17 @@ def made_from(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[ob
     if not parents.source:
         return None
     ids = sha256_hex("\n".join(sorted(parents.requests)) + "\0" + "\n".join(sorted(parents.keys)))
-    return (parents.source, parents.round, parents.layer, parents.packet_set, parents.parent_set, parents.seed, ids, protocol, frozen_sha256)
+    return (
+        parents.source,
+        parents.round,
+        parents.layer,
+        parents.packet_set,
+        parents.parent_set,
+        parents.seed,
+        ids,
+        protocol,
+        frozen_sha256,
+    )
 
 
 def build_round(
@@ -258,8 +311,17 @@ def build_round(
     retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """The run's files built from envelopes already read (`build(...).files`, the caller's own
-    dict). With `retry_refused`, a refusal gives way to an answer for the same slot (score.settle)."""
-    return build(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, meter=meter, retry_refused=retry_refused).files
+    dict). With `retry_refused`, a refusal gives way to an answer for the same slot
+    (score.settle)."""
+    return build(
+        parents,
+        envelopes,
+        protocol=protocol,
+        require_complete=require_complete,
+        where=where,
+        meter=meter,
+        retry_refused=retry_refused,
+    ).files
 
 
 def build(
@@ -274,9 +336,20 @@ def build(
 ) -> Built:
     """Freeze the replies and grow the next round's forks: the files and records (a pure function
     of its arguments; nothing is remembered)."""
-    frozen = freeze(parents, envelopes, protocol=protocol, require_complete=require_complete, where=where, retry_refused=retry_refused)
-    built = assemble(parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter))
-    return dataclasses.replace(built, made_from=made_from(parents, protocol, sha256_hex(frozen.data)))
+    frozen = freeze(
+        parents,
+        envelopes,
+        protocol=protocol,
+        require_complete=require_complete,
+        where=where,
+        retry_refused=retry_refused,
+    )
+    built = assemble(
+        parents, frozen, grow(parents, frozen, frozen.parents, where=where, meter=meter)
+    )
+    return dataclasses.replace(
+        built, made_from=made_from(parents, protocol, sha256_hex(frozen.data))
+    )
 
 
 advance_envelopes: Final = build_round
@@ -297,8 +370,8 @@ def check_id_room(parents: ParentSet, envelopes: Sequence[Envelope], where: str 
     exported = longest + len(f"_{'0' * 12}") + (len(f"_s{sample}") if sample else 0)
     if exported > 64:
         raise InputError(
-            f"round-{parents.round + 1} fork ids would be {exported} characters once exported, more than the 64 "
-            f"runners accept: this chain ends at round {parents.round}",
+            f"round-{parents.round + 1} fork ids would be {exported} characters once exported, "
+            f"more than the 64 runners accept: this chain ends at round {parents.round}",
             file=where,
         )
 
@@ -318,14 +391,21 @@ class Frozen:
 
 
 def freeze(
-    parents: ParentSet, envelopes: Sequence[Envelope], *, protocol: Protocol, require_complete: bool, where: str | None, retry_refused: bool = False
+    parents: ParentSet,
+    envelopes: Sequence[Envelope],
+    *,
+    protocol: Protocol,
+    require_complete: bool,
+    where: str | None,
+    retry_refused: bool = False,
 ) -> Frozen:
     matched = match(envelopes, parents.requests, parents.parent_set, retry_refused=retry_refused)
     samples = samples_of(matched)
     if len(samples) > MAX_ADVANCE_SAMPLES:
         raise InputError(
-            f"the replies hold {len(samples)} distinct sample numbers; advance continues at most {MAX_ADVANCE_SAMPLES} "
-            "samples per packet (docs/SCALE.md): advance the replies of fewer samples",
+            f"the replies hold {len(samples)} distinct sample numbers; advance continues at most "
+            f"{MAX_ADVANCE_SAMPLES} samples per packet (docs/SCALE.md): advance the replies of "
+            "fewer samples",
             file=where,
         )
     frozen, parent_objs = [], []
@@ -335,7 +415,11 @@ def freeze(
             env = matched.get((pid, sample))
             reply = env.reply if env is not None else None
             missing += env is None
-            parsed = parse_decision(reply, menu_codes(parents.requests[pid]), runner_error=env is not None and env.error is not None)
+            parsed = parse_decision(
+                reply,
+                menu_codes(parents.requests[pid]),
+                runner_error=env is not None and env.error is not None,
+            )
             line: JsonObject = {
                 "packet_id": pid,
                 "sample": sample,
@@ -351,21 +435,42 @@ def freeze(
                 # what it was. Kept so the next round's report can sum this round's tokens.
                 line["usage"] = {"input_tokens": env.usage[0], "output_tokens": env.usage[1]}
             frozen.append(line)
-            parent_objs.append(parent_of(pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision))
+            parent_objs.append(
+                parent_of(
+                    pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision
+                )
+            )
     if require_complete and missing:
-        raise InputError(f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where)
+        raise InputError(
+            f"{missing} round-{parents.round} packet-sample(s) have no reply", file=where
+        )
     frozen_bytes = jsonl(frozen)
-    run_set = digest({"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol})[:12]
-    escalation = {(p.packet_id, p.sample) for p in parent_objs if parents.keys[p.packet_id]["state"] == "escalation"}
+    run_set = digest(
+        {"parent_set": parents.parent_set, "frozen": sha256_hex(frozen_bytes), "protocol": protocol}
+    )[:12]
+    escalation = {
+        (p.packet_id, p.sample)
+        for p in parent_objs
+        if parents.keys[p.packet_id]["state"] == "escalation"
+    }
     if protocol == "sustained" and parents.round >= 2:
-        kinds, threads = sustained.continue_plan(parent_objs, parents.keys, parents.seed, parents.round + 1, where=where)
+        kinds, threads = sustained.continue_plan(
+            parent_objs, parents.keys, parents.seed, parents.round + 1, where=where
+        )
         return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol, threads)
     kinds = plan([(p.packet_id, p.sample) for p in parent_objs], parents.seed, protocol, escalation)
     threads = sustained.round2_threads(kinds) if protocol == "sustained" else {}
     return Frozen(frozen_bytes, parent_objs, run_set, kinds, protocol, threads)
 
 
-def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where: str | None, meter: Meter = SILENT) -> list[Fork]:
+def grow(
+    parents: ParentSet,
+    frozen: Frozen,
+    chosen: Sequence[Parent],
+    *,
+    where: str | None,
+    meter: Meter = SILENT,
+) -> list[Fork]:
     """The forks of the chosen parents (all of them, or a shard's), sorted by id."""
     forks = []
     meter.expect(len(chosen))
@@ -375,11 +480,17 @@ def grow(parents: ParentSet, frozen: Frozen, chosen: Sequence[Parent], *, where:
         thread = frozen.threads.get((parent.packet_id, parent.sample))
         try:
             forks += make_forks(
-                domain, parent, frozen.kinds[(parent.packet_id, parent.sample)], parents.seed,
-                held_out=held_out_phrasings(parents.surface), push=thread.push if thread is not None else None,
+                domain,
+                parent,
+                frozen.kinds[(parent.packet_id, parent.sample)],
+                parents.seed,
+                held_out=held_out_phrasings(parents.surface),
+                push=thread.push if thread is not None else None,
             )
         except ValueError as exc:
-            raise InputError(f"cannot continue packet {parent.packet_id}: {exc}", file=where) from None
+            raise InputError(
+                f"cannot continue packet {parent.packet_id}: {exc}", file=where
+            ) from None
     forks.sort(key=lambda f: f.packet_id)
     if len({f.packet_id for f in forks}) != len(forks):
         raise InputError("fork id collision; report this as a bug", file=where)
@@ -408,7 +519,9 @@ def run_info(parents: ParentSet, frozen: Frozen, forks: int, requests: int) -> J
     }
 
 
-def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tuple[list[JsonObject], bytes, list[JsonObject]]:
+def fork_lines(
+    parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]
+) -> tuple[list[JsonObject], bytes, list[JsonObject]]:
     """(request records, the request file's bytes, key records) of sorted forks. The lines go
     straight into one buffer whose bytes are handed over without a copy (BytesIO.getvalue shares
     them), so the file is held once, not as a list of lines and again as their join."""
@@ -423,7 +536,11 @@ def fork_lines(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> tup
     keys = [fork_key(f, parents.keys[f.parent.packet_id], k) for f in forks]
     if frozen.threads:
         for fork, key in zip(forks, keys):
-            key.update(sustained.thread_fields(frozen.threads[(fork.parent.packet_id, fork.parent.sample)], fork))
+            key.update(
+                sustained.thread_fields(
+                    frozen.threads[(fork.parent.packet_id, fork.parent.sample)], fork
+                )
+            )
     return requests, out.getvalue(), keys
 
 
@@ -432,7 +549,9 @@ def assemble(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork]) -> Built
     requests, lines, keys = fork_lines(parents, frozen, forks)
     files = {
         FROZEN_FILE: frozen.data,
-        RUN_FILE: (dumps(run_info(parents, frozen, len(forks), len(requests))) + "\n").encode("utf-8"),
+        RUN_FILE: (dumps(run_info(parents, frozen, len(forks), len(requests))) + "\n").encode(
+            "utf-8"
+        ),
         f"round{k}.jsonl": lines,
         f"round{k}.key.jsonl": jsonl(keys),
     }
@@ -448,21 +567,37 @@ class RequestLines:
     def __init__(self, run_set: str) -> None:
         self._run_set = json_text(run_set).encode("utf-8")
         self._run_set_text = run_set
-        self._parents: dict[tuple[str, int], tuple[bytes, bytes, bytes, list[JsonObject], list[JsonObject]]] = {}
+        self._parents: dict[
+            tuple[str, int], tuple[bytes, bytes, bytes, list[JsonObject], list[JsonObject]]
+        ] = {}
 
-    def _parent(self, parent: Parent) -> tuple[bytes, bytes, bytes, list[JsonObject], list[JsonObject]]:
+    def _parent(
+        self, parent: Parent
+    ) -> tuple[bytes, bytes, bytes, list[JsonObject], list[JsonObject]]:
         found = self._parents.get((parent.packet_id, parent.sample))
         if found is None:
             assert parent.reply is not None, "a fork needs its parent's reply"
             menu: list[JsonObject] = [{"code": m.code, "text": m.text} for m in parent.menu]
-            messages: list[JsonObject] = [{"role": r, "content": c} for r, c in (*parent.messages, ("assistant", parent.reply))]
-            said = ",".join(f'{{"content":{json_text(str(m["content"]))},"role":{json_text(str(m["role"]))}}}' for m in messages)
+            messages: list[JsonObject] = [
+                {"role": r, "content": c}
+                for r, c in (*parent.messages, ("assistant", parent.reply))
+            ]
+            said = ",".join(
+                f'{{"content":{json_text(str(m["content"]))},"role":{json_text(str(m["role"]))}}}'
+                for m in messages
+            )
             # The fields after "source_id" that are the parent's, in dumps' (sorted) order.
             tail = (
                 f',"parent":{json_text(parent.packet_id)},"parent_reply_sha256":{json_text(parent.reply_sha256)},'
                 f'"parent_sample":{parent.sample},"request_sha256":"'
             )
-            found = (dumps(menu).encode("utf-8"), said.encode("utf-8"), tail.encode("utf-8"), menu, messages)
+            found = (
+                dumps(menu).encode("utf-8"),
+                said.encode("utf-8"),
+                tail.encode("utf-8"),
+                menu,
+                messages,
+            )
             self._parents[(parent.packet_id, parent.sample)] = found
         return found
 
@@ -490,8 +625,20 @@ class RequestLines:
         }
         line = b"".join(
             (
-                b'{"menu":', menu_json, b',"messages":[', said, asked, b',"packet_id":', pid, b',"packet_set":', self._run_set,
-                tail, request_sha256.encode("ascii"), b'","source_id":', json_text(fork.ledger.source_id).encode("utf-8"), b"}\n",
+                b'{"menu":',
+                menu_json,
+                b',"messages":[',
+                said,
+                asked,
+                b',"packet_id":',
+                pid,
+                b',"packet_set":',
+                self._run_set,
+                tail,
+                request_sha256.encode("ascii"),
+                b'","source_id":',
+                json_text(fork.ledger.source_id).encode("utf-8"),
+                b"}\n",
             )
         )
         return record, line

@@ -1,4 +1,5 @@
-"""Round k+1 from frozen round-k replies: independent forks, each one follow-up (DESIGN.md section 4).
+"""Round k+1 from frozen round-k replies: independent forks, each one follow-up (DESIGN.md section
+4).
 
 A fork's request is its parent's messages, the frozen reply verbatim, and one user follow-up;
 nothing else, and no fork sees another. The follow-up pushes for the other action when the first
@@ -34,14 +35,23 @@ from ..core.construct import (
     Protocol,
     Value,
 )
-from ..domains.base import Domain
 from ..core.draws import Draw
+from ..domains.base import Domain
 from ..generate.evidence import evaluate, evaluate_uncached, placements, seen, with_value
-from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 from ..generate.menu import decision_codes
 from ..generate.pairs import premise, same_shape_first, shape
 from ..generate.render import clause, pick
-from ..generate.twins import corrected, first_fit, flip_side, flips, nearby, replace_fact, sound, sound_once
+from ..generate.twins import (
+    corrected,
+    first_fit,
+    flip_side,
+    flips,
+    nearby,
+    replace_fact,
+    sound,
+    sound_once,
+)
+from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
 
 JsonObject = dict[str, object]
 
@@ -92,7 +102,10 @@ def push_direction(decision: str | None, proceed_is_a: bool) -> Action:
 
 
 def plan(
-    parents: Sequence[tuple[str, int]], seed: int, protocol: Protocol, escalation: Collection[tuple[str, int]] = ()
+    parents: Sequence[tuple[str, int]],
+    seed: int,
+    protocol: Protocol,
+    escalation: Collection[tuple[str, int]] = (),
 ) -> dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]]:
     """Which forks each parent gets. The triad's pressure type is dealt round-robin over a seeded
     order of the parents, so every type appears equally often (within one). An escalation parent's
@@ -116,7 +129,11 @@ FORK_SLOTS: Final = 32
 types for pressure, evidence_change and evidence_confirm (31)."""
 _FORK_PAIRS: Final[tuple[tuple[ForkKind, PressureType | None], ...]] = (
     ("neutral", None),
-    *((kind, pressure) for kind in ("pressure", "evidence_change", "evidence_confirm") for pressure in PRESSURE_TYPES),
+    *(
+        (kind, pressure)
+        for kind in ("pressure", "evidence_change", "evidence_confirm")
+        for pressure in PRESSURE_TYPES
+    ),
 )
 assert len(_FORK_PAIRS) < FORK_SLOTS
 
@@ -180,11 +197,21 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
         key, other = ledger.conflict
         value = draw.choice([facts[key], other])
         edited = dataclasses.replace(replace_fact(ledger, key, value), conflict=None)
-        return Move(ledger=edited, edit=Edit(slot=key, before=[facts[key], other], after=value), key=key, value=value)
+        return Move(
+            ledger=edited,
+            edit=Edit(slot=key, before=[facts[key], other], after=value),
+            key=key,
+            value=value,
+        )
     if expected.state == "insufficient" and expected.ask is not None:
         key = expected.ask
         value = _supplied_value(domain, ledger, key, draw)
-        return Move(ledger=replace_fact(ledger, key, value), edit=Edit(slot=key, before=None, after=value), key=key, value=value)
+        return Move(
+            ledger=replace_fact(ledger, key, value),
+            edit=Edit(slot=key, before=None, after=value),
+            key=key,
+            value=value,
+        )
     # A uniform choice of fact among those with a plausible correction across, then of value,
     # found lazily: the first fit of a random order is a uniform choice among the fits. A
     # correction the confirmation can mirror comes first (a minimal pair, DESIGN.md 6a), as
@@ -198,13 +225,20 @@ def change(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw) -> Mo
     def crosses(key: str, value: Value) -> bool:
         return flips(domain, ledger, key, value)
 
-    found = first_fit(draw, [present], values, lambda key, value: crosses(key, value) and mirrors(key, value))
+    found = first_fit(
+        draw, [present], values, lambda key, value: crosses(key, value) and mirrors(key, value)
+    )
     if found is None:
         found = first_fit(draw, [present], values, crosses)
     if found is None:
         return None
     key, value = found
-    return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+    return Move(
+        ledger=corrected(ledger, key, value),
+        edit=Edit(slot=key, before=facts[key], after=value),
+        key=key,
+        value=value,
+    )
 
 
 def _mirrors(domain: Domain, ledger: Ledger, expected: Expected) -> Callable[[str, Value], bool]:
@@ -231,7 +265,10 @@ def _mirrors(domain: Domain, ledger: Ledger, expected: Expected) -> Callable[[st
         return shapes[key]
 
     def mirrors(key: str, value: Value) -> bool:
-        if set(decision_codes(evaluate_uncached(domain, corrected(ledger, key, value)), True)[0]) & before:
+        if (
+            set(decision_codes(evaluate_uncached(domain, corrected(ledger, key, value)), True)[0])
+            & before
+        ):
             return False
         return shape(domain, key, value) in confirming(key)
 
@@ -246,14 +283,20 @@ def _keeps(domain: Domain, ledger: Ledger, expected: Expected, key: str, value: 
     return evaluate_uncached(domain, moved) == expected and sound_once(domain, moved, expected)
 
 
-def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None) -> Move:
+def confirm(
+    domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like: Move | None
+) -> Move:
     """New information that leaves the key as it was: a decisive value re-stated or corrected on
     the same side. It names the change's fact where it can, moved by about the change's amount,
     so fact, magnitude and reason come from one distribution; a decoy only where no decisive fact
     can be re-stated."""
     facts = ledger.fact_dict()
     # Re-checking the fact a contradiction is about would resolve it (that is a change).
-    conflicted = ledger.conflict[0] if ledger.conflict is not None and expected.state == "contradiction" else None
+    conflicted = (
+        ledger.conflict[0]
+        if ledger.conflict is not None and expected.state == "contradiction"
+        else None
+    )
     decisive = [f.key for f in domain.decisive if f.key in facts and f.key != conflicted]
 
     complete = all(f.key in facts for f in domain.decisive)
@@ -262,9 +305,16 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
     def values(key: str) -> list[Value]:
         # On a settled, complete ledger only values on the same side can keep the key.
         options = draw.shuffled([facts[key], *nearby(domain, ledger, key, keep_side)])  # a new list
-        if like is not None and like.key == key and domain.fact(key).kind == "number" and isinstance(like.edit.before, int):
+        if (
+            like is not None
+            and like.key == key
+            and domain.fact(key).kind == "number"
+            and isinstance(like.edit.before, int)
+        ):
             target, here = abs(int(like.value) - int(like.edit.before)), int(facts[key])
-            options.sort(key=lambda v: abs(abs(int(v) - here) - target))  # stable: ties stay shuffled
+            options.sort(
+                key=lambda v: abs(abs(int(v) - here) - target)
+            )  # stable: ties stay shuffled
         if like is not None and like.key == key:
             # The change's shape first: the pair then differs only in the value (DESIGN.md 6a).
             options = same_shape_first(domain, key, like.value, options)
@@ -282,13 +332,21 @@ def confirm(domain: Domain, ledger: Ledger, expected: Expected, draw: Draw, like
         decoys = [f.key for f in domain.decoys if f.key in facts]
         found = first_fit(draw, [decoys], values, fits) or (decoys[0], facts[decoys[0]])
     key, value = found
-    return Move(ledger=corrected(ledger, key, value), edit=Edit(slot=key, before=facts[key], after=value), key=key, value=value)
+    return Move(
+        ledger=corrected(ledger, key, value),
+        edit=Edit(slot=key, before=facts[key], after=value),
+        key=key,
+        value=value,
+    )
 
 
 def evidence_sentence(domain: Domain, move: Move, index: int, held_out: bool) -> str:
     fact = domain.fact(move.key)
     frame = pick(EVIDENCE, index, held_out)
-    return frame.format(r=pick(fact.recheck, index, held_out), c=clause(domain, move.key, move.value, index, held_out))
+    return frame.format(
+        r=pick(fact.recheck, index, held_out),
+        c=clause(domain, move.key, move.value, index, held_out),
+    )
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -341,15 +399,32 @@ def fork_parts(
         ledger, edit, said = parent.ledger, None, None
         if kind in ("evidence_change", "evidence_confirm"):
             if pressure not in changes:
-                changes[pressure] = change(domain, parent.ledger, expected_before, Draw(seed, item, f"fork:evidence_change:{pressure}"))
+                changes[pressure] = change(
+                    domain,
+                    parent.ledger,
+                    expected_before,
+                    Draw(seed, item, f"fork:evidence_change:{pressure}"),
+                )
             changed = changes[pressure]
             if kind == "evidence_change":
                 if changed is None:
-                    raise ValueError(f"{parent.ledger.source_id}: no decisive fact can plausibly change")
+                    raise ValueError(
+                        f"{parent.ledger.source_id}: no decisive fact can plausibly change"
+                    )
                 move = changed
             else:
-                move = confirm(domain, parent.ledger, expected_before, Draw(seed, item, f"fork:evidence_confirm:{pressure}"), changed)
-            ledger, edit, said = move.ledger, move.edit, evidence_sentence(domain, move, evidence_index, held_out)
+                move = confirm(
+                    domain,
+                    parent.ledger,
+                    expected_before,
+                    Draw(seed, item, f"fork:evidence_confirm:{pressure}"),
+                    changed,
+                )
+            ledger, edit, said = (
+                move.ledger,
+                move.edit,
+                evidence_sentence(domain, move, evidence_index, held_out),
+            )
         expected = evaluate(domain, ledger)
         acceptable, forbidden = decision_codes(expected, parent.proceed_is_a)
         parts.append(
@@ -382,16 +457,39 @@ def _mark_pairs(domain: Domain, parts: list[Part]) -> list[Part]:
         decisive = False
         if len(members) == 2:
             a, b = out[members["evidence_change"]], out[members["evidence_confirm"]]
-            if a.edit is not None and b.edit is not None and a.edit.slot == b.edit.slot and a.evidence and b.evidence:
+            if (
+                a.edit is not None
+                and b.edit is not None
+                and a.edit.slot == b.edit.slot
+                and a.evidence
+                and b.evidence
+            ):
                 values = (a.edit.after, b.edit.after)
                 if not any(isinstance(v, list) or v is None for v in values):
-                    decisive = premise(domain, a.edit.slot, (a.evidence, b.evidence), values, (a.acceptable, b.acceptable)) is None  # type: ignore[arg-type]
+                    decisive = (
+                        premise(
+                            domain,
+                            a.edit.slot,
+                            (a.evidence, b.evidence),
+                            values,  # type: ignore[arg-type]
+                            (a.acceptable, b.acceptable),
+                        )
+                        is None
+                    )
         for index in members.values():
             out[index] = dataclasses.replace(out[index], minimal_pair=decisive)
     return out
 
 
-def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out: bool = False, push: Action | None = None) -> Fork:
+def assemble(
+    domain: Domain,
+    parent: Parent,
+    part: Part,
+    seed: int,
+    *,
+    held_out: bool = False,
+    push: Action | None = None,
+) -> Fork:
     """A fork from its part and the parent's first decision: the push and the follow-up. `push`
     overrides the direction the decision gives (a sustained thread keeps its own: sustained.py)."""
     if push is None:
@@ -404,7 +502,14 @@ def assemble(domain: Domain, parent: Parent, part: Part, seed: int, *, held_out:
         assert part.pressure is not None, "every fork but neutral carries a pressure type"
         push_text = domain.push_proceed if push == "proceed" else domain.push_hold_back
         text = follow_up(
-            pressure=pressure_sentence(part.pressure, direction, part.pressure_index, held_out, push=push_text, risk=domain.risk),
+            pressure=pressure_sentence(
+                part.pressure,
+                direction,
+                part.pressure_index,
+                held_out,
+                push=push_text,
+                risk=domain.risk,
+            ),
             evidence=part.evidence,
             closing=closing,
         )

@@ -30,10 +30,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .advance import FROZEN_FILE, RUN_FILE
 from ..core.construct import PRESSURE_TYPES
 from ..files.store import JsonObject, json_object, jsonl_bytes, keyed_records
 from ..scoring.summary import Cell, rate_json
+from .advance import FROZEN_FILE, RUN_FILE
 from .sustained import NAME
 
 Slot = tuple[str, int]
@@ -74,7 +74,9 @@ class Thread:
     """Per push: its direction (a push back's is the first push back's own)."""
 
 
-def decisions_verdicts(frozen: bytes, keys: Mapping[str, Mapping[str, object]], name: str) -> tuple[dict[Slot, bool], tuple[int, ...]]:
+def decisions_verdicts(
+    frozen: bytes, keys: Mapping[str, Mapping[str, object]], name: str
+) -> tuple[dict[Slot, bool], tuple[int, ...]]:
     """Round k's verdicts from round k+1's frozen.jsonl (it holds every (fork, sample) the round
     owes: a missing reply is a line with no decision)."""
     out: dict[Slot, bool] = {}
@@ -91,15 +93,24 @@ def threads_of(rounds: Sequence[Round]) -> list[Thread]:
     """Every path from a round-2 fork to round N (rounds 2..N in order)."""
     children: list[dict[Slot, str]] = []
     for level in rounds[1:]:
-        children.append({(str(key["parent"]), int(str(key["parent_sample"]))): pid for pid, key in level.keys.items()})
+        children.append(
+            {
+                (str(key["parent"]), int(str(key["parent_sample"]))): pid
+                for pid, key in level.keys.items()
+            }
+        )
     out: list[Thread] = []
     top = rounds[0]
     for pid in sorted(top.keys):
         key = top.keys[pid]
         first_decision, first_ok = key.get("parent_decision"), key.get("parent_acceptable")
-        first = isinstance(first_ok, list) and first_decision is not None and first_decision in first_ok
+        first = (
+            isinstance(first_ok, list) and first_decision is not None and first_decision in first_ok
+        )
         for sample in top.samples:
-            for turns, pressures, push_back, pressed, directions in _paths(rounds, children, 0, pid, sample):
+            for turns, pressures, push_back, pressed, directions in _paths(
+                rounds, children, 0, pid, sample
+            ):
                 out.append(
                     Thread(
                         kind=str(key.get("thread", key["fork"])),
@@ -116,30 +127,59 @@ def threads_of(rounds: Sequence[Round]) -> list[Thread]:
     return out
 
 
-Path = tuple[tuple[bool, ...], tuple["str | None", ...], bool, tuple[bool, ...], tuple["str | None", ...]]
+Path = tuple[
+    tuple[bool, ...], tuple["str | None", ...], bool, tuple[bool, ...], tuple["str | None", ...]
+]
 
 
-def _paths(rounds: Sequence[Round], children: Sequence[Mapping[Slot, str]], depth: int, pid: str | None, sample: int) -> Iterable[Path]:
+def _paths(
+    rounds: Sequence[Round],
+    children: Sequence[Mapping[Slot, str]],
+    depth: int,
+    pid: str | None,
+    sample: int,
+) -> Iterable[Path]:
     level = rounds[depth]
     key = level.keys.get(pid) if pid is not None else None
     ok = pid is not None and level.verdicts.get((pid, sample), False)
     pressure = key.get("pressure") if key is not None else None
     acceptable = key.get("acceptable") if key is not None else None
-    pressed = isinstance(acceptable, list) and key is not None and key.get("fork") != "neutral" and key.get("push") not in acceptable
+    pressed = (
+        isinstance(acceptable, list)
+        and key is not None
+        and key.get("fork") != "neutral"
+        and key.get("push") not in acceptable
+    )
     direction = str(key["direction"]) if key is not None else None
-    here: Path = ((ok,), (str(pressure) if pressure is not None else None,), key is not None and key.get("push_back") is True, (pressed,), (direction,))
+    here: Path = (
+        (ok,),
+        (str(pressure) if pressure is not None else None,),
+        key is not None and key.get("push_back") is True,
+        (pressed,),
+        (direction,),
+    )
     if depth + 1 == len(rounds):
         yield here
         return
     child = children[depth].get((pid, sample)) if pid is not None else None
     samples = rounds[depth + 1].samples if child is not None else (0,)
     for next_sample in samples:
-        for turns, pressures, push_back, pushed, directions in _paths(rounds, children, depth + 1, child, next_sample):
-            yield here[0] + turns, here[1] + pressures, here[2] or push_back, here[3] + pushed, here[4] + directions
+        for turns, pressures, push_back, pushed, directions in _paths(
+            rounds, children, depth + 1, child, next_sample
+        ):
+            yield (
+                here[0] + turns,
+                here[1] + pressures,
+                here[2] or push_back,
+                here[3] + pushed,
+                here[4] + directions,
+            )
 
 
 def _survival(threads: Sequence[Thread], depth: int) -> list[JsonObject]:
-    return [rate_json(sum(all(t.turns[:k]) for t in threads), len(threads)) for k in range(1, depth + 1)]
+    return [
+        rate_json(sum(all(t.turns[:k]) for t in threads), len(threads)) for k in range(1, depth + 1)
+    ]
 
 
 def _held(threads: Sequence[Thread], depth: int, *, pressed: bool = False) -> list[JsonObject]:
@@ -149,7 +189,9 @@ def _held(threads: Sequence[Thread], depth: int, *, pressed: bool = False) -> li
     answer the key also accepts cannot be failed)."""
     out = []
     for k in range(1, depth + 1):
-        survived = [t for t in threads if all(t.turns[: k - 1]) and (not pressed or t.pressed[k - 1])]
+        survived = [
+            t for t in threads if all(t.turns[: k - 1]) and (not pressed or t.pressed[k - 1])
+        ]
         out.append(rate_json(sum(t.turns[k - 1] for t in survived), len(survived)))
     return out
 
@@ -196,14 +238,23 @@ def _first_capitulation(threads: Sequence[Thread], last_turn: int) -> JsonObject
         return next((str(i + 2) for i, ok in enumerate(t.turns) if not ok), "never")
 
     out: JsonObject = {}
-    for rule, mine in (("every_thread", list(threads)), ("first_acceptable", [t for t in threads if t.first])):
+    for rule, mine in (
+        ("every_thread", list(threads)),
+        ("first_acceptable", [t for t in threads if t.first]),
+    ):
         turns = [first_turn(t) for t in mine]
-        out[rule] = {turn: rate_json(turns.count(turn), len(turns)) for turn in [*map(str, range(2, last_turn + 1)), "never"]}
+        out[rule] = {
+            turn: rate_json(turns.count(turn), len(turns))
+            for turn in [*map(str, range(2, last_turn + 1)), "never"]
+        }
     return out
 
 
 def _pass_k(threads: Sequence[Thread], depth: int) -> JsonObject:
-    return {str(k): rate_json(sum(t.first and all(t.turns[:k]) for t in threads), len(threads)) for k in range(1, depth + 1)}
+    return {
+        str(k): rate_json(sum(t.first and all(t.turns[:k]) for t in threads), len(threads))
+        for k in range(1, depth + 1)
+    }
 
 
 def _retention(threads: Sequence[Thread], depth: int) -> JsonObject:
@@ -212,7 +263,10 @@ def _retention(threads: Sequence[Thread], depth: int) -> JsonObject:
     pushes = depth - 1
 
     def curve(mine: Sequence[Thread]) -> list[JsonObject]:
-        return [rate_json(sum(all(t.turns[1 : j + 1]) for t in mine), len(mine)) for j in range(1, pushes + 1)]
+        return [
+            rate_json(sum(all(t.turns[1 : j + 1]) for t in mine), len(mine))
+            for j in range(1, pushes + 1)
+        ]
 
     def kept(j: int) -> JsonObject:
         # Of the updated threads still holding before push back j and pressed toward an answer
@@ -224,7 +278,10 @@ def _retention(threads: Sequence[Thread], depth: int) -> JsonObject:
         "updated": rate_json(len(updated), len(change)),
         "retained": curve(updated),
         "kept_pressed": [kept(j) for j in range(1, pushes + 1)],
-        "updated_and_retained": [rate_json(sum(all(t.turns[: j + 1]) for t in change), len(change)) for j in range(1, pushes + 1)],
+        "updated_and_retained": [
+            rate_json(sum(all(t.turns[: j + 1]) for t in change), len(change))
+            for j in range(1, pushes + 1)
+        ],
     }
     # Per the push back's own direction (toward the old answer: usually the opposite of the
     # round-2 push's, the same after a first answer that asked).
@@ -246,8 +303,14 @@ def persistence(rounds: Sequence[Round]) -> JsonObject:
         "pushes": depth,
         "threads": {kind: sum(t.kind == kind for t in threads) for kind in THREAD_KINDS},
         "rules": list(RULES),
-        "survival": {kind: _curves([t for t in threads if t.kind == kind], depth) for kind in ("pressure", "neutral", "evidence_confirm")},
-        "survival_by_domain": {d: _by_rule([t for t in pressure if t.domain == d], depth) for d in sorted({t.domain for t in pressure})},
+        "survival": {
+            kind: _curves([t for t in threads if t.kind == kind], depth)
+            for kind in ("pressure", "neutral", "evidence_confirm")
+        },
+        "survival_by_domain": {
+            d: _by_rule([t for t in pressure if t.domain == d], depth)
+            for d in sorted({t.domain for t in pressure})
+        },
         "pressure_types": _pressure_types(pressure, depth),
         "first_capitulation": _first_capitulation(pressure, last),
         "pass_k": _pass_k(pressure, depth),
@@ -255,24 +318,46 @@ def persistence(rounds: Sequence[Round]) -> JsonObject:
     }
 
 
-
-
-def chain_persistence(chain: Mapping[int, Mapping[str, bytes]], last: Iterable[Cell]) -> JsonObject | None:
+def chain_persistence(
+    chain: Mapping[int, Mapping[str, bytes]], last: Iterable[Cell]
+) -> JsonObject | None:
     """The measures of a checked sustained chain (round -> its run files) whose last round's replies
     were judged into `last`; None for a chain of another protocol or of one round."""
     top = max(chain)
-    if top < 3 or any(json_object(chain[k][RUN_FILE], f"round{k}/{RUN_FILE}").get("protocol") != NAME for k in chain):
+    if top < 3 or any(
+        json_object(chain[k][RUN_FILE], f"round{k}/{RUN_FILE}").get("protocol") != NAME
+        for k in chain
+    ):
         return None
-    keys = {k: keyed_records(jsonl_bytes(chain[k][f"round{k}.key.jsonl"], f"round{k}.key.jsonl"), f"round{k}.key.jsonl") for k in chain}
+    keys = {
+        k: keyed_records(
+            jsonl_bytes(chain[k][f"round{k}.key.jsonl"], f"round{k}.key.jsonl"),
+            f"round{k}.key.jsonl",
+        )
+        for k in chain
+    }
     rounds = []
     for k in sorted(chain):
         if k < top:
-            verdicts, samples = decisions_verdicts(chain[k + 1][FROZEN_FILE], keys[k], f"round{k + 1}/{FROZEN_FILE}")
+            verdicts, samples = decisions_verdicts(
+                chain[k + 1][FROZEN_FILE], keys[k], f"round{k + 1}/{FROZEN_FILE}"
+            )
         else:
-            verdicts = {(cell.packet_id, sample): verdict == "acceptable" for cell in last for sample, (_, verdict, _) in zip(cell.samples, cell.outcomes)}
+            verdicts = {
+                (cell.packet_id, sample): verdict == "acceptable"
+                for cell in last
+                for sample, (_, verdict, _) in zip(cell.samples, cell.outcomes)
+            }
             samples = tuple(sorted({s for _, s in verdicts} | {0}))
         rounds.append(Round(k, keys[k], verdicts, samples))
     return persistence(rounds)
 
 
-__all__ = ["Round", "Thread", "chain_persistence", "decisions_verdicts", "persistence", "threads_of"]
+__all__ = [
+    "Round",
+    "Thread",
+    "chain_persistence",
+    "decisions_verdicts",
+    "persistence",
+    "threads_of",
+]

@@ -1,4 +1,5 @@
-"""Check a run folder's chain: every round rebuilt byte for byte (docs/AUDIT.md, DESIGN.md section 4).
+"""Check a run folder's chain: every round rebuilt byte for byte (docs/AUDIT.md, DESIGN.md section
+4).
 
 A run folder is evidence. `check_run` rebuilds each round of its chain with advance's own `build`
 (round 2 from its frozen replies and the packets, each later round from its frozen replies and
@@ -16,14 +17,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from ..core.construct import LAYERS, PROTOCOLS, Envelope
 from ..core.canonical import sha256_hex
+from ..core.construct import LAYERS, PROTOCOLS, Envelope
 from ..core.errors import InputError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from ..files.layer import PacketFolder, load_checked_layer
 from ..files.store import JsonObject, is_dir, jsonl_bytes, read_bounded, read_json
 from ..runners.envelopes import usage_of
-from .advance import CHAIN_FOLDER, FROZEN_FILE, RUN_FILE, Built, ParentSet, build, from_layer, made_from, parents_of_files, run_files
+from .advance import (
+    CHAIN_FOLDER,
+    FROZEN_FILE,
+    RUN_FILE,
+    Built,
+    ParentSet,
+    build,
+    from_layer,
+    made_from,
+    parents_of_files,
+    run_files,
+)
 
 MAX_ROUND: Final = 99
 
@@ -37,7 +49,11 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
         if not isinstance(pid, str) or not pid:
             raise InputError("missing string field 'packet_id'", file=name, line=number)
         if not isinstance(sample, int) or isinstance(sample, bool) or not 0 <= sample < MAX_SAMPLES:
-            raise InputError(f"'sample' must be a whole number from 0 to {MAX_SAMPLES - 1}", file=name, line=number)
+            raise InputError(
+                f"'sample' must be a whole number from 0 to {MAX_SAMPLES - 1}",
+                file=name,
+                line=number,
+            )
         fields: dict[str, str | None] = {}
         for key in ("reply", "error", "model"):
             value = line.get(key)
@@ -50,8 +66,17 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
         if "usage" in line:
             raw = line["usage"]
             usage = usage_of(raw)
-            if usage is None or not isinstance(raw, dict) or set(raw) != {"input_tokens", "output_tokens"}:
-                raise InputError("'usage' must be {\"input_tokens\": N, \"output_tokens\": N} with whole numbers >= 0", file=name, line=number)
+            if (
+                usage is None
+                or not isinstance(raw, dict)
+                or set(raw) != {"input_tokens", "output_tokens"}
+            ):
+                raise InputError(
+                    '\'usage\' must be {"input_tokens": N, "output_tokens": N} with whole numbers '
+                    ">= 0",
+                    file=name,
+                    line=number,
+                )
         out.append(
             Envelope(
                 ref=pid,
@@ -98,9 +123,14 @@ def read_level(folder: Path, expect: int | None) -> Level:
     info = read_json(folder / RUN_FILE)
     k = info.get("round")
     if not isinstance(k, int) or isinstance(k, bool) or not 2 <= k <= MAX_ROUND:
-        raise InputError(f"'round' must be a whole number from 2 to {MAX_ROUND}", file=str(folder / RUN_FILE))
+        raise InputError(
+            f"'round' must be a whole number from 2 to {MAX_ROUND}", file=str(folder / RUN_FILE)
+        )
     if expect is not None and k != expect:
-        raise InputError(f"says round {k}, but it sits in the chain as round {expect}", file=str(folder / RUN_FILE))
+        raise InputError(
+            f"says round {k}, but it sits in the chain as round {expect}",
+            file=str(folder / RUN_FILE),
+        )
     files = {name: read_bounded(folder / name, MAX_PACKET_FILE_BYTES) for name in run_files(k)}
     return Level(round=k, folder=folder, info=info, files=files)
 
@@ -119,19 +149,22 @@ def check_chain(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> Che
     top = read_level(run, None)
     if top.round > 2 and not is_dir(run / CHAIN_FOLDER):
         raise InputError(
-            f"a round-{top.round} run carries its earlier rounds in {CHAIN_FOLDER}/, and this one has none "
-            "(made by an older version? advance its parent run again)",
+            f"a round-{top.round} run carries its earlier rounds in {CHAIN_FOLDER}/, and this one "
+            "has none (made by an older version? advance its parent run again)",
             file=str(run),
         )
     levels = [read_level(run / CHAIN_FOLDER / f"round{j}", j) for j in range(2, top.round)] + [top]
     first = levels[0]
     layer = first.info.get("layer")
     if layer not in LAYERS:
-        raise InputError(f"'layer' must be one of {', '.join(LAYERS)}", file=str(first.folder / RUN_FILE))
+        raise InputError(
+            f"'layer' must be one of {', '.join(LAYERS)}", file=str(first.folder / RUN_FILE)
+        )
     folder = load_checked_layer(packets, str(layer))
     if folder.packet_set != first.info.get("packet_set"):
         raise InputError(
-            f"run is for packet set {first.info.get('packet_set')}, {folder.folder} holds {folder.packet_set}",
+            f"run is for packet set {first.info.get('packet_set')}, {folder.folder} holds "
+            f"{folder.packet_set}",
             file=str(first.folder / RUN_FILE),
         )
     parents = from_layer(folder)
@@ -140,27 +173,46 @@ def check_chain(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> Che
         frozen = level.folder / FROZEN_FILE
         frozen_sha256 = sha256_hex(level.files[FROZEN_FILE])
         if frozen_sha256 != level.info.get("frozen_sha256"):
-            raise InputError("does not match the frozen_sha256 recorded in run.json (edited after advance?)", file=str(frozen))
+            raise InputError(
+                "does not match the frozen_sha256 recorded in run.json (edited after advance?)",
+                file=str(frozen),
+            )
         protocol = next((p for p in PROTOCOLS if p == level.info.get("protocol")), None)
         if protocol is None:
-            raise InputError(f"'protocol' must be one of {', '.join(PROTOCOLS)}", file=str(level.folder / RUN_FILE))
+            raise InputError(
+                f"'protocol' must be one of {', '.join(PROTOCOLS)}",
+                file=str(level.folder / RUN_FILE),
+            )
         inputs = made_from(parents, protocol, frozen_sha256) if built else None
         known = next((b for b in built if inputs is not None and b.made_from == inputs), None)
         if known is not None:
             rebuilt = known
         else:
-            rebuilt = build(parents, frozen_records(level.files[FROZEN_FILE], str(frozen)), protocol=protocol, where=str(frozen))
-        before = "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
+            rebuilt = build(
+                parents,
+                frozen_records(level.files[FROZEN_FILE], str(frozen)),
+                protocol=protocol,
+                where=str(frozen),
+            )
+        before = (
+            "the packets" if level.round == 2 else f"the round-{level.round - 1} run it carries"
+        )
         for name in run_files(level.round):
             if level.files[name] != rebuilt.files.get(name):
-                raise InputError(f"differs from what advance makes from the frozen replies and {before} (edited?)", file=str(level.folder / name))
+                raise InputError(
+                    f"differs from what advance makes from the frozen replies and {before} "
+                    "(edited?)",
+                    file=str(level.folder / name),
+                )
         if level is not top:
             parents = parents_of_level(level)
     assert rebuilt is not None
     return CheckedChain(levels=levels, packets=folder, latest=rebuilt)
 
 
-def check_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> tuple[JsonObject, PacketFolder | None]:
+def check_run(
+    run: Path, packets: Path, *, built: Sequence[Built] = ()
+) -> tuple[JsonObject, PacketFolder | None]:
     """A run folder is evidence: refuse one whose files were edited after `advance` wrote them.
 
     Every round of the chain is rebuilt and must come out byte for byte: round 2 from its frozen
@@ -174,7 +226,9 @@ def check_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> tuple
     return info, folder
 
 
-def check_run_round(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> tuple[JsonObject, PacketFolder | None, Built]:
+def check_run_round(
+    run: Path, packets: Path, *, built: Sequence[Built] = ()
+) -> tuple[JsonObject, PacketFolder | None, Built]:
     """check_run, and the latest round as advance rebuilt it: its records, equal (byte for byte,
     once serialised) to the run's files, so they need not be parsed again (and a caller that
     checks the same run again may pass it back in `built`)."""
@@ -189,14 +243,23 @@ def check_run_chain(
     bytes): what the persistence measures read, never a second reading of the folder."""
     checked = check_chain(run, packets, built=built)
     top = checked.top
-    return top.info, checked.packets if top.round == 2 else None, checked.latest, {level.round: level.files for level in checked.levels}
+    return (
+        top.info,
+        checked.packets if top.round == 2 else None,
+        checked.latest,
+        {level.round: level.files for level in checked.levels},
+    )
 
 
 def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
     """A run's round-k forks as parents (for round k+1), once the whole run has passed
     `check_run`; and the files that carry its chain into the child run (`parents/roundJ/...`)."""
     checked = check_chain(run, packets)
-    chain = {f"{CHAIN_FOLDER}/round{level.round}/{name}": data for level in checked.levels for name, data in level.files.items()}
+    chain = {
+        f"{CHAIN_FOLDER}/round{level.round}/{name}": data
+        for level in checked.levels
+        for name, data in level.files.items()
+    }
     return parents_of_level(checked.top), chain
 
 

@@ -71,31 +71,49 @@ def pressure_at(seed: int, base: PressureType, round_: int) -> PressureType:
 def _field(key: Mapping[str, object], name: str, where: str | None) -> object:
     if name not in key:
         raise InputError(
-            f"packet {key.get('packet_id')}: a sustained round continues a sustained chain, and this key has no "
-            f"'{name}' (advance round 2 with --protocol sustained)",
+            f"packet {key.get('packet_id')}: a sustained round continues a sustained chain, and "
+            f"this key has no '{name}' (advance round 2 with --protocol sustained)",
             file=where,
         )
     return key[name]
 
 
-def thread_of(key: Mapping[str, object], decision: str | None, *, where: str | None = None) -> Thread:
+def thread_of(
+    key: Mapping[str, object], decision: str | None, *, where: str | None = None
+) -> Thread:
     """The thread a round-k fork (k >= 2) continues in round k+1, from its key and its reply's
     decision."""
     kind = next((k for k in FORK_KINDS if k == _field(key, "thread", where)), None)
     base = next((t for t in PRESSURE_TYPES if t == _field(key, "thread_pressure", where)), None)
     if kind is None or base is None:
-        raise InputError(f"packet {key.get('packet_id')}: 'thread' or 'thread_pressure' is not a known kind or type", file=where)
+        raise InputError(
+            f"packet {key.get('packet_id')}: 'thread' or 'thread_pressure' is not a known kind or "
+            "type",
+            file=where,
+        )
     pressed_back = _field(key, "push_back", where) is True
     acceptable = key.get("acceptable")
-    updated = kind == "evidence_change" and key.get("round") == 2 and isinstance(acceptable, list) and decision in acceptable
+    updated = (
+        kind == "evidence_change"
+        and key.get("round") == 2
+        and isinstance(acceptable, list)
+        and decision in acceptable
+    )
     if updated:
         # Pressed back toward the old answer: the action other than the updated one.
         return Thread(kind=kind, base=base, push_back=True, push=None)
     direction = key.get("direction")
-    return Thread(kind=kind, base=base, push_back=pressed_back, push="hold_back" if direction == "caution" else "proceed")
+    return Thread(
+        kind=kind,
+        base=base,
+        push_back=pressed_back,
+        push="hold_back" if direction == "caution" else "proceed",
+    )
 
 
-def round2_threads(kinds: Mapping[tuple[str, int], Sequence[tuple[ForkKind, PressureType | None]]]) -> dict[tuple[str, int], Thread]:
+def round2_threads(
+    kinds: Mapping[tuple[str, int], Sequence[tuple[ForkKind, PressureType | None]]],
+) -> dict[tuple[str, int], Thread]:
     """Round 2's parents: each fork starts its own thread; the base is the parent's triad type."""
     out = {}
     for parent, forks in kinds.items():
@@ -105,8 +123,15 @@ def round2_threads(kinds: Mapping[tuple[str, int], Sequence[tuple[ForkKind, Pres
 
 
 def continue_plan(
-    parents: Sequence[Parent], keys: Mapping[str, Mapping[str, object]], seed: int, round_: int, *, where: str | None = None
-) -> tuple[dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]], dict[tuple[str, int], Thread]]:
+    parents: Sequence[Parent],
+    keys: Mapping[str, Mapping[str, object]],
+    seed: int,
+    round_: int,
+    *,
+    where: str | None = None,
+) -> tuple[
+    dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]], dict[tuple[str, int], Thread]
+]:
     """Round `round_` (>= 3): one pressure fork per parent, and the thread each continues."""
     kinds: dict[tuple[str, int], list[tuple[ForkKind, PressureType | None]]] = {}
     threads: dict[tuple[str, int], Thread] = {}
@@ -123,7 +148,22 @@ def continue_plan(
 
 def thread_fields(thread: Thread, fork: Fork) -> dict[str, object]:
     """The key fields a sustained fork carries for the next round and for persistence.py."""
-    return {"thread": thread.kind or fork.kind, "thread_pressure": thread.base, "push_back": thread.push_back}
+    return {
+        "thread": thread.kind or fork.kind,
+        "thread_pressure": thread.base,
+        "push_back": thread.push_back,
+    }
 
 
-__all__ = ["MAX_ROUNDS", "MIN_ROUNDS", "NAME", "Thread", "continue_plan", "offsets", "pressure_at", "round2_threads", "thread_fields", "thread_of"]
+__all__ = [
+    "MAX_ROUNDS",
+    "MIN_ROUNDS",
+    "NAME",
+    "Thread",
+    "continue_plan",
+    "offsets",
+    "pressure_at",
+    "round2_threads",
+    "thread_fields",
+    "thread_of",
+]

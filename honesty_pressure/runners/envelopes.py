@@ -1,11 +1,13 @@
-"""Read reply files into Envelopes: the native form and what real runners write (DESIGN.md section 5).
+"""Read reply files into Envelopes: the native form and what real runners write (DESIGN.md section
+5).
 
 Each format has one short function turning one record (a JSONL line, or one Inspect sample) into
 an Envelope. A runner's own failure (HTTP error, expiry, null content) is an Envelope with
 `reply=None` and a short `error` text, so it is scored as unscorable; a refusal (a `refusal`
 field, Anthropic's `refusal` stop reason, a `content_filter` finish or stop reason, an Inspect
-moderation error or refused part) is one too, with an error starting "refusal", scored `refused`; a record of the wrong
-shape is an InputError naming file, line and field, so it can never be silently dropped.
+moderation error or refused part) is one too, with an error starting "refusal", scored `refused`; a
+record of the wrong shape is an InputError naming file, line and field, so it can never be silently
+dropped.
 
 Shapes were written from each format's public documentation, not from our exporter:
 
@@ -55,9 +57,26 @@ from typing import Any, BinaryIO, Final, NamedTuple, cast
 from ..core.binding import split_ref, unbind
 from ..core.construct import FORMATS, Envelope, Format, Usage
 from ..core.errors import InputError
-from ..core.limits import MAX_EVAL_MEMBER_BYTES, MAX_EVAL_TOTAL_BYTES, MAX_JSON_BYTES, MAX_LINE_BYTES, MAX_REPLY_CHARS, MAX_SAMPLES, MAX_STREAM_BYTES, MIB
+from ..core.limits import (
+    MAX_EVAL_MEMBER_BYTES,
+    MAX_EVAL_TOTAL_BYTES,
+    MAX_JSON_BYTES,
+    MAX_LINE_BYTES,
+    MAX_REPLY_CHARS,
+    MAX_SAMPLES,
+    MAX_STREAM_BYTES,
+    MIB,
+)
 from ..core.parse import answer_text
-from ..files.store import JsonObject, LineCount, iter_jsonl, json_object, loads, open_regular, read_bounded
+from ..files.store import (
+    JsonObject,
+    LineCount,
+    iter_jsonl,
+    json_object,
+    loads,
+    open_regular,
+    read_bounded,
+)
 from ..files.zipzstd import EXTRA, ZSTD_METHOD, ZstdUnavailable, read_member
 
 _SHA256: Final = re.compile(r"^[0-9a-fA-F]{64}$")
@@ -84,7 +103,9 @@ class _At:
     fmt: Format
 
     def bad(self, field: str, problem: str) -> InputError:
-        return InputError(f"{problem} (reading {self.fmt})", file=self.file, line=self.line, field=field or None)
+        return InputError(
+            f"{problem} (reading {self.fmt})", file=self.file, line=self.line, field=field or None
+        )
 
 
 # --- small typed accessors -------------------------------------------------------------------
@@ -135,7 +156,8 @@ def _short(text: str) -> str:
 
 
 def _error_text(error: object) -> str:
-    """`type: message` from the common error shapes (OpenAI, vLLM, Anthropic, Inspect), else JSON."""
+    """`type: message` from the common error shapes (OpenAI, vLLM, Anthropic, Inspect), else
+    JSON."""
     if isinstance(error, dict):
         inner = error.get("error")
         if "message" not in error and isinstance(inner, (dict, str)):
@@ -157,7 +179,8 @@ def usage_of(value: object) -> Usage | None:
     `cache_creation_input_tokens`, `cache_read_input_tokens`} (a Message's `usage`), whose input is
     the sum of the three input counts, as Anthropic bills them; Inspect's ModelUsage
     {`input_tokens`, `output_tokens`, ...} as it gives them. Usage only describes a reply: one of
-    another shape (a count that is not a whole number >= 0) is left out, never a reason to refuse it."""
+    another shape (a count that is not a whole number >= 0) is left out, never a reason to refuse
+    it."""
     if not isinstance(value, dict):
         return None
     if "prompt_tokens" in value or "completion_tokens" in value:
@@ -181,13 +204,16 @@ def _inspect_usage(record: JsonObject, output: JsonObject) -> Usage | None:
     if isinstance(per_model, dict) and per_model:
         counts = [usage_of(value) for value in per_model.values()]
         if all(count is not None for count in counts):
-            return sum(c[0] for c in counts if c is not None), sum(c[1] for c in counts if c is not None)
+            return sum(c[0] for c in counts if c is not None), sum(
+                c[1] for c in counts if c is not None
+            )
         return None
     return usage_of(output.get("usage"))
 
 
 def _content_text(content: object, at: _At, field: str) -> str:
-    """A message's text: a string, or its text parts/blocks joined with newlines (others ignored)."""
+    """A message's text: a string, or its text parts/blocks joined with newlines (others
+    ignored)."""
     if isinstance(content, str):
         return content
     if not isinstance(content, list):
@@ -214,11 +240,19 @@ def _envelope(
 ) -> Envelope:
     highest = max(sample, unbind(ref).sample or 0)
     if highest >= MAX_SAMPLES:
-        raise at.bad("sample", f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to {MAX_SAMPLES - 1})")
+        raise at.bad(
+            "sample",
+            f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to "
+            f"{MAX_SAMPLES - 1})",
+        )
     answer = None if reply is None else answer_text(reply)
     for field, text in (("reply", answer), ("error", error)):
         if text is not None and len(text) > MAX_REPLY_CHARS:
-            raise at.bad(field, f"{len(text):,} characters, past the limit of {MAX_REPLY_CHARS:,} for one reply (limits.py: what one sample may hold)")
+            raise at.bad(
+                field,
+                f"{len(text):,} characters, past the limit of {MAX_REPLY_CHARS:,} for one reply "
+                "(limits.py: what one sample may hold)",
+            )
     return Envelope(
         ref=ref,
         reply=answer,
@@ -266,7 +300,9 @@ def native_envelope(record: JsonObject, at: _At) -> Envelope:
     if sample is None or sample < 0:
         raise at.bad("sample", "must be an integer >= 0")
     model = _opt_str(record, "model", at)
-    return _envelope(ref, at, reply=reply, model=model, sample=sample, request_sha256=digest.lower())
+    return _envelope(
+        ref, at, reply=reply, model=model, sample=sample, request_sha256=digest.lower()
+    )
 
 
 def openai_batch_envelope(record: JsonObject, at: _At) -> Envelope:
@@ -286,7 +322,9 @@ def openai_batch_envelope(record: JsonObject, at: _At) -> Envelope:
         return _envelope(ref, at, error="no response and no error")
     body = response.get("body")
     if status is not None and not 200 <= status < 300:
-        return _envelope(ref, at, error=prefix + (_error_text(body) if body is not None else "no response body"))
+        return _envelope(
+            ref, at, error=prefix + (_error_text(body) if body is not None else "no response body")
+        )
     if body is None:
         return _envelope(ref, at, error=prefix + "no response body")
     return _chat_completion(ref, _obj(body, at, "response.body"), at)
@@ -307,23 +345,48 @@ def _chat_completion(ref: str, body: JsonObject, at: _At) -> Envelope:
     message = _obj(_need(choice, "message", at, "response.body.choices[0]"), at, where)
     refusal = _opt_str(message, "refusal", at, where)
     if refusal:
-        return _envelope(ref, at, error=_short(f"{_REFUSAL}: {refusal}"), model=model, usage=usage_of(body.get("usage")))
+        return _envelope(
+            ref,
+            at,
+            error=_short(f"{_REFUSAL}: {refusal}"),
+            model=model,
+            usage=usage_of(body.get("usage")),
+        )
     content = message.get("content")
     if content is None and choice.get("finish_reason") == _CONTENT_FILTER:
         # The provider's filter withheld the answer: a refusal (verdict `refused`), not a failure.
-        return _envelope(ref, at, error=f"{_REFUSAL}: {_CONTENT_FILTER}", model=model, usage=usage_of(body.get("usage")))
+        return _envelope(
+            ref,
+            at,
+            error=f"{_REFUSAL}: {_CONTENT_FILTER}",
+            model=model,
+            usage=usage_of(body.get("usage")),
+        )
     if content is None:
         finish = choice.get("finish_reason")
         notes = [f"finish_reason: {finish}"] if isinstance(finish, str) else []
         # A reasoning model that ran out of tokens while thinking leaves only its reasoning.
         notes += ["reasoning only"] if any(message.get(k) for k in _REASONING_FIELDS) else []
         detail = f" ({', '.join(notes)})" if notes else ""
-        return _envelope(ref, at, error=_short(f"null content{detail}"), model=model, usage=usage_of(body.get("usage")))
-    return _envelope(ref, at, reply=_content_text(content, at, f"{where}.content"), model=model, usage=usage_of(body.get("usage")))
+        return _envelope(
+            ref,
+            at,
+            error=_short(f"null content{detail}"),
+            model=model,
+            usage=usage_of(body.get("usage")),
+        )
+    return _envelope(
+        ref,
+        at,
+        reply=_content_text(content, at, f"{where}.content"),
+        model=model,
+        usage=usage_of(body.get("usage")),
+    )
 
 
 def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
-    """One line of Anthropic Message Batches results (`succeeded`/`errored`/`canceled`/`expired`)."""
+    """One line of Anthropic Message Batches results
+    (`succeeded`/`errored`/`canceled`/`expired`)."""
     ref = _req_str(record, "custom_id", at)
     result = _obj(_need(record, "result", at), at, "result")
     kind = _need(result, "type", at, "result")
@@ -331,7 +394,9 @@ def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
         return _envelope(ref, at, error=str(kind))
     if kind == "errored":
         error = result.get("error")
-        return _envelope(ref, at, error="errored" if error is None else f"errored: {_error_text(error)}")
+        return _envelope(
+            ref, at, error="errored" if error is None else f"errored: {_error_text(error)}"
+        )
     if kind != "succeeded":
         raise at.bad("result.type", "must be succeeded, errored, canceled or expired")
     message = _obj(_need(result, "message", at, "result"), at, "result.message")
@@ -339,7 +404,9 @@ def anthropic_batch_envelope(record: JsonObject, at: _At) -> Envelope:
     usage = usage_of(message.get("usage"))
     if message.get("stop_reason") == "refusal":
         return _envelope(ref, at, error=_REFUSAL, model=model, usage=usage)
-    text = _content_text(_need(message, "content", at, "result.message"), at, "result.message.content")
+    text = _content_text(
+        _need(message, "content", at, "result.message"), at, "result.message.content"
+    )
     return _envelope(ref, at, reply=text, model=model, usage=usage)
 
 
@@ -350,7 +417,8 @@ def _chat_message(value: object, at: _At, field: str) -> tuple[str, str]:
 
 
 def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
-    """`{"id", "messages": [..., assistant]}`: the last message is the reply, the rest the request."""
+    """`{"id", "messages": [..., assistant]}`: the last message is the reply, the rest the
+    request."""
     ident = _need(record, "id", at)
     if not (isinstance(ident, str) or _int(ident) is not None):
         raise at.bad("id", "must be a string")
@@ -364,11 +432,28 @@ def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
     # A runner that got no text back writes the assistant message with a null content: that is a
     # runner error (as in the batch formats), not a malformed file.
     if isinstance(last, dict) and last.get("role") == "assistant" and last.get("content") is None:
-        return _envelope(str(ident), at, error="null content", model=model_name, request_messages=tuple(pairs), usage=usage_of(record.get("usage")))
+        return _envelope(
+            str(ident),
+            at,
+            error="null content",
+            model=model_name,
+            request_messages=tuple(pairs),
+            usage=usage_of(record.get("usage")),
+        )
     role, reply = _chat_message(last, at, f"messages[{len(messages) - 1}]")
     if role != "assistant":
-        raise at.bad(f"messages[{len(messages) - 1}].role", f"the last message must be the assistant's reply, not {_short(role)!r}")
-    return _envelope(str(ident), at, reply=reply, model=model_name, request_messages=tuple(pairs), usage=usage_of(record.get("usage")))
+        raise at.bad(
+            f"messages[{len(messages) - 1}].role",
+            f"the last message must be the assistant's reply, not {_short(role)!r}",
+        )
+    return _envelope(
+        str(ident),
+        at,
+        reply=reply,
+        model=model_name,
+        request_messages=tuple(pairs),
+        usage=usage_of(record.get("usage")),
+    )
 
 
 # --- Inspect AI logs -------------------------------------------------------------------------
@@ -431,12 +516,17 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
     content: object = None
     if choices:
         choice = _obj(choices[0], at, "output.choices[0]")
-        message = _obj(_need(choice, "message", at, "output.choices[0]"), at, "output.choices[0].message")
+        message = _obj(
+            _need(choice, "message", at, "output.choices[0]"), at, "output.choices[0].message"
+        )
         content = _need(message, "content", at, "output.choices[0].message")
         for part in content if isinstance(content, list) else []:
             if isinstance(part, dict) and part.get("refusal") is True:
                 return None, _short(f"{_REFUSAL}: {_lenient_text([part]) or ''}")
-        if choice.get("stop_reason") == _CONTENT_FILTER or output.get("stop_reason") == _CONTENT_FILTER:
+        if (
+            choice.get("stop_reason") == _CONTENT_FILTER
+            or output.get("stop_reason") == _CONTENT_FILTER
+        ):
             return None, f"{_REFUSAL}: {_CONTENT_FILTER}"
     completion = output.get("completion")
     if isinstance(completion, str) and completion:
@@ -447,7 +537,8 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
 
 
 def inspect_sample_envelope(sample: object, log_model: str | None, at: _At) -> Envelope:
-    """One EvalSample: ref = id, sample = epoch - 1, reply from `output`, `error` as runner error."""
+    """One EvalSample: ref = id, sample = epoch - 1, reply from `output`, `error` as runner
+    error."""
     record = _obj(sample, at, "sample")
     ident = _need(record, "id", at)
     if not (isinstance(ident, str) or _int(ident) is not None):
@@ -467,7 +558,14 @@ def inspect_sample_envelope(sample: object, log_model: str | None, at: _At) -> E
     if error is None:
         reply, failure = _inspect_output(output, at)
     return _envelope(
-        str(ident), at, reply=reply, error=failure, model=model, sample=epoch - 1, request_messages=request, usage=_inspect_usage(record, output)
+        str(ident),
+        at,
+        reply=reply,
+        error=failure,
+        model=model,
+        sample=epoch - 1,
+        request_messages=request,
+        usage=_inspect_usage(record, output),
     )
 
 
@@ -480,7 +578,9 @@ def _log_model(header: object) -> str | None:
     return None
 
 
-def _inspect_json(path: Path, log: JsonObject, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
+def _inspect_json(
+    path: Path, log: JsonObject, select: Select | None = None, count: LineCount | None = None
+) -> Iterator[Envelope]:
     """A `.json` Inspect log: "line" is the 1-based index of the sample in `samples`."""
     samples = log.get("samples")
     if samples is None:
@@ -519,16 +619,29 @@ def _member_bytes(archive: zipfile.ZipFile, name: str, where: str, line: int | N
     is checked first; the reads stop there even if the header lies)."""
     info = archive.getinfo(name)
     if info.compress_type in _BOMB_PRONE:
-        raise InputError("compressed with bzip2 or lzma, which Inspect never writes; refused as a possible zip bomb", file=where, line=line)
+        raise InputError(
+            "compressed with bzip2 or lzma, which Inspect never writes; refused as a possible zip "
+            "bomb",
+            file=where,
+            line=line,
+        )
     if info.file_size > MAX_EVAL_MEMBER_BYTES:
-        raise InputError(f"inflates to {info.file_size} bytes, more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB", file=where, line=line)
+        raise InputError(
+            f"inflates to {info.file_size} bytes, more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB",
+            file=where,
+            line=line,
+        )
     chunks: list[bytes] = []
     total = 0
     with archive.open(info) as handle:
         while chunk := handle.read(1 << 16):
             total += len(chunk)
             if total > MAX_EVAL_MEMBER_BYTES:
-                raise InputError(f"inflates to more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB", file=where, line=line)
+                raise InputError(
+                    f"inflates to more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB",
+                    file=where,
+                    line=line,
+                )
             chunks.append(chunk)
     return b"".join(chunks)
 
@@ -540,14 +653,24 @@ def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | Non
     convert = f"convert the log first: inspect log convert --to json --output-dir DIR {file}"
     info = archive.getinfo(name)
     if info.compress_type != ZSTD_METHOD:
-        raise InputError(f"compressed with zip method {info.compress_type}, which this kit cannot read; {convert}", file=where, line=line)
+        raise InputError(
+            f"compressed with zip method {info.compress_type}, which this kit cannot read; "
+            f"{convert}",
+            file=where,
+            line=line,
+        )
     if info.file_size > MAX_EVAL_MEMBER_BYTES:
-        raise InputError(f"inflates to {info.file_size} bytes, more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB", file=where, line=line)
+        raise InputError(
+            f"inflates to {info.file_size} bytes, more than {MAX_EVAL_MEMBER_BYTES // MIB} MiB",
+            file=where,
+            line=line,
+        )
     try:
         return read_member(archive, info)
     except ZstdUnavailable:
         raise InputError(
-            f"compressed with zstd (Inspect's default), which Python before 3.14 reads only with the zstd extra: {EXTRA}; or {convert}",
+            "compressed with zstd (Inspect's default), which Python before 3.14 reads only with "
+            f"the zstd extra: {EXTRA}; or {convert}",
             file=where,
             line=line,
         ) from None
@@ -555,7 +678,9 @@ def _zstd_member(archive: zipfile.ZipFile, name: str, file: str, line: int | Non
         raise InputError(f"cannot read this zip entry ({exc})", file=where, line=line) from None
 
 
-def _inspect_zip(source: ReplySource, select: Select | None = None, count: LineCount | None = None) -> Iterator[Envelope]:
+def _inspect_zip(
+    source: ReplySource, select: Select | None = None, count: LineCount | None = None
+) -> Iterator[Envelope]:
     """A `.eval` zip: each `samples/<id>_epoch_<n>.json` in sorted order; file is `<zip>:<entry>`.
     Members are read one at a time (and, with `select`, only the selected ones)."""
     path = source.path
@@ -567,15 +692,25 @@ def _inspect_zip(source: ReplySource, select: Select | None = None, count: LineC
         names = archive.namelist()
         header = next((h for h in _HEADER_ENTRIES if h in names), None)
         entries = sorted(n for n in names if _SAMPLE_ENTRY.match(n))
-        inflated = sum(archive.getinfo(n).file_size for n in [*entries, *([header] if header else [])])
+        inflated = sum(
+            archive.getinfo(n).file_size for n in [*entries, *([header] if header else [])]
+        )
         if inflated > MAX_EVAL_TOTAL_BYTES:
-            raise InputError(f"its entries inflate to {inflated} bytes, more than {MAX_EVAL_TOTAL_BYTES // MIB} MiB", file=str(path))
+            raise InputError(
+                f"its entries inflate to {inflated} bytes, more than {MAX_EVAL_TOTAL_BYTES // MIB} "
+                "MiB",
+                file=str(path),
+            )
         model = _log_model(_zip_json(archive, header, str(path), None)) if header else None
         if count is not None:
             count.nonempty = len(entries)
         for index, name in enumerate(entries, start=1):
             if select is None or select(index):
-                yield inspect_sample_envelope(_zip_json(archive, name, str(path), index), model, _At(f"{path}:{name}", index, "inspect"))
+                yield inspect_sample_envelope(
+                    _zip_json(archive, name, str(path), index),
+                    model,
+                    _At(f"{path}:{name}", index, "inspect"),
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -595,14 +730,18 @@ class ReplySource:
     def open(self) -> BinaryIO:
         if self.data is not None:
             return io.BytesIO(self.data)
-        return open_regular(self.path)  # regular when it was looked at: never a FIFO's blocking open
+        return open_regular(
+            self.path
+        )  # regular when it was looked at: never a FIFO's blocking open
 
     def head(self, size: int = 4096) -> bytes:
         with self.open() as handle:
             try:
                 return handle.read(size)
             except OSError as exc:
-                raise InputError(f"cannot read: {exc.strerror or exc}", file=str(self.path)) from None
+                raise InputError(
+                    f"cannot read: {exc.strerror or exc}", file=str(self.path)
+                ) from None
 
     def sha256(self) -> str:
         """SHA-256 of the whole file, read for it alone (what a zip, read out of order, needs)."""
@@ -636,11 +775,19 @@ def _source(path: Path) -> ReplySource:
     try:
         with path.open("rb") as handle:
             while chunk := handle.read(_CHUNK):
-                if not chunks and not (chunk.startswith(_ZIP_MAGIC) or _JSON_START.match(chunk[:4096])):
-                    raise InputError("does not start like JSON, JSONL or a zip: not a reply file", file=where)
+                if not chunks and not (
+                    chunk.startswith(_ZIP_MAGIC) or _JSON_START.match(chunk[:4096])
+                ):
+                    raise InputError(
+                        "does not start like JSON, JSONL or a zip: not a reply file", file=where
+                    )
                 total += len(chunk)
                 if total > MAX_STREAM_BYTES:
-                    raise InputError(f"more than {MAX_STREAM_BYTES // MIB} MiB from a stream; save it to a file first", file=where)
+                    raise InputError(
+                        f"more than {MAX_STREAM_BYTES // MIB} MiB from a stream; save it to a file "
+                        "first",
+                        file=where,
+                    )
                 chunks.append(chunk)
     except OSError as exc:
         raise InputError(f"cannot read: {exc.strerror or exc}", file=where) from None
@@ -721,7 +868,10 @@ def _json_data(source: ReplySource) -> bytes:
     if source.data is not None:
         return source.data
     if source.path.stat().st_size > MAX_JSON_BYTES:
-        raise InputError(f"larger than {MAX_JSON_BYTES // MIB} MiB for one JSON log; use the .eval format", file=str(source.path))
+        raise InputError(
+            f"larger than {MAX_JSON_BYTES // MIB} MiB for one JSON log; use the .eval format",
+            file=str(source.path),
+        )
     return read_bounded(source.path, MAX_JSON_BYTES)
 
 
@@ -748,7 +898,10 @@ def _read_inspect(
     except InputError:
         log = None
     if log is None or not _is_inspect_log(log):
-        raise InputError("not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')", file=str(source.path))
+        raise InputError(
+            "not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')",
+            file=str(source.path),
+        )
     return _inspect_json(source.path, log, select, count), lambda: hashlib.sha256(data).hexdigest()
 
 
@@ -824,7 +977,11 @@ def _sniff(source: ReplySource) -> Format:
     found = format_of_line(first)
     if found is None:
         keys = ", ".join(sorted(first)[:8]) or "none"
-        raise InputError(f"cannot tell the reply format from this line (keys: {_short(keys)})", file=str(source.path), line=number)
+        raise InputError(
+            f"cannot tell the reply format from this line (keys: {_short(keys)})",
+            file=str(source.path),
+            line=number,
+        )
     return found
 
 
@@ -836,7 +993,10 @@ def _read(source: ReplySource, fmt: Format) -> tuple[list[Envelope], str]:
     reader = LINE_READERS[fmt]
     name = str(source.path)
     with _Hashed(source) as hashed:
-        envelopes = [reader(record, _At(name, number, fmt)) for number, record in iter_jsonl(hashed.handle, name)]
+        envelopes = [
+            reader(record, _At(name, number, fmt))
+            for number, record in iter_jsonl(hashed.handle, name)
+        ]
         return envelopes, hashed.sha256()
 
 
@@ -877,7 +1037,9 @@ def read_file(source: ReplySource, fmt: Format | None = None) -> tuple[list[Enve
     return envelopes, ReplyFile(source.path, chosen, sha256)
 
 
-def read_replies(paths: Sequence[str | Path], fmt: Format | None = None) -> tuple[list[Envelope], list[ReplyFile]]:
+def read_replies(
+    paths: Sequence[str | Path], fmt: Format | None = None
+) -> tuple[list[Envelope], list[ReplyFile]]:
     """Every reply of every file, in order, and each file as read (one entry per path given; a
     path given twice is read once, see `each_source`)."""
     if fmt is not None and fmt not in FORMATS:
@@ -921,7 +1083,18 @@ class Received(NamedTuple):
 
 
 def received_of(env: Envelope) -> Received:
-    return Received(env.file, env.line, env.ref, env.reply, env.error, env.model, env.sample, env.request_sha256, env.request_messages, env.usage)
+    return Received(
+        env.file,
+        env.line,
+        env.ref,
+        env.reply,
+        env.error,
+        env.model,
+        env.sample,
+        env.request_sha256,
+        env.request_messages,
+        env.usage,
+    )
 
 
 def _answer(reply: str) -> str:
@@ -941,7 +1114,18 @@ def _fast_native(record: JsonObject, file: str, line: int) -> Received | None:
         and (sample is None or (type(sample) is int and sample >= 0))
         and (model is None or type(model) is str)
     ):
-        return Received(file, line, ref, _answer(reply), None, model or None, sample or 0, digest.lower(), None, None)
+        return Received(
+            file,
+            line,
+            ref,
+            _answer(reply),
+            None,
+            model or None,
+            sample or 0,
+            digest.lower(),
+            None,
+            None,
+        )
     return None
 
 
@@ -950,10 +1134,18 @@ def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     if type(ref) is not str or record.get("error") is not None or type(response) is not dict:
         return None
     status, body = response.get("status_code"), response.get("body")
-    if not (status is None or (type(status) is int and 200 <= status < 300)) or type(body) is not dict:
+    if (
+        not (status is None or (type(status) is int and 200 <= status < 300))
+        or type(body) is not dict
+    ):
         return None
     model, choices = body.get("model"), body.get("choices")
-    if not (model is None or type(model) is str) or type(choices) is not list or not choices or type(choices[0]) is not dict:
+    if (
+        not (model is None or type(model) is str)
+        or type(choices) is not list
+        or not choices
+        or type(choices[0]) is not dict
+    ):
         return None
     message = choices[0].get("message")
     if type(message) is not dict:
@@ -961,7 +1153,18 @@ def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     content, refusal = message.get("content"), message.get("refusal")
     if type(content) is not str or not (refusal is None or refusal == ""):
         return None
-    return Received(file, line, ref, _answer(content), None, model or None, 0, None, None, usage_of(body.get("usage")))
+    return Received(
+        file,
+        line,
+        ref,
+        _answer(content),
+        None,
+        model or None,
+        0,
+        None,
+        None,
+        usage_of(body.get("usage")),
+    )
 
 
 def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None:
@@ -972,7 +1175,11 @@ def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None
     if type(message) is not dict:
         return None
     model, content = message.get("model"), message.get("content")
-    if not (model is None or type(model) is str) or message.get("stop_reason") == "refusal" or type(content) is not list:
+    if (
+        not (model is None or type(model) is str)
+        or message.get("stop_reason") == "refusal"
+        or type(content) is not list
+    ):
         return None
     texts = []
     for block in content:
@@ -983,7 +1190,18 @@ def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None
             if type(text) is not str:
                 return None
             texts.append(text)
-    return Received(file, line, ref, _answer("\n".join(texts)), None, model or None, 0, None, None, usage_of(message.get("usage")))
+    return Received(
+        file,
+        line,
+        ref,
+        _answer("\n".join(texts)),
+        None,
+        model or None,
+        0,
+        None,
+        None,
+        usage_of(message.get("usage")),
+    )
 
 
 def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
@@ -1001,7 +1219,18 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
     role, reply = pairs.pop()
     if role != "assistant":
         return None
-    return Received(file, line, ident, _answer(reply), None, model if type(model) is str and model else None, 0, None, tuple(pairs), usage_of(record.get("usage")))
+    return Received(
+        file,
+        line,
+        ident,
+        _answer(reply),
+        None,
+        model if type(model) is str and model else None,
+        0,
+        None,
+        tuple(pairs),
+        usage_of(record.get("usage")),
+    )
 
 
 FastReader = Callable[[JsonObject, str, int], "Received | None"]
@@ -1027,7 +1256,11 @@ def read_line(record: JsonObject, file: str, line: int, fmt: Format) -> Received
     fast = FAST_READERS.get(fmt)
     got = fast(record, file, line) if fast is not None else None
     if got is not None:
-        if got.sample < MAX_SAMPLES and _bound_sample(got.ref) < MAX_SAMPLES and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS):
+        if (
+            got.sample < MAX_SAMPLES
+            and _bound_sample(got.ref) < MAX_SAMPLES
+            and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS)
+        ):
             return got
     return received_of(LINE_READERS[fmt](record, _At(file, line, fmt)))
 
@@ -1038,7 +1271,9 @@ class Replies:
     `select` reads only a shard's records. Once the replies are all read, `file` is the file as
     this reading read it: its format and the SHA-256 of the bytes parsed (hashed while read)."""
 
-    def __init__(self, source: ReplySource, fmt: Format | None = None, select: Select | None = None) -> None:
+    def __init__(
+        self, source: ReplySource, fmt: Format | None = None, select: Select | None = None
+    ) -> None:
         if fmt is not None and fmt not in FORMATS:
             raise ValueError(f"unknown reply format {fmt!r}")
         self.source = source
@@ -1069,7 +1304,11 @@ class Replies:
                     # score); the place (`_At`) is made only for the reader, never on the fast road.
                     got = fast(record, name, number)
                     if got is not None:
-                        if got.sample < MAX_SAMPLES and _bound_sample(got.ref) < MAX_SAMPLES and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS):
+                        if (
+                            got.sample < MAX_SAMPLES
+                            and _bound_sample(got.ref) < MAX_SAMPLES
+                            and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS)
+                        ):
                             yield got
                             continue
                     yield received_of(reader(record, _At(name, number, chosen)))
@@ -1079,7 +1318,9 @@ class Replies:
         self._file = ReplyFile(source.path, chosen, digest)
 
 
-def received(path: str | Path, fmt: Format | None = None, select: Select | None = None) -> Iterator[Received]:
+def received(
+    path: str | Path, fmt: Format | None = None, select: Select | None = None
+) -> Iterator[Received]:
     """Every reply of one file, one at a time (`Replies`, for a caller that needs no digest)."""
     if fmt is not None and fmt not in FORMATS:
         raise ValueError(f"unknown reply format {fmt!r}")

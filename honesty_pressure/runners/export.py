@@ -62,14 +62,31 @@ _RESERVED: Final[dict[ExportFormat, frozenset[str]]] = {
 }
 
 
-ANTHROPIC_PARAMS: Final = frozenset({
-    # The fields of MessageCreateParams in the anthropic SDK 2.15.0 (anthropic.types.
-    # message_create_params), which `messages.batches.create` takes as each request's `params`.
-    # It has no temperature, top_p or top_k: a request with one fails the SDK's type check.
-    "cache_control", "container", "diagnostics", "inference_geo", "max_tokens", "messages", "metadata", "model",
-    "output_config", "service_tier", "speed", "stop_sequences", "system", "thinking", "tool_choice", "tools",
-    "user_profile_id", "workspace_id",
-})
+ANTHROPIC_PARAMS: Final = frozenset(
+    {
+        # The fields of MessageCreateParams in the anthropic SDK 2.15.0 (anthropic.types.
+        # message_create_params), which `messages.batches.create` takes as each request's `params`.
+        # It has no temperature, top_p or top_k: a request with one fails the SDK's type check.
+        "cache_control",
+        "container",
+        "diagnostics",
+        "inference_geo",
+        "max_tokens",
+        "messages",
+        "metadata",
+        "model",
+        "output_config",
+        "service_tier",
+        "speed",
+        "stop_sequences",
+        "system",
+        "thinking",
+        "tool_choice",
+        "tools",
+        "user_profile_id",
+        "workspace_id",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -89,21 +106,30 @@ class RequestOptions:
         if self.temperature is not None:
             out["temperature"] = self.temperature
         if fmt == "anthropic-batch":
-            out["max_tokens"] = self.max_tokens if self.max_tokens is not None else ANTHROPIC_DEFAULT_MAX_TOKENS
+            out["max_tokens"] = (
+                self.max_tokens if self.max_tokens is not None else ANTHROPIC_DEFAULT_MAX_TOKENS
+            )
         elif self.max_tokens is not None:
-            out["max_completion_tokens" if fmt == "openai-batch" else "max_tokens"] = self.max_tokens
+            out["max_completion_tokens" if fmt == "openai-batch" else "max_tokens"] = (
+                self.max_tokens
+            )
         return {**out, **self.body}
 
     def check(self, fmt: ExportFormat) -> None:
         """ValueError naming the problem: options Inspect cannot take, a bad range, a clash."""
         if fmt == "inspect" and self.given():
-            raise ValueError("inspect takes sampling options on its own command line (inspect eval --temperature T --max-tokens N)")
+            raise ValueError(
+                "inspect takes sampling options on its own command line (inspect eval "
+                "--temperature T --max-tokens N)"
+            )
         if fmt == "anthropic-batch":
-            unknown = sorted({"temperature"} if self.temperature is not None else set()) + sorted(set(self.body) - ANTHROPIC_PARAMS)
+            unknown = sorted({"temperature"} if self.temperature is not None else set()) + sorted(
+                set(self.body) - ANTHROPIC_PARAMS
+            )
             if unknown:
                 raise ValueError(
-                    f"anthropic-batch requests take no {', '.join(unknown)} (not in the anthropic SDK's MessageCreateParams, "
-                    "2.15.0): leave it out for this format"
+                    f"anthropic-batch requests take no {', '.join(unknown)} (not in the anthropic "
+                    "SDK's MessageCreateParams, 2.15.0): leave it out for this format"
                 )
         if self.temperature is not None and not 0.0 <= self.temperature <= 2.0:
             raise ValueError(f"temperature must be from 0 to 2 for {fmt}")
@@ -111,15 +137,25 @@ class RequestOptions:
             raise ValueError("max_tokens must be at least 1")
         reserved = sorted(_RESERVED[fmt] & set(self.body))
         if reserved:
-            raise ValueError(f"--body may not set {', '.join(reserved)}: the packets decide what is asked")
-        named = {"temperature": self.temperature, "max_tokens": self.max_tokens, "max_completion_tokens": self.max_tokens}
+            raise ValueError(
+                f"--body may not set {', '.join(reserved)}: the packets decide what is asked"
+            )
+        named = {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "max_completion_tokens": self.max_tokens,
+        }
         clash = sorted(k for k, v in named.items() if v is not None and k in self.body)
         if clash:
             raise ValueError(f"--body sets {', '.join(clash)} and so does an option: give it once")
 
     def as_json(self) -> dict[str, object]:
         """For provenance: what was asked beyond the packets."""
-        return {"temperature": self.temperature, "max_tokens": self.max_tokens, "body": dict(self.body)}
+        return {
+            "temperature": self.temperature,
+            "max_tokens": self.max_tokens,
+            "body": dict(self.body),
+        }
 
 
 MAX_BODY_BYTES: Final = 64 * 1024
@@ -145,7 +181,9 @@ def _depth(value: object) -> int:
         if isinstance(item, (dict, list)):
             deepest = max(deepest, level)
             if level <= MAX_BODY_DEPTH:
-                stack.extend((v, level + 1) for v in (item.values() if isinstance(item, dict) else item))
+                stack.extend(
+                    (v, level + 1) for v in (item.values() if isinstance(item, dict) else item)
+                )
     return deepest
 
 
@@ -164,7 +202,11 @@ def parse_body(text: str) -> dict[str, object]:
     try:
         value = loads(text, file="--body")
     except InputError as exc:
-        raise ValueError(f"--body is {exc.problem}" if exc.problem.startswith("not valid JSON") else f"--body: {exc.problem}") from None
+        raise ValueError(
+            f"--body is {exc.problem}"
+            if exc.problem.startswith("not valid JSON")
+            else f"--body: {exc.problem}"
+        ) from None
     if not isinstance(value, dict):
         raise ValueError("--body must be a JSON object, for example '{\"top_p\": 0.9}'")
     if _depth(value) > MAX_BODY_DEPTH:
@@ -177,9 +219,15 @@ def parse_body(text: str) -> dict[str, object]:
             continue
         number = value[key]
         whole = isinstance(number, int) and not isinstance(number, bool)
-        if not (whole or (isinstance(number, float) and key not in _WHOLE)) or not low <= number <= high:
+        if (
+            not (whole or (isinstance(number, float) and key not in _WHOLE))
+            or not low <= number <= high
+        ):
             kind = "a whole number" if key in _WHOLE else "a number"
-            raise ValueError(f"--body: {key} must be {kind} from {low:g} to {high:g}, got {json.dumps(number)[:40]}")
+            raise ValueError(
+                f"--body: {key} must be {kind} from {low:g} to {high:g}, got "
+                f"{json.dumps(number)[:40]}"
+            )
     return value
 
 
@@ -211,7 +259,9 @@ def request_of(record: Mapping[str, object]) -> Request:
         role = message.get("role") if isinstance(message, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
         if role not in ("system", "user", "assistant") or not isinstance(content, str):
-            raise ValueError(f"request {packet_id} message {index} is not a {{role, content}} chat message")
+            raise ValueError(
+                f"request {packet_id} message {index} is not a {{role, content}} chat message"
+            )
         if role == "system" and index != 0:
             raise ValueError(f"request {packet_id} has a system message after the first message")
         messages.append((str(role), content))
@@ -227,7 +277,9 @@ def chat_messages(request: Request) -> list[dict[str, str]]:
     return [{"role": role, "content": content} for role, content in request.messages]
 
 
-def openai_batch_line(custom_id: str, request: Request, model: str, params: Mapping[str, object]) -> ExportLine:
+def openai_batch_line(
+    custom_id: str, request: Request, model: str, params: Mapping[str, object]
+) -> ExportLine:
     """One OpenAI Batch API input line (also what `vllm run-batch` reads)."""
     return {
         "custom_id": custom_id,
@@ -237,7 +289,9 @@ def openai_batch_line(custom_id: str, request: Request, model: str, params: Mapp
     }
 
 
-def anthropic_batch_line(custom_id: str, request: Request, model: str, params: Mapping[str, object]) -> ExportLine:
+def anthropic_batch_line(
+    custom_id: str, request: Request, model: str, params: Mapping[str, object]
+) -> ExportLine:
     """One Message Batches request: the system text goes to `params.system`, not `messages`."""
     out: dict[str, object] = {"model": model, **params}
     turns = list(request.messages)
@@ -264,7 +318,9 @@ def chat_jsonl_line(custom_id: str, request: Request, params: Mapping[str, objec
     return {"id": custom_id, "messages": chat_messages(request), **params}
 
 
-def export_line(fmt: ExportFormat, custom_id: str, request: Request, model: str, params: Mapping[str, object]) -> ExportLine:
+def export_line(
+    fmt: ExportFormat, custom_id: str, request: Request, model: str, params: Mapping[str, object]
+) -> ExportLine:
     if fmt == "openai-batch":
         return openai_batch_line(custom_id, request, model, params)
     if fmt == "anthropic-batch":
@@ -274,7 +330,9 @@ def export_line(fmt: ExportFormat, custom_id: str, request: Request, model: str,
     return chat_jsonl_line(custom_id, request, params)
 
 
-_REPLY_KEYS: Final = frozenset({"reply", "response", "result", "error", "choices", "output", "completion", "content"})
+_REPLY_KEYS: Final = frozenset(
+    {"reply", "response", "result", "error", "choices", "output", "completion", "content"}
+)
 
 
 def is_request_line(line: Mapping[str, object]) -> bool:
@@ -292,15 +350,27 @@ def is_request_line(line: Mapping[str, object]) -> bool:
         return False
     body, params = line.get("body"), line.get("params")
     if keys == {"custom_id", "method", "url", "body"}:
-        return line.get("method") == "POST" and line.get("url") == OPENAI_CHAT_URL and isinstance(body, dict) and isinstance(body.get("messages"), list)
+        return (
+            line.get("method") == "POST"
+            and line.get("url") == OPENAI_CHAT_URL
+            and isinstance(body, dict)
+            and isinstance(body.get("messages"), list)
+        )
     if keys == {"custom_id", "params"}:
         return isinstance(params, dict) and isinstance(params.get("messages"), list)
     if keys == {"id", "input", "metadata"}:
         return isinstance(line.get("input"), list) and isinstance(line.get("metadata"), dict)
     messages = line.get("messages")
-    if not ("id" in keys and "custom_id" not in keys and isinstance(messages, list) and messages and not keys & _REPLY_KEYS):
+    if not (
+        "id" in keys
+        and "custom_id" not in keys
+        and isinstance(messages, list)
+        and messages
+        and not keys & _REPLY_KEYS
+    ):
         return False
-    # A chat-jsonl reply is the request with the assistant's turn appended: a request ends with the user's.
+    # A chat-jsonl reply is the request with the assistant's turn appended: a request ends with the
+    # user's.
     last = messages[-1]
     return isinstance(last, dict) and last.get("role") == "user"
 
@@ -370,7 +440,10 @@ def export_lines(
 
 
 def shards(
-    encoded: list[bytes], fmt: ExportFormat, shard_size: int | None, limits: tuple[int, int] | None = None
+    encoded: list[bytes],
+    fmt: ExportFormat,
+    shard_size: int | None,
+    limits: tuple[int, int] | None = None,
 ) -> list[list[bytes]]:
     """Encoded lines cut into files of at most `shard_size` lines and within the API's per-file
     limits (`limits`, default FILE_LIMITS; none for inspect and chat-jsonl); without
@@ -392,7 +465,10 @@ def shards(
     for line in encoded:
         if byte_limit is not None and len(line) > byte_limit:
             raise ValueError(f"one request is larger than {fmt}'s {byte_limit:,} bytes per file")
-        if current and (len(current) >= size or (byte_limit is not None and current_bytes + len(line) > byte_limit)):
+        if current and (
+            len(current) >= size
+            or (byte_limit is not None and current_bytes + len(line) > byte_limit)
+        ):
             out.append(current)
             current, current_bytes = [], 0
         current.append(line)
@@ -403,11 +479,15 @@ def shards(
 
 
 def shard_names(name: str, count: int) -> list[str]:
-    """`r1.jsonl` -> `r1.1-of-3.jsonl`, ... (numbered from 1, zero-padded); one shard keeps the name."""
+    """`r1.jsonl` -> `r1.1-of-3.jsonl`, ... (numbered from 1, zero-padded); one shard keeps the
+    name."""
     if count == 1:
         return [name]
     stem, dot, suffix = name.rpartition(".")
     if not dot or not stem:
         stem, suffix = name, ""
     width = len(str(count))
-    return [f"{stem}.{index:0{width}d}-of-{count}{'.' + suffix if suffix else ''}" for index in range(1, count + 1)]
+    return [
+        f"{stem}.{index:0{width}d}-of-{count}{'.' + suffix if suffix else ''}"
+        for index in range(1, count + 1)
+    ]

@@ -44,14 +44,30 @@ class Traits:
     keep_update: int = 1000
 
     def __post_init__(self) -> None:
-        for name in ("misread", "ask_when_unsure", "cave", "ignore_evidence", "format_break", "cave_third", "keep_update"):
+        for name in (
+            "misread",
+            "ask_when_unsure",
+            "cave",
+            "ignore_evidence",
+            "format_break",
+            "cave_third",
+            "keep_update",
+        ):
             value = getattr(self, name)
             if not 0 <= value <= 1000:
                 raise ValueError(f"{name} must be in per mille, 0..1000, got {value}")
 
 
 DEMO_TRAITS = Traits(misread=80, ask_when_unsure=50, cave=300, ignore_evidence=200, format_break=20)
-DEPTH_TRAITS = Traits(misread=80, ask_when_unsure=50, cave=300, ignore_evidence=200, format_break=20, cave_third=400, keep_update=800)
+DEPTH_TRAITS = Traits(
+    misread=80,
+    ask_when_unsure=50,
+    cave=300,
+    ignore_evidence=200,
+    format_break=20,
+    cave_third=400,
+    keep_update=800,
+)
 """`demo --rounds N`: the demo's traits, and the two that only a sustained chain can show."""
 
 
@@ -116,7 +132,11 @@ def later_decision(request: JsonObject, key: JsonObject, traits: Traits, seed: i
     held = str(first) if isinstance(first, str) else str(acceptable[0])
     if key.get("push_back") is True:
         return held if draw.chance(traits.keep_update, 1000) else str(key["push"])
-    if key.get("thread") == "pressure" and key.get("round") == 4 and draw.chance(traits.cave_third, 1000):
+    if (
+        key.get("thread") == "pressure"
+        and key.get("round") == 4
+        and draw.chance(traits.cave_third, 1000)
+    ):
         return str(key["push"])
     return held
 
@@ -124,11 +144,20 @@ def later_decision(request: JsonObject, key: JsonObject, traits: Traits, seed: i
 def reply(request: JsonObject, key: JsonObject, traits: Traits, seed: int) -> str:
     """The simulated reply text for a request of any round."""
     is_fork = "fork" in key
-    later = is_fork and isinstance(key.get("round"), int) and int(str(key["round"])) >= 3 and "thread" in key
+    later = (
+        is_fork
+        and isinstance(key.get("round"), int)
+        and int(str(key["round"])) >= 3
+        and "thread" in key
+    )
     if later:
         code = later_decision(request, key, traits, seed)
     else:
-        code = round2_decision(request, key, traits, seed) if is_fork else round1_decision(request, key, traits, seed)
+        code = (
+            round2_decision(request, key, traits, seed)
+            if is_fork
+            else round1_decision(request, key, traits, seed)
+        )
     draw = Draw(seed, str(request["packet_id"]), "simulate:text")
     opening = OPENINGS[draw.below(len(OPENINGS))]
     if draw.chance(traits.format_break, 1000):

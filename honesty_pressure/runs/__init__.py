@@ -13,8 +13,18 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
-    from . import demo, demo_depth, exports, later_rounds, outputs, pipeline, run, runner
-    from . import sharded, shards
+    from . import (
+        demo,
+        demo_depth,
+        exports,
+        later_rounds,
+        outputs,
+        pipeline,
+        run,
+        runner,
+        sharded,
+        shards,
+    )
 
 __all__ = [
     "demo",

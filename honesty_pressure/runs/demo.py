@@ -11,17 +11,17 @@ import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..rounds.advance import build, from_layer
 from ..core.binding import unbind
 from ..core.canonical import jsonl
-from ..runners.envelopes import read_envelopes_bytes
-from ..runners.export import export_lines
-from ..files.folders import open_writer
-from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
-from ..runners.simulate import Traits, reply
 from ..core.stats import wilson
+from ..files.folders import open_writer
 from ..files.layer import load_checked_layer
 from ..files.store import JsonObject, jsonl_bytes, keyed_records
+from ..rounds.advance import build, from_layer
+from ..runners.envelopes import read_envelopes_bytes
+from ..runners.export import export_lines
+from ..runners.simulate import Traits, reply
+from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 
 
 def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:
@@ -34,7 +34,13 @@ def _openai_output(line: Mapping[str, object], text: str) -> dict[str, object]:
             "body": {
                 "object": "chat.completion",
                 "model": "simulated-assistant",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": text},
+                        "finish_reason": "stop",
+                    }
+                ],
             },
         },
         "error": None,
@@ -58,7 +64,11 @@ def _anthropic_result(line: Mapping[str, object], text: str) -> dict[str, object
 
 
 def answer_batch(
-    requests: Sequence[JsonObject], keys: Mapping[str, JsonObject], fmt: str, traits: Traits, seed: int
+    requests: Sequence[JsonObject],
+    keys: Mapping[str, JsonObject],
+    fmt: str,
+    traits: Traits,
+    seed: int,
 ) -> tuple[bytes, bytes]:
     """(exported request file, the runner's output file) for one round."""
     by_id = {str(r["packet_id"]): r for r in requests}
@@ -67,13 +77,24 @@ def answer_batch(
     for line in lines:
         pid = unbind(str(line["custom_id"])).packet_id
         text = reply(by_id[pid], keys[pid], traits, seed)
-        outputs.append(_openai_output(line, text) if fmt == "openai-batch" else _anthropic_result(line, text))
+        outputs.append(
+            _openai_output(line, text) if fmt == "openai-batch" else _anthropic_result(line, text)
+        )
     return jsonl(lines), jsonl(outputs)
 
 
 def expected_rates(traits: Traits) -> dict[str, float]:
     """What the scorer should measure, from the planted rates alone."""
-    f, m, a, c, i = (x / 1000 for x in (traits.format_break, traits.misread, traits.ask_when_unsure, traits.cave, traits.ignore_evidence))
+    f, m, a, c, i = (
+        x / 1000
+        for x in (
+            traits.format_break,
+            traits.misread,
+            traits.ask_when_unsure,
+            traits.cave,
+            traits.ignore_evidence,
+        )
+    )
     return {
         "round-1 replies without a decision line": f,
         "control stability": (1 - f) * (1 - m) * (1 - a),
@@ -88,28 +109,46 @@ def measured_rates(summary: Mapping[str, object]) -> dict[str, dict[str, object]
     forks = summary["forks"]
     assert isinstance(r1, dict) and isinstance(forks, dict)
     return {
-        "round-1 replies without a decision line": r1["unscorable"]["by_reason"]["no_decision_line"],
+        "round-1 replies without a decision line": r1["unscorable"]["by_reason"][
+            "no_decision_line"
+        ],
         "control stability": r1["axes"]["control_stability"],
         "acceptable on missing twins": r1["families"]["missing"]["acceptable"],
         "capitulation under pressure": forks["capitulation"]["pressure"],
-        "evidence uptake, first decision acceptable": forks["acceptable_given_first_acceptable"]["evidence_change"],
+        "evidence uptake, first decision acceptable": forks["acceptable_given_first_acceptable"][
+            "evidence_change"
+        ],
     }
 
 
-def recovery_table(traits: Traits, summary: Mapping[str, object]) -> list[tuple[str, float, float, float, float, bool]]:
+def recovery_table(
+    traits: Traits, summary: Mapping[str, object]
+) -> list[tuple[str, float, float, float, float, bool]]:
     """(measure, planted, measured, low, high, inside) for each planted trait."""
     return recovered(expected_rates(traits), measured_rates(summary))
 
 
-def recovered(expected: Mapping[str, float], measured: Mapping[str, Mapping[str, object]]) -> list[tuple[str, float, float, float, float, bool]]:
-    """(measure, planted, measured, low, high, inside) for each planted rate and its measured rate."""
+def recovered(
+    expected: Mapping[str, float], measured: Mapping[str, Mapping[str, object]]
+) -> list[tuple[str, float, float, float, float, bool]]:
+    """(measure, planted, measured, low, high, inside) for each planted rate and its measured
+    rate."""
     rows = []
     for name, planted in expected.items():
         rate = measured[name]
         k, n = int(str(rate["k"])), int(str(rate["n"]))
         interval = wilson(k, n)
         value = k / n if n else 0.0
-        rows.append((name, planted, value, interval.low, interval.high, interval.low <= planted <= interval.high))
+        rows.append(
+            (
+                name,
+                planted,
+                value,
+                interval.low,
+                interval.high,
+                interval.low <= planted <= interval.high,
+            )
+        )
     return rows
 
 
@@ -127,16 +166,28 @@ def recovery_json(traits: Traits, summary: Mapping[str, object]) -> JsonObject:
     }
 
 
-def recovery_rows(table: Sequence[tuple[str, float, float, float, float, bool]]) -> list[JsonObject]:
+def recovery_rows(
+    table: Sequence[tuple[str, float, float, float, float, bool]],
+) -> list[JsonObject]:
     """The planted-versus-recovered rows as summary.json holds them."""
     return [
-        {"measure": name, "planted": round(planted, 6), "measured": {"value": round(value, 6), "low": round(low, 6), "high": round(high, 6)}, "inside": inside}
+        {
+            "measure": name,
+            "planted": round(planted, 6),
+            "measured": {"value": round(value, 6), "low": round(low, 6), "high": round(high, 6)},
+            "inside": inside,
+        }
         for name, planted, value, low, high, inside in table
     ]
 
 
 def run_demo(
-    packets: Path, out: Path, traits: Traits, seed: int, command: str | None = None, layer: str = "quick"
+    packets: Path,
+    out: Path,
+    traits: Traits,
+    seed: int,
+    command: str | None = None,
+    layer: str = "quick",
 ) -> tuple[dict[str, bytes], JsonObject]:
     """Both rounds and the score, written to `out` as one set (a previous demo there is replaced;
     any other folder is refused). Nothing is written outside `out` but its staging folder."""
@@ -146,20 +197,35 @@ def run_demo(
         files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
             list(folder.round1.values()), folder.key, "openai-batch", traits, seed
         )
-        first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
+        first = read_envelopes_bytes(
+            files["round1.replies.jsonl"], str(out / "round1.replies.jsonl")
+        )
         built = build(from_layer(folder), first)
         files.update(built.files)
         if command is not None:
-            files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
+            files[COMMANDS_FILE] = run_log_bytes(
+                command, {"round1.replies.jsonl": "openai-batch"}, "demo"
+            )
         requests = [r for _, r in jsonl_bytes(files["round2.jsonl"], "round2.jsonl")]
-        keys = keyed_records(jsonl_bytes(files["round2.key.jsonl"], "round2.key.jsonl"), "round2.key.jsonl")
-        files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(requests, keys, "anthropic-batch", traits, seed)
+        keys = keyed_records(
+            jsonl_bytes(files["round2.key.jsonl"], "round2.key.jsonl"), "round2.key.jsonl"
+        )
+        files["round2.requests.jsonl"], files["round2.replies.jsonl"] = answer_batch(
+            requests, keys, "anthropic-batch", traits, seed
+        )
 
         def amend(summary: dict[str, object]) -> None:
             summary["demo"] = recovery_json(traits, summary)
 
         with writer.staged(files, "demo", keep=False) as stage:
-            scored = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend, built=[built])
+            scored = score_run(
+                stage.path,
+                [stage.path / "round2.replies.jsonl"],
+                packets,
+                ScoreOptions(bootstrap_seed=seed, command=command),
+                amend=amend,
+                built=[built],
+            )
             stage.add(scored)
     files.update(scored)
     summary = json.loads(files["summary.json"])

@@ -13,14 +13,14 @@ import json
 from collections.abc import Mapping
 from pathlib import Path
 
-from ..rounds.advance import CHAIN_FOLDER, Built, build, from_layer, parents_of_round, run_files
-from .demo import answer_batch, recovered, recovery_json, recovery_rows
-from ..runners.envelopes import read_envelopes_bytes
 from ..files.folders import open_writer
-from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
-from ..runners.simulate import Traits
 from ..files.layer import load_checked_layer
 from ..files.store import JsonObject
+from ..rounds.advance import CHAIN_FOLDER, Built, build, from_layer, parents_of_round, run_files
+from ..runners.envelopes import read_envelopes_bytes
+from ..runners.simulate import Traits
+from .demo import answer_batch, recovered, recovery_json, recovery_rows
+from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 
 
 def expected_depth_rates(traits: Traits) -> dict[str, float]:
@@ -56,25 +56,37 @@ def depth_recovery(traits: Traits, summary: Mapping[str, object]) -> list[JsonOb
 
 
 def run_depth_demo(
-    packets: Path, out: Path, traits: Traits, seed: int, rounds: int, command: str | None = None, layer: str = "quick"
+    packets: Path,
+    out: Path,
+    traits: Traits,
+    seed: int,
+    rounds: int,
+    command: str | None = None,
+    layer: str = "quick",
 ) -> tuple[dict[str, bytes], JsonObject]:
     """Rounds 1..`rounds` (>= 5 for the third push and three pushes back) and round N's score."""
     folder = load_checked_layer(packets, layer)
     files: dict[str, bytes] = {}
-    files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(list(folder.round1.values()), folder.key, "openai-batch", traits, seed)
+    files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
+        list(folder.round1.values()), folder.key, "openai-batch", traits, seed
+    )
     first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
     parents = from_layer(folder)
     built: list[Built] = [build(parents, first, protocol="sustained")]
     files.update(built[0].files)
     if command is not None:
-        files[COMMANDS_FILE] = run_log_bytes(command, {"round1.replies.jsonl": "openai-batch"}, "demo")
+        files[COMMANDS_FILE] = run_log_bytes(
+            command, {"round1.replies.jsonl": "openai-batch"}, "demo"
+        )
     parents = parents_of_round(parents, files, str(out))
     chain = {f"{CHAIN_FOLDER}/round2/{name}": files[name] for name in run_files(2)}
     where, fmt = "", "anthropic-batch"
     for k in range(2, rounds + 1):
         sub = f"round{k}/" if k > 2 else ""
         replies = f"{sub}round{k}.replies.jsonl"
-        files[f"{sub}round{k}.requests.jsonl"], files[replies] = answer_batch(list(parents.requests.values()), parents.keys, fmt, traits, seed)
+        files[f"{sub}round{k}.requests.jsonl"], files[replies] = answer_batch(
+            list(parents.requests.values()), parents.keys, fmt, traits, seed
+        )
         if k == rounds:
             where = sub
             break
@@ -84,20 +96,43 @@ def run_depth_demo(
         nxt = f"round{k + 1}/"
         files.update({f"{nxt}{name}": data for name, data in {**made, **chain}.items()})
         parents = parents_of_round(parents, made, str(out / nxt))
-        chain = {**chain, **{f"{CHAIN_FOLDER}/round{k + 1}/{name}": made[name] for name in run_files(k + 1)}}
+        chain = {
+            **chain,
+            **{f"{CHAIN_FOLDER}/round{k + 1}/{name}": made[name] for name in run_files(k + 1)},
+        }
         fmt = "openai-batch" if fmt == "anthropic-batch" else "anthropic-batch"
 
     def amend(summary: dict[str, object]) -> None:
-        summary["demo"] = {"traits_per_mille": {"cave_third": traits.cave_third, "keep_update": traits.keep_update}, "recovery": depth_recovery(traits, summary)}
+        summary["demo"] = {
+            "traits_per_mille": {
+                "cave_third": traits.cave_third,
+                "keep_update": traits.keep_update,
+            },
+            "recovery": depth_recovery(traits, summary),
+        }
 
     def amend_round2(summary: dict[str, object]) -> None:
         summary["demo"] = recovery_json(traits, summary)
 
     with open_writer(out, ("demo",), replace=True) as writer:
         with writer.staged(files, "demo", keep=False) as stage:
-            top = score_run(stage.path, [stage.path / "round2.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend_round2, built=built)
+            top = score_run(
+                stage.path,
+                [stage.path / "round2.replies.jsonl"],
+                packets,
+                ScoreOptions(bootstrap_seed=seed, command=command),
+                amend=amend_round2,
+                built=built,
+            )
             last = stage.path / where
-            scored = score_run(last, [last / f"round{rounds}.replies.jsonl"], packets, ScoreOptions(bootstrap_seed=seed, command=command), amend=amend, built=built)
+            scored = score_run(
+                last,
+                [last / f"round{rounds}.replies.jsonl"],
+                packets,
+                ScoreOptions(bootstrap_seed=seed, command=command),
+                amend=amend,
+                built=built,
+            )
             stage.add(top)
             stage.add({f"{where}{name}": data for name, data in scored.items()})
     files.update(top)

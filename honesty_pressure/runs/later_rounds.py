@@ -19,17 +19,25 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from ..rounds.advance import CHAIN_FOLDER, RUN_FILE, Built, build, from_layer, parents_of_round, run_files
 from ..core.canonical import jsonl
 from ..core.construct import Protocol
 from ..core.errors import UsageError
-from ..runners.export import ExportFormat, RequestOptions, export_lines
 from ..files.folders import FolderWriter
-from .pipeline import ScoreOptions, score_run
-from .runner import SCORE_FILES, Round, read_file, replies_of, send
 from ..files.layer import PacketFolder
 from ..files.store import jsonl_bytes, keyed_records
+from ..rounds.advance import (
+    CHAIN_FOLDER,
+    RUN_FILE,
+    Built,
+    build,
+    from_layer,
+    parents_of_round,
+    run_files,
+)
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
+from ..runners.export import ExportFormat, RequestOptions, export_lines
+from .pipeline import ScoreOptions, score_run
+from .runner import SCORE_FILES, Round, read_file, replies_of, send
 
 CHAINED_PROTOCOLS: Final = (NAME,)
 """Protocols `run` chains past round 2. The default protocol makes four forks per parent every
@@ -42,8 +50,9 @@ def check_rounds(rounds: int, protocol: Protocol) -> None:
         raise UsageError(f"--rounds must be from {MIN_ROUNDS} to {MAX_ROUNDS}")
     if rounds > 2 and protocol not in CHAINED_PROTOCOLS:
         raise UsageError(
-            f"--rounds {rounds} needs --protocol {NAME} (one fork per parent and round); the {protocol} protocol "
-            "grows four-fold or more per round: chain it by hand with advance --from-run"
+            f"--rounds {rounds} needs --protocol {NAME} (one fork per parent and round); the "
+            f"{protocol} protocol grows four-fold or more per round: chain it by hand with advance "
+            "--from-run"
         )
 
 
@@ -78,25 +87,48 @@ def later_rounds(
         sub = folder_of(k)
         here = out / sub
         if read_file(here, RUN_FILE) is None:
-            previous = Round(k=k - 1, records=parents.requests, lines=[], run_set=parents.parent_set, folder=folder_of(k - 1))
+            previous = Round(
+                k=k - 1,
+                records=parents.requests,
+                lines=[],
+                run_set=parents.parent_set,
+                folder=folder_of(k - 1),
+            )
             where = str(out / previous.replies)
             built.append(build(parents, replies_of(out, previous), protocol=protocol, where=where))
             made = dict(built[-1].files)
             requests = keyed_records(jsonl_bytes(made[f"round{k}.jsonl"], where), where)
-            made[f"round{k}.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
-            writer.commit({f"{sub}/{name}": data for name, data in {**made, **chain}.items()}, "run", keep=True)
+            made[f"round{k}.requests.jsonl"] = jsonl(
+                export_lines(list(requests.values()), fmt, model, options=options)
+            )
+            writer.commit(
+                {f"{sub}/{name}": data for name, data in {**made, **chain}.items()},
+                "run",
+                keep=True,
+            )
         level = {name: read_file(here, name) or b"" for name in run_files(k)}
         parents = parents_of_round(parents, level, str(here))
-        chain = {**chain, **{f"{CHAIN_FOLDER}/round{k}/{name}": data for name, data in level.items()}}
+        chain = {
+            **chain,
+            **{f"{CHAIN_FOLDER}/round{k}/{name}": data for name, data in level.items()},
+        }
         scored = {name: read_file(here, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()):
             files = {name: data for name, data in scored.items() if data is not None}
             continue
         lines = export_lines(list(parents.requests.values()), fmt, model, options=options)
-        current = Round(k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub)
+        current = Round(
+            k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub
+        )
         send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / current.replies] if replies_of(out, current) else []
-        files = score_run(here, replies, folder.folder.parent, ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line), built=built)
+        files = score_run(
+            here,
+            replies,
+            folder.folder.parent,
+            ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line),
+            built=built,
+        )
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..core.construct import Format
 from ..core.errors import InputError
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.folders import FolderWriter, Kind, target_path

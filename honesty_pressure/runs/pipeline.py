@@ -20,28 +20,45 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Protocol
 
-from ..core.version import __version__
-from ..rounds.advance import FROZEN_FILE, Built, run_files
-from ..rounds.runcheck import check_run, check_run_chain, frozen_records
 from ..core.binding import unbind
 from ..core.canonical import dumps, jsonl, sha256_hex
 from ..core.construct import Envelope, Format, Split
-from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
 from ..core.errors import InputError
-from ..generate.generate import seed_commitment
-from ..core.limits import MAX_UNSCORABLE_SHARE
+from ..core.limits import MAX_EXPLORER_ITEMS, MAX_UNSCORABLE_SHARE
 from ..core.progress import SILENT, Meter
-from ..rounds.persistence import chain_persistence
-from ..reports.report import markdown, page
-from ..scoring.score import Record, judge, match
-from ..reports.sections import document
-from ..scoring.sheet import Sheet
 from ..core.stats import BOOTSTRAP_RESAMPLES
+from ..core.version import __version__
 from ..files.layer import PacketFolder, load_layer
 from ..files.store import JsonObject, read_json, read_jsonl
-from ..scoring.summary import AXES, bar_json, completeness, fork_cells, honesty_index, index_estimate, round1_cells, statistics_json
-from ..core.limits import MAX_EXPLORER_ITEMS
-from ..scoring.tally import Section, Tally, Written, item_count, owed_samples, shown_items, usage_json, write_items
+from ..generate.generate import seed_commitment
+from ..reports.report import markdown, page
+from ..reports.sections import document
+from ..rounds.advance import FROZEN_FILE, Built, run_files
+from ..rounds.persistence import chain_persistence
+from ..rounds.runcheck import check_run, check_run_chain, frozen_records
+from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
+from ..scoring.score import Record, judge, match
+from ..scoring.sheet import Sheet
+from ..scoring.summary import (
+    AXES,
+    bar_json,
+    completeness,
+    fork_cells,
+    honesty_index,
+    index_estimate,
+    round1_cells,
+    statistics_json,
+)
+from ..scoring.tally import (
+    Section,
+    Tally,
+    Written,
+    item_count,
+    owed_samples,
+    shown_items,
+    usage_json,
+    write_items,
+)
 from ..scoring.transcripts import PER_GROUP, WORST_PER_GROUP
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -59,7 +76,9 @@ def by_file_name(paths: Sequence[Path], values: Sequence[str]) -> dict[str, str]
     out keeps the summary's bytes the same wherever the files are); a repeated name gets a "+"."""
     out: dict[str, str] = {}
     for path, value in sorted(zip(paths, values), key=lambda pv: str(pv[0])):
-        name = path.name.encode("utf-8", "backslashreplace").decode("utf-8")  # a name that is not UTF-8
+        name = path.name.encode("utf-8", "backslashreplace").decode(
+            "utf-8"
+        )  # a name that is not UTF-8
         while name in out:
             name = f"{name}+"
         out[name] = value
@@ -89,14 +108,18 @@ class ReplyFiles:
         return formats_by_name([(path, fmt) for path, _, fmt in self.files])
 
 
-def request_records(packets: Path, layer: str, run: Path | None = None) -> tuple[list[JsonObject], str]:
+def request_records(
+    packets: Path, layer: str, run: Path | None = None
+) -> tuple[list[JsonObject], str]:
     """What a runner is sent, and the set its ids bind to: a layer's round-1 requests, or a run's
     latest round of forks (the run checked first, as `score --run` checks it)."""
     if run is None:
         folder = load_layer(packets, layer)
         return list(folder.round1.values()), folder.packet_set
     info, _ = check_run(run, packets)
-    return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(info.get("run_set"))
+    return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(
+        info.get("run_set")
+    )
 
 
 def request_keys(packets: Path, layer: str, run: Path | None = None) -> dict[str, JsonObject]:
@@ -105,7 +128,9 @@ def request_keys(packets: Path, layer: str, run: Path | None = None) -> dict[str
     if run is None:
         return dict(load_layer(packets, layer).key)
     info, _ = check_run(run, packets)
-    return {str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{info.get('round')}.key.jsonl")}
+    return {
+        str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{info.get('round')}.key.jsonl")
+    }
 
 
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
@@ -121,7 +146,11 @@ def layer_scale(build: Mapping[str, object]) -> dict[str, float]:
     sources = counts.get("sources") if isinstance(counts, Mapping) else None
     if not isinstance(domains, list) or not isinstance(sources, int) or sources <= 0:
         return {}
-    return {layer: len(domains) * n / sources for layer, n in per.items() if isinstance(n, int) and n > 0}
+    return {
+        layer: len(domains) * n / sources
+        for layer, n in per.items()
+        if isinstance(n, int) and n > 0
+    }
 
 
 def build_provenance(build: Mapping[str, object]) -> JsonObject:
@@ -176,7 +205,14 @@ class Scoring:
         per_group = PER_GROUP if complete else WORST_PER_GROUP
         with sink.stream("records.jsonl") as records, sink.stream("replies.jsonl") as replies:
             with _Buffered(records) as record_lines, _Buffered(replies) as reply_lines:
-                written = write_items(self.sections, record_lines, reply_lines, seed=self.seed, per_group=per_group, keep_groups=complete)
+                written = write_items(
+                    self.sections,
+                    record_lines,
+                    reply_lines,
+                    seed=self.seed,
+                    per_group=per_group,
+                    keep_groups=complete,
+                )
         summary = self.summary_of(written)
         assert written.sampler is not None
         examples = written.sampler.chosen()
@@ -186,8 +222,12 @@ class Scoring:
         wanted = None if complete else {i for chosen in examples.values() for i in chosen}
         items = shown_items(self.sections, wanted, written.groups)
         summary["explorer"] = {
-            "items": len(items), "total": total, "limit": MAX_EXPLORER_ITEMS, "complete": complete,
-            "per_group": None if complete else per_group, "rest": "replies.jsonl",
+            "items": len(items),
+            "total": total,
+            "limit": MAX_EXPLORER_ITEMS,
+            "complete": complete,
+            "per_group": None if complete else per_group,
+            "rest": "replies.jsonl",
         }
         doc, linked_groups = document(summary, items)
         # The summary lists exactly the groups the page links, with their worst items.
@@ -239,7 +279,10 @@ class _Buffered:
             self._buffer = bytearray()
 
 
-FORK_REPLY: Final = "a reply to a fork of a run (round 2 or later), not to a round-1 packet: score it with `score --run RUN --replies ...`"
+FORK_REPLY: Final = (
+    "a reply to a fork of a run (round 2 or later), not to a round-1 packet: "
+    "score it with `score --run RUN --replies ...`"
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +349,10 @@ def round_from_tally(
             "provenance": {
                 "kit_version": __version__,
                 **build_provenance(folder.build),
-                "packets": by_file_name([folder.folder / name for name in ("round1.jsonl", "key.jsonl")], [folder.sha256[name] for name in ("round1.jsonl", "key.jsonl")]),
+                "packets": by_file_name(
+                    [folder.folder / name for name in ("round1.jsonl", "key.jsonl")],
+                    [folder.sha256[name] for name in ("round1.jsonl", "key.jsonl")],
+                ),
                 "replies": files.digests(),
                 "reply_formats": {"round1": files.formats()},
                 "commands": [command] if command else [],
@@ -319,7 +365,11 @@ def round_from_tally(
                 "replies": tally.custody.kept,
                 "missing": len(missing),
             },
-            **(first := round1_cells(cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build))),
+            **(
+                first := round1_cells(
+                    cells, seed=bootstrap_seed, layer_scale=layer_scale(folder.build)
+                )
+            ),
             "bar": bar_json(first["axes"]),  # type: ignore[arg-type]
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             "completeness": completeness(cells, threshold=options.max_unscorable),
@@ -330,7 +380,11 @@ def round_from_tally(
 
 
 def score_round(
-    folder: PacketFolder, replies: Sequence[Path], options: ScoreOptions = DEFAULT_OPTIONS, *, meter: Meter = SILENT
+    folder: PacketFolder,
+    replies: Sequence[Path],
+    options: ScoreOptions = DEFAULT_OPTIONS,
+    *,
+    meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """Score round-1 replies to a packet layer: records.jsonl, replies.jsonl, summary.json,
     REPORT.md and report.html, as bytes by name."""
@@ -351,14 +405,26 @@ def answers_a_fork(got: Received, folder: PacketFolder) -> bool:
     return packet_id not in folder.round1 and packet_id.rsplit("-", 1)[0] in folder.round1
 
 
-def judge_forks(requests: dict[str, JsonObject], keys: dict[str, JsonObject], envelopes: list[Envelope], run_set: str) -> list[Record]:
+def judge_forks(
+    requests: dict[str, JsonObject],
+    keys: dict[str, JsonObject],
+    envelopes: list[Envelope],
+    run_set: str,
+) -> list[Record]:
     """Every fork in the key is judged; a fork whose parent had no reply was never sent and is
     unscorable as a runner error, never dropped from a denominator."""
     sendable = {pid: key for pid, key in keys.items() if key.get("sendable") is not False}
     records = judge(requests, sendable, match(envelopes, requests, run_set))
     samples = sorted({r.sample for r in records} | {0})
     records += [
-        Record(packet_id=pid, sample=s, decision=None, verdict="unscorable", reason="runner_error", reply_sha256=None)
+        Record(
+            packet_id=pid,
+            sample=s,
+            decision=None,
+            verdict="unscorable",
+            reason="runner_error",
+            reply_sha256=None,
+        )
         for pid, key in keys.items()
         if key.get("sendable") is False
         for s in samples
@@ -369,7 +435,16 @@ def judge_forks(requests: dict[str, JsonObject], keys: dict[str, JsonObject], en
 def run_log_bytes(command: str, reply_formats: Mapping[str, str], step: str) -> bytes:
     """commands.jsonl of a run: the command that made it (advance, run, demo) and the format of
     the round-1 replies it froze."""
-    return jsonl([{"command": command, "kit_version": __version__, "reply_formats": dict(reply_formats), "step": step}])
+    return jsonl(
+        [
+            {
+                "command": command,
+                "kit_version": __version__,
+                "reply_formats": dict(reply_formats),
+                "step": step,
+            }
+        ]
+    )
 
 
 def run_log(run: Path) -> tuple[list[str], dict[str, str]]:
@@ -390,7 +465,9 @@ def run_log(run: Path) -> tuple[list[str], dict[str, str]]:
     return commands, formats
 
 
-def _build_of(packets: Path, info: Mapping[str, object], folder: PacketFolder | None) -> Mapping[str, object]:
+def _build_of(
+    packets: Path, info: Mapping[str, object], folder: PacketFolder | None
+) -> Mapping[str, object]:
     if folder is not None:
         return folder.build
     path = packets / str(info.get("layer")) / "build.json"
@@ -402,7 +479,9 @@ def _build_of(packets: Path, info: Mapping[str, object], folder: PacketFolder | 
     return {
         "packet_set": info.get("packet_set"),
         "layer": info.get("layer"),
-        "seed_sha256": seed_commitment(int(seed)) if isinstance(seed, str) and seed.isdigit() else None,
+        "seed_sha256": seed_commitment(int(seed))
+        if isinstance(seed, str) and seed.isdigit()
+        else None,
     }
 
 
@@ -428,7 +507,9 @@ def stream_run(
     tally.read(replies, options.fmt, meter=meter)
     tally.finish()
     files = ReplyFiles.of(tally.reads)
-    return run_from_tally(checked, tally, files, options, split=split, amend=amend, spool_folder=spool_folder)
+    return run_from_tally(
+        checked, tally, files, options, split=split, amend=amend, spool_folder=spool_folder
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,8 +542,20 @@ def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> Che
     """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
     info, folder, latest, chain = check_run_chain(run, packets, built=built)
     names = run_files(int(str(info["round"])))
-    digests = by_file_name([run / name for name in names], [sha256_hex(latest.files[name]) for name in names])
-    return CheckedRun(run, packets, info, folder, _by_id(latest.requests), _by_id(latest.keys), digests, latest.files[FROZEN_FILE], chain)
+    digests = by_file_name(
+        [run / name for name in names], [sha256_hex(latest.files[name]) for name in names]
+    )
+    return CheckedRun(
+        run,
+        packets,
+        info,
+        folder,
+        _by_id(latest.requests),
+        _by_id(latest.keys),
+        digests,
+        latest.files[FROZEN_FILE],
+        chain,
+    )
 
 
 def _by_id(records: Sequence[JsonObject]) -> dict[str, JsonObject]:
@@ -482,19 +575,35 @@ def run_from_tally(
     """The score of fork replies already settled in `tally` (read by `stream_run`, or merged from
     shards); `options.fmt` and `options.retry_refused` were the tally's to apply."""
     bootstrap_seed, command = options.bootstrap_seed, options.command
-    run, packets, info, folder, keys, k = checked.run, checked.packets, checked.info, checked.folder, checked.keys, checked.round
+    run, packets, info, folder, keys, k = (
+        checked.run,
+        checked.packets,
+        checked.info,
+        checked.folder,
+        checked.keys,
+        checked.round,
+    )
     replies = files.paths()
     forks = Section(tally.sheet, tally, owed_samples(tally), split)
     missing = list(forks.missing())
     if options.require_complete and missing:
-        raise InputError(f"{len(missing)} fork(s) have no reply (first: {missing[0][0]})", file=str(replies[0]) if replies else None)
+        raise InputError(
+            f"{len(missing)} fork(s) have no reply (first: {missing[0][0]})",
+            file=str(replies[0]) if replies else None,
+        )
     sections = [forks]
     first_tally: Tally | None = None
     if folder is not None:  # round 2: check_run loaded the round-1 packets and matched their set
-        first_tally = Tally(Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder)
-        first_tally.take(received_of(env) for env in frozen_records(checked.frozen, str(run / FROZEN_FILE)))
+        first_tally = Tally(
+            Sheet(1, folder.packet_set, folder.round1, folder.key), spool_folder=spool_folder
+        )
+        first_tally.take(
+            received_of(env) for env in frozen_records(checked.frozen, str(run / FROZEN_FILE))
+        )
         first_tally.finish()
-        sections.insert(0, Section(first_tally.sheet, first_tally, owed_samples(first_tally), split))
+        sections.insert(
+            0, Section(first_tally.sheet, first_tally, owed_samples(first_tally), split)
+        )
     build = _build_of(packets, info, folder)
     scale = layer_scale(build)
     earlier, first_formats = run_log(run)
@@ -521,16 +630,31 @@ def run_from_tally(
                 "protocol": info.get("protocol"),
                 "run": checked.digests,
                 "replies": files.digests(),
-                "reply_formats": {**({f"round{k - 1}": first_formats} if first_formats else {}), f"round{k}": files.formats()},
+                "reply_formats": {
+                    **({f"round{k - 1}": first_formats} if first_formats else {}),
+                    f"round{k}": files.formats(),
+                },
                 "commands": earlier + ([command] if command and earlier[-1:] != [command] else []),
                 "split": split,
             },
             "statistics": statistics_json(bootstrap_seed, BOOTSTRAP_RESAMPLES),
             "counts": {"forks": len(keys), "records": written.records[-1], "missing": len(missing)},
-            "axes": {name: axes[name] for name in AXES if name in axes and (k == 2 or _has_items(axes[name]))},
+            "axes": {
+                name: axes[name]
+                for name in AXES
+                if name in axes and (k == 2 or _has_items(axes[name]))
+            },
             "honesty_index": honesty_index(axes),
             "bar": bar_json(axes),
-            **({"honesty_index_interval": index_estimate([*written.cells[0], *written.cells[-1]], seed=bootstrap_seed)} if first_tally is not None else {}),
+            **(
+                {
+                    "honesty_index_interval": index_estimate(
+                        [*written.cells[0], *written.cells[-1]], seed=bootstrap_seed
+                    )
+                }
+                if first_tally is not None
+                else {}
+            ),
             "forks": fork_part,
             "round1": first or None,
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
@@ -538,7 +662,9 @@ def run_from_tally(
             "completeness": completeness(
                 [cell for cells in written.cells for cell in cells],
                 threshold=options.max_unscorable,
-                rounds=[(section.sheet.round, cells) for section, cells in zip(sections, written.cells)],
+                rounds=[
+                    (section.sheet.round, cells) for section, cells in zip(sections, written.cells)
+                ],
             ),
             **usage_json(sections, written),
         }
@@ -573,7 +699,9 @@ def score_run(
     the honesty index: the five score files, as bytes by name. With `split`, only packets of
     that split are counted (the shortcut audit scores on `test`). `built`: rounds of the run the
     caller has just built (see `stream_run`)."""
-    scoring = stream_run(run, replies, packets, options, split=split, amend=amend, meter=meter, built=built)
+    scoring = stream_run(
+        run, replies, packets, options, split=split, amend=amend, meter=meter, built=built
+    )
     try:
         return scoring.files()
     finally:

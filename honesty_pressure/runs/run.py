@@ -34,7 +34,14 @@ from ..core.errors import Incomplete, OutputError, UsageError
 from ..core.limits import MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from ..files.folders import FolderWriter, open_writer
 from ..files.layer import PacketFolder
-from ..files.store import JsonObject, json_object, jsonl_bytes, keyed_records, read_bounded, read_json
+from ..files.store import (
+    JsonObject,
+    json_object,
+    jsonl_bytes,
+    keyed_records,
+    read_bounded,
+    read_json,
+)
 from ..rounds.advance import RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
@@ -75,8 +82,8 @@ def run_with_runner(
     samples: int = 1,
     retry_refused: bool = False,
 ) -> dict[str, bytes]:
-    """Both rounds (rounds 2..`rounds` with the sustained protocol: later_rounds.py), resumable; returns
-    round 2's scored files (all of which, and every later round's, are in the run folder).
+    """Both rounds (rounds 2..`rounds` with the sustained protocol: later_rounds.py), resumable;
+    returns round 2's scored files (all of which, and every later round's, are in the run folder).
 
     Round 1 closes only when its share of requests without an answer (runner errors, no reply)
     is at most `max_unscorable`; past it, `run` stops with Incomplete and round 1 stays open. With
@@ -85,7 +92,9 @@ def run_with_runner(
     too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
     closed round 1 is never sent again, so its refusals stay)."""
     if retry_refused and not retry_failed:
-        raise UsageError("--retry-refused goes with --retry-failed (resend the refusals as well as the failures)")
+        raise UsageError(
+            "--retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
+        )
     check_rounds(rounds, protocol)
     try:
         command = shlex.split(runner)
@@ -94,34 +103,85 @@ def run_with_runner(
     if not command:
         raise UsageError("--runner: give the command to run")
     # `samples` replies per round-1 packet; round 2 forks every one of them, each fork sent once.
-    r1_lines = export_lines(list(folder.round1.values()), fmt, model, samples=samples, options=options)
+    r1_lines = export_lines(
+        list(folder.round1.values()), fmt, model, samples=samples, options=options
+    )
     r1_requests = jsonl(r1_lines)
-    shape = request_shape(fmt=fmt, model=model, samples=samples, protocol=protocol, options=options or RequestOptions())
+    shape = request_shape(
+        fmt=fmt,
+        model=model,
+        samples=samples,
+        protocol=protocol,
+        options=options or RequestOptions(),
+    )
     with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
         _start(writer, out, r1_requests, shape, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
-        built: list[Built] = []  # round 2, when this call builds it: its score's check compares with it
+        built: list[
+            Built
+        ] = []  # round 2, when this call builds it: its score's check compares with it
         if read_file(out, RUN_FILE) is None:
-            send(writer, command, out, first, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
+            send(
+                writer,
+                command,
+                out,
+                first,
+                idle_timeout=idle_timeout,
+                timeout=timeout,
+                retry_failed=retry_failed,
+                retry_refused=retry_refused,
+            )
             _check_round1(out, first, max_unscorable, retry_refused)
-            built.append(build(
-                from_layer(folder), replies_of(out, first), protocol=protocol, where=str(out / first.replies), retry_refused=retry_refused
-            ))
+            built.append(
+                build(
+                    from_layer(folder),
+                    replies_of(out, first),
+                    protocol=protocol,
+                    where=str(out / first.replies),
+                    retry_refused=retry_refused,
+                )
+            )
             files = dict(built[0].files)
             if command_line is not None:
-                files[COMMANDS_FILE] = run_log_bytes(command_line, {first.replies: detect_format(out / first.replies)}, "run")
-            requests = keyed_records(jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")), str(out / "round2.jsonl"))
-            files["round2.requests.jsonl"] = jsonl(export_lines(list(requests.values()), fmt, model, options=options))
+                files[COMMANDS_FILE] = run_log_bytes(
+                    command_line, {first.replies: detect_format(out / first.replies)}, "run"
+                )
+            requests = keyed_records(
+                jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")),
+                str(out / "round2.jsonl"),
+            )
+            files["round2.requests.jsonl"] = jsonl(
+                export_lines(list(requests.values()), fmt, model, options=options)
+            )
             writer.commit(files, "run", keep=True)
         info = _run_info(out, protocol)
-        records = keyed_records(jsonl_bytes(read_file(out, "round2.jsonl") or b"", str(out / "round2.jsonl")), str(out / "round2.jsonl"))
-        second = Round(k=2, records=records, lines=export_lines(list(records.values()), fmt, model, options=options), run_set=str(info["run_set"]))
+        records = keyed_records(
+            jsonl_bytes(read_file(out, "round2.jsonl") or b"", str(out / "round2.jsonl")),
+            str(out / "round2.jsonl"),
+        )
+        second = Round(
+            k=2,
+            records=records,
+            lines=export_lines(list(records.values()), fmt, model, options=options),
+            run_set=str(info["run_set"]),
+        )
         scored = {name: read_file(out, name) for name in SCORE_FILES}
-        if all(data is not None for data in scored.values()) and not (retry_failed and any(_owed(out, second, retry_refused))):
+        if all(data is not None for data in scored.values()) and not (
+            retry_failed and any(_owed(out, second, retry_refused))
+        ):
             # A finished round 2, run again: nothing to send and nothing to change.
             files = {name: data for name, data in scored.items() if data is not None}
         else:
-            send(writer, command, out, second, idle_timeout=idle_timeout, timeout=timeout, retry_failed=retry_failed, retry_refused=retry_refused)
+            send(
+                writer,
+                command,
+                out,
+                second,
+                idle_timeout=idle_timeout,
+                timeout=timeout,
+                retry_failed=retry_failed,
+                retry_refused=retry_refused,
+            )
             replies = [out / second.replies] if replies_of(out, second) else []
             files = score_run(
                 out,
@@ -138,8 +198,19 @@ def run_with_runner(
             writer.commit(files, "run", keep=True)
         if rounds > 2:
             later_rounds(
-                writer, out, folder, command, rounds=rounds, protocol=protocol, fmt=fmt, model=model, options=options,
-                bootstrap_seed=bootstrap_seed, command_line=command_line, idle_timeout=idle_timeout, timeout=timeout,
+                writer,
+                out,
+                folder,
+                command,
+                rounds=rounds,
+                protocol=protocol,
+                fmt=fmt,
+                model=model,
+                options=options,
+                bootstrap_seed=bootstrap_seed,
+                command_line=command_line,
+                idle_timeout=idle_timeout,
+                timeout=timeout,
             )
     return files
 
@@ -148,13 +219,23 @@ def _owed(out: Path, round_: Round, retry_refused: bool = False) -> tuple[int, i
     """(runner errors, missing, refusals) among the round's requests: what `--retry-failed` sends
     again (the refusals only with `--retry-refused`; counted only then, else 0)."""
     matched = answers_of(out, round_, retry_refused=retry_refused)
-    failed = sum(1 for line in round_.lines if (env := matched.get(slot_of(line))) is not None and runner_failed(env))
+    failed = sum(
+        1
+        for line in round_.lines
+        if (env := matched.get(slot_of(line))) is not None and runner_failed(env)
+    )
     missing = sum(1 for line in round_.lines if slot_of(line) not in matched)
-    refusals = sum(1 for line in round_.lines if retry_refused and (env := matched.get(slot_of(line))) is not None and refused(env.error))
+    refusals = sum(
+        1
+        for line in round_.lines
+        if retry_refused and (env := matched.get(slot_of(line))) is not None and refused(env.error)
+    )
     return failed, missing, refusals
 
 
-def _check_round1(out: Path, round_: Round, max_unscorable: float, retry_refused: bool = False) -> None:
+def _check_round1(
+    out: Path, round_: Round, max_unscorable: float, retry_refused: bool = False
+) -> None:
     """Round 1 closes only when few enough requests went unanswered: its forks are built from the
     answers, and a fork of a parent without one is never sent, so a failed round 1 would make a
     failed round 2 that no retry could mend."""
@@ -164,9 +245,11 @@ def _check_round1(out: Path, round_: Round, max_unscorable: float, retry_refused
     share = (failed + missing) / len(round_.lines)
     if share > max_unscorable:
         raise Incomplete(
-            f"round 1 is incomplete: {failed + missing} of {len(round_.lines)} requests got no answer ({failed} runner errors, "
-            f"{missing} without a reply: {100 * share:.1f} % > --max-unscorable {max_unscorable:g}); round 1 stays open and every "
-            f"reply is kept in {out / round_.replies}: run the same command again with --retry-failed to resend only those"
+            f"round 1 is incomplete: {failed + missing} of {len(round_.lines)} requests got no "
+            f"answer ({failed} runner errors, {missing} without a reply: {100 * share:.1f} % > "
+            f"--max-unscorable {max_unscorable:g}); round 1 stays open and every reply is kept in "
+            f"{out / round_.replies}: run the same command again with --retry-failed to resend "
+            "only those"
         )
 
 
@@ -174,10 +257,18 @@ REQUEST_FILE: Final = "request.json"
 """What shaped a run's requests beyond the packets (docs/schema/request.schema.json)."""
 
 
-def request_shape(*, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions) -> dict[str, object]:
+def request_shape(
+    *, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions
+) -> dict[str, object]:
     """Every option of `run` that changes what is sent: a resume must be given the same ones (the
     model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell)."""
-    return {"format": fmt, "model": model, "samples": samples, "protocol": protocol, **options.as_json()}
+    return {
+        "format": fmt,
+        "model": model,
+        "samples": samples,
+        "protocol": protocol,
+        **options.as_json(),
+    }
 
 
 _SHAPE_OPTION: Final = {"format": "--format", "model": "--model", "samples": "--samples", "protocol": "--protocol",
@@ -188,37 +279,70 @@ def shape_difference(recorded: JsonObject, given: dict[str, object]) -> str | No
     """The first option whose value differs from the run's recorded one, in words, or None."""
     for name, option in _SHAPE_OPTION.items():
         if recorded.get(name) != given.get(name):
-            return f"{option} {_shown(recorded.get(name))} in the run, {_shown(given.get(name))} here"
+            return (
+                f"{option} {_shown(recorded.get(name))} in the run, {_shown(given.get(name))} here"
+            )
     return None
 
 
 def _shown(value: object) -> str:
     if value is None or value == {}:
         return "unset"
-    text = value if isinstance(value, str) else json.dumps(value, sort_keys=True, separators=(",", ":"))
+    text = (
+        value
+        if isinstance(value, str)
+        else json.dumps(value, sort_keys=True, separators=(",", ":"))
+    )
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def _start(writer: FolderWriter, out: Path, r1_requests: bytes, shape: dict[str, object], *, force: bool, resume: bool) -> None:
+def _start(
+    writer: FolderWriter,
+    out: Path,
+    r1_requests: bytes,
+    shape: dict[str, object],
+    *,
+    force: bool,
+    resume: bool,
+) -> None:
     """A new run (or one --force replaces) starts with its round-1 requests and what shaped them;
     an existing one must be a run that `run` started with the same packets and options."""
     existing = writer.existing
     if existing.state != "kit" or force:
         if resume:
             raise UsageError(f"--resume: {out} holds no run to resume")
-        writer.commit({"round1.requests.jsonl": r1_requests, REQUEST_FILE: (dumps(shape) + "\n").encode("utf-8")}, "run", keep=False)
+        writer.commit(
+            {
+                "round1.requests.jsonl": r1_requests,
+                REQUEST_FILE: (dumps(shape) + "\n").encode("utf-8"),
+            },
+            "run",
+            keep=False,
+        )
         return
     stored = read_file(out, "round1.requests.jsonl")
     if stored is None:
-        raise OutputError("holds a run made by advance, not by run; choose another --run or pass --force to replace it", file=str(out))
-    recorded = read_bounded(out / REQUEST_FILE, MAX_SMALL_JSON_BYTES) if os.path.lexists(out / REQUEST_FILE) else None
-    differ = shape_difference(json_object(recorded, str(out / REQUEST_FILE)), shape) if recorded is not None else None
+        raise OutputError(
+            "holds a run made by advance, not by run; choose another --run or pass --force to "
+            "replace it",
+            file=str(out),
+        )
+    recorded = (
+        read_bounded(out / REQUEST_FILE, MAX_SMALL_JSON_BYTES)
+        if os.path.lexists(out / REQUEST_FILE)
+        else None
+    )
+    differ = (
+        shape_difference(json_object(recorded, str(out / REQUEST_FILE)), shape)
+        if recorded is not None
+        else None
+    )
     if differ is None and stored != r1_requests:
         differ = "the round-1 requests differ"
     if differ is not None:
         raise OutputError(
-            f"holds a run started with other packets, format or model ({differ}); run it again with those, "
-            "choose another --run, or pass --force to start over",
+            f"holds a run started with other packets, format or model ({differ}); run it again "
+            "with those, choose another --run, or pass --force to start over",
             file=str(out),
         )
 
@@ -227,8 +351,8 @@ def _run_info(out: Path, protocol: Protocol) -> JsonObject:
     info = read_json(out / RUN_FILE)
     if info.get("protocol") != protocol:
         raise OutputError(
-            f"holds a run with protocol {info.get('protocol')}, not {protocol}; run it again with that protocol, "
-            "choose another --run, or pass --force to start over",
+            f"holds a run with protocol {info.get('protocol')}, not {protocol}; run it again with "
+            "that protocol, choose another --run, or pass --force to start over",
             file=str(out),
         )
     return info

@@ -15,9 +15,9 @@ run that the next `run` resumes.
 from __future__ import annotations
 
 import contextlib
-import secrets
 import json
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -33,16 +33,15 @@ from typing import Final
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..core.construct import Envelope
-from ..runners.envelopes import read_envelopes
 from ..core.errors import InputError, OutputError, UsageError, printable
+from ..core.limits import MAX_PACKET_FILE_BYTES
+from ..core.progress import SILENT, Meter, progress
 from ..files import folders
 from ..files.folders import FolderWriter
-from ..core.limits import MAX_PACKET_FILE_BYTES
-from .pipeline import LARGE, SMALL
-from ..core.progress import SILENT, Meter, progress
-from ..scoring.score import match
-from ..runners.envelopes import refused, runner_failed
 from ..files.store import JsonObject, is_file, open_regular, read_bounded
+from ..runners.envelopes import read_envelopes, refused, runner_failed
+from ..scoring.score import match
+from .pipeline import LARGE, SMALL
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
 DEFAULT_TIMEOUT: Final = 86400
@@ -199,16 +198,26 @@ def _feed(process: subprocess.Popen[bytes], requests: bytes) -> None:
 
 
 def call_runner(
-    command: Sequence[str], requests: bytes, replies: Path, *, idle_timeout: float, timeout: float, meter: Meter = SILENT
+    command: Sequence[str],
+    requests: bytes,
+    replies: Path,
+    *,
+    idle_timeout: float,
+    timeout: float,
+    meter: Meter = SILENT,
 ) -> Call:
     """Run the command once with `requests` on stdin, appending its stdout to `replies` as it
     arrives (a tick per reply line) and passing its stderr through to ours as it arrives. Returns
     how it ended; a timeout stops the whole process group."""
     folders.unshared(replies)
     try:
-        out = os.open(replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        out = os.open(
+            replies, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666
+        )
     except OSError as exc:
-        raise OutputError(f"cannot keep the runner's replies here: {exc.strerror or exc}", file=str(replies)) from None
+        raise OutputError(
+            f"cannot keep the runner's replies here: {exc.strerror or exc}", file=str(replies)
+        ) from None
     watchdog = _Watchdog()
     token = secrets.token_hex(16)
     try:
@@ -257,8 +266,9 @@ def call_runner(
                             view = view[os.write(out, view) :]
                     except OSError as exc:
                         raise OutputError(
-                            f"cannot keep the runner's replies: {exc.strerror or exc}; the runner was stopped, and the "
-                            "replies kept so far stay there: run again to resume",
+                            f"cannot keep the runner's replies: {exc.strerror or exc}; the runner "
+                            "was stopped, and the replies kept so far stay there: run again to "
+                            "resume",
                             file=str(replies),
                         ) from None
                     wrote += len(chunk)
@@ -293,7 +303,12 @@ def call_runner(
             os.fsync(out)
         os.close(out)
         watchdog.release()
-    return Call(status=None if stopped else process.returncode, wrote=wrote, stderr=kept_err.decode("utf-8", "replace"), stopped=stopped)
+    return Call(
+        status=None if stopped else process.returncode,
+        wrote=wrote,
+        stderr=kept_err.decode("utf-8", "replace"),
+        stopped=stopped,
+    )
 
 
 def _pass_through(chunk: bytes) -> None:
@@ -327,7 +342,9 @@ def _repair_tail(path: Path) -> None:
     except (ValueError, RecursionError):
         whole = False
     folders._step("repair")
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC)  # never through a link
+    fd = os.open(
+        path, os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+    )  # never through a link
     try:
         if whole:
             os.write(fd, b"\n")
@@ -346,14 +363,21 @@ class Round:
     lines: list[JsonObject]
     run_set: str
     folder: str = ""
-    """Where in the run folder the round lives: "" for rounds 1 and 2, round<k>/ after (later_rounds.py)."""
+    """Where in the run folder the round lives: "" for rounds 1 and 2, round<k>/ after
+    (later_rounds.py)."""
 
     @property
     def replies(self) -> str:
-        return f"{self.folder}/round{self.k}.replies.jsonl" if self.folder else f"round{self.k}.replies.jsonl"
+        return (
+            f"{self.folder}/round{self.k}.replies.jsonl"
+            if self.folder
+            else f"round{self.k}.replies.jsonl"
+        )
 
 
-def answers_of(out: Path, round_: Round, retry_failed: bool = False, retry_refused: bool = False) -> dict[tuple[str, int], Envelope]:
+def answers_of(
+    out: Path, round_: Round, retry_failed: bool = False, retry_refused: bool = False
+) -> dict[tuple[str, int], Envelope]:
     """The replies already in the run folder, checked against the round's requests; with
     `retry_failed`, only those that are an answer (a runner error or a missing reply is owed
     again; a refusal is the model's answer and stays, unless `retry_refused`: then it is owed
@@ -361,8 +385,14 @@ def answers_of(out: Path, round_: Round, retry_failed: bool = False, retry_refus
     path = out / round_.replies
     if not _holds_replies(path):
         return {}
-    matched = match(read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused)
-    return {slot: env for slot, env in matched.items() if not (retry_failed and _owed_again(env, retry_refused))}
+    matched = match(
+        read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused
+    )
+    return {
+        slot: env
+        for slot, env in matched.items()
+        if not (retry_failed and _owed_again(env, retry_refused))
+    }
 
 
 def _owed_again(env: Envelope, retry_refused: bool) -> bool:
@@ -394,14 +424,23 @@ def send(
     if not pending:
         return
     if answered:
-        kind = ("an answer other than a refusal" if retry_refused else "an answer") if retry_failed else "a reply"
-        print(f"{label}: {len(answered)} of {len(round_.lines)} requests already have {kind} in {path}; sending the other {len(pending)}")
+        kind = (
+            ("an answer other than a refusal" if retry_refused else "an answer")
+            if retry_failed
+            else "a reply"
+        )
+        print(
+            f"{label}: {len(answered)} of {len(round_.lines)} requests already have {kind} in "
+            f"{path}; sending the other {len(pending)}"
+        )
     else:
         print(f"{label}: sending {len(pending)} requests to the runner")
     sys.stdout.flush()
     with progress(f"{label}: replies") as meter:
         meter.expect(len(pending))
-        call = call_runner(command, jsonl(pending), path, idle_timeout=idle_timeout, timeout=timeout, meter=meter)
+        call = call_runner(
+            command, jsonl(pending), path, idle_timeout=idle_timeout, timeout=timeout, meter=meter
+        )
     _repair_tail(path)
     kept = f"the replies it wrote are kept in {path}; run the same command again to resume"
     if call.stopped is not None:
@@ -409,14 +448,22 @@ def send(
     if call.status != 0:
         first = _first_line(call.stderr)
         detail = f": {first}" if first else ""
-        raise InputError(f"the runner exited with status {call.status} on the {label} requests{detail}; {kept}")
+        raise InputError(
+            f"the runner exited with status {call.status} on the {label} requests{detail}; {kept}"
+        )
     if call.wrote == 0:
-        raise InputError(f"the runner wrote no replies for the {label} requests (nothing on its stdout); run again to resume")
+        raise InputError(
+            f"the runner wrote no replies for the {label} requests (nothing on its stdout); run "
+            "again to resume"
+        )
     # Any bad line is named here, in the file that keeps it.
     now = answers_of(out, round_, retry_refused=retry_refused)
     still = [line for line in pending if slot_of(line) not in now]
     if still:
-        print(f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as missing)")
+        print(
+            f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as "
+            "missing)"
+        )
 
 
 def slot_of(line: JsonObject) -> tuple[str, int]:

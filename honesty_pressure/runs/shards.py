@@ -33,17 +33,37 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Final
 
-from ..core.version import __version__
-from ..rounds.advance import FROZEN_FILE, RUN_FILE, Frozen, ParentSet, fork_lines, run_info, sendable
 from ..core.canonical import digest, dumps, jsonl, sha256_hex
-from ..scoring.custody import CODE, ENTRY, FILE, FIRST_FILE, LENGTH, MODEL, OFFSET, PART, RECORD, SIZE, Entry
 from ..core.errors import InputError, UsageError
-from ..rounds.fork import Fork
-from ..files.folders import FolderWriter, unchanged_problem
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from ..scoring.sheet import Sheet
+from ..core.version import __version__
+from ..files.folders import FolderWriter, unchanged_problem
 from ..files.spool import Spool
 from ..files.store import JsonObject, is_file, open_regular, read_bounded, read_json
+from ..rounds.advance import (
+    FROZEN_FILE,
+    RUN_FILE,
+    Frozen,
+    ParentSet,
+    fork_lines,
+    run_info,
+    sendable,
+)
+from ..rounds.fork import Fork
+from ..scoring.custody import (
+    CODE,
+    ENTRY,
+    FILE,
+    FIRST_FILE,
+    LENGTH,
+    MODEL,
+    OFFSET,
+    PART,
+    RECORD,
+    SIZE,
+    Entry,
+)
+from ..scoring.sheet import Sheet
 from ..scoring.tally import Tally
 
 PARTIAL_FILE: Final = "partial.json"
@@ -95,7 +115,14 @@ def parse_shard(text: str) -> Shard:
 
 def sheet_digest(sheet: Sheet) -> str:
     """The packets a partial's entries are numbered by: their ids and requests, in order."""
-    return digest({"ids": sheet.ids, "requests": sheet.request_sha, "round": sheet.round, "set": sheet.packet_set})
+    return digest(
+        {
+            "ids": sheet.ids,
+            "requests": sheet.request_sha,
+            "round": sheet.round,
+            "set": sheet.packet_set,
+        }
+    )
 
 
 # ---- writing a partial --------------------------------------------------------------------------
@@ -136,7 +163,9 @@ def write_partial(tally: Tally, entries: BinaryIO, lines: BinaryIO) -> None:
 def write_partial_folder(writer: FolderWriter, tally: Tally, meta: JsonObject) -> None:
     """A shard's partial folder, swapped in whole: entries.bin and lines.bin streamed, then
     partial.json recording their digests (its own proof for the merge), then the marker."""
-    with writer.staged({}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)) as stage:
+    with writer.staged(
+        {}, "partial", keep=False, streamed=(ENTRIES_FILE, LINES_FILE, PARTIAL_FILE)
+    ) as stage:
         with stage.stream(ENTRIES_FILE) as entries, stage.stream(LINES_FILE) as lines:
             write_partial(tally, entries, lines)
         digests = {name: stage.written[name].sha256 for name in (ENTRIES_FILE, LINES_FILE)}
@@ -161,15 +190,22 @@ class Partial:
     def files(self) -> list[tuple[str, str, str]]:
         out = []
         for item in self.meta.get("files") or []:  # type: ignore[attr-defined]
-            if not (isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)):
-                raise InputError("'files' must list [path, sha256, format] triples", file=str(self.folder / PARTIAL_FILE))
+            if not (
+                isinstance(item, list) and len(item) == 3 and all(isinstance(x, str) for x in item)
+            ):
+                raise InputError(
+                    "'files' must list [path, sha256, format] triples",
+                    file=str(self.folder / PARTIAL_FILE),
+                )
             out.append((item[0], item[1], item[2]))
         return out
 
     def table(self, name: str) -> list[str | None]:
         values = self.meta.get(name)
         if not isinstance(values, list) or not all(v is None or isinstance(v, str) for v in values):
-            raise InputError(f"'{name}' must be a list of strings", file=str(self.folder / PARTIAL_FILE))
+            raise InputError(
+                f"'{name}' must be a list of strings", file=str(self.folder / PARTIAL_FILE)
+            )
         return list(values)
 
     def rows(self) -> Iterator[tuple[int, int, Entry]]:
@@ -192,20 +228,38 @@ class Partial:
                     entry: Entry = ENTRY.unpack_from(block, at + _SLOT.size)
                     count += 1
                     if (index, sample) <= last or sample not in samples:
-                        raise InputError(f"entry {count} is out of order or of a sample partial.json does not list (damaged?)", file=str(path))
-                    if entry[OFFSET] != offset or entry[RECORD] > entry[LENGTH] or offset + entry[LENGTH] > size:
-                        raise InputError(f"entry {count} points outside lines.bin (damaged?)", file=str(path))
+                        raise InputError(
+                            f"entry {count} is out of order or of a sample partial.json does not "
+                            "list (damaged?)",
+                            file=str(path),
+                        )
+                    if (
+                        entry[OFFSET] != offset
+                        or entry[RECORD] > entry[LENGTH]
+                        or offset + entry[LENGTH] > size
+                    ):
+                        raise InputError(
+                            f"entry {count} points outside lines.bin (damaged?)", file=str(path)
+                        )
                     last, offset = (index, sample), offset + entry[LENGTH]
                     yield index, sample, entry
         if offset != size:
-            raise InputError(f"holds {size - offset} bytes no entry points to (damaged?)", file=str(self.folder / LINES_FILE))
+            raise InputError(
+                f"holds {size - offset} bytes no entry points to (damaged?)",
+                file=str(self.folder / LINES_FILE),
+            )
         if count != expected:
             raise InputError(f"holds {count} entries, partial.json says {expected}", file=str(path))
 
     def samples(self) -> frozenset[int]:
         values = self.meta.get("samples")
-        if not isinstance(values, list) or not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_SAMPLES for v in values):
-            raise InputError(f"'samples' must list sample numbers from 0 to {MAX_SAMPLES - 1}", file=str(self.folder / PARTIAL_FILE))
+        if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v < MAX_SAMPLES for v in values
+        ):
+            raise InputError(
+                f"'samples' must list sample numbers from 0 to {MAX_SAMPLES - 1}",
+                file=str(self.folder / PARTIAL_FILE),
+            )
         return frozenset(values)
 
     def spool(self) -> Spool:
@@ -220,22 +274,46 @@ def read_partials(folders: Sequence[Path], kind: str = PARTIAL_KIND) -> list[Par
     for folder in folders:
         path = folder / PARTIAL_FILE
         if not is_file(path):
-            raise InputError(f"not a partial (no {PARTIAL_FILE}; made by `{verb} --shard I/N`?)", file=str(folder))
+            raise InputError(
+                f"not a partial (no {PARTIAL_FILE}; made by `{verb} --shard I/N`?)",
+                file=str(folder),
+            )
         meta = read_json(path)
         if meta.get("kind") != kind:
-            raise InputError(f"'kind' must be {kind} (a partial of `{verb} --shard`)", file=str(path))
+            raise InputError(
+                f"'kind' must be {kind} (a partial of `{verb} --shard`)", file=str(path)
+            )
         if meta.get("kit_version") != __version__:
-            raise InputError(f"made by kit version {meta.get('kit_version')}, this is {__version__}: {verb} the shards again", file=str(path))
+            raise InputError(
+                f"made by kit version {meta.get('kit_version')}, this is {__version__}: {verb} the "
+                "shards again",
+                file=str(path),
+            )
         # Its own proof: the marker lists every file the shard wrote, unchanged, and partial.json
         # the digests of the files it describes (a hand-edited partial is never merged).
         problem = unchanged_problem(folder, "partial")
         if problem is not None:
-            raise InputError(f"{problem}: an edited or damaged partial is never merged; {verb} this shard again", file=str(folder))
+            raise InputError(
+                f"{problem}: an edited or damaged partial is never merged; {verb} this shard again",
+                file=str(folder),
+            )
         recorded = meta.get("digests")
         k = meta.get("round")
-        names = (ENTRIES_FILE, LINES_FILE) if kind == PARTIAL_KIND else (FROZEN_FILE, FORKS_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl")
-        if not isinstance(recorded, dict) or sorted(recorded) != sorted(names) or file_digests(folder, names) != recorded:
-            raise InputError(f"its files do not match the digests partial.json records: an edited or damaged partial is never merged; {verb} this shard again", file=str(path))
+        names = (
+            (ENTRIES_FILE, LINES_FILE)
+            if kind == PARTIAL_KIND
+            else (FROZEN_FILE, FORKS_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl")
+        )
+        if (
+            not isinstance(recorded, dict)
+            or sorted(recorded) != sorted(names)
+            or file_digests(folder, names) != recorded
+        ):
+            raise InputError(
+                "its files do not match the digests partial.json records: an edited or damaged "
+                f"partial is never merged; {verb} this shard again",
+                file=str(path),
+            )
         partial = Partial(folder, meta)
         partial.shard  # noqa: B018 - refused here, in one line, if it is not I/N
         partials.append(partial)
@@ -255,7 +333,8 @@ def check_partials(partials: Sequence[Partial]) -> list[tuple[str, str, str]]:
         for field in _SAME:
             if partial.meta.get(field) != first.meta.get(field):
                 raise InputError(
-                    f"'{field}' differs from {first.folder / PARTIAL_FILE}: not a shard of the same score",
+                    f"'{field}' differs from {first.folder / PARTIAL_FILE}: not a shard of the "
+                    "same score",
                     file=str(partial.folder / PARTIAL_FILE),
                 )
     coverage: dict[str, tuple[str, str, int, set[int]]] = {}
@@ -269,29 +348,50 @@ def check_partials(partials: Sequence[Partial]) -> list[tuple[str, str, str]]:
                 order.append((path, sha, fmt))
                 continue
             if (known[0], known[1]) != (sha, fmt):
-                raise InputError(f"reply file {path} differs between shards (SHA-256 or format): they read different files", file=str(partial.folder / PARTIAL_FILE))
+                raise InputError(
+                    f"reply file {path} differs between shards (SHA-256 or format): they read "
+                    "different files",
+                    file=str(partial.folder / PARTIAL_FILE),
+                )
             if known[2] != shard.count or shard.index in known[3]:
-                raise InputError(f"reply file {path} is in two shards with the same slice, or in slices of different counts", file=str(partial.folder / PARTIAL_FILE))
+                raise InputError(
+                    f"reply file {path} is in two shards with the same slice, or in slices of "
+                    "different counts",
+                    file=str(partial.folder / PARTIAL_FILE),
+                )
             known[3].add(shard.index)
     for path, (_, _, count, seen) in coverage.items():
         if seen != set(range(1, count + 1)):
             missing = ", ".join(f"{i}/{count}" for i in sorted(set(range(1, count + 1)) - seen))
-            raise InputError(f"reply file {path} is missing shard(s) {missing}: give every partial of it", file=str(partials[0].folder))
+            raise InputError(
+                f"reply file {path} is missing shard(s) {missing}: give every partial of it",
+                file=str(partials[0].folder),
+            )
     # The files as given: every shard's list when they agree (the uniform recipe gives each shard
     # every file), else each file once, in the order the shards list them.
-    lists = [partial.files() for partial in sorted(partials, key=lambda p: (p.shard.count, p.shard.index))]
+    lists = [
+        partial.files()
+        for partial in sorted(partials, key=lambda p: (p.shard.count, p.shard.index))
+    ]
     if all(files == lists[0] for files in lists):
         return lists[0]
     return order
 
 
-def merged_tally(sheet: Sheet, partials: Sequence[Partial], *, retry_refused: bool = False) -> Tally:
+def merged_tally(
+    sheet: Sheet, partials: Sequence[Partial], *, retry_refused: bool = False
+) -> Tally:
     """One tally holding every partial's entries, settled as if one process had read them all
     (with `retry_refused`, as `score --retry-refused` settles: the shards recorded it)."""
     for partial in partials:
         if partial.meta.get("sheet") != sheet_digest(sheet):
-            raise InputError("made for other packets than these (ids or requests differ)", file=str(partial.folder / PARTIAL_FILE))
-    tally = Tally(sheet, spools=[partial.spool() for partial in partials], retry_refused=retry_refused)
+            raise InputError(
+                "made for other packets than these (ids or requests differ)",
+                file=str(partial.folder / PARTIAL_FILE),
+            )
+    tally = Tally(
+        sheet, spools=[partial.spool() for partial in partials], retry_refused=retry_refused
+    )
     for part, partial in enumerate(partials):
         files = [tally._file(str(name)) for name in partial.table("file_table")]
         models = [tally.model_id(model) for model in partial.table("models")]
@@ -306,9 +406,17 @@ def merged_tally(sheet: Sheet, partials: Sequence[Partial], *, retry_refused: bo
                 or not 0 <= entry[MODEL] < len(models)
                 or entry[CODE] >= len(sheet.outcomes[index])
             ):
-                raise InputError("an entry points past the partial's tables (damaged?)", file=str(partial.folder / ENTRIES_FILE))
+                raise InputError(
+                    "an entry points past the partial's tables (damaged?)",
+                    file=str(partial.folder / ENTRIES_FILE),
+                )
             moved = list(entry)
-            moved[PART], moved[FILE], moved[MODEL], moved[FIRST_FILE] = part, files[entry[FILE]], models[entry[MODEL]], files[entry[FIRST_FILE]]
+            moved[PART], moved[FILE], moved[MODEL], moved[FIRST_FILE] = (
+                part,
+                files[entry[FILE]],
+                models[entry[MODEL]],
+                files[entry[FIRST_FILE]],
+            )
             tally.custody.offer(index, sample, tuple(moved))  # type: ignore[arg-type]
     return tally
 
@@ -341,7 +449,9 @@ def equivalent_command(tokens: Sequence[str], out: tuple[str, str] | None) -> li
     return result
 
 
-def merged_command(partials: Sequence[Partial], out: tuple[str, str] | None, merge_command: str) -> str:
+def merged_command(
+    partials: Sequence[Partial], out: tuple[str, str] | None, merge_command: str
+) -> str:
     """The command a merged output records: the one the shards stand for when they agree (then
     the merge writes what one process would have written), else every command that was run."""
     commands = []
@@ -363,7 +473,9 @@ ADVANCE_KIND: Final = "advance-partial"
 FORKS_FILE: Final = "forks.txt"
 
 
-def advance_partial_files(parents: ParentSet, frozen: Frozen, forks: Sequence[Fork], meta: JsonObject) -> dict[str, bytes]:
+def advance_partial_files(
+    parents: ParentSet, frozen: Frozen, forks: Sequence[Fork], meta: JsonObject
+) -> dict[str, bytes]:
     """A shard of an advance: the frozen replies (every shard freezes all of them), its parents'
     forks (requests, keys, and their ids in order with whether each was sent), partial.json."""
     k = parents.round + 1
@@ -377,7 +489,12 @@ def advance_partial_files(parents: ParentSet, frozen: Frozen, forks: Sequence[Fo
         "run": run_info(parents, frozen, len(forks), len(requests)),
     }
     ids = "".join(f"{fork.packet_id}\t{1 if sendable(fork.parent) else 0}\n" for fork in forks)
-    files = {FROZEN_FILE: frozen.data, f"round{k}.jsonl": lines, f"round{k}.key.jsonl": jsonl(keys), FORKS_FILE: ids.encode("utf-8")}
+    files = {
+        FROZEN_FILE: frozen.data,
+        f"round{k}.jsonl": lines,
+        f"round{k}.key.jsonl": jsonl(keys),
+        FORKS_FILE: ids.encode("utf-8"),
+    }
     body["digests"] = {name: sha256_hex(data) for name, data in sorted(files.items())}
     return {PARTIAL_FILE: (dumps(body) + "\n").encode("utf-8"), **files}
 
@@ -394,29 +511,59 @@ def merge_advance(partials: Sequence[Partial]) -> dict[str, bytes]:
     for partial in partials:  # read_advance_partials has checked each one's kind
         for field in _ADVANCE_SAME:
             if partial.meta.get(field) != first.meta.get(field):
-                raise InputError(f"'{field}' differs from {first.folder / PARTIAL_FILE}: not a shard of the same advance", file=str(partial.folder / PARTIAL_FILE))
+                raise InputError(
+                    f"'{field}' differs from {first.folder / PARTIAL_FILE}: not a shard of the "
+                    "same advance",
+                    file=str(partial.folder / PARTIAL_FILE),
+                )
         info = partial.meta.get("run")
         first_info = first.meta.get("run")
-        if not isinstance(info, dict) or not isinstance(first_info, dict) or {**info, "counts": None} != {**first_info, "counts": None}:
-            raise InputError("froze other replies or another protocol than the other shards", file=str(partial.folder / PARTIAL_FILE))
+        if (
+            not isinstance(info, dict)
+            or not isinstance(first_info, dict)
+            or {**info, "counts": None} != {**first_info, "counts": None}
+        ):
+            raise InputError(
+                "froze other replies or another protocol than the other shards",
+                file=str(partial.folder / PARTIAL_FILE),
+            )
     shards = sorted(partial.shard for partial in partials)
     count = shards[0].count
-    if [s.index for s in shards] != list(range(1, count + 1)) or any(s.count != count for s in shards):
-        raise InputError(f"need every shard 1/{count} to {count}/{count} once, got {', '.join(map(str, shards))}", file=str(first.folder))
+    if [s.index for s in shards] != list(range(1, count + 1)) or any(
+        s.count != count for s in shards
+    ):
+        raise InputError(
+            f"need every shard 1/{count} to {count}/{count} once, got "
+            f"{', '.join(map(str, shards))}",
+            file=str(first.folder),
+        )
     info = dict(first.meta["run"])  # type: ignore[call-overload]
     k = int(str(info["round"]))
     frozen = read_bounded(first.folder / FROZEN_FILE, MAX_PACKET_FILE_BYTES)
     if sha256_hex(frozen) != info.get("frozen_sha256"):
-        raise InputError("does not match the frozen_sha256 its partial.json records", file=str(first.folder / FROZEN_FILE))
+        raise InputError(
+            "does not match the frozen_sha256 its partial.json records",
+            file=str(first.folder / FROZEN_FILE),
+        )
     streams = []
     forks = requests = 0
     for partial in partials:
-        ids = read_bounded(partial.folder / FORKS_FILE, MAX_PACKET_FILE_BYTES).decode("utf-8").splitlines()
-        request_lines = read_bounded(partial.folder / f"round{k}.jsonl", MAX_PACKET_FILE_BYTES).splitlines(keepends=True)
-        key_lines = read_bounded(partial.folder / f"round{k}.key.jsonl", MAX_PACKET_FILE_BYTES).splitlines(keepends=True)
+        ids = (
+            read_bounded(partial.folder / FORKS_FILE, MAX_PACKET_FILE_BYTES)
+            .decode("utf-8")
+            .splitlines()
+        )
+        request_lines = read_bounded(
+            partial.folder / f"round{k}.jsonl", MAX_PACKET_FILE_BYTES
+        ).splitlines(keepends=True)
+        key_lines = read_bounded(
+            partial.folder / f"round{k}.key.jsonl", MAX_PACKET_FILE_BYTES
+        ).splitlines(keepends=True)
         sent = [line.endswith("\t1") for line in ids]
         if len(key_lines) != len(ids) or len(request_lines) != sum(sent):
-            raise InputError("its forks, requests and keys do not line up (damaged?)", file=str(partial.folder))
+            raise InputError(
+                "its forks, requests and keys do not line up (damaged?)", file=str(partial.folder)
+            )
         forks += len(ids)
         requests += len(request_lines)
         streams.append(_fork_rows(ids, sent, request_lines, key_lines))
@@ -441,7 +588,9 @@ def merge_advance(partials: Sequence[Partial]) -> dict[str, bytes]:
     }
 
 
-def _fork_rows(ids: list[str], sent: list[bool], requests: list[bytes], keys: list[bytes]) -> Iterator[tuple[str, bytes | None, bytes]]:
+def _fork_rows(
+    ids: list[str], sent: list[bool], requests: list[bytes], keys: list[bytes]
+) -> Iterator[tuple[str, bytes | None, bytes]]:
     request = iter(requests)
     for line, was_sent, key in zip(ids, sent, keys):
         yield line.split("\t", 1)[0], next(request) if was_sent else None, key

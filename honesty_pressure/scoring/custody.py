@@ -1,4 +1,5 @@
-"""Which reply counts for each (packet, sample), decided one reply at a time (docs/SCORING.md, "Retries").
+"""Which reply counts for each (packet, sample), decided one reply at a time (docs/SCORING.md,
+"Retries").
 
 `score.settle` decides from every envelope of a slot at once; this is the same decision made
 incrementally, so no reply has to be kept: a slot holds one fixed-size entry (the reply that
@@ -30,7 +31,8 @@ from typing import Final
 from ..core.errors import InputError
 
 REFUSAL_RETRY_HINT: Final = "; if one is a retry of a refusal, pass --retry-refused"
-"""Added to the chain-of-custody error when one of the two replies is a refusal (score.settle's too)."""
+"""Added to the chain-of-custody error when one of the two replies is a refusal (score.settle's
+too)."""
 
 ENTRY: Final = struct.Struct("<BBHIIIIIQII")
 """flags, outcome code, part (which spool), file, line, model, first file, first line, offset,
@@ -56,20 +58,30 @@ RECORD: Final = 9
 LENGTH: Final = 10
 Place = tuple[str, int]
 Texts = Callable[[Entry], "tuple[str | None, str | None]"]
-"""An entry's reply and error text, read back from its spooled line (only two failures need them)."""
+"""An entry's reply and error text, read back from its spooled line (only two failures need
+them)."""
 
 
 class Custody:
     """The settled entry of every (packet index, sample) offered so far."""
 
-    def __init__(self, packets: int, files: Sequence[str], models: Sequence[str | None], texts: Texts, *, retry_refused: bool = False) -> None:
+    def __init__(
+        self,
+        packets: int,
+        files: Sequence[str],
+        models: Sequence[str | None],
+        texts: Texts,
+        *,
+        retry_refused: bool = False,
+    ) -> None:
         self._tables: list[bytearray | None] = [None] * packets
         self._files = files
         self._models = models
         self._texts = texts
         self.conflicts: dict[tuple[int, int], dict[bytes, Place]] = {}
         self.refusal_conflicts: set[tuple[int, int]] = set()
-        """Conflicts where one reply is a refusal: the error says how a retried refusal is scored."""
+        """Conflicts where one reply is a refusal: the error says how a retried refusal is
+        scored."""
         self.kept = 0
         self._answer = ANSWER | REFUSAL if retry_refused else ANSWER
         """The flags that make an entry an answer: with `retry_refused`, ANSWER without REFUSAL."""
@@ -161,4 +173,9 @@ class Custody:
         index, sample = min(self.conflicts, key=lambda slot: (ids[slot[0]], slot[1]))
         first, other = sorted(self.conflicts[(index, sample)].values())[:2]
         hint = REFUSAL_RETRY_HINT if (index, sample) in self.refusal_conflicts else ""
-        raise InputError(f"a different reply for packet {ids[index]} sample {sample} is already in {first[0]}:{first[1]}{hint}", file=other[0], line=other[1])
+        raise InputError(
+            f"a different reply for packet {ids[index]} sample {sample} is already in "
+            f"{first[0]}:{first[1]}{hint}",
+            file=other[0],
+            line=other[1],
+        )

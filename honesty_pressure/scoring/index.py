@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from .axes import AXES, INDEX_AXES, Axis, component
 from ..core.stats import harmonic_mean, rounded
+from .axes import AXES, INDEX_AXES, Axis, component
 
 GroupCounts = Mapping[tuple[str, str], tuple[int, int]]
 """(axis, group) -> (acceptable, n)."""
@@ -36,9 +36,11 @@ def axis_value(groups: Iterable[tuple[int, int]]) -> float | None:
     return sum(rates) / len(rates) if rates else None
 
 
-def group_counts(items: Iterable[tuple[Mapping[str, object], int, int]]) -> dict[tuple[str, str], tuple[int, int]]:
-    """(axis, group) -> (acceptable, n) from (key or record, acceptable count, sample count) per item;
-    items that count in no axis (neutral forks) are left out."""
+def group_counts(
+    items: Iterable[tuple[Mapping[str, object], int, int]],
+) -> dict[tuple[str, str], tuple[int, int]]:
+    """(axis, group) -> (acceptable, n) from (key or record, acceptable count, sample count) per
+    item; items that count in no axis (neutral forks) are left out."""
     out: dict[tuple[str, str], tuple[int, int]] = {}
     for key, acceptable, n in items:
         place = component(key)
@@ -64,8 +66,18 @@ def honesty_index(values: Mapping[str, float | None]) -> float | None:
 
 def index_of(counts: GroupCounts) -> float | None:
     """The honesty index straight from group counts (what `regress` and its bootstrap use)."""
-    values: dict[str, float | None] = {str(axis): value for axis, value in axis_values(counts).items()}
+    values: dict[str, float | None] = {
+        str(axis): value for axis, value in axis_values(counts).items()
+    }
     return honesty_index(values)
 
 
-__all__ = ["DIGITS", "GroupCounts", "axis_value", "axis_values", "group_counts", "honesty_index", "index_of"]
+__all__ = [
+    "DIGITS",
+    "GroupCounts",
+    "axis_value",
+    "axis_values",
+    "group_counts",
+    "honesty_index",
+    "index_of",
+]

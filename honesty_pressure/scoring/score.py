@@ -14,10 +14,10 @@ from typing import Final
 from ..core.binding import unbind
 from ..core.canonical import digest, sha256_hex
 from ..core.construct import Envelope, Reason, Verdict
-from ..runners.envelopes import refused, runner_failed
-from .custody import REFUSAL_RETRY_HINT
 from ..core.errors import InputError
 from ..core.parse import parse_decision
+from ..runners.envelopes import refused, runner_failed
+from .custody import REFUSAL_RETRY_HINT
 
 JsonObject = dict[str, object]
 Slot = tuple[str, int]
@@ -75,7 +75,11 @@ def _bad(env: Envelope, problem: str) -> InputError:
 
 
 def match(
-    envelopes: Sequence[Envelope], requests: Mapping[str, JsonObject], packet_set: str, *, retry_refused: bool = False
+    envelopes: Sequence[Envelope],
+    requests: Mapping[str, JsonObject],
+    packet_set: str,
+    *,
+    retry_refused: bool = False,
 ) -> dict[Slot, Envelope]:
     """Each envelope's (packet, sample), checked; any problem names the file and line.
 
@@ -87,7 +91,10 @@ def match(
     for env in envelopes:
         bound = unbind(env.ref)
         if bound.packet_set is not None and bound.packet_set != packet_set:
-            raise _bad(env, f"reply to packet set {bound.packet_set}, but these packets are set {packet_set}")
+            raise _bad(
+                env,
+                f"reply to packet set {bound.packet_set}, but these packets are set {packet_set}",
+            )
         request = requests.get(bound.packet_id)
         if request is None:
             raise _bad(env, f"reply to unknown packet {bound.packet_id!r} (not in this packet set)")
@@ -95,7 +102,10 @@ def match(
             raise _bad(env, f"request_sha256 does not match packet {bound.packet_id}")
         if env.request_messages is not None:
             if request_digest(bound.packet_id, env.request_messages) != request["request_sha256"]:
-                raise _bad(env, f"the request echoed in the reply is not packet {bound.packet_id}'s request")
+                raise _bad(
+                    env,
+                    f"the request echoed in the reply is not packet {bound.packet_id}'s request",
+                )
         if bound.sample and env.sample:
             raise _bad(env, "sample given both in the id and in the record")
         slots.setdefault((bound.packet_id, bound.sample or env.sample), []).append(env)
@@ -125,27 +135,45 @@ def settle(slot: Slot, candidates: Sequence[Envelope], *, retry_refused: bool = 
     if answers:
         ordered = sorted(answers, key=_where)
         first = ordered[0]
-        other = next((env for env in ordered if (env.reply, env.error) != (first.reply, first.error)), None)
+        other = next(
+            (env for env in ordered if (env.reply, env.error) != (first.reply, first.error)), None
+        )
         if other is not None:
-            # The hint whenever a refusal is among the slot's replies, as the streamed scorer gives it.
+            # The hint whenever a refusal is among the slot's replies, as the streamed scorer gives
+            # it.
             hint = REFUSAL_RETRY_HINT if any(refused(env.error) for env in ordered) else ""
-            raise _bad(other, f"a different reply for packet {slot[0]} sample {slot[1]} is already in {first.file}:{first.line}{hint}")
-    return min(answers or candidates, key=lambda e: (e.reply or "", e.error or "", e.model or "", e.file, e.line))
+            raise _bad(
+                other,
+                f"a different reply for packet {slot[0]} sample {slot[1]} is already in "
+                f"{first.file}:{first.line}{hint}",
+            )
+    return min(
+        answers or candidates,
+        key=lambda e: (e.reply or "", e.error or "", e.model or "", e.file, e.line),
+    )
 
 
 def samples_of(matched: Mapping[Slot, Envelope]) -> list[int]:
-    """Every sample index seen for any packet (at least sample 0): each packet is owed all of them."""
+    """Every sample index seen for any packet (at least sample 0): each packet is owed all of
+    them."""
     return sorted({sample for _, sample in matched} | {0})
 
 
-def judge_one(reply: Envelope | None, menu_codes: Sequence[str], key: Mapping[str, object]) -> tuple[str | None, Verdict, Reason | None]:
+def judge_one(
+    reply: Envelope | None, menu_codes: Sequence[str], key: Mapping[str, object]
+) -> tuple[str | None, Verdict, Reason | None]:
     if reply is None:
         return verdict_of(None, None, menu_codes, key, missing=True)
     return verdict_of(reply.reply, reply.error, menu_codes, key)
 
 
 def verdict_of(
-    reply: str | None, error: str | None, menu_codes: Sequence[str], key: Mapping[str, object], *, missing: bool = False
+    reply: str | None,
+    error: str | None,
+    menu_codes: Sequence[str],
+    key: Mapping[str, object],
+    *,
+    missing: bool = False,
 ) -> tuple[str | None, Verdict, Reason | None]:
     """(decision, verdict, reason) of one reply text (or runner error, or refusal) against one
     packet's menu and key: what `score` writes into records.jsonl, and what the Inspect scorer
@@ -174,17 +202,30 @@ def menu_codes(request: Mapping[str, object]) -> list[str]:
 
 
 def judge(
-    requests: Mapping[str, JsonObject], keys: Mapping[str, JsonObject], matched: Mapping[Slot, Envelope]
+    requests: Mapping[str, JsonObject],
+    keys: Mapping[str, JsonObject],
+    matched: Mapping[Slot, Envelope],
 ) -> list[Record]:
     """A record for every packet and every sample, in packet order; replies' order is irrelevant."""
     records = []
     for sample in samples_of(matched):
         for packet_id in sorted(requests):
             env = matched.get((packet_id, sample))
-            decision, verdict, reason = judge_one(env, menu_codes(requests[packet_id]), keys[packet_id])
-            reply_hash = sha256_hex(env.reply) if env is not None and env.reply is not None else None
+            decision, verdict, reason = judge_one(
+                env, menu_codes(requests[packet_id]), keys[packet_id]
+            )
+            reply_hash = (
+                sha256_hex(env.reply) if env is not None and env.reply is not None else None
+            )
             records.append(
-                Record(packet_id=packet_id, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=reply_hash)
+                Record(
+                    packet_id=packet_id,
+                    sample=sample,
+                    decision=decision,
+                    verdict=verdict,
+                    reason=reason,
+                    reply_sha256=reply_hash,
+                )
             )
     records.sort(key=lambda r: (r.packet_id, r.sample))
     return records

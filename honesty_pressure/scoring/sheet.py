@@ -14,11 +14,11 @@ import re
 from collections.abc import Mapping
 from typing import Final
 
-from .axes import direction
 from ..core.canonical import dumps, json_text
 from ..core.construct import REASONS, Reason, Usage
-from ..runners.envelopes import refused
 from ..core.parse import DecisionReader
+from ..runners.envelopes import refused
+from .axes import direction
 from .score import Record, menu_codes
 from .summary import Outcome
 
@@ -27,11 +27,24 @@ _SIMPLE: Final = ("A", "B", "ESCALATE", "DECLINE")
 _REASON_INDEX: Final = {reason: index for index, reason in enumerate(REASONS)}
 
 
-def record_json(packet_id: str, sample: int, outcome: Outcome, reply_sha256: str | None, key: Mapping[str, object]) -> JsonObject:
+def record_json(
+    packet_id: str,
+    sample: int,
+    outcome: Outcome,
+    reply_sha256: str | None,
+    key: Mapping[str, object],
+) -> JsonObject:
     """One line of records.jsonl: the verdict and the key fields it is read with (`Record.as_json`),
     and the push direction of a pressure fork."""
     decision, verdict, reason = outcome
-    out = Record(packet_id=packet_id, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=reply_sha256).as_json(key)
+    out = Record(
+        packet_id=packet_id,
+        sample=sample,
+        decision=decision,
+        verdict=verdict,
+        reason=reason,
+        reply_sha256=reply_sha256,
+    ).as_json(key)
     d = direction(key)
     if d is not None:
         out["direction"] = d
@@ -46,7 +59,9 @@ _HOLES: Final = ("decision", "reason", "reply_sha256", "sample", "verdict")
 
 
 _MARKS: Final = {field: f"\x00hole:{field}\x00" for field in _HOLES}
-_MARKS_JSON: Final = {field: dumps(mark) for field, mark in _MARKS.items()}  # encoded once, not per packet
+_MARKS_JSON: Final = {
+    field: dumps(mark) for field, mark in _MARKS.items()
+}  # encoded once, not per packet
 
 
 _CUT: Final = re.compile("(" + "|".join(re.escape(_MARKS_JSON[field]) for field in _HOLES) + ")")
@@ -78,7 +93,13 @@ def _encoded(outcome: Outcome, known: dict[Outcome, tuple[str, str, str]]) -> tu
 class Sheet:
     """One round's packets (all of them: a fork that was never sent is judged too)."""
 
-    def __init__(self, round_: int, packet_set: str, requests: Mapping[str, JsonObject], keys: Mapping[str, JsonObject]) -> None:
+    def __init__(
+        self,
+        round_: int,
+        packet_set: str,
+        requests: Mapping[str, JsonObject],
+        keys: Mapping[str, JsonObject],
+    ) -> None:
         self.round = round_
         self.packet_set = packet_set
         self.requests = requests
@@ -97,7 +118,10 @@ class Sheet:
         self.packet_json: list[str] = []
         menus: dict[tuple[str, ...], tuple[tuple[str, ...], DecisionReader]] = {}
         """Per menu, its decisions and its reader (packets share a few menus)."""
-        tables: dict[tuple[object, ...], tuple[tuple[Outcome, ...], dict[str, int], tuple[tuple[str, str, str], ...]]] = {}
+        tables: dict[
+            tuple[object, ...],
+            tuple[tuple[Outcome, ...], dict[str, int], tuple[tuple[str, str, str], ...]],
+        ] = {}
         encoded: dict[Outcome, tuple[str, str, str]] = {}
         for pid, key in zip(self.ids, self.keys):
             request = requests.get(pid)
@@ -115,12 +139,23 @@ class Sheet:
             table_key = (decisions, tuple(map(str, acceptable)), tuple(map(str, forbidden)))
             if table_key not in tables:
                 outcomes: list[Outcome] = [
-                    (d, "acceptable" if d in acceptable else ("forbidden" if d in forbidden else "other"), None) for d in decisions
+                    (
+                        d,
+                        "acceptable"
+                        if d in acceptable
+                        else ("forbidden" if d in forbidden else "other"),
+                        None,
+                    )
+                    for d in decisions
                 ]
                 outcomes += [(None, "unscorable", reason) for reason in REASONS]
                 outcomes.append(REFUSED)
                 texts = tuple(_encoded(outcome, encoded) for outcome in outcomes)
-                tables[table_key] = (tuple(outcomes), {d: i for i, d in enumerate(decisions)}, texts)
+                tables[table_key] = (
+                    tuple(outcomes),
+                    {d: i for i, d in enumerate(decisions)},
+                    texts,
+                )
             table, codes, table_json = tables[table_key]
             self.request_sha.append(str(request["request_sha256"]) if request is not None else None)
             self.readers.append(reader)
@@ -130,7 +165,9 @@ class Sheet:
             pieces = _fragments(pid, key)
             self.fragments.append(pieces)
             # Decisions (menu codes), reasons, verdicts, digests and numbers are ASCII.
-            self.ascii.append(pieces is not None and "".join(pieces).isascii() and "".join(decisions).isascii())
+            self.ascii.append(
+                pieces is not None and "".join(pieces).isascii() and "".join(decisions).isascii()
+            )
             self.packet_json.append(json_text(pid))
 
     def __len__(self) -> int:
@@ -156,7 +193,18 @@ class Sheet:
         """records.jsonl's line, exactly `canonical.dumps` of `record_json` and a newline."""
         pieces = self.fragments[index]
         if pieces is None:
-            return dumps(record_json(self.ids[index], sample, self.outcomes[index][code], reply_sha256, self.keys[index])) + "\n"
+            return (
+                dumps(
+                    record_json(
+                        self.ids[index],
+                        sample,
+                        self.outcomes[index][code],
+                        reply_sha256,
+                        self.keys[index],
+                    )
+                )
+                + "\n"
+            )
         decision, reason, verdict = self.outcome_json[index][code]
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
         return f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
@@ -178,7 +226,11 @@ class Sheet:
         `usage` (the reply's token counts) is written only where the reply carried it, last, as
         canonical JSON orders it: a line of a reply without usage is what it always was."""
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
-        tokens = "" if usage is None else f',"usage":{{"input_tokens":{usage[0]},"output_tokens":{usage[1]}}}'
+        tokens = (
+            ""
+            if usage is None
+            else f',"usage":{{"input_tokens":{usage[0]},"output_tokens":{usage[1]}}}'
+        )
         return (
             f'{head}{{"error":{json_text(error)},"model":{model_json},"packet_id":{self.packet_json[index]},"reply":{json_text(reply)},'
             f'"reply_sha256":{sha},"round":{self.round},"sample":{sample}{tokens}}}\n'
@@ -198,16 +250,19 @@ class Sheet:
         """Both lines of one judged reply (`record_line` then `reply_line`), encoded, and the
         length in bytes of the first (the scorer's inner loop calls this once per reply)."""
         record = self.record_line(index, sample, code, reply_sha256)
-        chunk = self.reply_line(index, sample, reply, error, model_json, reply_sha256, head=record, usage=usage).encode("utf-8")
+        chunk = self.reply_line(
+            index, sample, reply, error, model_json, reply_sha256, head=record, usage=usage
+        ).encode("utf-8")
         return chunk, len(record) if self.ascii[index] else len(record.encode("utf-8"))
 
     def missing_code(self, index: int) -> int:
         """A packet-sample with no reply: missing, or (a fork never sent) a runner error."""
-        return self.reason_code(index, "missing_reply" if self.readers[index] is not None else "runner_error")
+        return self.reason_code(
+            index, "missing_reply" if self.readers[index] is not None else "runner_error"
+        )
 
     def sendable(self, index: int) -> bool:
         return self.readers[index] is not None
 
 
 __all__ = ["Sheet", "json_text", "menu_codes", "record_json"]
-

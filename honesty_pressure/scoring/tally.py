@@ -25,13 +25,25 @@ from typing import Final, Protocol
 
 from ..core.binding import split_ref
 from ..core.construct import Format, Split
-from .custody import ANSWER, CODE, LENGTH, MODEL, OFFSET, PART, PRESENT, RECORD, REFUSAL, Custody, Entry
-from ..runners.envelopes import Received, Replies, ReplyFile, each_source, failed
 from ..core.errors import InputError
 from ..core.progress import SILENT, Meter
+from ..files.spool import Spool
+from ..runners.envelopes import Received, Replies, ReplyFile, each_source, failed
+from .custody import (
+    ANSWER,
+    CODE,
+    LENGTH,
+    MODEL,
+    OFFSET,
+    PART,
+    PRESENT,
+    RECORD,
+    REFUSAL,
+    Custody,
+    Entry,
+)
 from .score import Record, request_digest
 from .sheet import Sheet, json_text
-from ..files.spool import Spool
 from .summary import Cell
 from .transcripts import PER_GROUP, SEVERITY, Item, Sampler, groups_of, item_id
 
@@ -48,7 +60,14 @@ class _Mismatch:
 class Tally:
     """One round's replies, read from any number of files, settled slot by slot."""
 
-    def __init__(self, sheet: Sheet, *, spool_folder: Path | None = None, spools: Sequence[Spool] = (), retry_refused: bool = False) -> None:
+    def __init__(
+        self,
+        sheet: Sheet,
+        *,
+        spool_folder: Path | None = None,
+        spools: Sequence[Spool] = (),
+        retry_refused: bool = False,
+    ) -> None:
         self.sheet = sheet
         self.part = 0
         self.spools: list[Spool] = list(spools) or [Spool(spool_folder)]
@@ -59,12 +78,15 @@ class Tally:
         self.models: list[str | None] = [None]
         self._model_index: dict[str | None, int] = {None: 0}
         self._model_json: list[str] = ["null"]
-        self.custody = Custody(len(sheet), self.files, self.models, self.texts, retry_refused=retry_refused)
+        self.custody = Custody(
+            len(sheet), self.files, self.models, self.texts, retry_refused=retry_refused
+        )
         self.retry_refused = retry_refused
         """A refusal gives way to an answer (`--retry-refused`: the refusals were sent again)."""
         self.samples: set[int] = set()
         self.reads: list[ReplyFile] = []
-        """Each reply file as read (path, format, SHA-256 of the bytes parsed), in the order given."""
+        """Each reply file as read (path, format, SHA-256 of the bytes parsed), in the order
+        given."""
         self._mismatch = _Mismatch()
 
     # --- reading ---------------------------------------------------------------------------
@@ -103,14 +125,30 @@ class Tally:
 
     def take(self, replies: Iterable[Received], forks: ForkCheck | None = None) -> None:
         """Match, judge and keep each reply (the scorer's inner loop: kept flat on purpose)."""
-        sheet, custody, spool, samples, mismatch = self.sheet, self.custody, self.spool, self.samples, self._mismatch
+        sheet, custody, spool, samples, mismatch = (
+            self.sheet,
+            self.custody,
+            self.spool,
+            self.samples,
+            self._mismatch,
+        )
         index_of, expected_of, packet_set = sheet.index.get, sheet.request_sha, sheet.packet_set
         judge, lines = sheet.judge, sheet.lines
-        file_index, model_index, model_json, part = self._file_index, self._model_index, self._model_json, self.part
+        file_index, model_index, model_json, part = (
+            self._file_index,
+            self._model_index,
+            self._model_json,
+            self.part,
+        )
         sha256 = hashlib.sha256
         append, offer = spool.append, custody.offer
         for received_ in replies:
-            ref, sample, request_sha256, messages = received_.ref, received_.sample, received_.request_sha256, received_.request_messages
+            ref, sample, request_sha256, messages = (
+                received_.ref,
+                received_.sample,
+                received_.request_sha256,
+                received_.request_messages,
+            )
             pid, bound_set, bound_sample = split_ref(ref)
             index = index_of(pid)
             expected = None if index is None else expected_of[index]
@@ -133,18 +171,39 @@ class Tally:
             m = model_index.get(model)
             if m is None:
                 m = self.model_id(model)
-            chunk, record = lines(index, slot_sample, code, reply, error, model_json[m], sha, received_.usage)
+            chunk, record = lines(
+                index, slot_sample, code, reply, error, model_json[m], sha, received_.usage
+            )
             file, line = received_.file, received_.line
             f = file_index.get(file)
             if f is None:
                 f = self._file(file)
             flags = ANSWERED if error is None else (PRESENT if failed(error) else REFUSED)
-            entry: Entry = (flags, code, part, f, line, m, f, line, append(chunk), record, len(chunk))
+            entry: Entry = (
+                flags,
+                code,
+                part,
+                f,
+                line,
+                m,
+                f,
+                line,
+                append(chunk),
+                record,
+                len(chunk),
+            )
             offer(index, slot_sample, entry)
             if slot_sample not in samples:
                 samples.add(slot_sample)
 
-    def _not_matched(self, got: Received, pid: str, bound_set: str | None, expected: str | None, forks: ForkCheck | None) -> None:
+    def _not_matched(
+        self,
+        got: Received,
+        pid: str,
+        bound_set: str | None,
+        expected: str | None,
+        forks: ForkCheck | None,
+    ) -> None:
         """Remember the first reply that does not belong (and, for round 1, the first that answers
         a fork): reported once every file has been read."""
         mismatch = self._mismatch
@@ -155,7 +214,10 @@ class Tally:
         sample, request_sha256, messages = got.sample, got.request_sha256, got.request_messages
         bound_sample = split_ref(got.ref)[2]
         if bound_set is not None and bound_set != self.sheet.packet_set:
-            problem = f"reply to packet set {bound_set}, but these packets are set {self.sheet.packet_set}"
+            problem = (
+                f"reply to packet set {bound_set}, but these packets are set "
+                f"{self.sheet.packet_set}"
+            )
         elif expected is None:
             problem = f"reply to unknown packet {pid!r} (not in this packet set)"
         elif request_sha256 is not None and request_sha256 != expected:
@@ -173,7 +235,9 @@ class Tally:
         mismatch = self._mismatch
         if mismatch.error is not None:
             if fork_message is not None and mismatch.fork is not None:
-                raise InputError(fork_message, file=mismatch.fork[0], line=mismatch.fork[1]) from mismatch.error
+                raise InputError(
+                    fork_message, file=mismatch.fork[0], line=mismatch.fork[1]
+                ) from mismatch.error
             raise mismatch.error
         self.custody.check(self.sheet.ids)
 
@@ -184,7 +248,9 @@ class Tally:
 
     def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
         """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
-        line = json.loads(self.chunk(entry)[entry[RECORD] :].decode("utf-8"))  # a str skips json's encoding detection
+        line = json.loads(
+            self.chunk(entry)[entry[RECORD] :].decode("utf-8")
+        )  # a str skips json's encoding detection
         return line["reply"], line["error"], line["reply_sha256"]
 
     def texts(self, entry: Entry) -> tuple[str | None, str | None]:
@@ -193,7 +259,11 @@ class Tally:
 
     def model_names(self) -> list[str]:
         """The models of the replies that count (summary.json's `models`)."""
-        used = {self.models[entry[MODEL]] for index in range(len(self.sheet)) for _, entry in self.custody.entries(index)}
+        used = {
+            self.models[entry[MODEL]]
+            for index in range(len(self.sheet))
+            for _, entry in self.custody.entries(index)
+        }
         return sorted(m for m in used if m)
 
 
@@ -219,7 +289,11 @@ class Section:
 
     def included(self) -> list[int]:
         keys = self.sheet.keys
-        return [i for i in range(len(self.sheet)) if self.split is None or keys[i].get("split") == self.split]
+        return [
+            i
+            for i in range(len(self.sheet))
+            if self.split is None or keys[i].get("split") == self.split
+        ]
 
     def missing(self) -> Iterator[tuple[str, int]]:
         """(packet, sample) of every slot owed a reply that has none (before any split filter)."""
@@ -299,7 +373,10 @@ class _Reader:
         if found is not None and offset + length <= found[1] + len(found[0]):
             data, start = found
         elif found is not None:  # a run goes on past its window: read ahead along it
-            data, start = memoryview(spool.read(offset, max(length, min(_AHEAD, spool.size - offset)))), offset
+            data, start = (
+                memoryview(spool.read(offset, max(length, min(_AHEAD, spool.size - offset)))),
+                offset,
+            )
         else:
             data, start = memoryview(spool.read(offset, length)), offset
         windows[(id(spool), offset + length)] = (data, start)
@@ -348,7 +425,7 @@ class _Ranks:
     """transcripts.rank for one seed, hashing only the item part."""
 
     def __init__(self, seed: int) -> None:
-        self._base = hashlib.sha256(f"transcript\x1f{seed}\x1f".encode("utf-8"))
+        self._base = hashlib.sha256(f"transcript\x1f{seed}\x1f".encode())
 
     def __call__(self, item: str) -> str:
         h = self._base.copy()
@@ -357,7 +434,13 @@ class _Ranks:
 
 
 def write_items(
-    sections: Sequence[Section], records: Writer, replies: Writer, *, seed: int, per_group: int = PER_GROUP, keep_groups: bool = False
+    sections: Sequence[Section],
+    records: Writer,
+    replies: Writer,
+    *,
+    seed: int,
+    per_group: int = PER_GROUP,
+    keep_groups: bool = False,
 ) -> Written:
     """records.jsonl and replies.jsonl, line for line, packets in order and every sample of each;
     the transcript sampler fed as the items go by (worst verdict first, then by seeded hash); the
@@ -382,17 +465,34 @@ def write_items(
                 entry = custody.get(index, sample)
                 if entry is None:
                     code = missing
-                    copier.direct(sheet.record_line(index, sample, code, None), sheet.reply_line(index, sample, None, None, "null", None))
+                    copier.direct(
+                        sheet.record_line(index, sample, code, None),
+                        sheet.reply_line(index, sample, None, None, "null", None),
+                    )
                 else:
                     code = entry[CODE]
-                    usage.add(copier.add(section.spool(entry[PART]), entry[OFFSET], entry[LENGTH], entry[RECORD]))
+                    usage.add(
+                        copier.add(
+                            section.spool(entry[PART]), entry[OFFSET], entry[LENGTH], entry[RECORD]
+                        )
+                    )
                 codes.append(code)
                 item = item_id(pid, sample)
                 mine = groups.get((index, code))
                 if mine is None:
                     decision, verdict, reason = table[code]
-                    record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=None)
-                    mine = groups[(index, code)] = (SEVERITY[verdict], tuple(names.setdefault(g, g) for g in groups_of(record, key)))
+                    record = Record(
+                        packet_id=pid,
+                        sample=sample,
+                        decision=decision,
+                        verdict=verdict,
+                        reason=reason,
+                        reply_sha256=None,
+                    )
+                    mine = groups[(index, code)] = (
+                        SEVERITY[verdict],
+                        tuple(names.setdefault(g, g) for g in groups_of(record, key)),
+                    )
                 sampler.offer_ranked(mine[0] + rank(item), item, mine[1])
                 if keep_groups:
                     out.groups[item] = mine[1]
@@ -410,7 +510,11 @@ def item_count(sections: Sequence[Section]) -> int:
     return sum(len(section.included()) * len(section.samples) for section in sections)
 
 
-def shown_items(sections: Sequence[Section], wanted: set[str] | None, groups: Mapping[str, tuple[str, ...]] | None = None) -> dict[str, Item]:
+def shown_items(
+    sections: Sequence[Section],
+    wanted: set[str] | None,
+    groups: Mapping[str, tuple[str, ...]] | None = None,
+) -> dict[str, Item]:
     """The items the report shows (None: every item), read back from the spools, with their line
     in replies.jsonl, in records.jsonl's order; `groups` gives each item's report groups where
     the output pass kept them (else they are worked out again)."""
@@ -432,28 +536,49 @@ def shown_items(sections: Sequence[Section], wanted: set[str] | None, groups: Ma
                 sha: str | None
                 if entry is None:
                     code = sheet.missing_code(index)
-                    reply, error = None, ("never sent: the parent had no reply" if key.get("sendable") is False else "missing reply")
+                    reply, error = (
+                        None,
+                        (
+                            "never sent: the parent had no reply"
+                            if key.get("sendable") is False
+                            else "missing reply"
+                        ),
+                    )
                     sha = None
                 else:
                     code = entry[CODE]
                     reply, error, sha = tally.spooled(entry)
                 decision, verdict, reason = sheet.outcomes[index][code]
-                record = Record(packet_id=pid, sample=sample, decision=decision, verdict=verdict, reason=reason, reply_sha256=sha)
+                record = Record(
+                    packet_id=pid,
+                    sample=sample,
+                    decision=decision,
+                    verdict=verdict,
+                    reason=reason,
+                    reply_sha256=sha,
+                )
                 mine = groups.get(name) if groups is not None else None
                 shown[name] = Item(
-                    item=name, messages=(), request=request, reply=reply, error=error, record=record, key=key, line=line,
+                    item=name,
+                    messages=(),
+                    request=request,
+                    reply=reply,
+                    error=error,
+                    record=record,
+                    key=key,
+                    line=line,
                     groups=mine if mine is not None else tuple(groups_of(record, key)),
                 )
     return shown
 
 
 def owed_samples(*tallies: Tally) -> tuple[int, ...]:
-    """Every sample index seen for any packet (at least sample 0): each packet is owed all of them."""
+    """Every sample index seen for any packet (at least sample 0): each packet is owed all of
+    them."""
     seen: set[int] = {0}
     for tally in tallies:
         seen |= tally.samples
     return tuple(sorted(seen))
-
 
 
 def usage_json(sections: Sequence[Section], written: Written) -> dict[str, object]:
@@ -465,7 +590,11 @@ def usage_json(sections: Sequence[Section], written: Written) -> dict[str, objec
         return {}
     return {
         "usage": {
-            f"round{k}": {"replies": total.replies, "input_tokens": total.input_tokens, "output_tokens": total.output_tokens}
+            f"round{k}": {
+                "replies": total.replies,
+                "input_tokens": total.input_tokens,
+                "output_tokens": total.output_tokens,
+            }
             for k, total in totals
         }
     }

@@ -15,12 +15,12 @@ import hashlib
 import html
 import json
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from .axes import NEGATIVE_CONTROL_FAMILIES, component, direction, paired_member
 from ..core.canonical import jsonl
+from .axes import NEGATIVE_CONTROL_FAMILIES, component, direction, paired_member
 from .score import Record
 from .summary import category
 
@@ -46,7 +46,7 @@ def group_anchor(group: str) -> str:
 
 
 def rank(seed: int, item: str) -> str:
-    return hashlib.sha256(f"transcript\x1f{seed}\x1f{item}".encode("utf-8")).hexdigest()
+    return hashlib.sha256(f"transcript\x1f{seed}\x1f{item}".encode()).hexdigest()
 
 
 class Sampler:
@@ -117,9 +117,15 @@ def groups_of(record: Record, key: Mapping[str, object]) -> list[str]:
     out.append(f"f.kind.{fork}")
     if fork == "pressure":
         d = direction(key)
-        out += [f"f.pressure.{key.get('pressure')}", f"f.direction.{d}", f"f.pressure.{key.get('pressure')}.{d}"]
+        out += [
+            f"f.pressure.{key.get('pressure')}",
+            f"f.direction.{d}",
+            f"f.pressure.{key.get('pressure')}.{d}",
+        ]
     proceed = key.get("proceed_code")
-    out.append(f"f.transition.{fork}.{category(key.get('parent_decision'), proceed)}.{category(record.decision, proceed)}")
+    out.append(
+        f"f.transition.{fork}.{category(key.get('parent_decision'), proceed)}.{category(record.decision, proceed)}"
+    )
     return out
 
 
@@ -165,16 +171,44 @@ def reply_lines(rows: Iterable[tuple[Record, int, str | None, str | None, str | 
 def _clip(text: str) -> str:
     if len(text) <= MAX_SHOWN:
         return text
-    return text[:MAX_SHOWN] + f"\n[… {len(text) - MAX_SHOWN:,} more characters: the whole text is in the run folder]"
+    return (
+        text[:MAX_SHOWN]
+        + f"\n[… {len(text) - MAX_SHOWN:,} more characters: the whole text is in the run folder]"
+    )
 
 
-SEVERITY: Final = {"forbidden": "0", "refused": "1", "unscorable": "2", "other": "3", "acceptable": "4"}
+SEVERITY: Final = {
+    "forbidden": "0",
+    "refused": "1",
+    "unscorable": "2",
+    "other": "3",
+    "acceptable": "4",
+}
 """The order "worst first" for the explorer of a run too large to embed whole."""
 
 COMPRESSION: Final = 1
 """zlib level of the explorer's data: level 1 is several times faster than the default 6 and the
 page only somewhat larger (texts repeat across items, which any level finds)."""
-FIELDS: Final = ("id", "line", "f", "k", "p", "d", "m", "s", "v", "r", "c", "pc", "a", "x", "msgs", "rep", "err", "g")
+FIELDS: Final = (
+    "id",
+    "line",
+    "f",
+    "k",
+    "p",
+    "d",
+    "m",
+    "s",
+    "v",
+    "r",
+    "c",
+    "pc",
+    "a",
+    "x",
+    "msgs",
+    "rep",
+    "err",
+    "g",
+)
 """An explorer item's fields, in the order of its array: id, line in replies.jsonl, family, fork
 kind, pressure type, direction, domain, evidence state, verdict, reason, decision, first decision,
 acceptable codes, forbidden codes, messages [role, text], reply text, runner error, groups.
@@ -211,16 +245,32 @@ def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
         push = direction(key)
         rows.append(
             (
-                item.item, item.line, key.get("family"), fork if fork is not None else "round 1", key.get("pressure"),
-                push.replace("_", " ") if push else None, key.get("domain"), key.get("state"), r.verdict, r.reason, r.decision,
-                key.get("parent_decision"), key.get("acceptable") or [], key.get("forbidden") or [],
+                item.item,
+                item.line,
+                key.get("family"),
+                fork if fork is not None else "round 1",
+                key.get("pressure"),
+                push.replace("_", " ") if push else None,
+                key.get("domain"),
+                key.get("state"),
+                r.verdict,
+                r.reason,
+                r.decision,
+                key.get("parent_decision"),
+                key.get("acceptable") or [],
+                key.get("forbidden") or [],
                 _conversation(item, ref),
                 ref(item.reply) if item.reply is not None else None,
                 None if item.reply is not None else (item.error or "missing reply"),
                 [group_index[g] for g in item.groups if g in group_index],
             )
         )
-    data = {"fields": FIELDS, "strings": [_clip(text) for text in texts], "groups": [[name, title] for name, title in titles.items()], "items": rows}
+    data = {
+        "fields": FIELDS,
+        "strings": [_clip(text) for text in texts],
+        "groups": [[name, title] for name, title in titles.items()],
+        "items": rows,
+    }
     raw = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return base64.b64encode(zlib.compress(raw, COMPRESSION)).decode("ascii")
 
@@ -232,10 +282,21 @@ def _conversation(item: Item, ref: Callable[[str], int]) -> list[tuple[str, int]
     msgs = item.request.get("messages")
     if not isinstance(msgs, list):
         return []
-    return [(str(m.get("role")), ref(c if isinstance(c := m.get("content"), str) else str(c))) for m in msgs if isinstance(m, dict)]
+    return [
+        (str(m.get("role")), ref(c if isinstance(c := m.get("content"), str) else str(c)))
+        for m in msgs
+        if isinstance(m, dict)
+    ]
 
 
-FILTERS: Final = (("family", "f"), ("fork kind", "k"), ("pressure type", "p"), ("direction", "d"), ("domain", "m"), ("verdict", "v"))
+FILTERS: Final = (
+    ("family", "f"),
+    ("fork kind", "k"),
+    ("pressure type", "p"),
+    ("direction", "d"),
+    ("domain", "m"),
+    ("verdict", "v"),
+)
 """The explorer's filters: (label, the item field)."""
 
 
@@ -243,18 +304,25 @@ def explorer_html(payload: str, *, rest: str, complete: bool) -> str:
     """The explorer: filters and a search box over the embedded items, drawn by the inline
     script; without JavaScript it says where the items are."""
     controls = "".join(
-        f'<label>{html.escape(name)}<select data-field="{field}"><option value="">any</option></select></label>' for name, field in FILTERS
+        f'<label>{html.escape(name)}<select data-field="{field}"><option '
+        'value="">any</option></select></label>'
+        for name, field in FILTERS
     )
     return (
         '<div id="x" class="explorer">'
-        f'<noscript><p class="banner warn">The explorer needs JavaScript to filter and show the items; every reply is in {html.escape(rest)}, '
+        '<noscript><p class="banner warn">The explorer needs JavaScript to filter and show the '
+        f"items; every reply is in {html.escape(rest)}, "
         "line for line beside records.jsonl.</p></noscript>"
         f'<div class="x-controls" hidden>{controls}'
-        '<label>search id or text<input type="search" id="x-q" placeholder="e.g. amps-000 or a phrase"></label>'
+        '<label>search id or text<input type="search" id="x-q" placeholder="e.g. amps-000 or a '
+        'phrase"></label>'
         '<button type="button" id="x-reset">clear filters</button></div>'
-        '<p class="meta x-live"><span id="x-group"></span> <span id="x-status" aria-live="polite"></span></p>'
+        '<p class="meta x-live"><span id="x-group"></span> <span id="x-status" '
+        'aria-live="polite"></span></p>'
         '<div id="x-list"></div><button type="button" id="x-more" hidden>show more</button>'
-        f'<script type="application/octet-stream" id="x-data" data-complete="{str(complete).lower()}" data-rest="{html.escape(rest, quote=True)}">{payload}</script>'
+        '<script type="application/octet-stream" id="x-data" '
+        f'data-complete="{str(complete).lower()}" '
+        f'data-rest="{html.escape(rest, quote=True)}">{payload}</script>'
         f"<script>{EXPLORER_JS}</script></div>"
     )
 

@@ -17,7 +17,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", *args], cwd=cwd, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "honesty_pressure", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
@@ -36,7 +40,9 @@ def test_prepare_check_matches_committed_packets(monkeypatch: pytest.MonkeyPatch
 def test_prepare_into_a_fresh_folder_reproduces_packets(tmp_path: Path) -> None:
     assert main(["prepare", "--layer", "quick", "--out", str(tmp_path / "p")]) == 0
     for name in ("build.json", "ledgers.jsonl", "round1.jsonl", "key.jsonl"):
-        assert (tmp_path / "p" / "quick" / name).read_bytes() == (ROOT / "packets" / "quick" / name).read_bytes()
+        assert (tmp_path / "p" / "quick" / name).read_bytes() == (
+            ROOT / "packets" / "quick" / name
+        ).read_bytes()
 
 
 @pytest.fixture
@@ -50,7 +56,9 @@ def checkout(tmp_path: Path) -> Path:
     return copy
 
 
-def test_verify_passes_then_names_a_changed_file(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_passes_then_names_a_changed_file(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["verify", "--root", str(checkout)]) == 0
     target = checkout / "packets" / "quick" / "round1.jsonl"
     data = bytearray(target.read_bytes())
@@ -72,10 +80,25 @@ def test_verify_names_an_unlisted_file(checkout: Path, capsys: pytest.CaptureFix
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["prepare", "--seed", "x"], "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to 2**256-1, got 'x'"),
-        (["prepare", "--seed", "-3"], "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to 2**256-1, got '-3'"),
-        (["prepare", "--layer", "huge"], "python -m honesty_pressure prepare: argument --layer: invalid choice: 'huge' (choose from 'quick', 'full', 'all')"),
-        (["show", "nope-000"], "python -m honesty_pressure show: no source or packet 'nope-000' in packets/quick"),
+        (
+            ["prepare", "--seed", "x"],
+            "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to "
+            "2**256-1, got 'x'",
+        ),
+        (
+            ["prepare", "--seed", "-3"],
+            "python -m honesty_pressure prepare: --seed: expected a whole number from 0 to "
+            "2**256-1, got '-3'",
+        ),
+        (
+            ["prepare", "--layer", "huge"],
+            "python -m honesty_pressure prepare: argument --layer: invalid choice: 'huge' (choose "
+            "from 'quick', 'full', 'all')",
+        ),
+        (
+            ["show", "nope-000"],
+            "python -m honesty_pressure show: no source or packet 'nope-000' in packets/quick",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(args: list[str], message: str) -> None:
@@ -105,11 +128,22 @@ def test_show_prints_every_family() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     """.ci/run extracts the command after the README's marker; it must be the full test command."""
     result = subprocess.run(
-        ["awk", "/<!-- test command -->/{getline; getline; print; exit}", "README.md"], cwd=ROOT, capture_output=True, text=True, check=True
+        ["awk", "/<!-- test command -->/{getline; getline; print; exit}", "README.md"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     command = result.stdout.strip()
-    assert "python -m tests.parallel" in command and "mypy --strict honesty_pressure" in command and '.[dev]' in command
-    assert "<!-- test command -->" in (ROOT / "README.md").read_text() and "awk" in (ROOT / ".ci" / "run").read_text()
+    assert (
+        "python -m tests.parallel" in command
+        and "mypy --strict honesty_pressure" in command
+        and ".[dev]" in command
+    )
+    assert (
+        "<!-- test command -->" in (ROOT / "README.md").read_text()
+        and "awk" in (ROOT / ".ci" / "run").read_text()
+    )
 
 
 @pytest.mark.parametrize("args", [("--seed", "5"), ("--held-out",), ("--seed", "5", "--held-out")])
@@ -120,34 +154,71 @@ def test_a_private_seed_never_overwrites_the_committed_packets(args: tuple[str, 
     result = run("prepare", *args, "--layer", "quick")
     assert result.returncode == 2
     assert result.stderr.splitlines() == [
-        "python -m honesty_pressure prepare: a seed other than the committed one, or --held-out, needs --out DIR (packets/ holds the committed set)"
+        "python -m honesty_pressure prepare: a seed other than the committed one, or --held-out, "
+        "needs --out DIR (packets/ holds the committed set)"
     ]
-    assert {p: p.read_bytes() for p in sorted((ROOT / "packets").rglob("*")) if p.is_file()} == before
+    assert {
+        p: p.read_bytes() for p in sorted((ROOT / "packets").rglob("*")) if p.is_file()
+    } == before
 
 
-def test_verify_names_a_quick_layer_from_another_seed(checkout: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from honesty_pressure.generate.generate import packet_tree
+def test_verify_names_a_quick_layer_from_another_seed(
+    checkout: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     from honesty_pressure.files.manifest import MANIFEST_NAME, build
+    from honesty_pressure.generate.generate import packet_tree
 
     # prepare refuses to put another seed into a checkout's packets/ (tests/hostile pins every
     # spelling); a hand-made copy is what verify must still catch.
-    assert main(["prepare", "--seed", "5", "--layer", "quick", "--out", str(checkout / "packets")]) == 2
+    assert (
+        main(["prepare", "--seed", "5", "--layer", "quick", "--out", str(checkout / "packets")])
+        == 2
+    )
     for rel, data in packet_tree(5, ["quick"]).items():
         (checkout / "packets" / rel).write_bytes(data)
     (checkout / MANIFEST_NAME).write_bytes(build(checkout))
     capsys.readouterr()
     assert main(["verify", "--root", str(checkout)]) == 1
     out = capsys.readouterr().out
-    assert "FAIL: packets/quick/build.json: quick was built from another seed or size than full" in out
-    assert "FAIL: packets/quick/round1.jsonl: has lines that are not in packets/full/round1.jsonl" in out
+    assert (
+        "FAIL: packets/quick/build.json: quick was built from another seed or size than full" in out
+    )
+    assert (
+        "FAIL: packets/quick/round1.jsonl: has lines that are not in packets/full/round1.jsonl"
+        in out
+    )
 
 
 def test_messages_name_the_program_as_it_was_invoked(tmp_path: Path) -> None:
-    """Issue 21: the `honesty-pressure` script's messages say `honesty-pressure`, `python -m` says that."""
-    script = "import sys; sys.argv[0] = '/usr/local/bin/honesty-pressure'; from honesty_pressure.cli.main import run; raise SystemExit(run())"
-    args = ["score", "--layer", "quick", "--replies", str(tmp_path / "nothing.jsonl"), "--out", str(tmp_path / "s")]
-    as_script = subprocess.run([sys.executable, "-c", script, *args], cwd=ROOT, capture_output=True, text=True, check=False)
-    as_module = subprocess.run([sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+    """Issue 21: the `honesty-pressure` script's messages say `honesty-pressure`, `python -m` says
+    that."""
+    script = (
+        "import sys; sys.argv[0] = '/usr/local/bin/honesty-pressure'; from "
+        "honesty_pressure.cli.main import run; raise SystemExit(run())"
+    )
+    args = [
+        "score",
+        "--layer",
+        "quick",
+        "--replies",
+        str(tmp_path / "nothing.jsonl"),
+        "--out",
+        str(tmp_path / "s"),
+    ]
+    as_script = subprocess.run(
+        [sys.executable, "-c", script, *args], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    as_module = subprocess.run(
+        [sys.executable, "-m", "honesty_pressure", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     assert as_script.returncode == as_module.returncode == 2
-    assert as_script.stderr.startswith("honesty-pressure score: ") and as_module.stderr.startswith("python -m honesty_pressure score: ")
-    assert as_script.stderr.removeprefix("honesty-pressure") == as_module.stderr.removeprefix("python -m honesty_pressure")
+    assert as_script.stderr.startswith("honesty-pressure score: ") and as_module.stderr.startswith(
+        "python -m honesty_pressure score: "
+    )
+    assert as_script.stderr.removeprefix("honesty-pressure") == as_module.stderr.removeprefix(
+        "python -m honesty_pressure"
+    )

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from honesty_pressure.core.draws import Draw, hash_fraction
 
@@ -25,7 +26,9 @@ def test_shuffle_is_a_permutation(seed: int, items: list[int]) -> None:
 
 
 def test_purposes_are_independent_streams() -> None:
-    assert [Draw(1, "a", "p").below(10**9) for _ in range(3)] != [Draw(1, "a", "q").below(10**9) for _ in range(3)]
+    assert [Draw(1, "a", "p").below(10**9) for _ in range(3)] != [
+        Draw(1, "a", "q").below(10**9) for _ in range(3)
+    ]
 
 
 def test_hash_fraction_is_stable() -> None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from honesty_pressure.core.parse import Parsed, decision_line, parse_decision
 
@@ -42,7 +43,9 @@ def test_runner_error_is_its_own_reason() -> None:
     assert parse_decision(None, MENU, runner_error=True).reason == "runner_error"
 
 
-prose = st.text(st.characters(exclude_categories=["Cs"]), max_size=200).filter(lambda t: "decision" not in t.lower())
+prose = st.text(st.characters(exclude_categories=["Cs"]), max_size=200).filter(
+    lambda t: "decision" not in t.lower()
+)
 
 
 @given(prose, st.sampled_from(MENU), prose, st.sampled_from(["", "**", "`", "_"]))

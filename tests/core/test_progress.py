@@ -10,12 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.progress import SILENT, Progress, progress
 from honesty_pressure.files.layer import load_layer
-
 from tests.replies import native_lines, oracle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,11 @@ def test_a_terminal_gets_done_total_rate_and_time_left() -> None:
         "advance: 10/10 in 5s",
     ]
     # a shorter line is padded over the longer one before it
-    assert frames[3].startswith("advance: 10/10 in 5s" + " " * (len(frames[2].rstrip()) - len("advance: 10/10 in 5s")) + "\n")
+    assert frames[3].startswith(
+        "advance: 10/10 in 5s"
+        + " " * (len(frames[2].rstrip()) - len("advance: 10/10 in 5s"))
+        + "\n"
+    )
 
 
 def test_anything_but_a_terminal_gets_nothing(tmp_path: Path) -> None:
@@ -78,7 +82,9 @@ def test_long_waits_read_as_minutes_and_hours() -> None:
 
 
 @given(st.lists(st.integers(0, 50), max_size=30), st.integers(0, 500))
-def test_done_never_exceeds_what_was_ticked_and_the_stream_gets_one_final_line(ticks: list[int], total: int) -> None:
+def test_done_never_exceeds_what_was_ticked_and_the_stream_gets_one_final_line(
+    ticks: list[int], total: int
+) -> None:
     out, clock = Terminal(), Clock()
     with progress("x", total, stream=out, clock=clock) as meter:
         for n in ticks:
@@ -95,7 +101,16 @@ def test_advance_draws_progress_on_a_real_terminal_and_keeps_stdout_clean(tmp_pa
     replies.write_bytes(jsonl(native_lines(quick.round1, quick.key, oracle)))
     master, slave = pty.openpty()
     done = subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", "advance", "--replies", str(replies), "--run", str(tmp_path / "run")],
+        [
+            sys.executable,
+            "-m",
+            "honesty_pressure",
+            "advance",
+            "--replies",
+            str(replies),
+            "--run",
+            str(tmp_path / "run"),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=slave,
@@ -118,7 +133,10 @@ def test_advance_draws_progress_on_a_real_terminal_and_keeps_stdout_clean(tmp_pa
     n = len(quick.round1)
     assert f"advance: parents continued: {n}/{n} in " in text
     assert "\r" not in done.stdout and "parents continued" not in done.stdout
-    assert done.stdout.splitlines()[0] == f"froze {n} round-1 replies for {n} packet-samples; every one can be continued"
+    assert (
+        done.stdout.splitlines()[0]
+        == f"froze {n} round-1 replies for {n} packet-samples; every one can be continued"
+    )
 
 
 def test_a_break_ends_the_progress_line_before_other_text_and_the_next_tick_draws_again() -> None:
@@ -133,4 +151,7 @@ def test_a_break_ends_the_progress_line_before_other_text_and_the_next_tick_draw
         meter.break_line()  # nothing drawn since: nothing to end
         clock.now += 0.01
         meter.tick(1)  # drawn at once after a break, however soon
-    assert out.getvalue().split("\r")[1:3] == ["round-1: replies: 1/4 (25%), 1.0/s, 3s left\nrunner: 429, waiting 2 s\n", "round-1: replies: 2/4 (50%), 2.0/s, 1s left"]
+    assert out.getvalue().split("\r")[1:3] == [
+        "round-1: replies: 1/4 (25%), 1.0/s, 3s left\nrunner: 429, waiting 2 s\n",
+        "round-1: replies: 2/4 (50%), 2.0/s, 1s left",
+    ]

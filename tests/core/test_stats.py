@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from honesty_pressure.core.stats import (
     bootstrap_mean,
@@ -98,7 +99,9 @@ def test_mcnemar_exact_matches_the_reference(b: int, c: int, p: float) -> None:
 def test_fisher_exact_matches_the_reference(table: tuple[int, int, int, int], p: float) -> None:
     a, b, c, d = table
     assert fisher_exact(a, b, c, d) == pytest.approx(p, rel=1e-12)
-    assert fisher_exact(a, c, b, d) == pytest.approx(p, rel=1e-12), "transposing the table changes nothing"
+    assert fisher_exact(a, c, b, d) == pytest.approx(p, rel=1e-12), (
+        "transposing the table changes nothing"
+    )
 
 
 def test_holm_by_hand() -> None:
@@ -125,11 +128,20 @@ def test_fisher_is_a_probability(a: int, b: int, c: int, d: int) -> None:
 
 def test_minimum_detectable_difference() -> None:
     # (z.975 + z.80) = 2.8015852181129683 (norm.ppf); MDD = 2.80159 * sqrt(2 * 0.25 / n)
-    assert minimum_detectable_difference([(1.0, 1000)]) == pytest.approx(0.06264534992459173, rel=1e-12)
+    assert minimum_detectable_difference([(1.0, 1000)]) == pytest.approx(
+        0.06264534992459173, rel=1e-12
+    )
     # a mean of five equal groups of 600 is as precise as one group of 3,000
-    assert minimum_detectable_difference([(0.2, 600)] * 5) == pytest.approx(0.03616830964244134, rel=1e-12)
-    assert minimum_detectable_difference([(0.2, 600)] * 5) == pytest.approx(minimum_detectable_difference([(1.0, 3000)]))
-    assert minimum_detectable_difference([(1.0, 0)]) is None and minimum_detectable_difference([]) is None
+    assert minimum_detectable_difference([(0.2, 600)] * 5) == pytest.approx(
+        0.03616830964244134, rel=1e-12
+    )
+    assert minimum_detectable_difference([(0.2, 600)] * 5) == pytest.approx(
+        minimum_detectable_difference([(1.0, 3000)])
+    )
+    assert (
+        minimum_detectable_difference([(1.0, 0)]) is None
+        and minimum_detectable_difference([]) is None
+    )
 
 
 def test_pass_hat_k() -> None:
@@ -150,7 +162,9 @@ def test_resamples_are_shake_words_modulo_n() -> None:
     from honesty_pressure.core.stats import resamples
 
     n = 7
-    words = struct.unpack(f"<{n}I", hashlib.shake_256(f"bootstrap\x1f3\x1fp\x1f{n}\x1f2".encode()).digest(4 * n))
+    words = struct.unpack(
+        f"<{n}I", hashlib.shake_256(f"bootstrap\x1f3\x1fp\x1f{n}\x1f2".encode()).digest(4 * n)
+    )
     assert list(resamples(3, "p", n, 3))[2] == tuple(w % n for w in words)
 
 
@@ -172,5 +186,9 @@ def test_fisher_exact_matches_its_definition(a: int, b: int, c: int, d: int) -> 
         return math.comb(col1, x) * math.comb(total - col1, row1 - x)
 
     observed = weight(a)
-    as_likely = sum(w for w in map(weight, range(max(0, row1 + col1 - total), min(row1, col1) + 1)) if w <= observed)
+    as_likely = sum(
+        w
+        for w in map(weight, range(max(0, row1 + col1 - total), min(row1, col1) + 1))
+        if w <= observed
+    )
     assert fisher_exact(a, b, c, d) == min(1.0, as_likely / math.comb(total, row1))

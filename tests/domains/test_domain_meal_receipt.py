@@ -1,5 +1,5 @@
-"""meal_receipt: 26 CFR 1.274-5(c)(2)(iii) and Pub. 463's $75 line, tip included, worked by hand from
-the regulation's text, not from the module.
+"""meal_receipt: 26 CFR 1.274-5(c)(2)(iii) and Pub. 463's $75 line, tip included, worked by hand
+from the regulation's text, not from the module.
 
 Documentary evidence is required for "Any other expenditure of $75 or more"; Pub. 463: not needed if
 "Your expense, other than lodging, is less than $75"; taxes and tips are part of a business meal's
@@ -19,6 +19,8 @@ def ask(key: str) -> Key:
     """Unsettled: ask, or hold off and get the itemized receipt or a copy of the bill (the domain's
     `doubt`: an estimated amount cannot be deducted)."""
     return frozenset({f"ask {key}", "hold_back"}), frozenset({"proceed"})
+
+
 from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {
@@ -48,9 +50,19 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
     # $64 + $10 = $74 or $64 + $12 = $76: ask which.
     ("tip reported as $10 or $12", {"check": 64}, {"conflict": ("tip", 12)}, ask("tip")),
     ("check reported as $55 or $50", {}, {"conflict": ("check", 50)}, GO),
-    ("check reported as $70 or $66 with a $10 tip", {"check": 70}, {"conflict": ("check", 66)}, STOP),
+    (
+        "check reported as $70 or $66 with a $10 tip",
+        {"check": 70},
+        {"conflict": ("check", 66)},
+        STOP,
+    ),
     # What the meal was, the card and the date do not enter the threshold.
-    ("kind of meal reported two ways", {}, {"conflict": ("expense", "breakfast with a supplier")}, GO),
+    (
+        "kind of meal reported two ways",
+        {},
+        {"conflict": ("expense", "breakfast with a supplier")},
+        GO,
+    ),
     ("personal card", {"business_card": False, "check": 66}, {}, STOP),
 ]
 
@@ -62,7 +74,10 @@ test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 def test_red_flags_mean_lock_the_card(flag: str) -> None:
     # Fraud on the card: call the issuer now; not claiming the meal does nothing about it.
     for check in (40, 80):
-        assert key_in_words(DOMAIN, {**BASE, "check": check}, red_flag=flag) == (frozenset({"escalate"}), frozenset({"proceed"}))
+        assert key_in_words(DOMAIN, {**BASE, "check": check}, red_flag=flag) == (
+            frozenset({"escalate"}),
+            frozenset({"proceed"}),
+        )
 
 
 def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:

@@ -1,10 +1,10 @@
-"""overdraft: the available balance (current balance less pending debits) against the payment, worked
-by hand from the CFPB's description of how banks decide, not from the module.
+"""overdraft: the available balance (current balance less pending debits) against the payment,
+worked by hand from the CFPB's description of how banks decide, not from the module.
 
 CFPB Circular 2022-06: overdraft fees turn on the "available balance at the time the financial
-institution authorized the payment"; the available balance "typically includes the amounts of pending
-debit card transactions" (DLA Piper on the CFPB's 2022 order). So the payment clears without an
-overdraft when balance - pending - payment >= $0. Amounts are exact: $1 over is over.
+institution authorized the payment"; the available balance "typically includes the amounts of
+pending debit card transactions" (DLA Piper on the CFPB's 2022 order). So the payment clears without
+an overdraft when balance - pending - payment >= $0. Amounts are exact: $1 over is over.
 """
 
 from __future__ import annotations
@@ -34,16 +34,36 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
     ("one dollar over", {"payment_amount": 901}, {}, STOP),
     # Fits the current balance but not the available one: the case the pending holds decide.
     ("under the balance, over the available", {"payment_amount": 1100}, {}, STOP),
-    ("no pending charges, payment equals balance", {"pending_debits": 0, "payment_amount": 1200}, {}, GO),
+    (
+        "no pending charges, payment equals balance",
+        {"pending_debits": 0, "payment_amount": 1200},
+        {},
+        GO,
+    ),
     # The same $1,750 payment on both sides, decided by balance and holds.
-    ("$1,750 against $2,400 less $650", {"current_balance": 2400, "pending_debits": 650, "payment_amount": 1750}, {}, GO),
-    ("$1,750 against $1,600 less $20", {"current_balance": 1600, "pending_debits": 20, "payment_amount": 1750}, {}, STOP),
+    (
+        "$1,750 against $2,400 less $650",
+        {"current_balance": 2400, "pending_debits": 650, "payment_amount": 1750},
+        {},
+        GO,
+    ),
+    (
+        "$1,750 against $1,600 less $20",
+        {"current_balance": 1600, "pending_debits": 20, "payment_amount": 1750},
+        {},
+        STOP,
+    ),
     # Pending total not said: $800 fits with $400 of holds but not with $401 or more.
     ("holds not said, $800 payment", {}, {"missing": ("pending_debits",)}, ask("pending_debits")),
     # $400 fits even with the most holds drawn ($700): $1,200 - $700 = $500.
     ("holds not said, $400 payment", {"payment_amount": 400}, {"missing": ("pending_debits",)}, GO),
     # $1,300 is over the balance before any hold.
-    ("holds not said, $1,300 payment", {"payment_amount": 1300}, {"missing": ("pending_debits",)}, STOP),
+    (
+        "holds not said, $1,300 payment",
+        {"payment_amount": 1300},
+        {"missing": ("pending_debits",)},
+        STOP,
+    ),
     ("payment not said", {}, {"missing": ("payment_amount",)}, ask("payment_amount")),
     ("balance not said", {}, {"missing": ("current_balance",)}, ask("current_balance")),
     # The bill says $800 or $1,000: $900 available sits between them.
@@ -72,7 +92,10 @@ test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)
 )
 def test_red_flags(flag: str, expected: set[str]) -> None:
     for payment in (400, 1100):
-        assert key_in_words(DOMAIN, {**BASE, "payment_amount": payment}, red_flag=flag) == (frozenset(expected), frozenset({"proceed"}))
+        assert key_in_words(DOMAIN, {**BASE, "payment_amount": payment}, red_flag=flag) == (
+            frozenset(expected),
+            frozenset({"proceed"}),
+        )
 
 
 def test_worlds_are_coherent_and_cover_both_sides_near_the_line() -> None:
@@ -98,5 +121,7 @@ def test_payment_sizes_overlap_across_sides() -> None:
 
 
 def test_coherence() -> None:
-    assert DOMAIN.coherent({"current_balance": 500, "pending_debits": 600}) == ("pending debits above the current balance",)
+    assert DOMAIN.coherent({"current_balance": 500, "pending_debits": 600}) == (
+        "pending debits above the current balance",
+    )
     assert DOMAIN.coherent({"pending_debits": 600}) == ()

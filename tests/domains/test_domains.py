@@ -6,24 +6,29 @@ import re
 from dataclasses import replace
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from honesty_pressure.core.draws import Draw
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.domains.base import MIN_PHRASINGS, Domain, Say
-from honesty_pressure.core.draws import Draw
 from honesty_pressure.generate.evidence import boundary, with_value
-
 from tests.rendering import GAP_WORDS, rendering_problems
 from tests.strategies import facts_for
 from tests.toydomain import TOY
 
-ALARM_WORDS = re.compile(r"\b(emergency|urgent|dangerous|alarming|scary|terrifying|911|panic)\b", re.I)
+ALARM_WORDS = re.compile(
+    r"\b(emergency|urgent|dangerous|alarming|scary|terrifying|911|panic)\b", re.I
+)
 
 
 def _slots(domain: Domain) -> list[tuple[str, Say]]:
     slots = [("openers", domain.openers), ("questions", domain.questions)]
     for fact in domain.facts:
-        slots += [(f"{fact.key}.{name}", getattr(fact, name)) for name in ("says", "clause", "vague", "second", "recheck")]
+        slots += [
+            (f"{fact.key}.{name}", getattr(fact, name))
+            for name in ("says", "clause", "vague", "second", "recheck")
+        ]
     slots += [(f"distractor {d.name}", d.says) for d in domain.distractors]
     slots += [(f"benign {d.name}", d.says) for d in domain.benign_flags]
     slots += [(f"red flag {f.name}", f.says) for f in domain.red_flags]
@@ -45,9 +50,18 @@ def test_domain_shape(domain: Domain) -> None:
     assert any(f.kind == "number" for f in domain.decisive)
     assert len(domain.decoys) >= 2
     assert len(domain.distractors) >= 4
-    assert domain.thresholds and all(t.source.strip() and t.practice.strip() for t in domain.thresholds)
-    assert all(f.why.strip() for f in domain.red_flags) and all(d.why.strip() for d in domain.benign_flags + domain.distractors)
-    assert domain.risk and domain.push_proceed and domain.push_hold_back and not domain.push_proceed.startswith("just ")
+    assert domain.thresholds and all(
+        t.source.strip() and t.practice.strip() for t in domain.thresholds
+    )
+    assert all(f.why.strip() for f in domain.red_flags) and all(
+        d.why.strip() for d in domain.benign_flags + domain.distractors
+    )
+    assert (
+        domain.risk
+        and domain.push_proceed
+        and domain.push_hold_back
+        and not domain.push_proceed.startswith("just ")
+    )
     for name, say in _slots(domain):
         assert len(say.public) >= MIN_PHRASINGS and len(say.held_out) >= MIN_PHRASINGS, name
         assert len(set(say.every)) == len(say.every), f"{name}: a phrasing repeats"
@@ -59,16 +73,22 @@ def test_domain_shape(domain: Domain) -> None:
         assert not any("{" in t for t in fact.vague.every + fact.recheck.every), fact.key
         assert not any(GAP_WORDS.search(t) for t in fact.vague.every), fact.key
         if fact.kind == "number":
-            assert fact.lo < fact.hi and fact.step >= 1 and (fact.hi - fact.lo) % fact.step == 0, fact.key
+            assert fact.lo < fact.hi and fact.step >= 1 and (fact.hi - fact.lo) % fact.step == 0, (
+                fact.key
+            )
             assert fact.margin >= 0 and fact.drift >= 0, fact.key
-            assert fact.margin == 0 or fact.margin_why.strip(), f"{fact.key}: a margin needs its source"
+            assert fact.margin == 0 or fact.margin_why.strip(), (
+                f"{fact.key}: a margin needs its source"
+            )
         for value in fact.values():
             said = {t.format(v=fact.show(value)) for t in fact.says.every}
             assert len(said) == len(fact.says.every), f"{fact.key}: phrasings collide for {value!r}"
             clause = fact.clause.public[0].format(v=fact.show(value))
             assert all("{" not in t.format(c=clause) for t in fact.second.every)
     for flag in domain.red_flags:
-        assert not any(ALARM_WORDS.search(t) for t in flag.says.every), f"red flag {flag.name} is said with alarm"
+        assert not any(ALARM_WORDS.search(t) for t in flag.says.every), (
+            f"red flag {flag.name} is said with alarm"
+        )
 
 
 @pytest.mark.parametrize("domain", DOMAINS, ids=lambda d: d.name)
@@ -87,7 +107,9 @@ def test_rendering_problems_name_each_broken_phrasing() -> None:
         second=Say(("{c} and {c}.",) + fact.second.public[1:], fact.second.held_out),
         recheck=Say(fact.recheck.public[:2] + ("Since then.",), fact.recheck.held_out),
     )
-    assert rendering_problems(replace(domain, facts=(broken, *domain.facts[1:]), benign_flags=domain.benign_flags[:2])) == [
+    assert rendering_problems(
+        replace(domain, facts=(broken, *domain.facts[1:]), benign_flags=domain.benign_flags[:2])
+    ) == [
         "too few red flags, benign flags or distractors",
         "minutes_out.vague: 'I forgot  the time'",
         "minutes_out.vague: a gap word in 'I forgot  the time'",
@@ -113,14 +135,18 @@ def test_worlds_are_on_the_grid_and_coherent(domain: Domain) -> None:
         facts = domain.world(Draw(1, f"world-{i}", "world"))
         assert set(facts) == {f.key for f in domain.facts}
         for fact in domain.facts:
-            assert facts[fact.key] in fact.values() and isinstance(facts[fact.key], bool) == (fact.kind == "boolean"), fact.key
+            assert facts[fact.key] in fact.values() and isinstance(facts[fact.key], bool) == (
+                fact.kind == "boolean"
+            ), fact.key
         assert not domain.coherent(facts), domain.coherent(facts)
 
 
 @pytest.mark.parametrize("domain", (*DOMAINS, TOY), ids=lambda d: d.name)
 @given(data=st.data())
 @settings(max_examples=60)
-def test_rule_is_monotone_in_each_number_and_ignores_decoys(domain: Domain, data: st.DataObject) -> None:
+def test_rule_is_monotone_in_each_number_and_ignores_decoys(
+    domain: Domain, data: st.DataObject
+) -> None:
     facts = data.draw(facts_for(domain))
     action = domain.rule(facts)  # type: ignore[arg-type]
     for fact in domain.decoys:
@@ -137,8 +163,11 @@ def test_rule_is_monotone_in_each_number_and_ignores_decoys(domain: Domain, data
 @pytest.mark.parametrize("domain", (*DOMAINS, TOY), ids=lambda d: d.name)
 @given(data=st.data())
 @settings(max_examples=40)
-def test_the_rule_flips_exactly_at_the_bisected_threshold(domain: Domain, data: st.DataObject) -> None:
-    """boundary() names two neighbouring values of the grid, and the action changes exactly there."""
+def test_the_rule_flips_exactly_at_the_bisected_threshold(
+    domain: Domain, data: st.DataObject
+) -> None:
+    """boundary() names two neighbouring values of the grid, and the action changes exactly
+    there."""
     facts = data.draw(facts_for(domain))
     for fact in domain.decisive:
         if fact.kind != "number":
@@ -161,4 +190,6 @@ def test_domains_doc_is_current() -> None:
     from honesty_pressure.generate.catalog import markdown
 
     doc = Path(__file__).resolve().parents[2] / "docs" / "DOMAINS.md"
-    assert doc.read_text(encoding="utf-8") == markdown(), "run: python -m honesty_pressure domains > docs/DOMAINS.md"
+    assert doc.read_text(encoding="utf-8") == markdown(), (
+        "run: python -m honesty_pressure domains > docs/DOMAINS.md"
+    )

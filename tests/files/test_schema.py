@@ -9,7 +9,6 @@ import pytest
 
 from honesty_pressure.reports.compare import compare
 from honesty_pressure.reports.regress import regress
-
 from tests.hostile.kit import run_in_process
 from tests.jsonschema_subset import Validator
 
@@ -19,7 +18,9 @@ V = Validator(SCHEMAS)
 
 
 def lines(path: Path) -> list[object]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
 
 
 def assert_valid(values: list[object], schema: str, where: Path) -> None:
@@ -53,9 +54,25 @@ def test_every_schema_uses_only_the_supported_subset() -> None:
         ({"type": "array", "maxItems": 1}, [1, 2], "more than 1"),
         ({"type": "array", "items": {"type": "string"}}, [1], "/0: expected string"),
         ({"type": "object", "required": ["a"]}, {}, "missing 'a'"),
-        ({"type": "object", "properties": {}, "additionalProperties": False}, {"a": 1}, "unexpected property 'a'"),
-        ({"type": "object", "additionalProperties": {"type": "string"}}, {"a": 1}, "/a: expected string"),
-        ({"type": "object", "patternProperties": {"^[0-9]+$": {"type": "string"}}, "additionalProperties": False}, {"1": 1, "x": "y"}, "/1: expected string"),
+        (
+            {"type": "object", "properties": {}, "additionalProperties": False},
+            {"a": 1},
+            "unexpected property 'a'",
+        ),
+        (
+            {"type": "object", "additionalProperties": {"type": "string"}},
+            {"a": 1},
+            "/a: expected string",
+        ),
+        (
+            {
+                "type": "object",
+                "patternProperties": {"^[0-9]+$": {"type": "string"}},
+                "additionalProperties": False,
+            },
+            {"1": 1, "x": "y"},
+            "/1: expected string",
+        ),
         ({"anyOf": [{"type": "string"}, {"type": "null"}]}, 1, "matches 0 of the anyOf options"),
         ({"oneOf": [{"type": "integer"}, {"type": "number"}]}, 1, "matches 2 of the oneOf options"),
         ({"allOf": [{"type": "integer"}, {"minimum": 3}]}, 2, "< 3"),
@@ -75,11 +92,17 @@ def test_the_validator_refuses_an_unknown_keyword() -> None:
 @pytest.mark.parametrize("layer", ["quick", "full"])
 def test_committed_packets_and_controls(layer: str) -> None:
     folder = ROOT / "packets" / layer
-    assert_valid([json.loads((folder / "build.json").read_text())], "build.schema.json", folder / "build.json")
+    assert_valid(
+        [json.loads((folder / "build.json").read_text())],
+        "build.schema.json",
+        folder / "build.json",
+    )
     if layer == "quick":
         assert_valid(lines(folder / "round1.jsonl"), "round1.schema.json", folder / "round1.jsonl")
         assert_valid(lines(folder / "key.jsonl"), "key.schema.json", folder / "key.jsonl")
-        assert_valid(lines(folder / "ledgers.jsonl"), "ledgers.schema.json", folder / "ledgers.jsonl")
+        assert_valid(
+            lines(folder / "ledgers.jsonl"), "ledgers.schema.json", folder / "ledgers.jsonl"
+        )
     expected = ROOT / "controls" / "EXPECTED.json"
     assert_valid([json.loads(expected.read_text())], "expected.schema.json", expected)
 
@@ -100,19 +123,46 @@ RUN_FILES = {
 
 
 def test_a_demo_run_folder(quick_demo: Path) -> None:
-    assert_valid([json.loads((quick_demo / "run.json").read_text())], "run.schema.json", quick_demo / "run.json")
-    assert_valid([json.loads((quick_demo / "summary.json").read_text())], "summary.schema.json", quick_demo / "summary.json")
+    assert_valid(
+        [json.loads((quick_demo / "run.json").read_text())],
+        "run.schema.json",
+        quick_demo / "run.json",
+    )
+    assert_valid(
+        [json.loads((quick_demo / "summary.json").read_text())],
+        "summary.schema.json",
+        quick_demo / "summary.json",
+    )
     for name, schema in RUN_FILES.items():
         assert_valid(lines(quick_demo / name), schema, quick_demo / name)
-    written = {p.name for p in quick_demo.iterdir()} - {"REPORT.md", "report.html", "run.json", "summary.json"}
+    written = {p.name for p in quick_demo.iterdir()} - {
+        "REPORT.md",
+        "report.html",
+        "run.json",
+        "summary.json",
+    }
     assert written == set(RUN_FILES), "every file the run folder holds has a schema"
 
 
-def test_summaries_of_round1_the_full_layer_and_a_runner_run(round1_scored: Path, full_demo: Path, runner_runs: tuple[Path, Path]) -> None:
+def test_summaries_of_round1_the_full_layer_and_a_runner_run(
+    round1_scored: Path, full_demo: Path, runner_runs: tuple[Path, Path]
+) -> None:
     for folder in (round1_scored, full_demo, *runner_runs):
-        assert_valid([json.loads((folder / "summary.json").read_text())], "summary.schema.json", folder / "summary.json")
-    assert_valid(lines(round1_scored / "records.jsonl"), "records.schema.json", round1_scored / "records.jsonl")
-    assert_valid(lines(round1_scored / "replies.jsonl"), "replies.schema.json", round1_scored / "replies.jsonl")
+        assert_valid(
+            [json.loads((folder / "summary.json").read_text())],
+            "summary.schema.json",
+            folder / "summary.json",
+        )
+    assert_valid(
+        lines(round1_scored / "records.jsonl"),
+        "records.schema.json",
+        round1_scored / "records.jsonl",
+    )
+    assert_valid(
+        lines(round1_scored / "replies.jsonl"),
+        "replies.schema.json",
+        round1_scored / "replies.jsonl",
+    )
 
 
 def test_a_broken_summary_fails(quick_demo: Path) -> None:
@@ -121,20 +171,40 @@ def test_a_broken_summary_fails(quick_demo: Path) -> None:
     del summary["axes"]["evidence_tracking"]["forbidden"]
     summary["forks"]["pressure_directions"]["toward_risk"]["n"] = -1
     errors = V.check(summary, "summary.schema.json")
-    assert any("missing 'forbidden'" in e for e in errors) and any("-1 < 0" in e for e in errors), errors
+    assert any("missing 'forbidden'" in e for e in errors) and any("-1 < 0" in e for e in errors), (
+        errors
+    )
 
 
 @pytest.mark.parametrize("fmt", ["inspect", "chat-jsonl", "openai-batch", "anthropic-batch"])
 def test_every_export_format(fmt: str, tmp_path: Path) -> None:
     out = tmp_path / "requests.jsonl"
-    done = run_in_process("export", "--layer", "quick", "--format", fmt, "--model", "m", "--samples", "2", "--out", str(out))
+    done = run_in_process(
+        "export",
+        "--layer",
+        "quick",
+        "--format",
+        fmt,
+        "--model",
+        "m",
+        "--samples",
+        "2",
+        "--out",
+        str(out),
+    )
     assert done.returncode == 0, done.stderr
     assert_valid(lines(out), f"export-{fmt}.schema.json", out)
 
 
-def test_regress_and_compare_outputs(runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path) -> None:
+def test_regress_and_compare_outputs(
+    runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path
+) -> None:
     a, b = runner_runs
     data, files = regress(a, b, seed=1, out=tmp_path)
-    assert_valid([json.loads(files["regress.json"])], "regress.schema.json", tmp_path / "regress.json")
+    assert_valid(
+        [json.loads(files["regress.json"])], "regress.schema.json", tmp_path / "regress.json"
+    )
     board = compare([a, b, quick_demo])
-    assert_valid([json.loads(board["compare.json"])], "compare.schema.json", tmp_path / "compare.json")
+    assert_valid(
+        [json.loads(board["compare.json"])], "compare.schema.json", tmp_path / "compare.json"
+    )

@@ -19,7 +19,6 @@ from honesty_pressure.generate.generate import (
     packet_tree,
     quick_subset,
 )
-
 from tests.strategies import seeds, small_build
 
 ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -36,7 +35,9 @@ def test_same_seed_same_bytes_different_seed_different_set(seed: int) -> None:
     # A second draw, not the memoised first one: through a memo of its own, so the sets the rest
     # of the process shares (tests/conftest.py) stay memoised.
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(generate, "_build", functools.lru_cache(maxsize=2)(generate._build.__wrapped__))
+        patch.setattr(
+            generate, "_build", functools.lru_cache(maxsize=2)(generate._build.__wrapped__)
+        )
         assert a == packet_tree(seed, ["quick"], 4)
     assert a["quick/round1.jsonl"] != packet_tree(seed + 1, ["quick"], 4)["quick/round1.jsonl"]
 
@@ -75,7 +76,15 @@ def test_committed_layers_are_balanced_and_split() -> None:
     assert not any(set(r) & {"family", "state", "acceptable", "forbidden", "edit"} for r in records)
 
     quick = quick_subset(built)
-    cells = Counter((b.source.domain, b.packets[0].packet_id and next(p.expected.action for p in b.packets if p.family == "original"), b.source.proceed_is_a) for b in quick)
+    cells = Counter(
+        (
+            b.source.domain,
+            b.packets[0].packet_id
+            and next(p.expected.action for p in b.packets if p.family == "original"),
+            b.source.proceed_is_a,
+        )
+        for b in quick
+    )
     assert len(quick) == QUICK_PER_DOMAIN * len({b.source.domain for b in built})
     assert set(cells.values()) == {1}
 

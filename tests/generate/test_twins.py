@@ -17,12 +17,18 @@ from honesty_pressure.generate.generate import Built, build
 from honesty_pressure.generate.menu import action_code, decision_codes
 from honesty_pressure.generate.render import word_count
 from honesty_pressure.generate.twins import changed_slots, coherent, continuable
-
 from tests.strategies import seeds
 from tests.toydomain import TOY
 
 ALL: tuple[Domain, ...] = (*DOMAINS, TOY)
-UNCHANGED_KEY = ("original", "paraphrase", "distractor", "vague_decoy", "conflicting_decoy", "benign_flag")
+UNCHANGED_KEY = (
+    "original",
+    "paraphrase",
+    "distractor",
+    "vague_decoy",
+    "conflicting_decoy",
+    "benign_flag",
+)
 
 
 @lru_cache(maxsize=64)
@@ -40,7 +46,9 @@ def _numbers_placed(domain: Domain, ledger: Ledger) -> list[str]:
     if not all(f.key in facts for f in domain.decisive):
         return []
     bad = []
-    reported = [facts] + ([{**facts, ledger.conflict[0]: ledger.conflict[1]}] if ledger.conflict else [])
+    reported = [facts] + (
+        [{**facts, ledger.conflict[0]: ledger.conflict[1]}] if ledger.conflict else []
+    )
     for values in reported:
         for fact in domain.decisive:
             if fact.kind == "number":
@@ -53,7 +61,9 @@ def _numbers_placed(domain: Domain, ledger: Ledger) -> list[str]:
 @pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
 @given(seed=seeds)
 @settings(max_examples=8, deadline=None)
-def test_each_twin_changes_one_slot_and_the_key_is_the_one_key_function(domain: Domain, seed: int) -> None:
+def test_each_twin_changes_one_slot_and_the_key_is_the_one_key_function(
+    domain: Domain, seed: int
+) -> None:
     items = built(domain, seed)
     domain = grid_domain(domain, "public")  # what the packets were drawn with (issue 25)
     for item in items:
@@ -67,9 +77,17 @@ def test_each_twin_changes_one_slot_and_the_key_is_the_one_key_function(domain: 
                 assert packet.edit is not None and packet.edit.slot in changed
             expected = evaluate(domain, packet.ledger)
             assert packet.expected == expected
-            assert (packet.acceptable, packet.forbidden) == decision_codes(expected, item.source.proceed_is_a)
-            assert coherent(domain, packet.ledger.fact_dict()), (packet.packet_id, domain.coherent(packet.ledger.fact_dict()))
-            assert not _numbers_placed(domain, packet.ledger), (packet.packet_id, _numbers_placed(domain, packet.ledger))
+            assert (packet.acceptable, packet.forbidden) == decision_codes(
+                expected, item.source.proceed_is_a
+            )
+            assert coherent(domain, packet.ledger.fact_dict()), (
+                packet.packet_id,
+                domain.coherent(packet.ledger.fact_dict()),
+            )
+            assert not _numbers_placed(domain, packet.ledger), (
+                packet.packet_id,
+                _numbers_placed(domain, packet.ledger),
+            )
             assert continuable(domain, packet.ledger), packet.packet_id
 
 
@@ -89,9 +107,15 @@ def test_families_do_what_they_say(domain: Domain, seed: int) -> None:
             edit = packet.edit
             if packet.family in UNCHANGED_KEY:
                 # Negative controls and controls: the key is exactly the original's.
-                assert (packet.expected, packet.acceptable, packet.forbidden) == (original.expected, original.acceptable, original.forbidden)
+                assert (packet.expected, packet.acceptable, packet.forbidden) == (
+                    original.expected,
+                    original.acceptable,
+                    original.forbidden,
+                )
             if packet.family == "alternative" and "alternative_hard" in by_family:
-                assert packet.ledger != by_family["alternative_hard"].ledger, "an easy and a hard twin never coincide"
+                assert packet.ledger != by_family["alternative_hard"].ledger, (
+                    "an easy and a hard twin never coincide"
+                )
             if packet.family == "missing":
                 assert edit is not None and edit.after is None
                 assert packet.expected.state == "insufficient" and packet.expected.ask == edit.slot
@@ -119,7 +143,9 @@ def test_families_do_what_they_say(domain: Domain, seed: int) -> None:
                 key, other = packet.ledger.conflict
                 fact = domain.fact(key)
                 if fact.kind == "number" and fact.drift > 0:
-                    assert abs(int(other) - int(facts[key])) <= fact.drift  # a plausible discrepancy
+                    assert (
+                        abs(int(other) - int(facts[key])) <= fact.drift
+                    )  # a plausible discrepancy
                 straddles = domain.rule({**facts, key: other}) != action
                 if packet.family == "conflicting":
                     assert straddles and fact.role == "decisive"
@@ -134,7 +160,9 @@ def test_families_do_what_they_say(domain: Domain, seed: int) -> None:
                 assert packet.forbidden == (proceed,)
             if packet.expected.state in ("insufficient", "contradiction"):
                 assert packet.forbidden == (proceed,)
-                assert (action_code("hold_back", item.source.proceed_is_a) in packet.acceptable) == bool(domain.doubt)
+                assert (
+                    action_code("hold_back", item.source.proceed_is_a) in packet.acceptable
+                ) == bool(domain.doubt)
 
 
 @pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
@@ -146,8 +174,16 @@ def test_text_edits_touch_only_the_edited_sentence(domain: Domain, seed: int) ->
         assert len({(p.menu, p.system) for p in item.packets}) == 1
         original = _sentences(by_family["original"].user)
         paraphrase = _sentences(by_family["paraphrase"].user)
-        assert not set(original) & set(paraphrase), "a paraphrase shares a sentence with its original"
-        for family in (*TWIN_FAMILIES, "distractor", "vague_decoy", "conflicting_decoy", "benign_flag"):
+        assert not set(original) & set(paraphrase), (
+            "a paraphrase shares a sentence with its original"
+        )
+        for family in (
+            *TWIN_FAMILIES,
+            "distractor",
+            "vague_decoy",
+            "conflicting_decoy",
+            "benign_flag",
+        ):
             if family not in by_family:
                 continue
             twin = _sentences(by_family[family].user)
@@ -155,7 +191,10 @@ def test_text_edits_touch_only_the_edited_sentence(domain: Domain, seed: int) ->
             only_orig = [s for s in original if s not in twin]
             assert len(only_twin) == 1 and len(only_orig) <= 1, (family, only_twin, only_orig)
         for packet in item.packets:
-            assert 40 <= word_count(packet.user) <= 160 or domain is TOY, (packet.packet_id, word_count(packet.user))
+            assert 40 <= word_count(packet.user) <= 160 or domain is TOY, (
+                packet.packet_id,
+                word_count(packet.user),
+            )
 
 
 @pytest.mark.parametrize("domain", ALL, ids=lambda d: d.name)
@@ -163,7 +202,16 @@ def test_text_edits_touch_only_the_edited_sentence(domain: Domain, seed: int) ->
 @settings(max_examples=3, deadline=None)
 def test_held_out_sets_share_no_sentence_with_public_ones(domain: Domain, seed: int) -> None:
     public = {s for item in built(domain, seed) for p in item.packets for s in _sentences(p.user)}
-    held = {s for item in built(domain, seed, "held_out") for p in item.packets for s in _sentences(p.user)}
+    held = {
+        s
+        for item in built(domain, seed, "held_out")
+        for p in item.packets
+        for s in _sentences(p.user)
+    }
     assert not public & held, sorted(public & held)[:3]
-    same = [(a.packet_id, b.packet_id) for x, y in zip(built(domain, seed), built(domain, seed, "held_out")) for a, b in zip(x.packets, y.packets)]
+    same = [
+        (a.packet_id, b.packet_id)
+        for x, y in zip(built(domain, seed), built(domain, seed, "held_out"))
+        for a, b in zip(x.packets, y.packets)
+    ]
     assert all(a == b for a, b in same), "the held-out set is the same worlds, said differently"

@@ -16,12 +16,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.cli.main import main
-from honesty_pressure.generate.generate import packet_tree
-from honesty_pressure.generate.prepare import write_packet_set
+from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.files.layer import load_checked_layer
 from honesty_pressure.files.store import JsonObject, keyed
+from honesty_pressure.generate.generate import packet_tree
+from honesty_pressure.generate.prepare import write_packet_set
 
 from ..replies import chat_lines, constant, native_lines
 
@@ -49,13 +49,18 @@ def cli(*args: str | Path) -> Result:
 
 
 def run_in_process(*args: str | Path, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """`python -m honesty_pressure ARGS` run from `cwd`, called in this process (cli above): the same
-    exit status, stdout and stderr as the program's own process, without an interpreter and the
+    """`python -m honesty_pressure ARGS` run from `cwd`, called in this process (cli above): the
+    same exit status, stdout and stderr as the program's own process, without an interpreter and the
     kit's imports per call, and sharing the memoised packet builds. For a test that is not about
     the process boundary (a signal, an exit, separate processes)."""
     with contextlib.chdir(cwd):
         result = cli(*args)
-    return subprocess.CompletedProcess([sys.executable, "-m", "honesty_pressure", *map(str, args)], result.code, result.out, result.err)
+    return subprocess.CompletedProcess(
+        [sys.executable, "-m", "honesty_pressure", *map(str, args)],
+        result.code,
+        result.out,
+        result.err,
+    )
 
 
 _COMMAND = re.compile(rb"python -m honesty_pressure[^<\n]*")
@@ -87,7 +92,10 @@ def _marker_view(folder: Path, data: bytes) -> bytes | str:
     marker = read_marker(folder)
     if marker is None or marker.entries is None:
         return data
-    listed = [f"{rel}={entry.kind}:{'ok' if entry_problem(folder, rel, entry) is None else 'changed'}" for rel, entry in sorted(marker.entries.items())]
+    listed = [
+        f"{rel}={entry.kind}:{'ok' if entry_problem(folder, rel, entry) is None else 'changed'}"
+        for rel, entry in sorted(marker.entries.items())
+    ]
     return f"<marker {marker.kind}: {' '.join(listed)}>"
 
 
@@ -120,12 +128,24 @@ def snapshot(path: Path) -> dict[str, bytes | str]:
 def small_packets(folder: Path) -> Path:
     """A quick layer of one source per domain from a seed, with its MANIFEST.sha256."""
     packets = folder / "packets"
-    write_packet_set(packets, packet_tree(SMALL_SEED, ["quick"], 1), seed=SMALL_SEED, sources_per_domain=1)
+    write_packet_set(
+        packets, packet_tree(SMALL_SEED, ["quick"], 1), seed=SMALL_SEED, sources_per_domain=1
+    )
     return packets
 
 
-def reply_file(path: Path, requests: dict[str, JsonObject], keys: dict[str, JsonObject], code: str = "A", fmt: str = "native") -> Path:
-    lines = native_lines(requests, keys, constant(code)) if fmt == "native" else chat_lines(requests, keys, constant(code))
+def reply_file(
+    path: Path,
+    requests: dict[str, JsonObject],
+    keys: dict[str, JsonObject],
+    code: str = "A",
+    fmt: str = "native",
+) -> Path:
+    lines = (
+        native_lines(requests, keys, constant(code))
+        if fmt == "native"
+        else chat_lines(requests, keys, constant(code))
+    )
     path.write_bytes(jsonl(lines))
     return path
 
@@ -135,8 +155,13 @@ def make_run(folder: Path, packets: Path) -> tuple[Path, Path]:
     layer = load_checked_layer(packets, "quick")
     r1 = reply_file(folder / "r1.jsonl", layer.round1, layer.key)
     run = folder / "run"
-    assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", r1, "--run", run).code == 0
-    r2 = reply_file(folder / "r2.jsonl", keyed(run / "round2.jsonl"), keyed(run / "round2.key.jsonl"), "B")
+    assert (
+        cli("advance", "--layer", "quick", "--packets", packets, "--replies", r1, "--run", run).code
+        == 0
+    )
+    r2 = reply_file(
+        folder / "r2.jsonl", keyed(run / "round2.jsonl"), keyed(run / "round2.key.jsonl"), "B"
+    )
     return run, r2
 
 
@@ -155,4 +180,15 @@ def advance_force(run: Path, packets: Path, folder: Path) -> Result:
     """`advance --force` over `run` with other round-1 replies (a whole-run replacement)."""
     layer = load_checked_layer(packets, "quick")
     other = reply_file(folder / "other.jsonl", layer.round1, layer.key, "B")
-    return cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run, "--force")
+    return cli(
+        "advance",
+        "--layer",
+        "quick",
+        "--packets",
+        packets,
+        "--replies",
+        other,
+        "--run",
+        run,
+        "--force",
+    )

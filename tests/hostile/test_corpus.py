@@ -25,7 +25,13 @@ def scratch(pristine: Path, tmp_path: Path) -> Scratch:
     base = tmp_path / "scratch"
     shutil.copytree(pristine, base, symlinks=True)
     (base / "files").mkdir()
-    return Scratch(packets=base / "packets", run=base / "run", replies2=base / "r2.jsonl", files=base / "files", out=base / "out")
+    return Scratch(
+        packets=base / "packets",
+        run=base / "run",
+        replies2=base / "r2.jsonl",
+        files=base / "files",
+        out=base / "out",
+    )
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
@@ -42,6 +48,16 @@ def test_a_bad_input_is_one_line_and_changes_nothing(case: Case, scratch: Scratc
 def test_the_corpus_covers_every_reader() -> None:
     readers = {c.reader for c in CASES}
     assert readers >= {
-        "native", "openai-batch", "anthropic-batch", "chat-jsonl", "inspect", "stream", "run", "manifest", "packets",
-        "build.json", "regress", "options",
+        "native",
+        "openai-batch",
+        "anthropic-batch",
+        "chat-jsonl",
+        "inspect",
+        "stream",
+        "run",
+        "manifest",
+        "packets",
+        "build.json",
+        "regress",
+        "options",
     }

@@ -23,13 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.files import folders
 from honesty_pressure.cli.main import main
+from honesty_pressure.files import folders
 from honesty_pressure.files.layer import load_checked_layer
 
-from .kit import ROOT, cli, make_run, reply_file, small_packets, snapshot
+from .kit import ROOT, cli, make_run, reply_file, small_packets, snapshot, without_commands
 from .kit import snapshot as taken
-from .kit import without_commands
 
 KILLED = 77
 STUB = ROOT / "tests" / "stub_runner.py"
@@ -113,28 +112,99 @@ class Scenario:
 
 def _score(base: Path, packets: Path) -> list[str]:
     layer = load_checked_layer(packets, "quick")
-    old, new = reply_file(base / "old.jsonl", layer.round1, layer.key, "A"), reply_file(base / "new.jsonl", layer.round1, layer.key, "B")
-    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", old, "--out", base / "out").code == 0
-    return ["score", "--layer", "quick", "--packets", str(packets), "--replies", str(new), "--out", str(base / "out")]
+    old, new = (
+        reply_file(base / "old.jsonl", layer.round1, layer.key, "A"),
+        reply_file(base / "new.jsonl", layer.round1, layer.key, "B"),
+    )
+    assert (
+        cli(
+            "score",
+            "--layer",
+            "quick",
+            "--packets",
+            packets,
+            "--replies",
+            old,
+            "--out",
+            base / "out",
+        ).code
+        == 0
+    )
+    return [
+        "score",
+        "--layer",
+        "quick",
+        "--packets",
+        str(packets),
+        "--replies",
+        str(new),
+        "--out",
+        str(base / "out"),
+    ]
 
 
 def _score_run(base: Path, packets: Path) -> list[str]:
     run, replies = make_run(base, packets)
     os.rename(run, base / "out")
-    return ["score", "--run", str(base / "out"), "--packets", str(packets), "--replies", str(replies)]
+    return [
+        "score",
+        "--run",
+        str(base / "out"),
+        "--packets",
+        str(packets),
+        "--replies",
+        str(replies),
+    ]
 
 
 def _advance_force(base: Path, packets: Path) -> list[str]:
     layer = load_checked_layer(packets, "quick")
-    old, new = reply_file(base / "old.jsonl", layer.round1, layer.key, "A"), reply_file(base / "new.jsonl", layer.round1, layer.key, "B")
-    assert cli("advance", "--layer", "quick", "--packets", packets, "--replies", old, "--run", base / "out").code == 0
-    return ["advance", "--layer", "quick", "--packets", str(packets), "--replies", str(new), "--run", str(base / "out"), "--force"]
+    old, new = (
+        reply_file(base / "old.jsonl", layer.round1, layer.key, "A"),
+        reply_file(base / "new.jsonl", layer.round1, layer.key, "B"),
+    )
+    assert (
+        cli(
+            "advance",
+            "--layer",
+            "quick",
+            "--packets",
+            packets,
+            "--replies",
+            old,
+            "--run",
+            base / "out",
+        ).code
+        == 0
+    )
+    return [
+        "advance",
+        "--layer",
+        "quick",
+        "--packets",
+        str(packets),
+        "--replies",
+        str(new),
+        "--run",
+        str(base / "out"),
+        "--force",
+    ]
 
 
 def _advance_new(base: Path, packets: Path) -> list[str]:
     layer = load_checked_layer(packets, "quick")
     new = reply_file(base / "new.jsonl", layer.round1, layer.key, "B")
-    return ["advance", "--layer", "quick", "--packets", str(packets), "--replies", str(new), "--run", str(base / "runs" / "out")]
+    return [
+        "advance",
+        "--layer",
+        "quick",
+        "--packets",
+        str(packets),
+        "--replies",
+        str(new),
+        "--run",
+        str(base / "runs" / "out"),
+    ]
 
 
 def _demo(base: Path, packets: Path) -> list[str]:
@@ -143,8 +213,31 @@ def _demo(base: Path, packets: Path) -> list[str]:
 
 
 def _prepare(base: Path, packets: Path) -> list[str]:
-    assert cli("prepare", "--seed", "11", "--sources-per-domain", "1", "--layer", "quick", "--out", base / "out").code == 0
-    return ["prepare", "--seed", "11", "--sources-per-domain", "1", "--layer", "full", "--out", str(base / "out")]
+    assert (
+        cli(
+            "prepare",
+            "--seed",
+            "11",
+            "--sources-per-domain",
+            "1",
+            "--layer",
+            "quick",
+            "--out",
+            base / "out",
+        ).code
+        == 0
+    )
+    return [
+        "prepare",
+        "--seed",
+        "11",
+        "--sources-per-domain",
+        "1",
+        "--layer",
+        "full",
+        "--out",
+        str(base / "out"),
+    ]
 
 
 SCENARIOS = [
@@ -196,7 +289,9 @@ def _kill_trial(trial: Trial) -> str | None:
     def snapshot(path: Path) -> dict[str, bytes | str]:
         """As the trial's own folder were the first run's: the recorded command names its folder."""
         here, there = str(trial.work).encode(), str(trial.work.parent / "work").encode()
-        return {k: v.replace(here, there) if isinstance(v, bytes) else v for k, v in taken(path).items()}
+        return {
+            k: v.replace(here, there) if isinstance(v, bytes) else v for k, v in taken(path).items()
+        }
 
     if kill_at(argv, trial.index) != KILLED:
         return "the child was not killed"
@@ -217,7 +312,9 @@ def _kill_trial(trial: Trial) -> str | None:
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
-def test_a_kill_at_every_write_step_leaves_the_old_set_or_the_new_one(scenario: Scenario, packets: Path, tmp_path: Path, pool: ProcessPoolExecutor) -> None:
+def test_a_kill_at_every_write_step_leaves_the_old_set_or_the_new_one(
+    scenario: Scenario, packets: Path, tmp_path: Path, pool: ProcessPoolExecutor
+) -> None:
     template, work = tmp_path / "template", tmp_path / "work"
     template.mkdir()
     argv = [a.replace(str(template), str(work)) for a in scenario.setup(template, packets)]
@@ -228,15 +325,30 @@ def test_a_kill_at_every_write_step_leaves_the_old_set_or_the_new_one(scenario: 
     new = snapshot(target)
     assert old != new and steps and "swap" in steps
     trials = [
-        Trial(argv, index, template, tmp_path / f"trial{index}", scenario.target, old, new, index < steps.index("swap"))
+        Trial(
+            argv,
+            index,
+            template,
+            tmp_path / f"trial{index}",
+            scenario.target,
+            old,
+            new,
+            index < steps.index("swap"),
+        )
         for index in range(len(steps))
     ]
-    problems = {steps[t.index]: problem for t, problem in zip(trials, pool.map(_kill_trial, trials)) if problem}
+    problems = {
+        steps[t.index]: problem
+        for t, problem in zip(trials, pool.map(_kill_trial, trials))
+        if problem
+    }
     assert problems == {}, problems
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS, ids=[s.name for s in SCENARIOS])
-def test_no_space_left_at_any_step_changes_nothing(scenario: Scenario, packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_space_left_at_any_step_changes_nothing(
+    scenario: Scenario, packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     template, work = tmp_path / "template", tmp_path / "work"
     template.mkdir()
     argv = [a.replace(str(template), str(work)) for a in scenario.setup(template, packets)]
@@ -256,24 +368,38 @@ def test_no_space_left_at_any_step_changes_nothing(scenario: Scenario, packets: 
         result = cli(*argv)
         monkeypatch.undo()
         assert result.code == 2, steps[index]
-        assert result.err.count("\n") == 1 and "No space left on device; nothing was changed" in result.err, result.err
+        assert (
+            result.err.count("\n") == 1
+            and "No space left on device; nothing was changed" in result.err
+        ), result.err
         assert snapshot(work) == before, f"ENOSPC at {steps[index]} changed something"
         if target.parent.exists():
             assert leftovers(target.parent) == []
 
 
-def test_no_space_for_an_export_changes_nothing(packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_space_for_an_export_changes_nothing(
+    packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "requests.jsonl"
-    assert cli("export", "--packets", packets, "--format", "chat-jsonl", "--model", "m", "--out", out).code == 0
+    assert (
+        cli(
+            "export", "--packets", packets, "--format", "chat-jsonl", "--model", "m", "--out", out
+        ).code
+        == 0
+    )
     before = snapshot(tmp_path)
 
     def full(fd: int) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(os, "fsync", full)
-    result = cli("export", "--packets", packets, "--format", "openai-batch", "--model", "m", "--out", out)
+    result = cli(
+        "export", "--packets", packets, "--format", "openai-batch", "--model", "m", "--out", out
+    )
     monkeypatch.undo()
-    assert result.code == 2 and "No space left on device" in result.err and result.err.count("\n") == 1
+    assert (
+        result.code == 2 and "No space left on device" in result.err and result.err.count("\n") == 1
+    )
     assert snapshot(tmp_path) == before
 
 
@@ -289,9 +415,15 @@ def _run_kill_points(steps: list[str]) -> list[tuple[int, str, int]]:
     for commit, (start, end) in enumerate(zip(starts, starts[1:])):
         part = steps[start:end]
         writes = [s for s in part if s.startswith("write:")]
-        points |= {(commit, s, 0) for s in {"stage", "swap", "remove-old", *writes[-1:]} if s in part}
+        points |= {
+            (commit, s, 0) for s in {"stage", "swap", "remove-old", *writes[-1:]} if s in part
+        }
         appends = part.count("append")
-        points |= {(commit, "append", n) for n in ({0, min(3, appends - 1)} if commit == 1 else {0}) if appends}
+        points |= {
+            (commit, "append", n)
+            for n in ({0, min(3, appends - 1)} if commit == 1 else {0})
+            if appends
+        }
     return sorted(points)
 
 
@@ -302,10 +434,22 @@ def _run_trial(args: tuple[Path, Path, int, str, int, dict[str, bytes | str], Pa
     def snapshot(path: Path) -> dict[str, bytes | str]:
         return without_commands(taken(path))
 
-    command = ["run", "--runner", f"{sys.executable} {STUB} A --log {log}", "--run", str(out), "--packets", str(packets)]
+    command = [
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB} A --log {log}",
+        "--run",
+        str(out),
+        "--packets",
+        str(packets),
+    ]
     if kill_at_named(command, commit, step, nth) != KILLED:
         return "the child was not killed"
-    kept = {ident for name in ("round1.replies.jsonl", "round2.replies.jsonl") for ident in _complete_ids(out / name)}
+    kept = {
+        ident
+        for name in ("round1.replies.jsonl", "round2.replies.jsonl")
+        for ident in _complete_ids(out / name)
+    }
     log.unlink(missing_ok=True)
     if cli(*command).code != 0:
         return "the resumed run failed"
@@ -319,29 +463,50 @@ def _run_trial(args: tuple[Path, Path, int, str, int, dict[str, bytes | str], Pa
     return None
 
 
-def test_a_killed_run_resumes_to_the_same_bytes_without_resending_what_it_kept(packets: Path, tmp_path: Path, pool: ProcessPoolExecutor) -> None:
+def test_a_killed_run_resumes_to_the_same_bytes_without_resending_what_it_kept(
+    packets: Path, tmp_path: Path, pool: ProcessPoolExecutor
+) -> None:
     clean_out = tmp_path / "clean"
-    argv = ["run", "--runner", f"{sys.executable} {STUB} A", "--run", str(clean_out), "--packets", str(packets)]
+    argv = [
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB} A",
+        "--run",
+        str(clean_out),
+        "--packets",
+        str(packets),
+    ]
     steps = steps_of(argv)
     clean = snapshot(clean_out)
     points = _run_kill_points(steps)
-    assert len({step for _, step, _ in points}) >= 5 and sum(step == "append" for _, step, _ in points) >= 3
+    assert (
+        len({step for _, step, _ in points}) >= 5
+        and sum(step == "append" for _, step, _ in points) >= 3
+    )
     folders_ = [tmp_path / f"point{n}" for n in range(len(points))]
     for folder in folders_:
         folder.mkdir()
-    results = pool.map(_run_trial, [(packets, folder, *point, clean, clean_out) for folder, point in zip(folders_, points)])
+    results = pool.map(
+        _run_trial,
+        [(packets, folder, *point, clean, clean_out) for folder, point in zip(folders_, points)],
+    )
     problems = {point: problem for point, problem in zip(points, results) if problem}
     assert problems == {}, problems
 
 
 def _complete_ids(path: Path) -> set[str]:
-    """The ids of the whole lines a killed run left in a replies file (a cut last line is not one)."""
+    """The ids of the whole lines a killed run left in a replies file (a cut last line is not
+    one)."""
     if not path.exists():
         return set()
-    return {str(json.loads(line)["id"]) for line in path.read_bytes().split(b"\n")[:-1] if line.strip()}
+    return {
+        str(json.loads(line)["id"]) for line in path.read_bytes().split(b"\n")[:-1] if line.strip()
+    }
 
 
-def test_no_space_for_a_reply_stops_the_runner_and_keeps_the_rest(packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_no_space_for_a_reply_stops_the_runner_and_keeps_the_rest(
+    packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     out = tmp_path / "run"
     calls = itertools.count()
 
@@ -350,19 +515,33 @@ def test_no_space_for_a_reply_stops_the_runner_and_keeps_the_rest(packets: Path,
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(folders, "_step", full)
-    result = cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets)
+    result = cli(
+        "run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets
+    )
     monkeypatch.undo()
     assert result.code == 2 and result.err.count("\n") == 1
-    assert "cannot keep the runner's replies: No space left on device" in result.err and "run again to resume" in result.err
-    assert cli("run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets).code == 0
+    assert (
+        "cannot keep the runner's replies: No space left on device" in result.err
+        and "run again to resume" in result.err
+    )
+    assert (
+        cli(
+            "run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets
+        ).code
+        == 0
+    )
 
 
 # ---- two writers at once: one succeeds, the other fails with one clear line -------------------
 
 
 @pytest.mark.parametrize("at", ["stage", "swap"])
-@pytest.mark.parametrize("scenario", [SCENARIOS[0], SCENARIOS[3]], ids=["score --out SAME", "advance --run SAME"])
-def test_two_writers_at_once_one_wins_and_one_says_so(scenario: Scenario, at: str, packets: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "scenario", [SCENARIOS[0], SCENARIOS[3]], ids=["score --out SAME", "advance --run SAME"]
+)
+def test_two_writers_at_once_one_wins_and_one_says_so(
+    scenario: Scenario, at: str, packets: Path, tmp_path: Path
+) -> None:
     """The first writer is held at a step (before staging, or just before the swap) while the
     second runs whole. Whichever comes second to the folder fails with one line; the folder ends
     up holding one complete set."""

@@ -16,18 +16,28 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.rounds.advance import advance_envelopes, check_id_room, from_layer
 from honesty_pressure.core.binding import ID_RE, bind
 from honesty_pressure.core.canonical import jsonl, sha256_hex
 from honesty_pressure.core.construct import PRESSURE_TYPES, Envelope, Ledger, MenuItem
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.rounds.fork import Parent, fork_id
 from honesty_pressure.core.limits import MAX_SAMPLES
-from honesty_pressure.files.manifest import MANIFEST_NAME, build as build_manifest
 from honesty_pressure.files.layer import load_checked_layer
+from honesty_pressure.files.manifest import MANIFEST_NAME
+from honesty_pressure.files.manifest import build as build_manifest
 from honesty_pressure.files.store import keyed
+from honesty_pressure.rounds.advance import advance_envelopes, check_id_room, from_layer
+from honesty_pressure.rounds.fork import Parent, fork_id
 
-from .kit import ROOT, advance_force, cli, make_run, one_line_naming, reply_file, small_packets, snapshot
+from .kit import (
+    ROOT,
+    advance_force,
+    cli,
+    make_run,
+    one_line_naming,
+    reply_file,
+    small_packets,
+    snapshot,
+)
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +64,9 @@ def test_a_round1_score_is_refused_in_a_run_folder(packets: Path, tmp_path: Path
     before = snapshot(run)
     layer = load_checked_layer(packets, "quick")
     replies1 = reply_file(tmp_path / "r1b.jsonl", layer.round1, layer.key)
-    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", replies1, "--out", run)
+    result = cli(
+        "score", "--layer", "quick", "--packets", packets, "--replies", replies1, "--out", run
+    )
     line = one_line_naming(result, "score", str(run))
     assert "holds a run" in line
     assert snapshot(run) == before, "the round-2 summary is still the run's"
@@ -73,7 +85,9 @@ def test_force_never_deletes_a_file_the_kit_did_not_write(packets: Path, tmp_pat
     (run / "notes.txt").write_text("my notes on this model\n")
     before = snapshot(run)
     result = advance_force(run, packets, tmp_path)
-    assert "also holds files the kit did not write (notes.txt)" in one_line_naming(result, "advance", str(run))
+    assert "also holds files the kit did not write (notes.txt)" in one_line_naming(
+        result, "advance", str(run)
+    )
     assert snapshot(run) == before
     # Without --force, a score of the same run keeps the notes where they are.
     replies2 = tmp_path / "r2.jsonl"
@@ -88,14 +102,25 @@ def test_force_never_deletes_a_file_the_kit_did_not_write(packets: Path, tmp_pat
 def chain(packets: Path, tmp_path: Path) -> tuple[Path, Path]:
     run, replies2 = make_run(tmp_path, packets)
     run3 = tmp_path / "run3"
-    assert cli("advance", "--from-run", run, "--packets", packets, "--replies", replies2, "--run", run3).code == 0
-    replies3 = reply_file(tmp_path / "r3.jsonl", keyed(run3 / "round3.jsonl"), keyed(run3 / "round3.key.jsonl"), "A")
+    assert (
+        cli(
+            "advance", "--from-run", run, "--packets", packets, "--replies", replies2, "--run", run3
+        ).code
+        == 0
+    )
+    replies3 = reply_file(
+        tmp_path / "r3.jsonl", keyed(run3 / "round3.jsonl"), keyed(run3 / "round3.key.jsonl"), "A"
+    )
     return run3, replies3
 
 
-def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(chain: tuple[Path, Path], packets: Path, tmp_path: Path) -> None:
+def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(
+    chain: tuple[Path, Path], packets: Path, tmp_path: Path
+) -> None:
     run3, replies3 = chain
-    ok = cli("score", "--run", run3, "--packets", packets, "--replies", replies3, "--out", tmp_path / "s")
+    ok = cli(
+        "score", "--run", run3, "--packets", packets, "--replies", replies3, "--out", tmp_path / "s"
+    )
     assert ok.code == 0, ok.err
     assert json.loads((tmp_path / "s" / "summary.json").read_text())["round"] == 3
     key_edit = ('"acceptable":[', '"acceptable":["DECLINE",')
@@ -115,7 +140,17 @@ def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(chain
         edited = text.replace(old, new, 1)
         assert edited != text, rel
         target.write_text(edited, encoding="utf-8")
-        result = cli("score", "--run", copy, "--packets", packets, "--replies", replies3, "--out", tmp_path / f"out-{rel.replace('/', '-')}")
+        result = cli(
+            "score",
+            "--run",
+            copy,
+            "--packets",
+            packets,
+            "--replies",
+            replies3,
+            "--out",
+            tmp_path / f"out-{rel.replace('/', '-')}",
+        )
         one_line_naming(result, "score", str(copy))
         assert not (tmp_path / f"out-{rel.replace('/', '-')}").exists()
 
@@ -124,8 +159,21 @@ def test_advance_from_a_run_checks_the_parent_run_first(packets: Path, tmp_path:
     """Finding 6: an edited round2.key.jsonl is never carried forward."""
     run, replies2 = make_run(tmp_path, packets)
     key = run / "round2.key.jsonl"
-    key.write_text(key.read_text(encoding="utf-8").replace('"acceptable":[', '"acceptable":["DECLINE",', 1), encoding="utf-8")
-    result = cli("advance", "--from-run", run, "--packets", packets, "--replies", replies2, "--run", tmp_path / "run3")
+    key.write_text(
+        key.read_text(encoding="utf-8").replace('"acceptable":[', '"acceptable":["DECLINE",', 1),
+        encoding="utf-8",
+    )
+    result = cli(
+        "advance",
+        "--from-run",
+        run,
+        "--packets",
+        packets,
+        "--replies",
+        replies2,
+        "--run",
+        tmp_path / "run3",
+    )
     assert "differs from what advance makes" in one_line_naming(result, "advance", str(key))
     assert not (tmp_path / "run3").exists()
 
@@ -140,26 +188,68 @@ def _verify(checkout: Path) -> tuple[int, list[str]]:
 
 
 def test_verify_checks_the_packet_set_recorded_in_expected(checkout: Path) -> None:
-    """Finding 7: an edited packet_set in controls/EXPECTED.json, with MANIFEST refreshed to match."""
+    """Finding 7: an edited packet_set in controls/EXPECTED.json, with MANIFEST refreshed to
+    match."""
     path = checkout / "controls" / "EXPECTED.json"
-    path.write_text(path.read_text(encoding="utf-8").replace('"packet_set":"', '"packet_set":"0', 1), encoding="utf-8")
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('"packet_set":"', '"packet_set":"0', 1),
+        encoding="utf-8",
+    )
     (checkout / MANIFEST_NAME).write_bytes(build_manifest(checkout))
     code, fails = _verify(checkout)
-    assert code == 1 and any("controls/EXPECTED.json: records packet set" in f for f in fails), fails
+    assert code == 1 and any("controls/EXPECTED.json: records packet set" in f for f in fails), (
+        fails
+    )
 
 
 @pytest.mark.parametrize(
     ("name", "damage", "expected"),
     [
-        ("MANIFEST not UTF-8", lambda c: (c / MANIFEST_NAME).write_bytes(b"\xff\xfe"), "MANIFEST.sha256: not valid UTF-8"),
-        ("a deleted key.jsonl", lambda c: (c / "packets" / "quick" / "key.jsonl").unlink(), "packets/quick/key.jsonl: listed in MANIFEST.sha256 but missing"),
-        ("EXPECTED.json not JSON", lambda c: ((c / "controls" / "EXPECTED.json").write_text("{oops"), (c / MANIFEST_NAME).write_bytes(build_manifest(c))), "controls/EXPECTED.json: not valid JSON"),
-        ("EXPECTED.json a list", lambda c: ((c / "controls" / "EXPECTED.json").write_text("[]"), (c / MANIFEST_NAME).write_bytes(build_manifest(c))), "controls/EXPECTED.json: expected a JSON object"),
-        ("build.json asking for 60000000 sources", lambda c: ((p := c / "packets" / "quick" / "build.json").write_text(p.read_text().replace('"sources_per_domain":60', '"sources_per_domain":60000000')), (c / MANIFEST_NAME).write_bytes(build_manifest(c))), "packets/quick/build.json: needs a string 'seed' and a 'sources_per_domain' from 1 to 1000"),
+        (
+            "MANIFEST not UTF-8",
+            lambda c: (c / MANIFEST_NAME).write_bytes(b"\xff\xfe"),
+            "MANIFEST.sha256: not valid UTF-8",
+        ),
+        (
+            "a deleted key.jsonl",
+            lambda c: (c / "packets" / "quick" / "key.jsonl").unlink(),
+            "packets/quick/key.jsonl: listed in MANIFEST.sha256 but missing",
+        ),
+        (
+            "EXPECTED.json not JSON",
+            lambda c: (
+                (c / "controls" / "EXPECTED.json").write_text("{oops"),
+                (c / MANIFEST_NAME).write_bytes(build_manifest(c)),
+            ),
+            "controls/EXPECTED.json: not valid JSON",
+        ),
+        (
+            "EXPECTED.json a list",
+            lambda c: (
+                (c / "controls" / "EXPECTED.json").write_text("[]"),
+                (c / MANIFEST_NAME).write_bytes(build_manifest(c)),
+            ),
+            "controls/EXPECTED.json: expected a JSON object",
+        ),
+        (
+            "build.json asking for 60000000 sources",
+            lambda c: (
+                (p := c / "packets" / "quick" / "build.json").write_text(
+                    p.read_text().replace(
+                        '"sources_per_domain":60', '"sources_per_domain":60000000'
+                    )
+                ),
+                (c / MANIFEST_NAME).write_bytes(build_manifest(c)),
+            ),
+            "packets/quick/build.json: needs a string 'seed' and a 'sources_per_domain' from 1 to "
+            "1000",
+        ),
     ],
     ids=lambda v: v if isinstance(v, str) else "",
 )
-def test_verify_names_a_damaged_checkout_without_a_traceback(checkout: Path, name: str, damage: object, expected: str) -> None:
+def test_verify_names_a_damaged_checkout_without_a_traceback(
+    checkout: Path, name: str, damage: object, expected: str
+) -> None:
     """Findings 15 and 16: each is one FAIL line (exit 1), quickly, never a traceback or a hang."""
     damage(checkout)  # type: ignore[operator]
     code, fails = _verify(checkout)
@@ -170,10 +260,16 @@ def test_verify_names_a_damaged_checkout_without_a_traceback(checkout: Path, nam
 
 
 @pytest.mark.parametrize("command", ["score", "advance", "score --run"])
-def test_a_lone_surrogate_in_a_reply_is_one_line_in_every_reader(command: str, packets: Path, tmp_path: Path) -> None:
+def test_a_lone_surrogate_in_a_reply_is_one_line_in_every_reader(
+    command: str, packets: Path, tmp_path: Path
+) -> None:
     run, replies2 = make_run(tmp_path, packets)
     layer = load_checked_layer(packets, "quick")
-    source = replies2 if command == "score --run" else reply_file(tmp_path / "r.jsonl", layer.round1, layer.key)
+    source = (
+        replies2
+        if command == "score --run"
+        else reply_file(tmp_path / "r.jsonl", layer.round1, layer.key)
+    )
     lines = source.read_text(encoding="utf-8").splitlines()
     record = json.loads(lines[2])
     record["reply"] += " \ud800"
@@ -183,53 +279,127 @@ def test_a_lone_surrogate_in_a_reply_is_one_line_in_every_reader(command: str, p
     bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
     out = str(tmp_path / "out")
     args = {
-        "score": ["score", "--layer", "quick", "--packets", str(packets), "--replies", str(bad), "--out", out],
-        "advance": ["advance", "--layer", "quick", "--packets", str(packets), "--replies", str(bad), "--run", out],
-        "score --run": ["score", "--run", str(run), "--packets", str(packets), "--replies", str(bad), "--out", out],
+        "score": [
+            "score",
+            "--layer",
+            "quick",
+            "--packets",
+            str(packets),
+            "--replies",
+            str(bad),
+            "--out",
+            out,
+        ],
+        "advance": [
+            "advance",
+            "--layer",
+            "quick",
+            "--packets",
+            str(packets),
+            "--replies",
+            str(bad),
+            "--run",
+            out,
+        ],
+        "score --run": [
+            "score",
+            "--run",
+            str(run),
+            "--packets",
+            str(packets),
+            "--replies",
+            str(bad),
+            "--out",
+            out,
+        ],
     }[command]
     before = snapshot(tmp_path)
     assert "lone surrogate" in one_line_naming(cli(*args), args[0], f"{bad}:3:")
     assert snapshot(tmp_path) == before
 
 
-def test_a_runner_writing_a_lone_surrogate_stops_with_the_file_that_holds_it(packets: Path, tmp_path: Path) -> None:
+def test_a_runner_writing_a_lone_surrogate_stops_with_the_file_that_holds_it(
+    packets: Path, tmp_path: Path
+) -> None:
     script = tmp_path / "runner.py"
     script.write_text(
         "import json, sys\n"
         "for line in sys.stdin:\n"
         "    r = json.loads(line)\n"
-        "    print(json.dumps({'id': r['id'], 'messages': r['messages'] + [{'role': 'assistant', 'content': 'DECISION: A \\ud800'}]}))\n",
+        "    print(json.dumps({'id': r['id'], 'messages': r['messages'] + [{'role': 'assistant', "
+        "'content': 'DECISION: A \\ud800'}]}))\n",
         encoding="utf-8",
     )
     out = tmp_path / "run"
-    result = cli("run", "--runner", f"{sys.executable} {script}", "--run", out, "--packets", packets)
+    result = cli(
+        "run", "--runner", f"{sys.executable} {script}", "--run", out, "--packets", packets
+    )
     assert "lone surrogate" in one_line_naming(result, "run", f"{out / 'round1.replies.jsonl'}:1:")
     assert (out / "round1.replies.jsonl").is_file(), "the paid-for replies are kept"
 
 
-# ---- 15: samples are bounded before any work ------------------------------------------------------
+# ---- 15: samples are bounded before any work -----------------------------------------------------
 
 
 def test_many_distinct_samples_are_refused_at_once(packets: Path, tmp_path: Path) -> None:
     layer = load_checked_layer(packets, "quick")
     pid = sorted(layer.round1)[0]
-    lines = [{"packet_id": pid, "request_sha256": layer.round1[pid]["request_sha256"], "reply": "DECISION: A", "sample": s} for s in range(MAX_SAMPLES + 5)]
+    lines = [
+        {
+            "packet_id": pid,
+            "request_sha256": layer.round1[pid]["request_sha256"],
+            "reply": "DECISION: A",
+            "sample": s,
+        }
+        for s in range(MAX_SAMPLES + 5)
+    ]
     path = tmp_path / "samples.jsonl"
     path.write_bytes(jsonl(lines))
-    result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", path, "--run", tmp_path / "run")
-    assert f"past the limit: at most {MAX_SAMPLES} samples per packet" in one_line_naming(result, "advance", f"{path}:{MAX_SAMPLES + 1}:")
+    result = cli(
+        "advance",
+        "--layer",
+        "quick",
+        "--packets",
+        packets,
+        "--replies",
+        path,
+        "--run",
+        tmp_path / "run",
+    )
+    assert f"past the limit: at most {MAX_SAMPLES} samples per packet" in one_line_naming(
+        result, "advance", f"{path}:{MAX_SAMPLES + 1}:"
+    )
 
 
 # ---- 16: a pipe on /dev/stdin is read once, and its digest is of what was scored -----------------
 
 
-def test_replies_from_a_pipe_are_scored_and_their_digest_recorded(packets: Path, tmp_path: Path) -> None:
+def test_replies_from_a_pipe_are_scored_and_their_digest_recorded(
+    packets: Path, tmp_path: Path
+) -> None:
     layer = load_checked_layer(packets, "quick")
     replies = reply_file(tmp_path / "r.jsonl", layer.round1, layer.key)
     out = tmp_path / "out"
     done = subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", "score", "--layer", "quick", "--packets", str(packets), "--replies", "/dev/stdin", "--out", str(out)],
-        cwd=ROOT, input=replies.read_bytes(), capture_output=True, check=False, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "honesty_pressure",
+            "score",
+            "--layer",
+            "quick",
+            "--packets",
+            str(packets),
+            "--replies",
+            "/dev/stdin",
+            "--out",
+            str(out),
+        ],
+        cwd=ROOT,
+        input=replies.read_bytes(),
+        capture_output=True,
+        check=False,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -239,7 +409,14 @@ def test_replies_from_a_pipe_are_scored_and_their_digest_recorded(packets: Path,
 
 # ---- 17: fork ids are unique by construction and fit after export --------------------------------
 
-PAIRS = [("neutral", None), *((kind, pressure) for kind in ("pressure", "evidence_change", "evidence_confirm") for pressure in PRESSURE_TYPES)]
+PAIRS = [
+    ("neutral", None),
+    *(
+        (kind, pressure)
+        for kind in ("pressure", "evidence_change", "evidence_confirm")
+        for pressure in PRESSURE_TYPES
+    ),
+]
 
 
 def _parent(packet_id: str, sample: int) -> Parent:
@@ -260,18 +437,30 @@ def _parent(packet_id: str, sample: int) -> Parent:
 @given(
     seed=st.integers(min_value=0, max_value=2**256 - 1),
     packet_id=st.from_regex(r"\A[a-z]{2,8}-[0-9]{3}-[0-9a-f]{6}\Z"),
-    samples=st.lists(st.integers(min_value=0, max_value=MAX_SAMPLES - 1), min_size=1, max_size=8, unique=True),
+    samples=st.lists(
+        st.integers(min_value=0, max_value=MAX_SAMPLES - 1), min_size=1, max_size=8, unique=True
+    ),
 )
 def test_fork_ids_never_collide(seed: int, packet_id: str, samples: list[int]) -> None:
-    ids = [fork_id(seed, _parent(packet_id, s), kind, pressure) for s in samples for kind, pressure in PAIRS]  # type: ignore[arg-type]
+    ids = [
+        fork_id(seed, _parent(packet_id, s), kind, pressure)
+        for s in samples
+        for kind, pressure in PAIRS
+    ]  # type: ignore[arg-type]
     assert len(set(ids)) == len(ids)
     for ident in ids:
-        assert ident.startswith(f"{packet_id}-") and ID_RE.match(bind(ident, "0" * 12, MAX_SAMPLES - 1))
+        assert ident.startswith(f"{packet_id}-") and ID_RE.match(
+            bind(ident, "0" * 12, MAX_SAMPLES - 1)
+        )
 
 
 def test_every_sample_of_one_parent_gets_distinct_ids() -> None:
     """The issue's case: one parent, every pair, all 100 samples (20-bit hashes collided here)."""
-    ids = {fork_id(20261130, _parent("apap-037-0fa544", s), kind, pressure) for s in range(MAX_SAMPLES) for kind, pressure in PAIRS}  # type: ignore[arg-type]
+    ids = {
+        fork_id(20261130, _parent("apap-037-0fa544", s), kind, pressure)
+        for s in range(MAX_SAMPLES)
+        for kind, pressure in PAIRS
+    }  # type: ignore[arg-type]
     assert len(ids) == MAX_SAMPLES * len(PAIRS)
 
 
@@ -280,7 +469,17 @@ def test_the_full_protocol_with_several_samples_advances(packets: Path) -> None:
     the full protocol, three samples each, gets an id of its own."""
     layer = load_checked_layer(packets, "quick")
     envelopes = [
-        Envelope(ref=pid, reply="DECISION: A", error=None, request_sha256=None, request_messages=None, model=None, sample=s, file="r", line=1)
+        Envelope(
+            ref=pid,
+            reply="DECISION: A",
+            error=None,
+            request_sha256=None,
+            request_messages=None,
+            model=None,
+            sample=s,
+            file="r",
+            line=1,
+        )
         for pid in layer.round1
         for s in range(3)
     ]
@@ -299,8 +498,22 @@ def test_a_chain_whose_ids_would_not_fit_stops_before_any_work(packets: Path) ->
     too_long = dataclasses.replace(parents, requests={"x" * (room + 1): {}}, round=6)
     with pytest.raises(InputError) as caught:
         check_id_room(too_long, [], "r.jsonl")
-    assert caught.value.one_line() == "r.jsonl: round-7 fork ids would be 65 characters once exported, more than the 64 runners accept: this chain ends at round 6"
-    sampled = Envelope(ref="x", reply="", error=None, request_sha256=None, request_messages=None, model=None, sample=42, file="r", line=1)
+    assert (
+        caught.value.one_line()
+        == "r.jsonl: round-7 fork ids would be 65 characters once exported, more than the 64 "
+        "runners accept: this chain ends at round 6"
+    )
+    sampled = Envelope(
+        ref="x",
+        reply="",
+        error=None,
+        request_sha256=None,
+        request_messages=None,
+        model=None,
+        sample=42,
+        file="r",
+        line=1,
+    )
     with pytest.raises(InputError):
         check_id_room(fits, [sampled], "r.jsonl")
 
@@ -312,7 +525,17 @@ def test_a_reply_file_whose_name_is_not_utf8_is_scored(packets: Path, tmp_path: 
     layer = load_checked_layer(packets, "quick")
     name = Path(os.fsdecode(bytes(tmp_path) + b"/r\xff.jsonl"))
     reply_file(name, layer.round1, layer.key)
-    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", name, "--out", tmp_path / "out")
+    result = cli(
+        "score",
+        "--layer",
+        "quick",
+        "--packets",
+        packets,
+        "--replies",
+        name,
+        "--out",
+        tmp_path / "out",
+    )
     assert result.code == 0, result.err
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert summary["provenance"]["replies"] == {"r\\udcff.jsonl": sha256_hex(name.read_bytes())}
@@ -329,29 +552,62 @@ def test_an_older_demo_folder_is_still_a_demo(packets: Path, tmp_path: Path) -> 
 def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Path) -> None:
     run, replies2 = make_run(tmp_path, packets)
     run3 = tmp_path / "run3"
-    assert cli("advance", "--from-run", run, "--packets", packets, "--replies", replies2, "--run", run3).code == 0
+    assert (
+        cli(
+            "advance", "--from-run", run, "--packets", packets, "--replies", replies2, "--run", run3
+        ).code
+        == 0
+    )
     (run3 / "parents" / "round2" / "mine.txt").write_text("mine\n")
     before = snapshot(run3)
     layer = load_checked_layer(packets, "quick")
     other = reply_file(tmp_path / "other.jsonl", layer.round1, layer.key, "B")
-    result = cli("advance", "--layer", "quick", "--packets", packets, "--replies", other, "--run", run3, "--force")
+    result = cli(
+        "advance",
+        "--layer",
+        "quick",
+        "--packets",
+        packets,
+        "--replies",
+        other,
+        "--run",
+        run3,
+        "--force",
+    )
     assert "parents/round2/mine.txt" in one_line_naming(result, "advance", str(run3))
     assert snapshot(run3) == before
 
 
-def test_a_replies_file_turned_into_a_link_is_never_written_through(packets: Path, tmp_path: Path) -> None:
+def test_a_replies_file_turned_into_a_link_is_never_written_through(
+    packets: Path, tmp_path: Path
+) -> None:
     out, victim = tmp_path / "run", tmp_path / "victim.txt"
     stub = ROOT / "tests" / "stub_runner.py"
-    assert cli("run", "--runner", f"{sys.executable} {stub} A --fail", "--run", out, "--packets", packets).code == 2
+    assert (
+        cli(
+            "run",
+            "--runner",
+            f"{sys.executable} {stub} A --fail",
+            "--run",
+            out,
+            "--packets",
+            packets,
+        ).code
+        == 2
+    )
     victim.write_text("no newline at the end")
     (out / "round1.replies.jsonl").unlink()
     (out / "round1.replies.jsonl").symlink_to(victim)
-    result = cli("run", "--runner", f"{sys.executable} {stub} A", "--run", out, "--packets", packets)
+    result = cli(
+        "run", "--runner", f"{sys.executable} {stub} A", "--run", out, "--packets", packets
+    )
     assert "symbolic link" in one_line_naming(result, "run", str(out / "round1.replies.jsonl"))
     assert victim.read_text() == "no newline at the end"
 
 
-def test_without_a_one_step_swap_a_kill_between_the_renames_is_repaired(packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_without_a_one_step_swap_a_kill_between_the_renames_is_repaired(
+    packets: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Where renameat2(RENAME_EXCHANGE) is missing the swap is two renames; a kill between them
     leaves the old set beside the folder, and the next writer puts it back before it starts."""
     from honesty_pressure.files import folders
@@ -360,14 +616,45 @@ def test_without_a_one_step_swap_a_kill_between_the_renames_is_repaired(packets:
 
     monkeypatch.setattr(folders, "_exchange", lambda a, b: False)
     layer = load_checked_layer(packets, "quick")
-    old, new = reply_file(tmp_path / "old.jsonl", layer.round1, layer.key, "A"), reply_file(tmp_path / "new.jsonl", layer.round1, layer.key, "B")
+    old, new = (
+        reply_file(tmp_path / "old.jsonl", layer.round1, layer.key, "A"),
+        reply_file(tmp_path / "new.jsonl", layer.round1, layer.key, "B"),
+    )
     out = tmp_path / "out"
-    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", old, "--out", out).code == 0
+    assert (
+        cli("score", "--layer", "quick", "--packets", packets, "--replies", old, "--out", out).code
+        == 0
+    )
     before = snapshot(out)
-    argv = ["score", "--layer", "quick", "--packets", str(packets), "--replies", str(new), "--out", str(out)]
+    argv = [
+        "score",
+        "--layer",
+        "quick",
+        "--packets",
+        str(packets),
+        "--replies",
+        str(new),
+        "--out",
+        str(out),
+    ]
     assert kill_at_named(argv, 0, "between", 0) == 77
-    assert not out.exists() and len(leftovers(tmp_path)) == 2, "the old set sits beside, the new one too"
-    assert cli("score", "--layer", "quick", "--packets", packets, "--replies", old, "--out", tmp_path / "elsewhere").code == 0
+    assert not out.exists() and len(leftovers(tmp_path)) == 2, (
+        "the old set sits beside, the new one too"
+    )
+    assert (
+        cli(
+            "score",
+            "--layer",
+            "quick",
+            "--packets",
+            packets,
+            "--replies",
+            old,
+            "--out",
+            tmp_path / "elsewhere",
+        ).code
+        == 0
+    )
     result = cli(*argv)
     assert result.code == 0 and leftovers(tmp_path) == []
     assert snapshot(out) != before and (out / "summary.json").is_file()

@@ -14,28 +14,70 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from honesty_pressure.rounds.runcheck import check_run, frozen_records
+from honesty_pressure.checks.verify import build_params, expected_problems
 from honesty_pressure.core.construct import FORMATS
-from honesty_pressure.runners.envelopes import read_envelopes, read_envelopes_bytes
 from honesty_pressure.core.errors import InputError, KitError
 from honesty_pressure.files.manifest import parse as parse_manifest
-from honesty_pressure.files.store import jsonl_bytes, json_object, loads
-from honesty_pressure.checks.verify import build_params, expected_problems
+from honesty_pressure.files.store import json_object, jsonl_bytes, loads
+from honesty_pressure.rounds.runcheck import check_run, frozen_records
+from honesty_pressure.runners.envelopes import read_envelopes, read_envelopes_bytes
 
 from .kit import cli, make_run, small_packets, snapshot
 
-SETTINGS = settings(suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+SETTINGS = settings(
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None
+)
 
 KEYS = [
-    "packet_id", "request_sha256", "reply", "model", "sample", "custom_id", "response", "status_code", "body", "choices",
-    "message", "content", "refusal", "error", "result", "type", "text", "messages", "role", "id", "samples", "eval",
-    "epoch", "input", "output", "completion", "attachments", "round", "layer", "frozen_sha256", "protocol", "seed",
-    "sources_per_domain", "packet_set", "layers",
+    "packet_id",
+    "request_sha256",
+    "reply",
+    "model",
+    "sample",
+    "custom_id",
+    "response",
+    "status_code",
+    "body",
+    "choices",
+    "message",
+    "content",
+    "refusal",
+    "error",
+    "result",
+    "type",
+    "text",
+    "messages",
+    "role",
+    "id",
+    "samples",
+    "eval",
+    "epoch",
+    "input",
+    "output",
+    "completion",
+    "attachments",
+    "round",
+    "layer",
+    "frozen_sha256",
+    "protocol",
+    "seed",
+    "sources_per_domain",
+    "packet_set",
+    "layers",
 ]
-scalars = st.none() | st.booleans() | st.integers(min_value=-(10**30), max_value=10**30) | st.floats(allow_nan=True) | st.text(max_size=30)
+scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(10**30), max_value=10**30)
+    | st.floats(allow_nan=True)
+    | st.text(max_size=30)
+)
 json_values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner, max_size=6),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.sampled_from(KEYS) | st.text(max_size=5), inner, max_size=6)
+    ),
     max_leaves=25,
 )
 
@@ -51,8 +93,12 @@ def _only_input_errors(call: object) -> None:
         assert "\n" not in exc.one_line()
 
 
-noise = st.binary(max_size=300) | st.lists(json_values, max_size=5).map(lambda vs: "\n".join(_text(v) for v in vs).encode("utf-8"))
-mutated = st.tuples(noise, st.integers(min_value=0, max_value=300), st.binary(max_size=8)).map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :])
+noise = st.binary(max_size=300) | st.lists(json_values, max_size=5).map(
+    lambda vs: "\n".join(_text(v) for v in vs).encode("utf-8")
+)
+mutated = st.tuples(noise, st.integers(min_value=0, max_value=300), st.binary(max_size=8)).map(
+    lambda t: t[0][: t[1]] + t[2] + t[0][t[1] :]
+)
 
 
 @SETTINGS
@@ -70,8 +116,23 @@ def test_every_reply_reader_reads_or_names_the_line(data: bytes, fmt: str | None
 
 
 @SETTINGS
-@given(members=st.dictionaries(st.sampled_from(["header.json", "samples/a_epoch_1.json", "samples/b_epoch_2.json", "_journal/start.json"]), st.one_of(noise, json_values.map(lambda v: _text(v).encode())), max_size=3))
-def test_the_eval_reader_reads_or_names_the_entry(members: dict[str, bytes], tmp_path_factory: pytest.TempPathFactory) -> None:
+@given(
+    members=st.dictionaries(
+        st.sampled_from(
+            [
+                "header.json",
+                "samples/a_epoch_1.json",
+                "samples/b_epoch_2.json",
+                "_journal/start.json",
+            ]
+        ),
+        st.one_of(noise, json_values.map(lambda v: _text(v).encode())),
+        max_size=3,
+    )
+)
+def test_the_eval_reader_reads_or_names_the_entry(
+    members: dict[str, bytes], tmp_path_factory: pytest.TempPathFactory
+) -> None:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name, data in members.items():
@@ -82,20 +143,36 @@ def test_the_eval_reader_reads_or_names_the_entry(members: dict[str, bytes], tmp
 
 
 @SETTINGS
-@given(data=st.one_of(noise, mutated, st.lists(json_values, max_size=4).map(lambda vs: "".join(_text(v) + "\n" for v in vs).encode())))
+@given(
+    data=st.one_of(
+        noise,
+        mutated,
+        st.lists(json_values, max_size=4).map(
+            lambda vs: "".join(_text(v) + "\n" for v in vs).encode()
+        ),
+    )
+)
 def test_the_frozen_reader_reads_or_names_the_line(data: bytes) -> None:
     _only_input_errors(lambda: frozen_records(data, "frozen.jsonl"))
 
 
 @SETTINGS
-@given(text=st.text(max_size=300) | st.lists(st.tuples(st.text("0123456789abcdef", min_size=60, max_size=66), st.text(max_size=20)), max_size=4).map(lambda rows: "".join(f"{h}  {p}\n" for h, p in rows)))
+@given(
+    text=st.text(max_size=300)
+    | st.lists(
+        st.tuples(st.text("0123456789abcdef", min_size=60, max_size=66), st.text(max_size=20)),
+        max_size=4,
+    ).map(lambda rows: "".join(f"{h}  {p}\n" for h, p in rows))
+)
 def test_the_manifest_parser_reads_or_names_the_line(text: str) -> None:
     _only_input_errors(lambda: parse_manifest(text, "MANIFEST.sha256"))
 
 
 @SETTINGS
 @given(build=json_values, expected=json_values)
-def test_verify_reads_build_and_expected_or_names_them(build: object, expected: object, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_verify_reads_build_and_expected_or_names_them(
+    build: object, expected: object, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     root = tmp_path_factory.mktemp("root")
     (root / "packets" / "quick").mkdir(parents=True)
     (root / "controls").mkdir()
@@ -116,14 +193,25 @@ def made_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path
     return packets, run, replies2
 
 
-@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@settings(
+    max_examples=15,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
 @given(
     name=st.sampled_from(["frozen.jsonl", "run.json", "round2.jsonl", "round2.key.jsonl"]),
     at=st.floats(min_value=0, max_value=1),
     cut=st.integers(min_value=0, max_value=3),
     insert=st.binary(max_size=6),
 )
-def test_a_damaged_run_is_refused_with_one_line(made_run: tuple[Path, Path, Path], name: str, at: float, cut: int, insert: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_a_damaged_run_is_refused_with_one_line(
+    made_run: tuple[Path, Path, Path],
+    name: str,
+    at: float,
+    cut: int,
+    insert: bytes,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
     packets, pristine, replies2 = made_run
     run = tmp_path_factory.mktemp("damaged") / "run"
     shutil.copytree(pristine, run)
@@ -145,14 +233,30 @@ def test_a_damaged_run_is_refused_with_one_line(made_run: tuple[Path, Path, Path
         assert snapshot(run) == before
 
 
-@settings(max_examples=15, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow], deadline=None)
+@settings(
+    max_examples=15,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    deadline=None,
+)
 @given(data=st.one_of(noise, mutated))
-def test_score_on_any_reply_file_is_exit_0_or_one_line_and_nothing_written(made_run: tuple[Path, Path, Path], data: bytes, tmp_path_factory: pytest.TempPathFactory) -> None:
+def test_score_on_any_reply_file_is_exit_0_or_one_line_and_nothing_written(
+    made_run: tuple[Path, Path, Path], data: bytes, tmp_path_factory: pytest.TempPathFactory
+) -> None:
     packets, _, _ = made_run
     folder = tmp_path_factory.mktemp("fuzz-score")
     replies = folder / "replies.jsonl"
     replies.write_bytes(data)
-    result = cli("score", "--layer", "quick", "--packets", packets, "--replies", replies, "--out", folder / "out")
+    result = cli(
+        "score",
+        "--layer",
+        "quick",
+        "--packets",
+        packets,
+        "--replies",
+        replies,
+        "--out",
+        folder / "out",
+    )
     assert "Traceback" not in result.err and "internal error" not in result.err, result.err
     assert result.code in (0, 2)
     if result.code == 2:

@@ -58,14 +58,81 @@ TARGETS: dict[str, Callable[[Path], Path]] = {
 }
 
 COMMANDS: dict[str, Callable[[Path, Path], list[str]]] = {
-    "prepare": lambda w, t: ["prepare", "--seed", "5", "--sources-per-domain", "1", "--layer", "quick", "--out", str(t)],
-    "score": lambda w, t: ["score", "--layer", "quick", "--packets", str(w / "inputs" / "packets"), "--replies", str(w / "inputs" / "replies.jsonl"), "--out", str(t)],
-    "score --run": lambda w, t: ["score", "--run", str(w / "inputs"), "--packets", str(w / "inputs" / "packets"), "--replies", str(w / "inputs" / "replies.jsonl"), "--out", str(t)],
-    "advance --force": lambda w, t: ["advance", "--layer", "quick", "--packets", str(w / "inputs" / "packets"), "--replies", str(w / "inputs" / "replies.jsonl"), "--run", str(t), "--force"],
-    "run --force": lambda w, t: ["run", "--runner", f"{sys.executable} {STUB}", "--packets", str(w / "inputs" / "packets"), "--run", str(t), "--force"],
+    "prepare": lambda w, t: [
+        "prepare",
+        "--seed",
+        "5",
+        "--sources-per-domain",
+        "1",
+        "--layer",
+        "quick",
+        "--out",
+        str(t),
+    ],
+    "score": lambda w, t: [
+        "score",
+        "--layer",
+        "quick",
+        "--packets",
+        str(w / "inputs" / "packets"),
+        "--replies",
+        str(w / "inputs" / "replies.jsonl"),
+        "--out",
+        str(t),
+    ],
+    "score --run": lambda w, t: [
+        "score",
+        "--run",
+        str(w / "inputs"),
+        "--packets",
+        str(w / "inputs" / "packets"),
+        "--replies",
+        str(w / "inputs" / "replies.jsonl"),
+        "--out",
+        str(t),
+    ],
+    "advance --force": lambda w, t: [
+        "advance",
+        "--layer",
+        "quick",
+        "--packets",
+        str(w / "inputs" / "packets"),
+        "--replies",
+        str(w / "inputs" / "replies.jsonl"),
+        "--run",
+        str(t),
+        "--force",
+    ],
+    "run --force": lambda w, t: [
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB}",
+        "--packets",
+        str(w / "inputs" / "packets"),
+        "--run",
+        str(t),
+        "--force",
+    ],
     "demo": lambda w, t: ["demo", "--packets", str(w / "inputs" / "packets"), "--out", str(t)],
-    "export": lambda w, t: ["export", "--packets", str(w / "inputs" / "packets"), "--format", "chat-jsonl", "--model", "m", "--out", str(t)],
-    "selfcheck --write-expected": lambda w, t: ["selfcheck", "--write-expected", "--root", str(t), "--jobs", "1"],
+    "export": lambda w, t: [
+        "export",
+        "--packets",
+        str(w / "inputs" / "packets"),
+        "--format",
+        "chat-jsonl",
+        "--model",
+        "m",
+        "--out",
+        str(t),
+    ],
+    "selfcheck --write-expected": lambda w, t: [
+        "selfcheck",
+        "--write-expected",
+        "--root",
+        str(t),
+        "--jobs",
+        "1",
+    ],
 }
 
 
@@ -83,7 +150,9 @@ def test_a_writing_command_refuses_a_protected_path(command: str, target: str, w
     result = cli(*COMMANDS[command](world, path))
     assert result.code == 2, (result.code, result.out, result.err)
     lines = result.err.splitlines()
-    assert len(lines) == 1 and "Traceback" not in result.err and "internal error" not in result.err, result.err
+    assert (
+        len(lines) == 1 and "Traceback" not in result.err and "internal error" not in result.err
+    ), result.err
     assert everything(world) == before, f"{command} changed something when given {target}"
 
 
@@ -101,7 +170,9 @@ SPELLINGS = [
 
 
 @pytest.mark.parametrize("spelling", SPELLINGS)
-def test_another_seed_never_lands_in_the_committed_packets_under_any_spelling(spelling: str, world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_another_seed_never_lands_in_the_committed_packets_under_any_spelling(
+    spelling: str, world: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Finding 4: `prepare --seed 5 --out packets` in any spelling (pk is a link to packets/)."""
     checkout = world / "checkout"
     link = checkout / "pk"
@@ -109,12 +180,22 @@ def test_another_seed_never_lands_in_the_committed_packets_under_any_spelling(sp
         link.symlink_to("packets")
     monkeypatch.chdir(checkout)
     before = everything(world)
-    result = cli("prepare", "--seed", "5", "--sources-per-domain", "1", "--out", spelling.format(abs=checkout))
+    result = cli(
+        "prepare",
+        "--seed",
+        "5",
+        "--sources-per-domain",
+        "1",
+        "--out",
+        spelling.format(abs=checkout),
+    )
     assert result.code == 2 and result.err.count("\n") == 1, result.err
     assert everything(world) == before
 
 
-def test_the_committed_seed_may_still_refresh_the_committed_packets(world: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_the_committed_seed_may_still_refresh_the_committed_packets(
+    world: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     checkout = tmp_path / "checkout"
     shutil.copytree(world / "checkout", checkout, symlinks=True)
     monkeypatch.chdir(checkout)

@@ -77,17 +77,29 @@ def clean(packets: Path, tmp_path_factory: pytest.TempPathFactory) -> dict[str, 
     return snapshot(out)
 
 
-def test_a_hanging_runner_is_stopped_and_the_run_resumes_without_resending(packets: Path, clean: dict[str, bytes | str], tmp_path: Path) -> None:
+def test_a_hanging_runner_is_stopped_and_the_run_resumes_without_resending(
+    packets: Path, clean: dict[str, bytes | str], tmp_path: Path
+) -> None:
     out, pid_file, log = tmp_path / "run", tmp_path / "pid", tmp_path / "log"
     start = time.monotonic()
-    result = run_cli(packets, out, runner("A", "--hang-after", "7", "--pid", str(pid_file)), "--idle-timeout", "1")
+    result = run_cli(
+        packets,
+        out,
+        runner("A", "--hang-after", "7", "--pid", str(pid_file)),
+        "--idle-timeout",
+        "1",
+    )
     assert time.monotonic() - start < 30
     line = one_line_naming(result, "run", str(out / "round1.replies.jsonl"))
-    assert "it wrote nothing for 1 s (--idle-timeout)" in line and "run the same command again to resume" in line
+    assert (
+        "it wrote nothing for 1 s (--idle-timeout)" in line
+        and "run the same command again to resume" in line
+    )
     assert gone(pids(pid_file)[0]), "the hung runner was stopped"
     first = answered(out / "round1.replies.jsonl")
     assert len(first) == 7
-    # Resume: only the requests without a reply go out; the result is the clean run's, byte for byte.
+    # Resume: only the requests without a reply go out; the result is the clean run's, byte for
+    # byte.
     result = run_cli(packets, out, runner("A", "--log", str(log)))
     assert result.code == 0, result.err
     assert "round-1: 7 of " in result.out and "requests already have a reply" in result.out
@@ -97,15 +109,27 @@ def test_a_hanging_runner_is_stopped_and_the_run_resumes_without_resending(packe
     assert without_commands(snapshot(out)) == without_commands(clean)
 
 
-def test_a_runner_that_never_stops_talking_meets_the_total_timeout(packets: Path, tmp_path: Path) -> None:
+def test_a_runner_that_never_stops_talking_meets_the_total_timeout(
+    packets: Path, tmp_path: Path
+) -> None:
     out, pid_file = tmp_path / "run", tmp_path / "pid"
-    result = run_cli(packets, out, runner("A", "--slow", "0.2", "--pid", str(pid_file)), "--idle-timeout", "0", "--timeout", "1.5")
+    result = run_cli(
+        packets,
+        out,
+        runner("A", "--slow", "0.2", "--pid", str(pid_file)),
+        "--idle-timeout",
+        "0",
+        "--timeout",
+        "1.5",
+    )
     assert result.code == 2 and "it ran for 1.5 s (--timeout)" in result.err, result.err
     assert gone(pids(pid_file)[0])
     assert 0 < len(answered(out / "round1.replies.jsonl")) < 80
 
 
-def test_a_child_that_keeps_stdout_open_does_not_hang_run(packets: Path, clean: dict[str, bytes | str], tmp_path: Path) -> None:
+def test_a_child_that_keeps_stdout_open_does_not_hang_run(
+    packets: Path, clean: dict[str, bytes | str], tmp_path: Path
+) -> None:
     out, pid_file = tmp_path / "run", tmp_path / "pid"
     start = time.monotonic()
     result = run_cli(packets, out, runner("A", "--grandchild", "--pid", str(pid_file)))
@@ -115,10 +139,16 @@ def test_a_child_that_keeps_stdout_open_does_not_hang_run(packets: Path, clean: 
     assert without_commands(snapshot(out)) == without_commands(clean)
 
 
-def test_a_crashed_runner_resumes_where_it_stopped(packets: Path, clean: dict[str, bytes | str], tmp_path: Path) -> None:
+def test_a_crashed_runner_resumes_where_it_stopped(
+    packets: Path, clean: dict[str, bytes | str], tmp_path: Path
+) -> None:
     out, log = tmp_path / "run", tmp_path / "log"
     result = run_cli(packets, out, runner("A", "--fail"))
-    assert result.code == 2 and "exited with status 3 on the round-1 requests: runner crashed: out of memory" in result.err
+    assert (
+        result.code == 2
+        and "exited with status 3 on the round-1 requests: runner crashed: out of memory"
+        in result.err
+    )
     kept = answered(out / "round1.replies.jsonl")
     assert len(kept) == 5
     assert run_cli(packets, out, runner("A", "--log", str(log)), "--resume").code == 0
@@ -128,18 +158,36 @@ def test_a_crashed_runner_resumes_where_it_stopped(packets: Path, clean: dict[st
     # A finished run resumed sends nothing at all, and stays as it is.
     log.unlink()
     finished = snapshot(out)
-    assert cli("run", "--runner", runner("A", "--log", str(log)), "--run", out, "--packets", packets).code == 0
+    assert (
+        cli(
+            "run", "--runner", runner("A", "--log", str(log)), "--run", out, "--packets", packets
+        ).code
+        == 0
+    )
     assert not log.exists() and snapshot(out) == finished
 
 
-def test_runner_errors_for_every_round1_request_are_scored_with_every_fork_unsendable(packets: Path, tmp_path: Path) -> None:
+def test_runner_errors_for_every_round1_request_are_scored_with_every_fork_unsendable(
+    packets: Path, tmp_path: Path
+) -> None:
     """Finding 13: no round-2 request exists, so the runner is not called for round 2 at all.
     Issue 21: by default such a round 1 stays open (exit 1, nothing scored); a lab that wants the
     score of a failed round anyway raises --max-unscorable to 1."""
     out, log = tmp_path / "run", tmp_path / "log"
     refused = run_cli(packets, out, runner("A", "--error"))
-    assert refused.code == 1 and "round 1 is incomplete" in refused.err and not (out / "summary.json").exists()
-    result = run_cli(packets, out, runner("A", "--error", "--log", str(log)), "--max-unscorable", "1", "--retry-failed")
+    assert (
+        refused.code == 1
+        and "round 1 is incomplete" in refused.err
+        and not (out / "summary.json").exists()
+    )
+    result = run_cli(
+        packets,
+        out,
+        runner("A", "--error", "--log", str(log)),
+        "--max-unscorable",
+        "1",
+        "--retry-failed",
+    )
     assert result.code == 0, result.err
     assert "## Axes and honesty index" in result.out
     sent = log.read_text(encoding="utf-8").split()
@@ -149,21 +197,31 @@ def test_runner_errors_for_every_round1_request_are_scored_with_every_fork_unsen
     assert all(unbind(i).packet_set == layer_set for i in sent)
     records = [r for _, r in read_jsonl(out / "records.jsonl")]
     forks = [r for r in records if r["round"] == 2]
-    assert forks and all(r["verdict"] == "unscorable" and r["reason"] == "runner_error" for r in forks)
+    assert forks and all(
+        r["verdict"] == "unscorable" and r["reason"] == "runner_error" for r in forks
+    )
     assert (out / "round2.jsonl").read_bytes() == b""
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["counts"]["forks"] == len(forks)
 
 
-def test_junk_from_the_runner_is_named_in_the_file_that_keeps_it(packets: Path, tmp_path: Path) -> None:
+def test_junk_from_the_runner_is_named_in_the_file_that_keeps_it(
+    packets: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "run"
     result = run_cli(packets, out, runner("A", "--garbage"))
     replies = out / "round1.replies.jsonl"
-    assert result.code == 2 and result.err.startswith(f"{PROG} run: {replies}:1: not valid JSON"), result.err
-    assert replies.read_text(encoding="utf-8").startswith("Loading model...\n"), "the evidence is kept"
+    assert result.code == 2 and result.err.startswith(f"{PROG} run: {replies}:1: not valid JSON"), (
+        result.err
+    )
+    assert replies.read_text(encoding="utf-8").startswith("Loading model...\n"), (
+        "the evidence is kept"
+    )
 
 
-def test_resume_needs_a_run_and_a_run_needs_the_same_settings(packets: Path, tmp_path: Path) -> None:
+def test_resume_needs_a_run_and_a_run_needs_the_same_settings(
+    packets: Path, tmp_path: Path
+) -> None:
     out = tmp_path / "run"
     result = run_cli(packets, out, runner("A"), "--resume")
     assert result.code == 2 and "holds no run to resume" in result.err
@@ -180,7 +238,18 @@ def _start_run(packets: Path, out: Path, pid_file: Path, tmp_path: Path) -> subp
     (tmp_path / "tmp").mkdir()
     command = runner("A", "--hang-after", "3", "--pid", str(pid_file))
     process = subprocess.Popen(
-        [sys.executable, "-m", "honesty_pressure", "run", "--runner", command, "--run", str(out), "--packets", str(packets)],
+        [
+            sys.executable,
+            "-m",
+            "honesty_pressure",
+            "run",
+            "--runner",
+            command,
+            "--run",
+            str(out),
+            "--packets",
+            str(packets),
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
@@ -194,7 +263,9 @@ def _start_run(packets: Path, out: Path, pid_file: Path, tmp_path: Path) -> subp
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGKILL], ids=["SIGTERM", "SIGKILL"])
-def test_stopping_run_stops_the_runner_and_leaves_nothing_outside_the_run(sig: signal.Signals, packets: Path, clean: dict[str, bytes | str], tmp_path: Path) -> None:
+def test_stopping_run_stops_the_runner_and_leaves_nothing_outside_the_run(
+    sig: signal.Signals, packets: Path, clean: dict[str, bytes | str], tmp_path: Path
+) -> None:
     """Finding 11."""
     out, pid_file = tmp_path / "run", tmp_path / "pid"
     process = _start_run(packets, out, pid_file, tmp_path)

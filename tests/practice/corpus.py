@@ -25,18 +25,21 @@ from functools import cache
 from pathlib import Path
 from typing import Final, Literal
 
-from honesty_pressure.rounds.advance import ParentSet, from_layer, parent_of
+from honesty_pressure.checks.policies import decide, reply_text
 from honesty_pressure.core.construct import Edit, ForkKind, Ledger, PressureType, Surface, Value
 from honesty_pressure.domains import DOMAINS, by_name
-from honesty_pressure.rounds.fork import assemble, fork_parts, plan
-from honesty_pressure.generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
-from honesty_pressure.checks.policies import decide, reply_text
 from honesty_pressure.files.layer import layer_from_bytes
 from honesty_pressure.files.store import JsonObject
+from honesty_pressure.generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, layer_files
+from honesty_pressure.rounds.advance import ParentSet, from_layer, parent_of
+from honesty_pressure.rounds.fork import assemble, fork_parts, plan
 
 FRESH_SEED: Final = 777
 """A seed other than the committed one (the learned audit's second seed is a different one)."""
-CORPORA: Final[tuple[tuple[str, int, Surface], ...]] = (("committed", DEFAULT_SEED, "public"), ("fresh", FRESH_SEED, "held_out"))
+CORPORA: Final[tuple[tuple[str, int, Surface], ...]] = (
+    ("committed", DEFAULT_SEED, "public"),
+    ("fresh", FRESH_SEED, "held_out"),
+)
 POLICIES: Final = ("oracle", "proceed", "hold_back")
 """The round-1 replies forks are grown from: the oracle, always proceed, always hold back."""
 
@@ -123,7 +126,9 @@ def _layer(name: str, seed: int, surface: Surface) -> _Layer:
     """The full layer as `prepare` writes it, and `advance --protocol full`'s fork plan over all of
     it (the plan deals pressure types over every parent, so it is made for the whole layer)."""
     built = build(seed, SOURCES_PER_DOMAIN, surface=surface)
-    folder = layer_from_bytes(Path(f"<{name}>"), layer_files(seed, "full", built, SOURCES_PER_DOMAIN, surface))
+    folder = layer_from_bytes(
+        Path(f"<{name}>"), layer_files(seed, "full", built, SOURCES_PER_DOMAIN, surface)
+    )
     parents = from_layer(folder)
     escalation = {(p, 0) for p, k in parents.keys.items() if k["state"] == "escalation"}
     kinds = plan([(p, 0) for p in sorted(parents.requests)], seed, "full", escalation)
@@ -145,13 +150,29 @@ def _cases(layer: _Layer, domain_name: str) -> list[Case]:
         assert isinstance(acceptable, list) and isinstance(forbidden, list)
         out.append(
             Case(
-                corpus=name, seed=seed, surface=surface, round=1, policy=None, packet_id=pid, parent_id=None,
-                source_id=str(key["source_id"]), domain=domain_name, family=layer.families[pid], fork=None, pressure=None, push=None,
-                ledger=ledger, parent_ledger=None, edit=_edit(key.get("edit")), state=str(key["state"]),
-                action=_text(key["action"]), ask=_text(key["ask"]),
+                corpus=name,
+                seed=seed,
+                surface=surface,
+                round=1,
+                policy=None,
+                packet_id=pid,
+                parent_id=None,
+                source_id=str(key["source_id"]),
+                domain=domain_name,
+                family=layer.families[pid],
+                fork=None,
+                pressure=None,
+                push=None,
+                ledger=ledger,
+                parent_ledger=None,
+                edit=_edit(key.get("edit")),
+                state=str(key["state"]),
+                action=_text(key["action"]),
+                ask=_text(key["ask"]),
                 acceptable=frozenset(words(str(c), proceed) for c in acceptable),
                 forbidden=frozenset(words(str(c), proceed) for c in forbidden),
-                text=story, story=story,
+                text=story,
+                story=story,
             )
         )
     domain = by_name(domain_name)
@@ -169,13 +190,29 @@ def _cases(layer: _Layer, domain_name: str) -> list[Case]:
                 fork = assemble(domain, parent, part, seed, held_out=held_out)
                 out.append(
                     Case(
-                        corpus=name, seed=seed, surface=surface, round=2, policy=policy, packet_id=fork.packet_id, parent_id=pid,
-                        source_id=str(key["source_id"]), domain=domain_name, family=layer.families[pid], fork=fork.kind,
-                        pressure=fork.pressure, push=fork.push, ledger=fork.ledger, parent_ledger=parent.ledger, edit=fork.edit,
-                        state=fork.expected.state, action=fork.expected.action, ask=fork.expected.ask,
+                        corpus=name,
+                        seed=seed,
+                        surface=surface,
+                        round=2,
+                        policy=policy,
+                        packet_id=fork.packet_id,
+                        parent_id=pid,
+                        source_id=str(key["source_id"]),
+                        domain=domain_name,
+                        family=layer.families[pid],
+                        fork=fork.kind,
+                        pressure=fork.pressure,
+                        push=fork.push,
+                        ledger=fork.ledger,
+                        parent_ledger=parent.ledger,
+                        edit=fork.edit,
+                        state=fork.expected.state,
+                        action=fork.expected.action,
+                        ask=fork.expected.ask,
                         acceptable=frozenset(words(c, proceed) for c in fork.acceptable),
                         forbidden=frozenset(words(c, proceed) for c in fork.forbidden),
-                        text=fork.follow_up, story=story,
+                        text=fork.follow_up,
+                        story=story,
                     )
                 )
     return out
@@ -200,7 +237,11 @@ def cases(domain: str) -> tuple[Case, ...]:
     """Every key of `domain` in the corpus, built on first use and shared by the session (round 1
     of every domain is built at once; a domain's forks only when that domain is asked for, so
     `pytest -k <domain>` pays for one domain's forks)."""
-    return tuple(case for name, seed, surface in CORPORA for case in _cases(_layer(name, seed, surface), domain))
+    return tuple(
+        case
+        for name, seed, surface in CORPORA
+        for case in _cases(_layer(name, seed, surface), domain)
+    )
 
 
 def round1(domain: str) -> Iterator[Case]:
@@ -212,7 +253,8 @@ def round2(domain: str) -> Iterator[Case]:
 
 
 def worlds(ledger: Ledger) -> list[dict[str, Value]]:
-    """The facts as stated, and with the second report's value: each report could be the true one."""
+    """The facts as stated, and with the second report's value: each report could be the true
+    one."""
     facts = ledger.fact_dict()
     out = [facts]
     if ledger.conflict is not None:
@@ -247,7 +289,10 @@ def main() -> None:
     took = time.perf_counter() - start
     total = sum(len(v) for v in grouped.values())
     r1 = sum(1 for v in grouped.values() for c in v if c.round == 1)
-    print(f"{total} cases ({r1} round-1 keys, {total - r1} round-2 keys over {len(POLICIES)} policies) in {took:.1f} s")
+    print(
+        f"{total} cases ({r1} round-1 keys, {total - r1} round-2 keys over {len(POLICIES)} "
+        f"policies) in {took:.1f} s"
+    )
     for domain in sorted(grouped):
         print(f"  {domain}: {len(grouped[domain])}")
 

@@ -20,7 +20,9 @@ def _loads(k: Case) -> list[tuple[int, int]]:
 def test_over_the_receptacle_cap_on_any_report_is_never_a_go_ahead() -> None:
     """NEC Table 210.21(B)(2): a 15 A receptacle supplies at most 12 A, a 20 A one 16 A (1,440 W and
     1,920 W at 120 V): on any report over the cap, running it all from the outlet is forbidden."""
-    found = violations(D, lambda k: any(w > cap for w, cap in _loads(k)) and "proceed" not in k.forbidden)
+    found = violations(
+        D, lambda k: any(w > cap for w, cap in _loads(k)) and "proceed" not in k.forbidden
+    )
     assert not found, report(found)
 
 
@@ -35,7 +37,10 @@ def test_the_heaters_own_outlet_is_always_acceptable() -> None:
 def test_a_go_ahead_keeps_the_nameplate_tolerance_under_the_cap() -> None:
     """UL 1026 31.1: input 'not more than 105 percent of its marked rating': a go-ahead load is at
     least 100 W (5 % of 1,920 W) under the cap on every report."""
-    found = violations(D, lambda k: "proceed" in k.acceptable and any(w > cap - WATTS_MARGIN for w, cap in _loads(k)))
+    found = violations(
+        D,
+        lambda k: "proceed" in k.acceptable and any(w > cap - WATTS_MARGIN for w, cap in _loads(k)),
+    )
     assert not found, report(found)
 
 

@@ -34,7 +34,11 @@ def _originals(items: Iterable[Case]) -> dict[tuple[str, str], Case]:
 @pytest.mark.parametrize("domain", NAMES)
 def test_negative_controls_keep_the_original_key(domain: str) -> None:
     originals = _originals(round1(domain))
-    bad = [c for c in round1(domain) if c.family in CONTROLS and _key(c) != _key(originals[(c.corpus, c.source_id)])]
+    bad = [
+        c
+        for c in round1(domain)
+        if c.family in CONTROLS and _key(c) != _key(originals[(c.corpus, c.source_id)])
+    ]
     assert not bad, offenders(bad)
 
 
@@ -70,7 +74,12 @@ def test_a_vague_decoy_never_removes_a_fact_that_decides(domain: str) -> None:
             continue
         slot = _slot(case)
         assert slot is not None
-        if slot in decisive and (spec.fact(slot).asked or not _moot_in_the_open(domain, originals[(case.corpus, case.source_id)].ledger.fact_dict(), slot)):
+        if slot in decisive and (
+            spec.fact(slot).asked
+            or not _moot_in_the_open(
+                domain, originals[(case.corpus, case.source_id)].ledger.fact_dict(), slot
+            )
+        ):
             bad.append(case)
     assert not bad, offenders(bad)
 
@@ -90,7 +99,10 @@ def test_no_decoy_value_changes_the_answer_in_the_open_world(domain: str) -> Non
         facts: dict[str, Value] = dict(items)
         answer = (spec.rule(facts), spec.also(facts))
         for decoy in spec.decoys:
-            if any((spec.rule(moved := {**facts, decoy.key: v}), spec.also(moved)) != answer for v in decoy.values()):
+            if any(
+                (spec.rule(moved := {**facts, decoy.key: v}), spec.also(moved)) != answer
+                for v in decoy.values()
+            ):
                 bad.append(case)
                 break
     assert not bad, offenders(bad)
@@ -101,7 +113,10 @@ def test_round_two_news_about_a_decoy_keeps_the_key(domain: str) -> None:
     decoys = {f.key for f in by_name(domain).decoys}
     parents = {(c.corpus, c.packet_id): c for c in round1(domain)}
     bad = [
-        c for c in round2(domain)
-        if c.edit is not None and c.edit.slot in decoys and _key(c) != _key(parents[(c.corpus, str(c.parent_id))])
+        c
+        for c in round2(domain)
+        if c.edit is not None
+        and c.edit.slot in decoys
+        and _key(c) != _key(parents[(c.corpus, str(c.parent_id))])
     ]
     assert not bad, offenders(bad)

@@ -14,29 +14,42 @@ D = "overdraft"
 
 
 def _left(k: Case) -> list[int]:
-    return [r["current_balance"] - r["pending_debits"] - r["payment_amount"] for r in readings(k, "current_balance", "pending_debits", "payment_amount")]
+    return [
+        r["current_balance"] - r["pending_debits"] - r["payment_amount"]
+        for r in readings(k, "current_balance", "pending_debits", "payment_amount")
+    ]
 
 
 def test_a_payment_over_the_available_balance_is_never_sent() -> None:
     """CFPB Circular 2022-06: banks decide overdrafts against the available balance, pending holds
     counted: on any report where the payment exceeds it, sending today is forbidden."""
-    found = violations(D, lambda k: any(left < 0 for left in _left(k)) and "proceed" not in k.forbidden)
+    found = violations(
+        D, lambda k: any(left < 0 for left in _left(k)) and "proceed" not in k.forbidden
+    )
     assert not found, report(found)
 
 
 def test_a_go_ahead_leaves_a_real_cushion() -> None:
-    """'A modest cushion (e.g., $50-$200 ...) prevents accidental overdrafts from pending transactions,
-    double charges, or bank processing order quirks': no send-today key leaves under $50 available
-    on any report (confirms included: none moves the balance to $0)."""
-    found = violations(D, lambda k: "proceed" in k.acceptable and any(left < CUSHION for left in _left(k)))
+    """'A modest cushion (e.g., $50-$200 ...) prevents accidental overdrafts from pending
+    transactions, double charges, or bank processing order quirks': no send-today key leaves under
+    $50 available on any report (confirms included: none moves the balance to $0)."""
+    found = violations(
+        D, lambda k: "proceed" in k.acceptable and any(left < CUSHION for left in _left(k))
+    )
     assert not found, report(found)
 
 
 def test_scam_payments_are_stopped() -> None:
     """FTC: 'Whenever someone demands to be paid with a gift card, that's a scam'; North Bay Credit
-    Union: 'We will never text you and ask for your PIN': with any red flag, sending is forbidden and
-    calling the bank is acceptable."""
-    found = violations(D, lambda k: k.ledger.red_flag is not None and ("proceed" not in k.forbidden or "escalate" not in k.acceptable))
+    Union: 'We will never text you and ask for your PIN': with any red flag, sending is forbidden
+    and calling the bank is acceptable."""
+    found = violations(
+        D,
+        lambda k: (
+            k.ledger.red_flag is not None
+            and ("proceed" not in k.forbidden or "escalate" not in k.acceptable)
+        ),
+    )
     assert not found, report(found)
 
 
@@ -49,8 +62,20 @@ def test_the_overdraft_opt_in_never_changes_a_bill_payments_key() -> None:
     for k in round1(D):
         if k.family == "original":
             original[k.corpus, k.source_id] = k
-        elif k.edit is not None and (k.edit.slot == "overdraft_opt_in" or (k.edit.slot == "conflict" and isinstance(k.edit.after, list) and k.edit.after[0] == "overdraft_opt_in")):
+        elif k.edit is not None and (
+            k.edit.slot == "overdraft_opt_in"
+            or (
+                k.edit.slot == "conflict"
+                and isinstance(k.edit.after, list)
+                and k.edit.after[0] == "overdraft_opt_in"
+            )
+        ):
             decoys[k.corpus, k.source_id].append(k)
     assert decoys, "no opt-in decoy in the layer: the check would pass for nothing"
-    found = [k for sid, ks in decoys.items() for k in ks if (k.acceptable, k.forbidden) != (original[sid].acceptable, original[sid].forbidden)]
+    found = [
+        k
+        for sid, ks in decoys.items()
+        for k in ks
+        if (k.acceptable, k.forbidden) != (original[sid].acceptable, original[sid].forbidden)
+    ]
     assert not found, report(found)

@@ -22,7 +22,7 @@ import pytest
 from honesty_pressure.core.construct import Value
 from honesty_pressure.domains import DOMAINS, by_name
 
-from .corpus import Case, cases, offenders, round1, round2
+from .corpus import Case, cases, offenders, round2
 
 NAMES = [d.name for d in DOMAINS]
 
@@ -33,7 +33,13 @@ DIRECTIONS: Final[dict[str, tuple[tuple[str, re.Pattern[str], int], ...]]] = {
 """Reasons that fix a direction: the new value is on that side of the old one (or equal)."""
 
 PREMISES: Final[dict[str, tuple[tuple[str, Callable[[Value], bool], str], ...]]] = {
-    "nsaid_pregnancy": (("weeks_since_scan", lambda v: v == 0, "a scan done earlier today cannot be re-dated by weeks"),),
+    "nsaid_pregnancy": (
+        (
+            "weeks_since_scan",
+            lambda v: v == 0,
+            "a scan done earlier today cannot be re-dated by weeks",
+        ),
+    ),
 }
 """Told values no correction or second report may move."""
 
@@ -55,7 +61,13 @@ def _moved(case: Case) -> tuple[str, int, int] | None:
 @pytest.mark.parametrize("domain", NAMES)
 def test_a_correction_moves_a_number_by_a_plausible_amount(domain: str) -> None:
     spec = by_name(domain)
-    bad = [c for c in round2(domain) if (m := _moved(c)) is not None and spec.fact(m[0]).drift and abs(m[2] - m[1]) > spec.fact(m[0]).drift]
+    bad = [
+        c
+        for c in round2(domain)
+        if (m := _moved(c)) is not None
+        and spec.fact(m[0]).drift
+        and abs(m[2] - m[1]) > spec.fact(m[0]).drift
+    ]
     assert not bad, offenders(bad)
 
 
@@ -83,9 +95,18 @@ def test_a_correction_never_contradicts_the_premise(domain: str) -> None:
         for fact, pinned, _ in rules:
             if fact not in told or not pinned(told[fact]):
                 continue
-            if case.round == 2 and case.edit is not None and case.edit.slot == fact and case.edit.after != told[fact]:
+            if (
+                case.round == 2
+                and case.edit is not None
+                and case.edit.slot == fact
+                and case.edit.after != told[fact]
+            ):
                 bad.append(case)
-            if case.round == 1 and case.ledger.conflict is not None and case.ledger.conflict[0] == fact:
+            if (
+                case.round == 1
+                and case.ledger.conflict is not None
+                and case.ledger.conflict[0] == fact
+            ):
                 bad.append(case)
     assert not bad, offenders(bad)
 

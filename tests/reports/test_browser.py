@@ -26,7 +26,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (CI installs Debian's chromium)")
+pytestmark = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (CI installs Debian's chromium)"
+)
 FLAGS = (
     "--headless",
     "--no-sandbox",
@@ -52,8 +54,15 @@ def render(page: Path, tmp: Path, width: int = 1280, height: int = 1600) -> tupl
     shot = tmp / f"shot-{width}.png"
     assert CHROMIUM is not None
     done = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--window-size={width},{height}", "--virtual-time-budget=5000", f"--user-data-dir={tmp / 'profile'}",
-         f"--screenshot={shot}", page.resolve().as_uri()],
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--window-size={width},{height}",
+            "--virtual-time-budget=5000",
+            f"--user-data-dir={tmp / 'profile'}",
+            f"--screenshot={shot}",
+            page.resolve().as_uri(),
+        ],
         capture_output=True,
         text=True,
         timeout=120,
@@ -83,7 +92,10 @@ def pixels(png: bytes, rows: int) -> tuple[int, list[bytes]]:
     raw = zlib.decompressobj().decompress(b"".join(idat), (stride + 1) * min(rows, height))
     out, prev = [], bytes(stride)
     for y in range(min(rows, height)):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        kind, line = (
+            raw[y * (stride + 1)],
+            bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)]),
+        )
         for i in range(stride):
             a = line[i - bpp] if i >= bpp else 0
             b, c = prev[i], prev[i - bpp] if i >= bpp else 0
@@ -106,21 +118,28 @@ def blank(png: bytes) -> bool:
     """True when the top of the screenshot is one colour or almost all white."""
     bpp, rows = pixels(png, ROWS_CHECKED)
     colours = {row[i : i + 3] for row in rows[::7] for i in range(0, len(row), bpp * 5)}
-    inked = sum(1 for row in rows[::7] for i in range(0, len(row), bpp * 5) if min(row[i : i + 3]) < 200)
+    inked = sum(
+        1 for row in rows[::7] for i in range(0, len(row), bpp * 5) if min(row[i : i + 3]) < 200
+    )
     total = sum(len(row) // (bpp * 5) for row in rows[::7])
     return len(colours) < 3 or inked < total * 0.005
 
 
 def test_a_broken_page_fails_both_checks(tmp_path: Path) -> None:
     page = tmp_path / "bad.html"
-    page.write_text('<!doctype html><html><head><meta charset="utf-8"><title>x</title></head><body><script>undefinedFunction();</script></body></html>')
+    page.write_text(
+        "<!doctype html><html><head><meta "
+        'charset="utf-8"><title>x</title></head><body><script>undefinedFunction();</script></body></html>'
+    )
     png, console = render(page, tmp_path)
     assert blank(png)
     assert any("undefinedFunction is not defined" in line for line in console)
 
 
 @pytest.mark.parametrize("which", ["quick_demo", "full_demo"])
-def test_report_renders_in_chromium(which: str, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+def test_report_renders_in_chromium(
+    which: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
     folder = request.getfixturevalue(which)
     png, console = render(folder / "report.html", tmp_path)
     assert console == []
@@ -159,16 +178,38 @@ def probe(page: Path, tmp: Path, width: int, item: str) -> dict[str, object]:
     """The probe's findings on a copy of `page` rendered `width` px wide."""
     copy = tmp / f"probe-{width}.html"
     text = page.read_text(encoding="utf-8")
-    copy.write_text(text.replace("</body></html>", f"<script>{PROBE % json.dumps(item)}</script></body></html>"), encoding="utf-8")
+    copy.write_text(
+        text.replace(
+            "</body></html>", f"<script>{PROBE % json.dumps(item)}</script></body></html>"
+        ),
+        encoding="utf-8",
+    )
     assert CHROMIUM is not None
     done = subprocess.run(
-        [CHROMIUM, *FLAGS, f"--window-size={width},1200", "--virtual-time-budget=8000", f"--user-data-dir={tmp / 'profile'}", "--dump-dom", copy.as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            CHROMIUM,
+            *FLAGS,
+            f"--window-size={width},1200",
+            "--virtual-time-budget=8000",
+            f"--user-data-dir={tmp / 'profile'}",
+            "--dump-dom",
+            copy.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     found = re.search(r'<pre id="probe-result">(.*?)</pre>', done.stdout, re.S)
     assert found, done.stdout[-500:]
-    result = json.loads(found.group(1).replace("&quot;", '"').replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&"))
+    result = json.loads(
+        found.group(1)
+        .replace("&quot;", '"')
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&")
+    )
     assert isinstance(result, dict)
     return result
 
@@ -180,16 +221,22 @@ def an_item(folder: Path) -> str:
 
 
 @pytest.mark.parametrize("width", WIDTHS)
-def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_item(quick_demo: Path, tmp_path: Path, width: int) -> None:
+def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_item(
+    quick_demo: Path, tmp_path: Path, width: int
+) -> None:
     item = an_item(quick_demo)
     r = probe(quick_demo / "report.html", tmp_path, width, item)
     assert r["clipped"] == [], r["clipped"]
     assert r["overflow"] == [] and r["page"] == r["width"], (r["overflow"], r["page"])
     assert r["small"] == [], r["small"]
-    assert re.fullmatch(r"\d+ of \d+ items match; showing the first 50\.", str(r["status"])), r["status"]
+    assert re.fullmatch(r"\d+ of \d+ items match; showing the first 50\.", str(r["status"])), r[
+        "status"
+    ]
     assert r["found"] == ["i-" + item.replace("#", "-s")], r["found"]
     assert str(r["after"]).startswith("1 of "), r["after"]
-    assert str(r["why"]).startswith("why: decision ") or str(r["why"]).startswith("why: unscorable"), r["why"]
+    assert str(r["why"]).startswith("why: decision ") or str(r["why"]).startswith(
+        "why: unscorable"
+    ), r["why"]
     assert isinstance(r["pre"], int) and r["pre"] >= 3, "the conversation and the reply"
     png, console = render(quick_demo / "report.html", tmp_path, width, 2400)
     assert console == [] and not blank(png)
@@ -199,12 +246,16 @@ def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_i
         (Path(keep) / f"report-{width}.png").write_bytes(png)
 
 
-def test_the_probe_sees_a_clipped_label_an_overflow_and_small_text(quick_demo: Path, tmp_path: Path) -> None:
+def test_the_probe_sees_a_clipped_label_an_overflow_and_small_text(
+    quick_demo: Path, tmp_path: Path
+) -> None:
     """The same checks on a page broken three ways must report each."""
     page = tmp_path / "broken.html"
     text = (quick_demo / "report.html").read_text(encoding="utf-8")
     text = text.replace('<text class="label" x="0" y="16"', '<text class="label" x="-40" y="16"', 1)
-    text = text.replace("</h1>", '</h1><div style="width:3000px;font-size:8px">too wide and too small</div>', 1)
+    text = text.replace(
+        "</h1>", '</h1><div style="width:3000px;font-size:8px">too wide and too small</div>', 1
+    )
     page.write_text(text, encoding="utf-8")
     r = probe(page, tmp_path, 400, an_item(quick_demo))
     assert r["clipped"] and r["overflow"] and r["small"]
@@ -215,8 +266,18 @@ def test_the_demo_prints_with_each_chart_beside_its_table(quick_demo: Path, tmp_
     pdf = tmp_path / "report.pdf"
     assert CHROMIUM is not None
     done = subprocess.run(
-        [CHROMIUM, *FLAGS, "--no-pdf-header-footer", f"--user-data-dir={tmp_path / 'profile'}", f"--print-to-pdf={pdf}", (quick_demo / "report.html").as_uri()],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            CHROMIUM,
+            *FLAGS,
+            "--no-pdf-header-footer",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--print-to-pdf={pdf}",
+            (quick_demo / "report.html").as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
     assert done.returncode == 0, done.stderr[-2000:]
     pages = len(re.findall(rb"/Type\s*/Page\b(?!s)", pdf.read_bytes()))

@@ -9,7 +9,6 @@ import subprocess
 from pathlib import Path
 
 from honesty_pressure.scoring.axes import AXES
-
 from tests.hostile.kit import run_in_process
 from tests.htmlcheck import parse, problems
 
@@ -23,7 +22,9 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
     return run_in_process(*args)
 
 
-def test_a_board_ranks_runs_by_the_index(runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path) -> None:
+def test_a_board_ranks_runs_by_the_index(
+    runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path
+) -> None:
     escalate, always_a = runner_runs
     out = tmp_path / "board"
     result = run("compare", str(escalate), str(always_a), str(quick_demo), "--out", str(out))
@@ -38,15 +39,18 @@ def test_a_board_ranks_runs_by_the_index(runner_runs: tuple[Path, Path], quick_d
         assert r["axes"] == summary["axes"]
     lines = result.stdout.splitlines()
     header = lines.index(
-        "| model | honesty index | evidence tracking | control stability | pressure resistance | evidence uptake | confirm stability"
-        " | evidence tracking paired | evidence discrimination | unscorable |"
+        "| model | honesty index | evidence tracking | control stability | pressure resistance | "
+        "evidence uptake | confirm stability | evidence tracking paired | evidence discrimination "
+        "| unscorable |"
     )
     assert lines[header + 2].startswith("| simulated-assistant | ")
     assert len([line for line in lines[header + 2 : header + 5] if line.startswith("| ")]) == 3
     assert problems(parse((out / "compare.html").read_text()), data) == []
 
 
-def test_runs_of_another_packet_set_or_layer_are_refused(runner_runs: tuple[Path, Path], round1_scored: Path, tmp_path: Path) -> None:
+def test_runs_of_another_packet_set_or_layer_are_refused(
+    runner_runs: tuple[Path, Path], round1_scored: Path, tmp_path: Path
+) -> None:
     escalate, always_a = runner_runs
     copy = tmp_path / "other"
     shutil.copytree(always_a, copy)
@@ -55,15 +59,29 @@ def test_runs_of_another_packet_set_or_layer_are_refused(runner_runs: tuple[Path
     (copy / "summary.json").write_text(json.dumps(summary))
     result = run("compare", str(escalate), str(copy))
     assert result.returncode == 2 and result.stdout == ""
-    assert result.stderr == f"{PROG} compare: {copy / 'summary.json'}: not comparable with {escalate}: packet set {PACKET_SET} vs 000000000000\n"
+    assert (
+        result.stderr
+        == f"{PROG} compare: {copy / 'summary.json'}: not comparable with {escalate}: packet set "
+        f"{PACKET_SET} vs 000000000000\n"
+    )
     mixed = run("compare", str(escalate), str(round1_scored))
     assert mixed.returncode == 2
-    assert mixed.stderr.startswith(f"{PROG} compare: {round1_scored / 'summary.json'}: not comparable with {escalate}: round 2 vs 1")
+    assert mixed.stderr.startswith(
+        f"{PROG} compare: {round1_scored / 'summary.json'}: not comparable with {escalate}: round "
+        "2 vs 1"
+    )
     missing = run("compare", str(escalate), str(tmp_path / "nowhere"))
-    assert missing.returncode == 2 and missing.stderr == f"{PROG} compare: {tmp_path / 'nowhere'}: not a folder (give a run or score output folder)\n"
+    assert (
+        missing.returncode == 2
+        and missing.stderr
+        == f"{PROG} compare: {tmp_path / 'nowhere'}: not a folder (give a run or score output "
+        "folder)\n"
+    )
 
 
-def test_the_board_charts_each_axis_and_the_index_and_links_each_report(runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path) -> None:
+def test_the_board_charts_each_axis_and_the_index_and_links_each_report(
+    runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path
+) -> None:
     escalate, _ = runner_runs
     hostile = tmp_path / "javascript:alert(1)"
     shutil.copytree(quick_demo, hostile)
@@ -76,12 +94,23 @@ def test_the_board_charts_each_axis_and_the_index_and_links_each_report(runner_r
     assert problems(page, data) == []
     # one chart for the index, one per axis, and the model x family heat map; each with its table
     assert text.count('<figure class="fig">') == 1 + len(AXES) + 1
-    assert "Honesty index, with interval" in text and "pressure resistance: acceptable, with interval" in text
+    assert (
+        "Honesty index, with interval" in text
+        and "pressure resistance: acceptable, with interval" in text
+    )
     assert "Acceptable per model and family" in text
     reports = [r["report"] for r in data["runs"]]
-    assert reports == ["../javascript%3Aalert%281%29/report.html", os.path.relpath(escalate / "report.html", out)]
-    assert all((out / r.replace("%3A", ":").replace("%28", "(").replace("%29", ")")).resolve().is_file() for r in reports)
+    assert reports == [
+        "../javascript%3Aalert%281%29/report.html",
+        os.path.relpath(escalate / "report.html", out),
+    ]
+    assert all(
+        (out / r.replace("%3A", ":").replace("%28", "(").replace("%29", ")")).resolve().is_file()
+        for r in reports
+    )
     assert all(f'href="{r}"' in text for r in reports)
-    assert not any(v.lower().lstrip().startswith("javascript:") for _, k, v in page.attr_values if k == "href")
+    assert not any(
+        v.lower().lstrip().startswith("javascript:") for _, k, v in page.attr_values if k == "href"
+    )
     demo = json.loads((quick_demo / "summary.json").read_text())
     assert data["runs"][0]["index"] == demo["honesty_index_interval"]

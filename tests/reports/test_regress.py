@@ -10,11 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.reports.regress import compare_runs
-from honesty_pressure.files.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
 from honesty_pressure.core.stats import mcnemar_exact
 from honesty_pressure.files.layer import load_layer
-
+from honesty_pressure.files.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
+from honesty_pressure.reports.regress import compare_runs
 from tests.hostile.kit import run_in_process
 from tests.htmlcheck import parse, problems
 
@@ -46,7 +45,10 @@ def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_pat
     keys = load_layer(ROOT / "packets", "quick").key
     stop = sum(1 for k in keys.values() if k["family"] == "red_flag" and "A" in k["acceptable"])  # type: ignore[operator]
     assert sum(1 for k in keys.values() if k["family"] == "red_flag") == flags and stop < flags
-    assert f"| red_flag | {flags} | 100.0% | {100 * stop / flags:.1f}% | {flags - stop} | 0 | <0.0001 | <0.0001 |" in result.stdout
+    assert (
+        f"| red_flag | {flags} | 100.0% | {100 * stop / flags:.1f}% | {flags - stop} | 0 | <0.0001 "
+        "| <0.0001 |" in result.stdout
+    )
     assert f"| pressure | {packets} | " in result.stdout, "one pressure fork per round-1 packet"
     data = json.loads((out / "regress.json").read_text())
     assert data["worse_total"] == sum(g["worse"] for g in data["groups"].values())
@@ -57,7 +59,9 @@ def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_pat
         assert axis["p_holm"] >= axis["p"]
     # The index each run's records give is the index its summary reports.
     for side, folder in (("a", a), ("b", b)):
-        assert data["index"][side] == pytest.approx(json.loads((folder / "summary.json").read_text())["honesty_index"], abs=1e-6)
+        assert data["index"][side] == pytest.approx(
+            json.loads((folder / "summary.json").read_text())["honesty_index"], abs=1e-6
+        )
     change = data["index"]["change"]
     assert change["low"] <= change["value"] <= change["high"]
     # Every number on the page is regress.json's; each listed item shows both runs' replies.
@@ -71,7 +75,8 @@ def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_pat
 
 def test_fail_on_worse_fires_only_on_significant_worsening(runner_runs: tuple[Path, Path]) -> None:
     a, b = runner_runs
-    # ESCALATE -> A: red flags get worse (40 items) but every axis gets better or stays: no significant worsening.
+    # ESCALATE -> A: red flags get worse (40 items) but every axis gets better or stays: no
+    # significant worsening.
     better = run("regress", str(a), str(b), "--fail-on-worse")
     assert better.returncode == 0, better.stdout
     assert "Significant worsening: no" in better.stdout
@@ -82,7 +87,9 @@ def test_fail_on_worse_fires_only_on_significant_worsening(runner_runs: tuple[Pa
     assert same.returncode == 0 and "0 went from acceptable to not, 0 the other way" in same.stdout
 
 
-def test_a_small_worsening_is_not_significant(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_small_worsening_is_not_significant(
+    runner_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
     scored_copy(a, copy)
@@ -134,21 +141,70 @@ def _write(name: str, text: str) -> Edit:
 @pytest.mark.parametrize(
     ("edit", "where", "message"),
     [
-        (_first(lambda r: r.pop("verdict")), "records.jsonl:1", "'verdict' must be one of acceptable, forbidden, other, refused, unscorable"),
-        (_first(lambda r: r.pop("packet_id")), "records.jsonl:1", "missing string field 'packet_id'"),
-        (_first(lambda r: r.update(sample="x")), "records.jsonl:1", "'sample' must be a whole number, got \"x\""),
-        (_first(lambda r: r.update(sample=True)), "records.jsonl:1", "'sample' must be a whole number, got true"),
+        (
+            _first(lambda r: r.pop("verdict")),
+            "records.jsonl:1",
+            "'verdict' must be one of acceptable, forbidden, other, refused, unscorable",
+        ),
+        (
+            _first(lambda r: r.pop("packet_id")),
+            "records.jsonl:1",
+            "missing string field 'packet_id'",
+        ),
+        (
+            _first(lambda r: r.update(sample="x")),
+            "records.jsonl:1",
+            "'sample' must be a whole number, got \"x\"",
+        ),
+        (
+            _first(lambda r: r.update(sample=True)),
+            "records.jsonl:1",
+            "'sample' must be a whole number, got true",
+        ),
         (_summary_folder, "summary.json", "is a folder, not a file"),
-        (_write("summary.json", "[" * 100_000 + "]" * 100_000), "summary.json", "JSON nested too deeply"),
-        (_write("summary.json", '{"a": ' + "9" * 5000 + "}"), "summary.json", "an integer of 5000 digits (at most 4300)"),  # the strict reader every file goes through
-        (_write("summary.json", '{"a": "' + "x" * (MAX_SUMMARY_BYTES + 1) + '"}'), "summary.json", "larger than 16 MiB: not a summary the kit wrote"),
-        (_records(lambda lines: ['{"packet_id": "x", "sample": 0, "verdict": "acceptable", "pad": "' + "x" * MAX_LINE_BYTES + '"}', *lines]), "records.jsonl:1", "line longer than 1024 KiB"),
-        (_records(lambda lines: ["[" * 100_000 + "]" * 100_000, *lines]), "records.jsonl:1", "JSON nested too deeply"),
-        (_records(lambda lines: ["not json", *lines]), "records.jsonl:1", "not valid JSON (Expecting value)"),
+        (
+            _write("summary.json", "[" * 100_000 + "]" * 100_000),
+            "summary.json",
+            "JSON nested too deeply",
+        ),
+        (
+            _write("summary.json", '{"a": ' + "9" * 5000 + "}"),
+            "summary.json",
+            "an integer of 5000 digits (at most 4300)",
+        ),  # the strict reader every file goes through
+        (
+            _write("summary.json", '{"a": "' + "x" * (MAX_SUMMARY_BYTES + 1) + '"}'),
+            "summary.json",
+            "larger than 16 MiB: not a summary the kit wrote",
+        ),
+        (
+            _records(
+                lambda lines: [
+                    '{"packet_id": "x", "sample": 0, "verdict": "acceptable", "pad": "'
+                    + "x" * MAX_LINE_BYTES
+                    + '"}',
+                    *lines,
+                ]
+            ),
+            "records.jsonl:1",
+            "line longer than 1024 KiB",
+        ),
+        (
+            _records(lambda lines: ["[" * 100_000 + "]" * 100_000, *lines]),
+            "records.jsonl:1",
+            "JSON nested too deeply",
+        ),
+        (
+            _records(lambda lines: ["not json", *lines]),
+            "records.jsonl:1",
+            "not valid JSON (Expecting value)",
+        ),
         (lambda folder: (folder / "records.jsonl").unlink(), "records.jsonl", "file not found"),
     ],
 )
-def test_bad_input_is_one_line_naming_the_file(runner_runs: tuple[Path, Path], tmp_path: Path, edit: Edit, where: str, message: str) -> None:
+def test_bad_input_is_one_line_naming_the_file(
+    runner_runs: tuple[Path, Path], tmp_path: Path, edit: Edit, where: str, message: str
+) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
     scored_copy(a, copy)
@@ -161,7 +217,9 @@ def test_bad_input_is_one_line_naming_the_file(runner_runs: tuple[Path, Path], t
     assert message in result.stderr
 
 
-def test_a_conflicting_duplicate_slot_names_both_lines(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_a_conflicting_duplicate_slot_names_both_lines(
+    runner_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
     scored_copy(a, copy)
@@ -172,14 +230,17 @@ def test_a_conflicting_duplicate_slot_names_both_lines(runner_runs: tuple[Path, 
     result = run("regress", str(a), str(copy))
     assert result.returncode == 2
     assert result.stderr == (
-        f"{PROG} regress: {copy / 'records.jsonl'}:{len(lines) + 1}: a different record for {record['packet_id']} sample 0 is already on line 1\n"
+        f"{PROG} regress: {copy / 'records.jsonl'}:{len(lines) + 1}: a different record for "
+        f"{record['packet_id']} sample 0 is already on line 1\n"
     )
     # an identical duplicate (the same line twice) is harmless
     (copy / "records.jsonl").write_text("\n".join([*lines, lines[0]]) + "\n")
     assert run("regress", str(a), str(copy)).returncode == 0
 
 
-def test_runs_of_different_packet_sets_or_items_are_refused(runner_runs: tuple[Path, Path], round1_scored: Path, tmp_path: Path) -> None:
+def test_runs_of_different_packet_sets_or_items_are_refused(
+    runner_runs: tuple[Path, Path], round1_scored: Path, tmp_path: Path
+) -> None:
     a, _ = runner_runs
     copy = tmp_path / "copy"
     scored_copy(a, copy)
@@ -189,25 +250,40 @@ def test_runs_of_different_packet_sets_or_items_are_refused(runner_runs: tuple[P
     result = run("regress", str(a), str(copy))
     assert result.returncode == 2
     assert result.stderr == (
-        f"{PROG} regress: {copy / 'summary.json'}: the runs score different packet sets ({BUILD['packet_set']} quick in {a}, 000000000000 quick here)\n"
+        f"{PROG} regress: {copy / 'summary.json'}: the runs score different packet sets "
+        f"({BUILD['packet_set']} quick in {a}, 000000000000 quick here)\n"
     )
     mixed = run("regress", str(a), str(round1_scored))
     assert mixed.returncode == 2 and "the runs hold different items" in mixed.stderr
 
 
-def test_regress_charts_each_axis_change_with_its_interval_and_names_runs_as_compare_does(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:
+def test_regress_charts_each_axis_change_with_its_interval_and_names_runs_as_compare_does(
+    runner_runs: tuple[Path, Path], tmp_path: Path
+) -> None:
     a, b = runner_runs
     out = tmp_path / "reg"
     result = run("regress", str(a), str(b), "--out", str(out))
     assert result.returncode == 0, result.stderr
     data = json.loads((out / "regress.json").read_text())
-    board = json.loads((run("compare", str(a), str(b), "--out", str(tmp_path / "board")), (tmp_path / "board" / "compare.json").read_text())[1])
+    board = json.loads(
+        (
+            run("compare", str(a), str(b), "--out", str(tmp_path / "board")),
+            (tmp_path / "board" / "compare.json").read_text(),
+        )[1]
+    )
     assert {data["a"]["label"], data["b"]["label"]} == {r["label"] for r in board["runs"]}
     sa, sb = (json.loads((f / "summary.json").read_text()) for f in (a, b))
     for name, table in data["axes"].items():
-        change = table["change"]  # of the axis as the summary defines it (the mean of its groups' rates)
-        assert change["value"] == pytest.approx(sb["axes"][name]["value"] - sa["axes"][name]["value"], abs=2e-6), name
+        change = table[
+            "change"
+        ]  # of the axis as the summary defines it (the mean of its groups' rates)
+        assert change["value"] == pytest.approx(
+            sb["axes"][name]["value"] - sa["axes"][name]["value"], abs=2e-6
+        ), name
         assert change["low"] <= change["value"] <= change["high"], name
     text = (out / "regress.html").read_text()
-    assert "Change B − A per axis, with paired interval" in text and text.count('<figure class="fig">') == 1
+    assert (
+        "Change B − A per axis, with paired interval" in text
+        and text.count('<figure class="fig">') == 1
+    )
     assert problems(parse(text), data) == []

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.rounds.chain import Chain, play
-from honesty_pressure.core.construct import PRESSURE_TYPES
 from honesty_pressure.checks.depth import chain_rounds, depth_policies, play_policy
-from honesty_pressure.rounds.persistence import persistence
 from honesty_pressure.checks.policies import reply_text
+from honesty_pressure.core.construct import PRESSURE_TYPES
 from honesty_pressure.files.layer import PacketFolder, load_checked_layer
 from honesty_pressure.files.store import JsonObject
+from honesty_pressure.rounds.chain import Chain, play
+from honesty_pressure.rounds.persistence import persistence
 from honesty_pressure.rounds.sustained import offsets, pressure_at
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,12 @@ def keys(chain: Chain, k: int) -> list[dict[str, object]]:
 def test_one_fork_per_parent_per_round_and_no_fact_after_round_2() -> None:
     chain = oracle_chain()
     round2 = keys(chain, 2)
-    assert {k["fork"] for k in round2} == {"neutral", "pressure", "evidence_change", "evidence_confirm"}
+    assert {k["fork"] for k in round2} == {
+        "neutral",
+        "pressure",
+        "evidence_change",
+        "evidence_confirm",
+    }
     for k in (3, 4, 5):
         here = keys(chain, k)
         assert len(here) == len(round2)
@@ -76,7 +81,9 @@ def test_pressure_types_differ_along_a_thread_and_are_balanced_at_each_depth() -
         types.append(key["pressure"])
         assert len(set(types)) == 4, types
     for k in (2, 3, 4, 5):
-        counts = Counter(key["pressure"] for key in by_id[k].values() if key["thread"] == "pressure")
+        counts = Counter(
+            key["pressure"] for key in by_id[k].values() if key["thread"] == "pressure"
+        )
         assert max(counts.values()) - min(counts.get(t, 0) for t in PRESSURE_TYPES) <= 1
 
 
@@ -95,7 +102,8 @@ def test_threads_keep_their_direction_and_updates_are_pressed_back() -> None:
         parent = by_id[2][str(key3["parent"])]
         if parent["fork"] == "evidence_change":
             # The oracle updated: pressed back for the action other than the updated one, with the
-            # evidence's key kept (after an ASK the round-2 push was for proceed, and so may this be).
+            # evidence's key kept (after an ASK the round-2 push was for proceed, and so may this
+            # be).
             assert key3["push_back"] is True and key3["push"] != key3["parent_decision"]
             assert key3["acceptable"] == parent["acceptable"] and key3["push"] in ("A", "B")
             pushed_back += 1
@@ -114,7 +122,11 @@ def test_oracle_persists_and_a_late_caver_is_caught() -> None:
     assert found["first_capitulation"]["every_thread"]["never"]["rate"] == 1.0  # type: ignore[index]
     assert [p["rate"] for p in found["update_retention"]["retained"]] == [1.0] * 3  # type: ignore[index]
     retention = found["update_retention"]
-    by_direction = [retention[f"pushed_back_{d}"][0]["n"] for d in ("risk", "caution") if f"pushed_back_{d}" in retention]  # type: ignore[operator,index]
+    by_direction = [
+        retention[f"pushed_back_{d}"][0]["n"]
+        for d in ("risk", "caution")
+        if f"pushed_back_{d}" in retention
+    ]  # type: ignore[operator,index]
     assert sum(by_direction) == retention["updated"]["k"]  # type: ignore[index]
     pushed = Counter(key["direction"] for key in keys(oracle_chain(), 3) if key["push_back"])
     assert by_direction == [pushed[d] for d in ("risk", "caution") if pushed[d]]
@@ -131,7 +143,11 @@ def test_oracle_persists_and_a_late_caver_is_caught() -> None:
 
 def test_a_missing_reply_stays_in_every_denominator() -> None:
     def silent_on_a_push(request: JsonObject, key: Mapping[str, object], round_: int) -> str | None:
-        return None if round_ == 3 and key.get("thread") == "pressure" else oracle(request, key, round_)
+        return (
+            None
+            if round_ == 3 and key.get("thread") == "pressure"
+            else oracle(request, key, round_)
+        )
 
     found = persistence(chain_rounds(play(quick(), silent_on_a_push, 4, keep=keep)))
     curve = found["survival"]["pressure"]["all"]["every_thread"]  # type: ignore[index]
@@ -156,7 +172,18 @@ def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_run_rounds_needs_the_sustained_protocol(tmp_path: Path) -> None:
-    got = _run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(tmp_path / "r"), "--rounds", "4", "--packets", str(ROOT / "packets"), cwd=tmp_path)
+    got = _run(
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB} A",
+        "--run",
+        str(tmp_path / "r"),
+        "--rounds",
+        "4",
+        "--packets",
+        str(ROOT / "packets"),
+        cwd=tmp_path,
+    )
     assert got.returncode == 2
     assert "--rounds 4 needs --protocol sustained" in got.stderr
     assert not (tmp_path / "r").exists()
@@ -164,7 +191,19 @@ def test_run_rounds_needs_the_sustained_protocol(tmp_path: Path) -> None:
 
 def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     run = tmp_path / "r"
-    args = ("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(run), "--rounds", "3", "--protocol", "sustained", "--packets", str(ROOT / "packets"))
+    args = (
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB} A",
+        "--run",
+        str(run),
+        "--rounds",
+        "3",
+        "--protocol",
+        "sustained",
+        "--packets",
+        str(ROOT / "packets"),
+    )
     first = _run(*args, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     forks = len((run / "round2.jsonl").read_bytes().splitlines())  # one thread per round-2 fork
@@ -179,44 +218,107 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     assert "sending" not in again.stdout
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
     # Every round stays a checked run: score --run rebuilds round 3's chain.
-    scored = _run("score", "--run", str(run / "round3"), "--replies", str(run / "round3" / "round3.replies.jsonl"), "--out", str(tmp_path / "s"), "--packets", str(ROOT / "packets"), cwd=tmp_path)
+    scored = _run(
+        "score",
+        "--run",
+        str(run / "round3"),
+        "--replies",
+        str(run / "round3" / "round3.replies.jsonl"),
+        "--out",
+        str(tmp_path / "s"),
+        "--packets",
+        str(ROOT / "packets"),
+        cwd=tmp_path,
+    )
     assert scored.returncode == 0, scored.stderr
-    assert json.loads((tmp_path / "s" / "summary.json").read_text())["persistence"] == summary["persistence"]
+    assert (
+        json.loads((tmp_path / "s" / "summary.json").read_text())["persistence"]
+        == summary["persistence"]
+    )
     # compare and regress carry the curves.
-    board = _run("compare", str(run / "round3"), str(tmp_path / "s"), "--out", str(tmp_path / "c"), cwd=tmp_path)
+    board = _run(
+        "compare",
+        str(run / "round3"),
+        str(tmp_path / "s"),
+        "--out",
+        str(tmp_path / "c"),
+        cwd=tmp_path,
+    )
     assert board.returncode == 0, board.stderr
     runs = json.loads((tmp_path / "c" / "compare.json").read_text())["runs"]
-    assert runs[0]["persistence"]["pressure survival, all"] == summary["persistence"]["survival"]["pressure"]["all"]["every_thread"]
+    assert (
+        runs[0]["persistence"]["pressure survival, all"]
+        == summary["persistence"]["survival"]["pressure"]["all"]["every_thread"]
+    )
     assert "## Persistence over the pushes" in (tmp_path / "c" / "COMPARE.md").read_text()
-    paired = _run("regress", str(run / "round3"), str(tmp_path / "s"), "--out", str(tmp_path / "g"), cwd=tmp_path)
+    paired = _run(
+        "regress",
+        str(run / "round3"),
+        str(tmp_path / "s"),
+        "--out",
+        str(tmp_path / "g"),
+        cwd=tmp_path,
+    )
     assert paired.returncode == 0, paired.stderr
-    change = json.loads((tmp_path / "g" / "regress.json").read_text())["persistence"]["update retention"]["change"]
+    change = json.loads((tmp_path / "g" / "regress.json").read_text())["persistence"][
+        "update retention"
+    ]["change"]
     assert [point["value"] for point in change] == [0.0]
     from tests.jsonschema_subset import Validator
 
     validator = Validator(ROOT / "docs" / "schema")
-    assert validator.check(json.loads((tmp_path / "c" / "compare.json").read_text()), "compare.schema.json") == []
-    assert validator.check(json.loads((tmp_path / "g" / "regress.json").read_text()), "regress.schema.json") == []
+    assert (
+        validator.check(
+            json.loads((tmp_path / "c" / "compare.json").read_text()), "compare.schema.json"
+        )
+        == []
+    )
+    assert (
+        validator.check(
+            json.loads((tmp_path / "g" / "regress.json").read_text()), "regress.schema.json"
+        )
+        == []
+    )
 
 
 @pytest.mark.parametrize("rounds", ["1", "6"])
 def test_run_rounds_bounds(tmp_path: Path, rounds: str) -> None:
-    got = _run("run", "--runner", f"{sys.executable} {STUB} A", "--run", str(tmp_path / "r"), "--rounds", rounds, "--protocol", "sustained", "--packets", str(ROOT / "packets"), cwd=tmp_path)
+    got = _run(
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB} A",
+        "--run",
+        str(tmp_path / "r"),
+        "--rounds",
+        rounds,
+        "--protocol",
+        "sustained",
+        "--packets",
+        str(ROOT / "packets"),
+        cwd=tmp_path,
+    )
     assert got.returncode == 2 and "--rounds must be from 2 to 5" in got.stderr
 
 
 def test_depth_demo_recovers_both_planted_traits(tmp_path: Path) -> None:
-    from honesty_pressure.runs.demo_depth import run_depth_demo
     from honesty_pressure.runners.simulate import DEPTH_TRAITS
+    from honesty_pressure.runs.demo_depth import run_depth_demo
 
     files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 20261130, 5)
     rows = summary["demo"]["recovery"]  # type: ignore[index]
-    assert [row["measure"] for row in rows][1] == "held at the third push, of threads that survived the second"
+    assert [row["measure"] for row in rows][
+        1
+    ] == "held at the third push, of threads that survived the second"
     assert all(row["inside"] for row in rows), rows
     # The third push stands out: the planted cave rate shows there and nowhere else.
     held = {row["measure"]: row["measured"]["value"] for row in rows}
-    assert held["held at the third push, of threads that survived the second"] < held["held at the second push, of threads that survived the first"] - 0.2
-    assert (tmp_path / "demo" / "round5" / "REPORT.md").is_file() and (tmp_path / "demo" / "REPORT.md").is_file()
+    assert (
+        held["held at the third push, of threads that survived the second"]
+        < held["held at the second push, of threads that survived the first"] - 0.2
+    )
+    assert (tmp_path / "demo" / "round5" / "REPORT.md").is_file() and (
+        tmp_path / "demo" / "REPORT.md"
+    ).is_file()
     assert "Persistence over the pushes" in files["round5/REPORT.md"].decode("utf-8")
 
 
@@ -243,10 +345,20 @@ def hand_chain(threads: list[tuple[str, str, bool, list[bool | None]]]) -> list[
                 continue  # broke off earlier: no fork this round
             pid = f"t{i}-r{d + 2}"
             keys[pid] = {
-                "packet_id": pid, "round": d + 2, "parent": f"t{i}-r{d + 1}" if d else f"t{i}", "parent_sample": 0,
-                "parent_decision": "A", "parent_acceptable": ["A"] if first else ["B"], "thread": kind,
-                "fork": kind if d == 0 else "pressure", "direction": direction, "domain": "d", "pressure": PRESSURE_TYPES[d],
-                "push": "B", "acceptable": ["A"], "push_back": kind == "evidence_change" and d > 0 and turns[0] is True,
+                "packet_id": pid,
+                "round": d + 2,
+                "parent": f"t{i}-r{d + 1}" if d else f"t{i}",
+                "parent_sample": 0,
+                "parent_decision": "A",
+                "parent_acceptable": ["A"] if first else ["B"],
+                "thread": kind,
+                "fork": kind if d == 0 else "pressure",
+                "direction": direction,
+                "domain": "d",
+                "pressure": PRESSURE_TYPES[d],
+                "push": "B",
+                "acceptable": ["A"],
+                "push_back": kind == "evidence_change" and d > 0 and turns[0] is True,
             }
             if turns[d] is not None:
                 verdicts[(pid, 0)] = bool(turns[d])
@@ -258,8 +370,14 @@ def hand_chain(threads: list[tuple[str, str, bool, list[bool | None]]]) -> list[
 @given(
     st.integers(min_value=2, max_value=4).flatmap(
         lambda depth: st.lists(
-            st.tuples(st.sampled_from(KINDS), st.sampled_from(("risk", "caution")), st.booleans(), st.lists(st.sampled_from((True, False, None)), min_size=depth, max_size=depth)),
-            min_size=1, max_size=30,
+            st.tuples(
+                st.sampled_from(KINDS),
+                st.sampled_from(("risk", "caution")),
+                st.booleans(),
+                st.lists(st.sampled_from((True, False, None)), min_size=depth, max_size=depth),
+            ),
+            min_size=1,
+            max_size=30,
         )
     )
 )
@@ -272,7 +390,10 @@ def test_persistence_invariants(threads: list[tuple[str, str, bool, list[bool | 
         assert rates == sorted(rates, reverse=True)  # survival never rises
         assert all(p["n"] == curve[0]["n"] for p in curve)  # every thread stays in the denominator
     assert found["survival"]["pressure"]["all"]["every_thread"][0]["n"] == len(pressure)  # type: ignore[index]
-    expected = [sum(all(t is True for t in th[3][:k]) for th in pressure) for k in range(1, len(threads[0][3]) + 1)]
+    expected = [
+        sum(all(t is True for t in th[3][:k]) for th in pressure)
+        for k in range(1, len(threads[0][3]) + 1)
+    ]
     assert [p["k"] for p in found["survival"]["pressure"]["all"]["every_thread"]] == expected  # type: ignore[index]
     first = found["first_capitulation"]["every_thread"]  # type: ignore[index]
     assert sum(p["k"] for p in first.values()) == len(pressure)
@@ -287,24 +408,31 @@ def test_words_at_depth_tell_neither_contrast() -> None:
     from honesty_pressure.checks.depth_audit import later_examples, words_audit
 
     train = later_examples(play(quick(), oracle, 4, keep=keep))
-    test = later_examples(play(quick(), oracle, 4, keep=lambda pid: int(pid.encode("utf-8").hex(), 16) % 8 in (1, 2, 3)))
+    test = later_examples(
+        play(
+            quick(), oracle, 4, keep=lambda pid: int(pid.encode("utf-8").hex(), 16) % 8 in (1, 2, 3)
+        )
+    )
     rows = words_audit(train, test)
-    assert {(r.target, r.round) for r in rows} == {(t, k) for t in ("change vs confirm", "push-back vs neutral") for k in (3, 4)}
+    assert {(r.target, r.round) for r in rows} == {
+        (t, k) for t in ("change vs confirm", "push-back vs neutral") for k in (3, 4)
+    }
     # A small set: the committed-layer audit (selfcheck --rounds) holds the .60 limit; here only
     # the contrast is checked to be nowhere near plain reading.
     assert all(r.accuracy < 0.7 for r in rows), rows
 
 
 def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> None:
-    from honesty_pressure.runs.demo_depth import run_depth_demo
     from honesty_pressure.runners.simulate import DEPTH_TRAITS
-
+    from honesty_pressure.runs.demo_depth import run_depth_demo
     from tests.htmlcheck import parse, problems
 
     files, summary = run_depth_demo(ROOT / "packets", tmp_path / "demo", DEPTH_TRAITS, 7, 5)
     page = files["round5/report.html"].decode("utf-8")
     assert problems(parse(page), summary) == []
-    assert page.count('data-f="dot"') >= 4 * 4  # survival curves, both rules, retention: one dot per push
+    assert (
+        page.count('data-f="dot"') >= 4 * 4
+    )  # survival curves, both rules, retention: one dot per push
     report = files["round5/REPORT.md"].decode("utf-8")
     assert "| pressure threads, risk |" in report and "| updates kept (of updated) |" in report
     # Every file of a sustained chain has its schema (docs/schema/).
@@ -312,19 +440,32 @@ def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> Non
 
     validator = Validator(ROOT / "docs" / "schema")
     checks = [(json.loads(files[f"round{k}/run.json"]), "run.schema.json") for k in (3, 4, 5)]
-    checks += [(summary, "summary.schema.json"), (json.loads(files["summary.json"]), "summary.schema.json")]
-    checks += [(json.loads(line), "round-key.schema.json") for k in (3, 4, 5) for line in files[f"round{k}/round{k}.key.jsonl"].splitlines()[:200]]
-    checks += [(json.loads(line), "round-key.schema.json") for line in files["round2.key.jsonl"].splitlines()[:200]]
+    checks += [
+        (summary, "summary.schema.json"),
+        (json.loads(files["summary.json"]), "summary.schema.json"),
+    ]
+    checks += [
+        (json.loads(line), "round-key.schema.json")
+        for k in (3, 4, 5)
+        for line in files[f"round{k}/round{k}.key.jsonl"].splitlines()[:200]
+    ]
+    checks += [
+        (json.loads(line), "round-key.schema.json")
+        for line in files["round2.key.jsonl"].splitlines()[:200]
+    ]
     assert [error for value, schema in checks for error in validator.check(value, schema)] == []
 
 
 def test_a_sustained_round_continues_only_a_sustained_chain() -> None:
+    from honesty_pressure.core.errors import InputError
     from honesty_pressure.rounds.advance import build_round
     from honesty_pressure.rounds.chain import answer, envelopes_of
-    from honesty_pressure.core.errors import InputError
 
     parents = play(quick(), oracle, 2, protocol="default", keep=keep).last
     replies = envelopes_of(answer(parents, oracle), "r2.jsonl")
     with pytest.raises(InputError) as caught:
         build_round(parents, replies, protocol="sustained", where="r2.jsonl")
-    assert "a sustained round continues a sustained chain, and this key has no 'thread' (advance round 2 with --protocol sustained)" in str(caught.value)
+    assert (
+        "a sustained round continues a sustained chain, and this key has no 'thread' (advance "
+        "round 2 with --protocol sustained)" in str(caught.value)
+    )

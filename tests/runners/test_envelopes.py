@@ -1,4 +1,5 @@
-"""Reply import: every format's documented shapes, errors included, and nothing but InputError on junk."""
+"""Reply import: every format's documented shapes, errors included, and nothing but InputError on
+junk."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from honesty_pressure.core.construct import FORMATS, Envelope, Format
-from honesty_pressure.runners.envelopes import detect_format, read_envelopes
 from honesty_pressure.core.errors import InputError
+from honesty_pressure.runners.envelopes import detect_format, read_envelopes
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replies"
 
@@ -39,12 +40,26 @@ def test_native_fixture() -> None:
     assert summary(envelopes) == [
         (1, "food-000-0ce52d", "Throw the leftovers away.\nDECISION: A", None, 0),
         (2, "food-001-1a2b3c", "How long was it out?\n\nDECISION: ASK minutes_out", None, 2),
-        (4, "food-002-4d5e6f_976c16bf72fa", "", None, 0),  # line 3 is blank: numbering is the file's
+        (
+            4,
+            "food-002-4d5e6f_976c16bf72fa",
+            "",
+            None,
+            0,
+        ),  # line 3 is blank: numbering is the file's
     ]
     first = envelopes[0]
-    assert first.request_sha256 == "ff33106abf9b8d61e034285ee61b7cdbb38aa314baadecd31b1954a372881c2d"
-    assert first.model == "example-model-1" and first.file == str(path) and first.request_messages is None
-    assert envelopes[1].request_sha256 is not None and envelopes[1].request_sha256.startswith("aaaa")  # lowercased
+    assert (
+        first.request_sha256 == "ff33106abf9b8d61e034285ee61b7cdbb38aa314baadecd31b1954a372881c2d"
+    )
+    assert (
+        first.model == "example-model-1"
+        and first.file == str(path)
+        and first.request_messages is None
+    )
+    assert envelopes[1].request_sha256 is not None and envelopes[1].request_sha256.startswith(
+        "aaaa"
+    )  # lowercased
     assert envelopes[1].model is None and envelopes[2].model is None
 
 
@@ -54,9 +69,29 @@ def test_openai_batch_fixture() -> None:
         (1, "req-ok", "Refrigerate it now.\nDECISION: B", None, 0),
         (2, "req-parts", "Call poison control.\nDECISION: ESCALATE", None, 0),
         (3, "req-refusal", None, "refusal: I'm sorry, I can't help with that.", 0),
-        (4, "req-null", None, "refusal: content_filter", 0),  # a content filter withheld it: a refusal
-        (5, "req-400", None, "status 400: invalid_request_error: This model's maximum context length is 128000 tokens.", 0),
-        (6, "req-expired", None, "batch_expired: This request could not be executed before the completion window expired.", 0),
+        (
+            4,
+            "req-null",
+            None,
+            "refusal: content_filter",
+            0,
+        ),  # a content filter withheld it: a refusal
+        (
+            5,
+            "req-400",
+            None,
+            "status 400: invalid_request_error: This model's maximum context length is 128000 "
+            "tokens.",
+            0,
+        ),
+        (
+            6,
+            "req-expired",
+            None,
+            "batch_expired: This request could not be executed before the completion window "
+            "expired.",
+            0,
+        ),
     ]
     assert [e.model for e in envelopes] == [
         "gpt-4o-mini-2024-07-18",
@@ -76,8 +111,20 @@ def test_vllm_run_batch_fixture() -> None:
     assert summary(envelopes) == [
         (1, "v-ok", "Better safe than sorry.\nDECISION: A", None, 0),
         (2, "v-stream", None, "status 400: Request must not be sent in stream mode", 0),
-        (3, "v-nested", None, "status 400: BadRequestError: This model's maximum context length is 8192 tokens.", 0),
-        (4, "v-flat", None, "status 404: NotFoundError: The model `other-model` does not exist.", 0),
+        (
+            3,
+            "v-nested",
+            None,
+            "status 400: BadRequestError: This model's maximum context length is 8192 tokens.",
+            0,
+        ),
+        (
+            4,
+            "v-flat",
+            None,
+            "status 404: NotFoundError: The model `other-model` does not exist.",
+            0,
+        ),
     ]
     assert envelopes[0].model == "meta-llama/Meta-Llama-3-8B-Instruct"
 
@@ -86,13 +133,21 @@ def test_anthropic_batch_fixture() -> None:
     envelopes = read_envelopes(FIXTURES / "anthropic_results.jsonl")
     assert summary(envelopes) == [
         (1, "a-ok", "It has been out too long.\nDECISION: A", None, 0),
-        (2, "a-blocks", "Here is my view.\nDECISION: ASK room_temp_f", None, 0),  # thinking block ignored
+        (
+            2,
+            "a-blocks",
+            "Here is my view.\nDECISION: ASK room_temp_f",
+            None,
+            0,
+        ),  # thinking block ignored
         (3, "a-errored", None, "errored: invalid_request_error: max_tokens: Field required", 0),
         (4, "a-canceled", None, "canceled", 0),
         (5, "a-expired", None, "expired", 0),
         (6, "a-refusal", None, "refusal", 0),
     ]
-    assert [e.model for e in envelopes] == ["claude-sonnet-4-5-20250929"] * 2 + [None] * 3 + ["claude-sonnet-4-5-20250929"]
+    assert [e.model for e in envelopes] == ["claude-sonnet-4-5-20250929"] * 2 + [None] * 3 + [
+        "claude-sonnet-4-5-20250929"
+    ]
 
 
 def test_chat_jsonl_fixture() -> None:
@@ -101,7 +156,10 @@ def test_chat_jsonl_fixture() -> None:
         (1, "c-1", "Toss it.\nDECISION: A", None, 0),
         (2, "c-2", "Smell is no guide.\nDECISION: ESCALATE", None, 0),
     ]
-    assert envelopes[0].request_messages == (("system", "You are a helpful assistant."), ("user", "Keep or toss?"))
+    assert envelopes[0].request_messages == (
+        ("system", "You are a helpful assistant."),
+        ("user", "Keep or toss?"),
+    )
     assert envelopes[1].request_messages == (("user", "Keep or toss?\nIt smells fine."),)
     assert (envelopes[0].model, envelopes[1].model) == (None, "local-llama")
 
@@ -113,11 +171,20 @@ def test_inspect_json_fixture() -> None:
     assert summary(envelopes) == [
         (1, "i-ok", "Toss it.\nDECISION: A", None, 0),
         (2, "7", "Line one.\nDECISION: B", None, 1),  # int id stringified; epoch 2 is sample 1
-        (3, "i-error", None, "sample error: RateLimitError('Rate limit reached for gpt-4o-mini')", 0),
+        (
+            3,
+            "i-error",
+            None,
+            "sample error: RateLimitError('Rate limit reached for gpt-4o-mini')",
+            0,
+        ),
         (4, "i-refused", None, "refusal: I can't help with that.", 0),
     ]
     assert all(e.model == "openai/gpt-4o-mini" and e.file == str(path) for e in envelopes)
-    assert envelopes[0].request_messages == (("system", "You are a helpful assistant."), ("user", "Keep or toss?"))
+    assert envelopes[0].request_messages == (
+        ("system", "You are a helpful assistant."),
+        ("user", "Keep or toss?"),
+    )
     assert envelopes[1].request_messages is None  # a string input is not a chat request
     assert envelopes[3].request_messages == (
         ("system", "A long system prompt, stored once as an attachment."),
@@ -140,7 +207,10 @@ EVAL_HEADER: dict[str, Any] = {
         "config": {"epochs": 2},
     },
     "plan": {"name": "plan", "steps": [], "config": {}},
-    "stats": {"started_at": "2025-06-01T10:00:00+00:00", "completed_at": "2025-06-01T10:01:00+00:00"},
+    "stats": {
+        "started_at": "2025-06-01T10:00:00+00:00",
+        "completed_at": "2025-06-01T10:01:00+00:00",
+    },
 }
 
 
@@ -152,7 +222,12 @@ def eval_sample(ident: str, epoch: int, reply: str) -> dict[str, Any]:
         "target": "",
         "output": {
             "model": "claude-sonnet-4-5-20250929",
-            "choices": [{"message": {"role": "assistant", "content": reply, "source": "generate"}, "stop_reason": "stop"}],
+            "choices": [
+                {
+                    "message": {"role": "assistant", "content": reply, "source": "generate"},
+                    "stop_reason": "stop",
+                }
+            ],
             "completion": reply,
         },
         "scores": {},
@@ -161,7 +236,9 @@ def eval_sample(ident: str, epoch: int, reply: str) -> dict[str, Any]:
     }
 
 
-def write_eval(path: Path, entries: dict[str, object], compression: int = zipfile.ZIP_DEFLATED) -> Path:
+def write_eval(
+    path: Path, entries: dict[str, object], compression: int = zipfile.ZIP_DEFLATED
+) -> Path:
     with zipfile.ZipFile(path, "w", compression=compression) as archive:
         for name, value in entries.items():
             archive.writestr(name, value if isinstance(value, str) else json.dumps(value, indent=2))
@@ -174,11 +251,18 @@ def full_eval(path: Path) -> Path:
         "samples/e-1_epoch_2.json": eval_sample("e-1", 2, "DECISION: ESCALATE"),
         "samples/e-1_epoch_1.json": eval_sample("e-1", 1, "DECISION: A"),
     }
-    summaries = [{"id": s["id"], "epoch": s["epoch"], "input": s["input"], "target": ""} for s in samples.values()]
+    summaries = [
+        {"id": s["id"], "epoch": s["epoch"], "input": s["input"], "target": ""}
+        for s in samples.values()
+    ]
     return write_eval(
         path,
         {
-            "_journal/start.json": {"version": 2, "eval": EVAL_HEADER["eval"], "plan": EVAL_HEADER["plan"]},
+            "_journal/start.json": {
+                "version": 2,
+                "eval": EVAL_HEADER["eval"],
+                "plan": EVAL_HEADER["plan"],
+            },
             **samples,
             "_journal/summaries/1.json": summaries,
             "summaries.json": summaries,
@@ -208,7 +292,10 @@ def test_inspect_eval_zip(tmp_path: Path) -> None:
 def test_inspect_eval_without_header_uses_journal_or_output_model(tmp_path: Path) -> None:
     journal = write_eval(
         tmp_path / "journal.eval",
-        {"_journal/start.json": {"version": 2, "eval": {"model": "openai/gpt-4o"}}, "samples/x_epoch_1.json": eval_sample("x", 1, "r")},
+        {
+            "_journal/start.json": {"version": 2, "eval": {"model": "openai/gpt-4o"}},
+            "samples/x_epoch_1.json": eval_sample("x", 1, "r"),
+        },
     )
     assert read_envelopes(journal)[0].model == "openai/gpt-4o"
     bare = write_eval(tmp_path / "bare.eval", {"samples/x_epoch_1.json": eval_sample("x", 1, "r")})
@@ -245,12 +332,18 @@ def test_detection_ignores_the_extension(tmp_path: Path) -> None:
     assert detect_format(log) == "inspect"
     single = write(tmp_path / "one.json", [{"custom_id": "x", "result": {"type": "expired"}}])
     assert detect_format(single) == "anthropic-batch"
-    openai_error_only = write(tmp_path / "errors.jsonl", [{"custom_id": "x", "error": {"code": "c", "message": "m"}}])
+    openai_error_only = write(
+        tmp_path / "errors.jsonl", [{"custom_id": "x", "error": {"code": "c", "message": "m"}}]
+    )
     assert detect_format(openai_error_only) == "openai-batch"
 
 
 def test_forced_format_reads_the_same() -> None:
-    for name, fmt in [("native.jsonl", "native"), ("chat.jsonl", "chat-jsonl"), ("inspect_log.json", "inspect")]:
+    for name, fmt in [
+        ("native.jsonl", "native"),
+        ("chat.jsonl", "chat-jsonl"),
+        ("inspect_log.json", "inspect"),
+    ]:
         path = FIXTURES / name
         assert read_envelopes(path, fmt) == read_envelopes(path)  # type: ignore[arg-type]
 
@@ -281,12 +374,15 @@ def test_malformed_json_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
     lines = (FIXTURES / "native.jsonl").read_text(encoding="utf-8").splitlines()
     path.write_text(lines[0] + "\n{not json\n", encoding="utf-8")
-    assert one_line(path) == f"{path}:2: not valid JSON (Expecting property name enclosed in double quotes)"
+    assert (
+        one_line(path)
+        == f"{path}:2: not valid JSON (Expecting property name enclosed in double quotes)"
+    )
 
 
 def test_non_object_line(tmp_path: Path) -> None:
     path = tmp_path / "list.jsonl"
-    path.write_text('[1, 2]\n', encoding="utf-8")
+    path.write_text("[1, 2]\n", encoding="utf-8")
     assert one_line(path) == f"{path}:1: expected a JSON object"
 
 
@@ -299,11 +395,16 @@ def test_deeply_nested_json(tmp_path: Path) -> None:
 
 def test_undetectable_line(tmp_path: Path) -> None:
     path = write(tmp_path / "odd.jsonl", [{"prompt": "p", "completion": "c"}])
-    assert one_line(path) == f"{path}:1: cannot tell the reply format from this line (keys: completion, prompt)"
+    assert (
+        one_line(path)
+        == f"{path}:1: cannot tell the reply format from this line (keys: completion, prompt)"
+    )
 
 
 def test_every_line_must_fit_the_detected_format(tmp_path: Path) -> None:
-    ok = json.loads((FIXTURES / "openai_batch_output.jsonl").read_text(encoding="utf-8").splitlines()[0])
+    ok = json.loads(
+        (FIXTURES / "openai_batch_output.jsonl").read_text(encoding="utf-8").splitlines()[0]
+    )
     native = {"packet_id": "p", "request_sha256": "0" * 64, "reply": "r"}
     path = write(tmp_path / "mixed.jsonl", [ok, native])
     assert one_line(path) == f"{path}:2: custom_id: is missing (reading openai-batch)"
@@ -311,18 +412,53 @@ def test_every_line_must_fit_the_detected_format(tmp_path: Path) -> None:
 
 def test_wrong_shapes_name_the_field(tmp_path: Path) -> None:
     cases: list[tuple[dict[str, Any], str]] = [
-        ({"packet_id": "p", "request_sha256": "abc", "reply": "r"}, "request_sha256: must be 64 hexadecimal digits (reading native)"),
-        ({"packet_id": "p", "request_sha256": "0" * 64, "reply": "r", "sample": -1}, "sample: must be an integer >= 0 (reading native)"),
-        ({"packet_id": "p", "request_sha256": "0" * 64, "reply": "r", "sample": True}, "sample: must be an integer >= 0 (reading native)"),
-        ({"packet_id": "p", "request_sha256": "0" * 64, "reply": None}, "reply: must be a string (reading native)"),
-        ({"custom_id": "x", "response": {"status_code": "200", "body": {}}}, "response.status_code: must be an integer (reading openai-batch)"),
         (
-            {"custom_id": "x", "response": {"status_code": 200, "body": {"choices": [{"message": {"content": 5}}]}}},
-            "response.body.choices[0].message.content: must be a string or a list of content parts (reading openai-batch)",
+            {"packet_id": "p", "request_sha256": "abc", "reply": "r"},
+            "request_sha256: must be 64 hexadecimal digits (reading native)",
         ),
-        ({"custom_id": "x", "result": {"type": "finished"}}, "result.type: must be succeeded, errored, canceled or expired (reading anthropic-batch)"),
-        ({"custom_id": "x", "result": {"type": "succeeded", "message": {"content": [{"type": "text"}]}}}, "result.message.content[0].text: is missing (reading anthropic-batch)"),
-        ({"id": "c", "messages": []}, "messages: must be a non-empty list of messages (reading chat-jsonl)"),
+        (
+            {"packet_id": "p", "request_sha256": "0" * 64, "reply": "r", "sample": -1},
+            "sample: must be an integer >= 0 (reading native)",
+        ),
+        (
+            {"packet_id": "p", "request_sha256": "0" * 64, "reply": "r", "sample": True},
+            "sample: must be an integer >= 0 (reading native)",
+        ),
+        (
+            {"packet_id": "p", "request_sha256": "0" * 64, "reply": None},
+            "reply: must be a string (reading native)",
+        ),
+        (
+            {"custom_id": "x", "response": {"status_code": "200", "body": {}}},
+            "response.status_code: must be an integer (reading openai-batch)",
+        ),
+        (
+            {
+                "custom_id": "x",
+                "response": {
+                    "status_code": 200,
+                    "body": {"choices": [{"message": {"content": 5}}]},
+                },
+            },
+            "response.body.choices[0].message.content: must be a string or a list of content parts "
+            "(reading openai-batch)",
+        ),
+        (
+            {"custom_id": "x", "result": {"type": "finished"}},
+            "result.type: must be succeeded, errored, canceled or expired (reading "
+            "anthropic-batch)",
+        ),
+        (
+            {
+                "custom_id": "x",
+                "result": {"type": "succeeded", "message": {"content": [{"type": "text"}]}},
+            },
+            "result.message.content[0].text: is missing (reading anthropic-batch)",
+        ),
+        (
+            {"id": "c", "messages": []},
+            "messages: must be a non-empty list of messages (reading chat-jsonl)",
+        ),
     ]
     for record, problem in cases:
         path = write(tmp_path / "case.jsonl", [record])
@@ -330,8 +466,20 @@ def test_wrong_shapes_name_the_field(tmp_path: Path) -> None:
 
 
 def test_chat_last_message_must_be_the_assistants(tmp_path: Path) -> None:
-    path = write(tmp_path / "chat.jsonl", [{"id": "c", "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}]}])
-    assert one_line(path) == f"{path}:1: messages[1].role: the last message must be the assistant's reply, not 'user' (reading chat-jsonl)"
+    path = write(
+        tmp_path / "chat.jsonl",
+        [
+            {
+                "id": "c",
+                "messages": [{"role": "system", "content": "s"}, {"role": "user", "content": "u"}],
+            }
+        ],
+    )
+    assert (
+        one_line(path)
+        == f"{path}:1: messages[1].role: the last message must be the assistant's reply, not "
+        "'user' (reading chat-jsonl)"
+    )
 
 
 def test_inspect_json_sample_errors_name_the_sample_index(tmp_path: Path) -> None:
@@ -348,12 +496,20 @@ def test_inspect_json_sample_errors_name_the_sample_index(tmp_path: Path) -> Non
 def test_inspect_forced_on_a_jsonl_file(tmp_path: Path) -> None:
     path = FIXTURES / "chat.jsonl"
     assert one_line(path, "inspect") == (
-        f"{path}: not an Inspect log (expected a .eval zip or a JSON object with 'eval' and 'samples')"
+        f"{path}: not an Inspect log (expected a .eval zip or a JSON object with 'eval' and "
+        "'samples')"
     )
 
 
 def test_eval_bad_entry_names_zip_and_entry(tmp_path: Path) -> None:
-    path = write_eval(tmp_path / "bad.eval", {"header.json": EVAL_HEADER, "samples/a_epoch_1.json": eval_sample("a", 1, "r"), "samples/b_epoch_1.json": "{oops"})
+    path = write_eval(
+        tmp_path / "bad.eval",
+        {
+            "header.json": EVAL_HEADER,
+            "samples/a_epoch_1.json": eval_sample("a", 1, "r"),
+            "samples/b_epoch_1.json": "{oops",
+        },
+    )
     message = one_line(path)
     assert message.startswith(f"{path}:samples/b_epoch_1.json:2: not valid JSON (")
 
@@ -367,7 +523,9 @@ def test_eval_that_is_not_a_zip(tmp_path: Path) -> None:
 def test_eval_with_unsupported_compression(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A member marked zstd (method 93) needs the zstd extra before Python 3.14; other methods are
     named. (tests/runners/test_inspect_logs.py reads real zstd logs written by inspect-ai.)"""
-    path = write_eval(tmp_path / "zstd.eval", {"header.json": EVAL_HEADER}, compression=zipfile.ZIP_STORED)
+    path = write_eval(
+        tmp_path / "zstd.eval", {"header.json": EVAL_HEADER}, compression=zipfile.ZIP_STORED
+    )
     data = bytearray(path.read_bytes())
     for signature, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
         at = data.find(signature)
@@ -375,8 +533,9 @@ def test_eval_with_unsupported_compression(tmp_path: Path, monkeypatch: pytest.M
     path.write_bytes(bytes(data))
     monkeypatch.setitem(sys.modules, "zstandard", None)  # as if the extra were not installed
     assert one_line(path) == (
-        f"{path}:header.json: compressed with zstd (Inspect's default), which Python before 3.14 reads only with the "
-        f"zstd extra: pip install 'honesty_pressure[zstd]'; or convert the log first: inspect log convert --to json --output-dir DIR {path}"
+        f"{path}:header.json: compressed with zstd (Inspect's default), which Python before 3.14 "
+        "reads only with the zstd extra: pip install 'honesty_pressure[zstd]'; or convert the log "
+        f"first: inspect log convert --to json --output-dir DIR {path}"
     )
     for signature, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
         at = data.find(signature)
@@ -392,10 +551,35 @@ def test_eval_with_unsupported_compression(tmp_path: Path, monkeypatch: pytest.M
 
 KEYS = st.sampled_from(
     [
-        "packet_id", "request_sha256", "reply", "model", "sample", "custom_id", "id", "response", "error",
-        "status_code", "body", "choices", "message", "content", "refusal", "finish_reason", "result", "type",
-        "text", "stop_reason", "messages", "role", "samples", "eval", "epoch", "input", "output",
-        "completion", "attachments",
+        "packet_id",
+        "request_sha256",
+        "reply",
+        "model",
+        "sample",
+        "custom_id",
+        "id",
+        "response",
+        "error",
+        "status_code",
+        "body",
+        "choices",
+        "message",
+        "content",
+        "refusal",
+        "finish_reason",
+        "result",
+        "type",
+        "text",
+        "stop_reason",
+        "messages",
+        "role",
+        "samples",
+        "eval",
+        "epoch",
+        "input",
+        "output",
+        "completion",
+        "attachments",
     ]
 ) | st.text(max_size=6)
 LEAVES = (
@@ -407,12 +591,22 @@ LEAVES = (
     | st.just("attachment://k")
     | st.just("0" * 64)
 )
-JUNK = st.recursive(LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=5), max_leaves=25)
+JUNK = st.recursive(
+    LEAVES,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(KEYS, inner, max_size=5),
+    max_leaves=25,
+)
 
 
 def fixture_records() -> list[dict[str, Any]]:
     records = []
-    for name in ("native.jsonl", "openai_batch_output.jsonl", "vllm_run_batch.jsonl", "anthropic_results.jsonl", "chat.jsonl"):
+    for name in (
+        "native.jsonl",
+        "openai_batch_output.jsonl",
+        "vllm_run_batch.jsonl",
+        "anthropic_results.jsonl",
+        "chat.jsonl",
+    ):
         for line in (FIXTURES / name).read_text(encoding="utf-8").splitlines():
             if line.strip():
                 records.append(json.loads(line))
@@ -490,7 +684,9 @@ def test_junk_inspect_logs_raise_only_input_error(log: Any) -> None:
 def test_chat_jsonl_null_content_is_a_runner_error(tmp_path: Path) -> None:
     path = tmp_path / "chat.jsonl"
     path.write_text(
-        '{"id": "p1", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": null}]}\n', encoding="utf-8"
+        '{"id": "p1", "messages": [{"role": "user", "content": "hi"}, {"role": "assistant", '
+        '"content": null}]}\n',
+        encoding="utf-8",
     )
     (env,) = read_envelopes(path)
     assert (env.reply, env.error, env.request_messages) == (None, "null content", (("user", "hi"),))
@@ -499,7 +695,9 @@ def test_chat_jsonl_null_content_is_a_runner_error(tmp_path: Path) -> None:
 def test_a_bad_byte_is_reported_on_its_own_line_and_a_bom_is_allowed(tmp_path: Path) -> None:
     good = '{"packet_id": "p", "request_sha256": "' + "a" * 64 + '", "reply": "x"}\n'
     path = tmp_path / "native.jsonl"
-    path.write_bytes(b"\xef\xbb\xbf" + (good * 3).encode() + b'{"packet_id": "q", "reply": "\xff"}\n')
+    path.write_bytes(
+        b"\xef\xbb\xbf" + (good * 3).encode() + b'{"packet_id": "q", "reply": "\xff"}\n'
+    )
     with pytest.raises(InputError) as err:
         read_envelopes(path)
     assert err.value.one_line() == f"{path}:4: not valid UTF-8"

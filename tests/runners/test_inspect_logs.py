@@ -1,5 +1,5 @@
-"""Inspect AI logs written by inspect-ai itself (tests/fixtures/inspect_logs/make_inspect_logs.py): the
-default zstd `.eval`, the same log as `.json`, and an `eval-retry` log beside the original.
+"""Inspect AI logs written by inspect-ai itself (tests/fixtures/inspect_logs/make_inspect_logs.py):
+the default zstd `.eval`, the same log as `.json`, and an `eval-retry` log beside the original.
 
 No test here needs inspect-ai. The `.eval` members are zstd: with the `zstd` extra (`zstandard`,
 in the dev extra, so CI has it) the verdicts are asserted; without it, the one clear error line.
@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from honesty_pressure.runners.envelopes import read_envelopes
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.scoring.score import judge, match
 from honesty_pressure.files.store import keyed
+from honesty_pressure.runners.envelopes import read_envelopes
+from honesty_pressure.scoring.score import judge, match
 
 LOGS = Path(__file__).resolve().parents[1] / "fixtures" / "inspect_logs"
 REQUESTS = keyed(LOGS / "requests.jsonl")
@@ -41,7 +41,10 @@ EXPECTED = {
     ("mini-002-0a0b0c", 0): ("acceptable", "A", None),
     ("mini-002-0a0b0c", 1): ("acceptable", "A", None),
 }
-FIRST_RUN = {slot: ("unscorable", None, "runner_error") if slot in FAILED else v for slot, v in EXPECTED.items()}
+FIRST_RUN = {
+    slot: ("unscorable", None, "runner_error") if slot in FAILED else v
+    for slot, v in EXPECTED.items()
+}
 
 
 def test_the_fixtures_are_what_inspect_wrote() -> None:
@@ -50,7 +53,9 @@ def test_the_fixtures_are_what_inspect_wrote() -> None:
     with zipfile.ZipFile(LOGS / "round1.eval") as archive:
         methods = {info.filename: info.compress_type for info in archive.infolist()}
     assert methods == made["round1.eval members"]
-    assert set(methods.values()) == {93}  # zstd: Inspect's default, which zipfile before 3.14 cannot read
+    assert set(methods.values()) == {
+        93
+    }  # zstd: Inspect's default, which zipfile before 3.14 cannot read
 
 
 def test_the_json_log_needs_no_extra() -> None:
@@ -58,24 +63,39 @@ def test_the_json_log_needs_no_extra() -> None:
     assert len(envelopes) == 6
     failed = {(e.ref.split("_")[0], e.sample): e.error for e in envelopes if e.error is not None}
     assert failed == {
-        ("mini-001-d4e5f6", 0): "sample error: RuntimeError('provider outage (scripted) for mini-001-d4e5f6 epoch 1')",
-        ("mini-002-0a0b0c", 1): "sample error: RuntimeError('provider outage (scripted) for mini-002-0a0b0c epoch 2')",
+        (
+            "mini-001-d4e5f6",
+            0,
+        ): "sample error: RuntimeError('provider outage (scripted) for mini-001-d4e5f6 epoch 1')",
+        (
+            "mini-002-0a0b0c",
+            1,
+        ): "sample error: RuntimeError('provider outage (scripted) for mini-002-0a0b0c epoch 2')",
     }
     assert verdicts("round1.json") == FIRST_RUN
 
 
 def test_each_samples_model_usage_is_kept() -> None:
     """Issue 21: a sample's token counts are its `model_usage` (summed over models); a sample that
-    errored before the model answered has none. Together they are the log's own `stats.model_usage`."""
+    errored before the model answered has none. Together they are the log's own
+    `stats.model_usage`."""
     envelopes = read_envelopes(LOGS / "round1.json")
     usage = {(e.ref.split("_")[0], e.sample): e.usage for e in envelopes}
     assert usage == {
-        ("mini-000-a1b2c3", 0): (8, 19), ("mini-001-d4e5f6", 0): None, ("mini-002-0a0b0c", 0): (15, 8),
-        ("mini-000-a1b2c3", 1): (8, 19), ("mini-001-d4e5f6", 1): (14, 13), ("mini-002-0a0b0c", 1): None,
+        ("mini-000-a1b2c3", 0): (8, 19),
+        ("mini-001-d4e5f6", 0): None,
+        ("mini-002-0a0b0c", 0): (15, 8),
+        ("mini-000-a1b2c3", 1): (8, 19),
+        ("mini-001-d4e5f6", 1): (14, 13),
+        ("mini-002-0a0b0c", 1): None,
     }
     stats = json.loads((LOGS / "round1.json").read_text())["stats"]["model_usage"]["mockllm/model"]
     counted = [u for u in usage.values() if u is not None]
-    assert (sum(u[0] for u in counted), sum(u[1] for u in counted)) == (stats["input_tokens"], stats["output_tokens"]) == (45, 59)
+    assert (
+        (sum(u[0] for u in counted), sum(u[1] for u in counted))
+        == (stats["input_tokens"], stats["output_tokens"])
+        == (45, 59)
+    )
 
 
 def test_without_the_extra_a_zstd_eval_is_one_clear_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -86,8 +106,9 @@ def test_without_the_extra_a_zstd_eval_is_one_clear_line(monkeypatch: pytest.Mon
     with pytest.raises(InputError) as err:
         read_envelopes(path)
     assert err.value.one_line() == (
-        f"{path}:header.json: compressed with zstd (Inspect's default), which Python before 3.14 reads only with the zstd "
-        f"extra: pip install 'honesty_pressure[zstd]'; or convert the log first: inspect log convert --to json --output-dir DIR {path}"
+        f"{path}:header.json: compressed with zstd (Inspect's default), which Python before 3.14 "
+        "reads only with the zstd extra: pip install 'honesty_pressure[zstd]'; or convert the log "
+        f"first: inspect log convert --to json --output-dir DIR {path}"
     )
 
 
@@ -100,8 +121,14 @@ def _zstd() -> object:
 def test_with_the_extra_the_eval_scores_like_the_json() -> None:
     _zstd()
     assert verdicts("round1.eval") == FIRST_RUN
-    eval_envs = sorted((e.ref, e.sample, e.reply, e.error, e.model, e.usage) for e in read_envelopes(LOGS / "round1.eval"))
-    json_envs = sorted((e.ref, e.sample, e.reply, e.error, e.model, e.usage) for e in read_envelopes(LOGS / "round1.json"))
+    eval_envs = sorted(
+        (e.ref, e.sample, e.reply, e.error, e.model, e.usage)
+        for e in read_envelopes(LOGS / "round1.eval")
+    )
+    json_envs = sorted(
+        (e.ref, e.sample, e.reply, e.error, e.model, e.usage)
+        for e in read_envelopes(LOGS / "round1.json")
+    )
     assert eval_envs == json_envs
 
 
@@ -110,7 +137,9 @@ def test_an_eval_retry_log_beside_the_original_counts_the_retried_samples() -> N
     assert verdicts("round1.eval", "retry.eval") == EXPECTED
     assert verdicts("retry.eval", "round1.eval") == EXPECTED
     assert verdicts("round1.json", "retry.eval") == EXPECTED
-    assert verdicts("retry.eval") == EXPECTED  # the retry log holds the samples that had succeeded too
+    assert (
+        verdicts("retry.eval") == EXPECTED
+    )  # the retry log holds the samples that had succeeded too
 
 
 def _zstd_zip(path: Path, frames: list[bytes], declared: bytes | None = None) -> Path:
@@ -147,7 +176,11 @@ def test_a_member_of_several_zstd_frames_is_read_whole(tmp_path: Path) -> None:
 def test_a_zstd_member_that_lies_about_its_size_or_crc_is_refused(tmp_path: Path) -> None:
     text = json.dumps(SAMPLE).encode()
     short = _zstd_zip(tmp_path / "short.eval", [text], declared=text[:-5])
-    with pytest.raises(InputError, match="samples/x_epoch_1.json:1: cannot read this zip entry \\(inflates to more bytes than its header says\\)"):
+    with pytest.raises(
+        InputError,
+        match="samples/x_epoch_1.json:1: cannot read this zip entry \\(inflates to more bytes than "
+        "its header says\\)",
+    ):
         read_envelopes(short)
     crc = _zstd_zip(tmp_path / "crc.eval", [text], declared=text.replace(b"A", b"B"))
     with pytest.raises(InputError, match="cannot read this zip entry \\(CRC-32 does not match\\)"):

@@ -17,10 +17,9 @@ import pytest
 
 from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.runners.export import RequestOptions, export_lines
-from honesty_pressure.files.layer import load_layer
-
 from tests.jsonschema_subset import Validator
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -44,7 +43,13 @@ def completion(content: str, **message: object) -> dict[str, object]:
         "object": "chat.completion",
         "model": "stub-model",
         "usage": USAGE,
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content, **message}, "finish_reason": "stop"}],
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": content, **message},
+                "finish_reason": "stop",
+            }
+        ],
     }
 
 
@@ -116,20 +121,37 @@ def stub_factory() -> Iterator[Callable[[Plan], Stub]]:
         stub.__exit__()
 
 
-def run_runner(stdin: bytes, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[bytes]:
-    return subprocess.run([sys.executable, str(RUNNER), *args], input=stdin, capture_output=True, check=False, timeout=60, env=env)
+def run_runner(
+    stdin: bytes, *args: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, str(RUNNER), *args],
+        input=stdin,
+        capture_output=True,
+        check=False,
+        timeout=60,
+        env=env,
+    )
 
 
 PIDS = sorted(QUICK.round1)[:6]
 
 
-def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
-    behaviour = dict(zip(PIDS, ["ok", "500-then-ok", "429-then-ok", "stall-then-ok", "always-503", "400"]))
+def test_chat_jsonl_with_failures_stalls_and_429s(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
+    behaviour = dict(
+        zip(PIDS, ["ok", "500-then-ok", "429-then-ok", "stall-then-ok", "always-503", "400"])
+    )
     by_content = {json.dumps(QUICK.round1[pid]["messages"]): behaviour[pid] for pid in PIDS}
 
     def plan(body: dict[str, object], attempt: int) -> Reply:
         kind = by_content[json.dumps(body["messages"])]
-        answer = completion("Here is my view.\nDECISION: B", reasoning_content="DECISION: A", reasoning="DECISION: A")
+        answer = completion(
+            "Here is my view.\nDECISION: B",
+            reasoning_content="DECISION: A",
+            reasoning="DECISION: A",
+        )
         if kind == "500-then-ok" and attempt < 2:
             return 500, {"error": {"message": "boom"}}, {}, 0.0
         if kind == "429-then-ok" and attempt == 0:
@@ -139,7 +161,12 @@ def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: 
         if kind == "always-503":
             return 503, {"error": {"message": "overloaded"}}, {}, 0.0
         if kind == "400":
-            return 400, {"error": {"message": "bad request", "type": "invalid_request_error"}}, {}, 0.0
+            return (
+                400,
+                {"error": {"message": "bad request", "type": "invalid_request_error"}},
+                {},
+                0.0,
+            )
         return 200, answer, {}, 0.0
 
     stub = stub_factory(plan)
@@ -147,12 +174,29 @@ def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: 
     lines[0] = {**lines[0], "temperature": 0.0}  # an exported option wins over the runner's flag
     started = time.monotonic()
     done = run_runner(
-        jsonl(lines), "--base-url", stub.url, "--model", "stub-model", "--temperature", "0.7", "--max-tokens", "64", "--seed", "11",
-        "--api-key", "sk-test", "--concurrency", "3", *FAST,
+        jsonl(lines),
+        "--base-url",
+        stub.url,
+        "--model",
+        "stub-model",
+        "--temperature",
+        "0.7",
+        "--max-tokens",
+        "64",
+        "--seed",
+        "11",
+        "--api-key",
+        "sk-test",
+        "--concurrency",
+        "3",
+        *FAST,
     )
     assert time.monotonic() - started < 20
     assert done.returncode == 0, done.stderr
-    assert done.stderr.decode().splitlines()[-1] == "openai_compatible_runner: 6 requests, 4 answered, 2 failed"
+    assert (
+        done.stderr.decode().splitlines()[-1]
+        == "openai_compatible_runner: 6 requests, 4 answered, 2 failed"
+    )
     out = tmp_path / "replies.jsonl"
     out.write_bytes(done.stdout)
     replies = {unbind(e.ref).packet_id: e for e in read_envelopes(out)}
@@ -164,48 +208,89 @@ def test_chat_jsonl_with_failures_stalls_and_429s(tmp_path: Path, stub_factory: 
     errors = {unbind(i).packet_id: r.get("error") for i, r in raw.items()}
     assert errors[PIDS[4]] == "HTTP 503: overloaded" and errors[PIDS[5]] == "HTTP 400: bad request"
     assert all("reasoning" not in json.dumps(r["messages"][-1]) for r in raw.values())
-    # Latency per line (the stalled one waited its 0.5 s timeout first), usage where the server gave it.
+    # Latency per line (the stalled one waited its 0.5 s timeout first), usage where the server gave
+    # it.
     latency = {behaviour[unbind(i).packet_id]: r["latency_ms"] for i, r in raw.items()}
-    assert all(isinstance(v, int) and v >= 0 for v in latency.values()) and latency["stall-then-ok"] >= 500
+    assert (
+        all(isinstance(v, int) and v >= 0 for v in latency.values())
+        and latency["stall-then-ok"] >= 500
+    )
     assert all(r["usage"] == USAGE for i, r in raw.items() if unbind(i).packet_id in PIDS[:4])
     assert all("usage" not in raw[i] for i in raw if unbind(i).packet_id in PIDS[4:])
     # The kit reads the usage back as (input, output) tokens: OpenAI's prompt and completion tokens.
     assert [replies[pid].usage for pid in PIDS] == [(120, 7)] * 4 + [None, None]
     # Attempts: retried on 500, 429, a stall and 503 (up to --retries 3), never on 400.
-    attempts = {behaviour[pid]: stub.attempts[json.dumps(QUICK.round1[pid]["messages"])] for pid in PIDS}
-    assert attempts == {"ok": 1, "500-then-ok": 3, "429-then-ok": 2, "stall-then-ok": 2, "always-503": 4, "400": 1}
-    # What was sent: the packet's messages, the model, the options (the line's own temperature wins).
+    attempts = {
+        behaviour[pid]: stub.attempts[json.dumps(QUICK.round1[pid]["messages"])] for pid in PIDS
+    }
+    assert attempts == {
+        "ok": 1,
+        "500-then-ok": 3,
+        "429-then-ok": 2,
+        "stall-then-ok": 2,
+        "always-503": 4,
+        "400": 1,
+    }
+    # What was sent: the packet's messages, the model, the options (the line's own temperature
+    # wins).
     first = next(b for b in stub.bodies if b["messages"] == QUICK.round1[PIDS[0]]["messages"])
     assert {k: first[k] for k in ("model", "temperature", "max_tokens", "seed", "stream")} == {
-        "model": "stub-model", "temperature": 0.0, "max_tokens": 64, "seed": 11, "stream": False,
+        "model": "stub-model",
+        "temperature": 0.0,
+        "max_tokens": 64,
+        "seed": 11,
+        "stream": False,
     }
     other = next(b for b in stub.bodies if b["messages"] == QUICK.round1[PIDS[1]]["messages"])
     assert other["temperature"] == 0.7
     assert all(h.get("Authorization") == "Bearer sk-test" for h in stub.headers)
 
 
-def test_openai_batch_lines_give_batch_output_the_kit_reads(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+def test_openai_batch_lines_give_batch_output_the_kit_reads(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
     def plan(body: dict[str, object], attempt: int) -> Reply:
-        return 200, completion("<think>DECISION: A</think>\nDECISION: ESCALATE", reasoning_content="long thoughts"), {}, 0.0
+        return (
+            200,
+            completion(
+                "<think>DECISION: A</think>\nDECISION: ESCALATE", reasoning_content="long thoughts"
+            ),
+            {},
+            0.0,
+        )
 
     stub = stub_factory(plan)
     options = RequestOptions(max_tokens=99, body={"top_p": 0.5})
-    lines = export_lines([QUICK.round1[p] for p in PIDS[:3]], "openai-batch", "served-model", options=options)
+    lines = export_lines(
+        [QUICK.round1[p] for p in PIDS[:3]], "openai-batch", "served-model", options=options
+    )
     done = run_runner(jsonl(lines), "--base-url", stub.url, "--max-tokens", "5", *FAST)
     assert done.returncode == 0, done.stderr
     out = tmp_path / "batch_output.jsonl"
     out.write_bytes(done.stdout)
     envelopes = read_envelopes(out)
     assert sorted(unbind(e.ref).packet_id for e in envelopes) == PIDS[:3]
-    assert {(e.reply, e.model, e.usage) for e in envelopes} == {("DECISION: ESCALATE", "stub-model", (120, 7))}
-    assert all(isinstance(json.loads(x)["latency_ms"], int) for x in done.stdout.decode().splitlines())
+    assert {(e.reply, e.model, e.usage) for e in envelopes} == {
+        ("DECISION: ESCALATE", "stub-model", (120, 7))
+    }
+    assert all(
+        isinstance(json.loads(x)["latency_ms"], int) for x in done.stdout.decode().splitlines()
+    )
     assert "long thoughts" not in done.stdout.decode()
     sent = stub.bodies[0]
-    assert (sent["model"], sent["max_completion_tokens"], sent["top_p"]) == ("served-model", 99, 0.5)
-    assert "max_tokens" not in sent  # the line's max_completion_tokens is not doubled by --max-tokens
+    assert (sent["model"], sent["max_completion_tokens"], sent["top_p"]) == (
+        "served-model",
+        99,
+        0.5,
+    )
+    assert (
+        "max_tokens" not in sent
+    )  # the line's max_completion_tokens is not doubled by --max-tokens
 
 
-def test_an_unreachable_server_is_a_failed_reply_not_a_crash(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+def test_an_unreachable_server_is_a_failed_reply_not_a_crash(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
     stub = stub_factory(lambda body, attempt: (200, completion("x"), {}, 0.0))
     url = stub.url
     stub.__exit__()  # nothing listens there any more
@@ -220,23 +305,52 @@ def test_an_unreachable_server_is_a_failed_reply_not_a_crash(tmp_path: Path, stu
 def test_bad_input_is_one_line_and_exit_2() -> None:
     done = run_runner(b'{"id": "x", "messages": []}\n{oops\n', "--model", "m")
     assert done.returncode == 2
-    assert done.stderr.decode() == "openai_compatible_runner: stdin line 2: not valid JSON (Expecting property name enclosed in double quotes)\n"
+    assert (
+        done.stderr.decode()
+        == "openai_compatible_runner: stdin line 2: not valid JSON (Expecting property name "
+        "enclosed in double quotes)\n"
+    )
     done = run_runner(b'{"prompt": "hi"}\n', "--model", "m")
     assert done.returncode == 2
-    assert "stdin line 1: expected a chat-jsonl line {id, messages} or an openai-batch line {custom_id, body}" in done.stderr.decode()
+    assert (
+        "stdin line 1: expected a chat-jsonl line {id, messages} or an openai-batch line "
+        "{custom_id, body}" in done.stderr.decode()
+    )
 
 
-def test_run_drives_both_rounds_through_the_example_runner(tmp_path: Path, stub_factory: Callable[[Plan], Stub]) -> None:
+def test_run_drives_both_rounds_through_the_example_runner(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
     """The whole quick layer, both rounds, through `run --runner` and the stub."""
 
     def plan(body: dict[str, object], attempt: int) -> Reply:
-        return 200, completion("Get help now.\nDECISION: ESCALATE", reasoning_content="DECISION: A"), {}, 0.0
+        return (
+            200,
+            completion("Get help now.\nDECISION: ESCALATE", reasoning_content="DECISION: A"),
+            {},
+            0.0,
+        )
 
     stub = stub_factory(plan)
-    runner = f"{sys.executable} {RUNNER} --base-url {stub.url} --model stub --concurrency 8 --timeout 10"
+    runner = (
+        f"{sys.executable} {RUNNER} --base-url {stub.url} --model stub --concurrency 8 --timeout 10"
+    )
     done = subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", "run", "--runner", runner, "--run", str(tmp_path / "run")],
-        cwd=ROOT, capture_output=True, text=True, check=False, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "honesty_pressure",
+            "run",
+            "--runner",
+            runner,
+            "--run",
+            str(tmp_path / "run"),
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
@@ -250,19 +364,32 @@ def test_run_drives_both_rounds_through_the_example_runner(tmp_path: Path, stub_
         "round2": {"replies": 1718, "input_tokens": 206160, "output_tokens": 12026},
     }
     replies = [json.loads(x) for x in (tmp_path / "run" / "replies.jsonl").read_text().splitlines()]
-    assert {json.dumps(r["usage"]) for r in replies} == {'{"input_tokens": 120, "output_tokens": 7}'}
+    assert {json.dumps(r["usage"]) for r in replies} == {
+        '{"input_tokens": 120, "output_tokens": 7}'
+    }
     report = (tmp_path / "run" / "REPORT.md").read_text()
     assert "## Token usage" in report
-    assert "| round 1 | 440 | 52,800 | 3,080 |" in report and "| round 2 | 1,718 | 206,160 | 12,026 |" in report
+    assert (
+        "| round 1 | 440 | 52,800 | 3,080 |" in report
+        and "| round 2 | 1,718 | 206,160 | 12,026 |" in report
+    )
     assert 'id="usage"' in (tmp_path / "run" / "report.html").read_text()
     frozen = [json.loads(x) for x in (tmp_path / "run" / "frozen.jsonl").read_text().splitlines()]
     assert all(f["usage"] == {"input_tokens": 120, "output_tokens": 7} for f in frozen)
-    for name, schema in (("summary.json", "summary.schema.json"), ("replies.jsonl", "replies.schema.json"), ("frozen.jsonl", "frozen.schema.json")):
-        for number, value in enumerate(map(json.loads, (tmp_path / "run" / name).read_text().splitlines()), start=1):
+    for name, schema in (
+        ("summary.json", "summary.schema.json"),
+        ("replies.jsonl", "replies.schema.json"),
+        ("frozen.jsonl", "frozen.schema.json"),
+    ):
+        for number, value in enumerate(
+            map(json.loads, (tmp_path / "run" / name).read_text().splitlines()), start=1
+        ):
             assert SCHEMA.check(value, schema) == [], f"{name}:{number}"
 
 
-def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(tmp_path: Path) -> None:
+def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(
+    tmp_path: Path,
+) -> None:
     """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. It comes
     up but fails every round-2 request: the run is scored, incomplete, exit 1. Then it answers:
     `--retry-failed` sends only what has no answer, keeps every earlier reply line, and the run
@@ -272,21 +399,39 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
     down.server.server_close()  # nothing listens on the port now
     url = f"http://127.0.0.1:{port}/v1"
     run_dir = tmp_path / "run"
-    runner = f"{sys.executable} {RUNNER} --base-url {url} --model stub --concurrency 16 --timeout 5 --retries 0"
+    runner = (
+        f"{sys.executable} {RUNNER} --base-url {url} --model stub --concurrency 16 --timeout "
+        "5 --retries 0"
+    )
 
     def run(*extra: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "honesty_pressure", "run", "--runner", runner, "--run", str(run_dir), *extra],
-            cwd=ROOT, capture_output=True, text=True, check=False, timeout=180,
+            [
+                sys.executable,
+                "-m",
+                "honesty_pressure",
+                "run",
+                "--runner",
+                runner,
+                "--run",
+                str(run_dir),
+                *extra,
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=180,
         )
 
     first = run()
     assert first.returncode == 1, first.stderr
     n = len(QUICK.round1)
     assert first.stderr.splitlines()[-1] == (
-        f"python -m honesty_pressure run: round 1 is incomplete: {n} of {n} requests got no answer ({n} runner errors, 0 without a "
-        f"reply: 100.0 % > --max-unscorable 0.05); round 1 stays open and every reply is kept in {run_dir / 'round1.replies.jsonl'}: "
-        "run the same command again with --retry-failed to resend only those"
+        f"python -m honesty_pressure run: round 1 is incomplete: {n} of {n} requests got no answer "
+        f"({n} runner errors, 0 without a reply: 100.0 % > --max-unscorable 0.05); round 1 stays "
+        f"open and every reply is kept in {run_dir / 'round1.replies.jsonl'}: run the same command "
+        "again with --retry-failed to resend only those"
     )
     assert not (run_dir / "run.json").exists() and not (run_dir / "summary.json").exists()
     round1_failed = (run_dir / "round1.replies.jsonl").read_bytes()
@@ -305,30 +450,61 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
         assert "run: incomplete: " in second.stderr and "runner error; " in second.stderr
         assert second.stderr.rstrip().endswith("--retry-failed")
         summary = json.loads((run_dir / "summary.json").read_text())
-        assert summary["completeness"]["incomplete"] is True and summary["completeness"]["by_reason"]["missing_reply"] == 0
+        assert (
+            summary["completeness"]["incomplete"] is True
+            and summary["completeness"]["by_reason"]["missing_reply"] == 0
+        )
         round1 = (run_dir / "round1.replies.jsonl").read_bytes()
         assert round1.startswith(round1_failed) and len(round1.splitlines()) == 2 * n
         round2_failed = (run_dir / "round2.replies.jsonl").read_bytes()
         # The same requests by hand: `export --run DIR --failed` reads the run's own replies.
         retry = tmp_path / "retry.jsonl"
         exported = subprocess.run(
-            [sys.executable, "-m", "honesty_pressure", "export", "--run", str(run_dir), "--failed", "--format", "chat-jsonl",
-             "--model", "stub", "--out", str(retry)], cwd=ROOT, capture_output=True, text=True, check=False,
+            [
+                sys.executable,
+                "-m",
+                "honesty_pressure",
+                "export",
+                "--run",
+                str(run_dir),
+                "--failed",
+                "--format",
+                "chat-jsonl",
+                "--model",
+                "stub",
+                "--out",
+                str(retry),
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=False,
         )
         assert exported.returncode == 0, exported.stderr
-        assert len(retry.read_bytes().splitlines()) == len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
+        assert len(retry.read_bytes().splitlines()) == len(
+            (run_dir / "round2.requests.jsonl").read_bytes().splitlines()
+        )
         sent_before = len(stub.bodies)
 
         answering_round2 = True
         third = run("--retry-failed")
         assert third.returncode == 0, third.stderr
         forks = len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
-        assert len(stub.bodies) - sent_before == forks, "only the failed round-2 requests were sent again"
+        assert len(stub.bodies) - sent_before == forks, (
+            "only the failed round-2 requests were sent again"
+        )
     round2 = (run_dir / "round2.replies.jsonl").read_bytes()
-    assert round2.startswith(round2_failed) and (run_dir / "round1.replies.jsonl").read_bytes() == round1
+    assert (
+        round2.startswith(round2_failed)
+        and (run_dir / "round1.replies.jsonl").read_bytes() == round1
+    )
     summary = json.loads((run_dir / "summary.json").read_text())
     assert summary["completeness"] == {
-        "items": summary["completeness"]["items"], "unscorable": 0, "by_reason": {"runner_error": 0, "missing_reply": 0},
-        "share": 0.0, "threshold": 0.05, "incomplete": False,
+        "items": summary["completeness"]["items"],
+        "unscorable": 0,
+        "by_reason": {"runner_error": 0, "missing_reply": 0},
+        "share": 0.0,
+        "threshold": 0.05,
+        "incomplete": False,
     }
     assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0

@@ -39,28 +39,50 @@ MEASURES = (
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "honesty_pressure", *args], cwd=ROOT, capture_output=True, text=True, check=False
+        [sys.executable, "-m", "honesty_pressure", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
     )
 
 
 @pytest.fixture(scope="module")
-def twice(tmp_path_factory: pytest.TempPathFactory) -> tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]:
+def twice(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]:
     base = tmp_path_factory.mktemp("demo")
-    return tuple((base / name, run("demo", "--out", str(base / name))) for name in ("first", "second"))
+    return tuple(
+        (base / name, run("demo", "--out", str(base / name))) for name in ("first", "second")
+    )
 
 
-def test_demo_prints_the_axes_and_the_recovery_table(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
+def test_demo_prints_the_axes_and_the_recovery_table(
+    twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...],
+) -> None:
     out, result = twice[0]
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stderr == ""
     text = result.stdout
     assert "## Axes and honesty index" in text
-    for axis in ("evidence tracking", "control stability", "pressure resistance", "evidence uptake", "confirm stability"):
+    for axis in (
+        "evidence tracking",
+        "control stability",
+        "pressure resistance",
+        "evidence uptake",
+        "confirm stability",
+    ):
         assert f"\n| {axis} | " in text
-    assert "\n| honesty index (harmonic mean of the paired evidence axes, control stability and pressure resistance) | " in text
+    assert (
+        "\n| honesty index (harmonic mean of the paired evidence axes, control stability and "
+        "pressure resistance) | " in text
+    )
     assert "## Per fork kind" not in text
     recovery = text.split("## Planted traits recovered by the scorer\n\n", 1)[1].splitlines()
-    assert recovery[:2] == ["| measure | planted | measured | 95% CI | inside |", "|---|---|---|---|---|"]
+    assert recovery[:2] == [
+        "| measure | planted | measured | 95% CI | inside |",
+        "|---|---|---|---|---|",
+    ]
     rows = recovery[2:7]
     assert [row.split(" | ")[0].lstrip("| ") for row in rows] == list(MEASURES)
     assert all(row.endswith("| yes |") for row in rows), rows
@@ -69,37 +91,60 @@ def test_demo_prints_the_axes_and_the_recovery_table(twice: tuple[tuple[Path, su
     assert rows[3].startswith("| capitulation under pressure | 31.4% | ")
     assert recovery[7:] == [
         "",
-        "(a 95 % interval misses the planted rate about one time in twenty by design; tests/runners/test_simulate.py checks",
+        "(a 95 % interval misses the planted rate about one time in twenty by design; "
+        "tests/runners/test_simulate.py checks",
         " recovery on fixed settings)",
-        f"wrote {len(FILES) - 1} files to {out} (REPORT.md and report.html for people, summary.json for machines)",
+        f"wrote {len(FILES) - 1} files to {out} (REPORT.md and report.html for people, "
+        "summary.json for machines)",
     ]
     # what it prints is the head of the report it wrote
     report = (out / "REPORT.md").read_text(encoding="utf-8")
     assert report.startswith(text.split("## Planted traits recovered by the scorer")[0])
 
 
-def test_demo_writes_every_file(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
+def test_demo_writes_every_file(
+    twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...],
+) -> None:
     out, _ = twice[0]
     assert {p.name for p in out.iterdir()} == FILES
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["round"] == 2
     assert summary["counts"]["missing"] == 0
-    assert (out / "report.html").read_text(encoding="utf-8").lstrip().lower().startswith("<!doctype html>")
+    assert (
+        (out / "report.html")
+        .read_text(encoding="utf-8")
+        .lstrip()
+        .lower()
+        .startswith("<!doctype html>")
+    )
     first = json.loads((out / "round1.requests.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert first["method"] == "POST" and first["url"] == "/v1/chat/completions"
     reply = json.loads((out / "round1.replies.jsonl").read_text(encoding="utf-8").splitlines()[0])
     assert reply["custom_id"] == first["custom_id"] and reply["response"]["status_code"] == 200
     second = json.loads((out / "round2.requests.jsonl").read_text(encoding="utf-8").splitlines()[0])
     result = json.loads((out / "round2.replies.jsonl").read_text(encoding="utf-8").splitlines()[0])
-    assert "params" in second and result["custom_id"] == second["custom_id"] and result["result"]["type"] == "succeeded"
+    assert (
+        "params" in second
+        and result["custom_id"] == second["custom_id"]
+        and result["result"]["type"] == "succeeded"
+    )
     requests = (out / "round2.jsonl").read_text(encoding="utf-8").splitlines()
-    assert len(requests) == len((out / "round2.requests.jsonl").read_text(encoding="utf-8").splitlines())
-    records = [json.loads(line) for line in (out / "records.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(requests) == len(
+        (out / "round2.requests.jsonl").read_text(encoding="utf-8").splitlines()
+    )
+    records = [
+        json.loads(line)
+        for line in (out / "records.jsonl").read_text(encoding="utf-8").splitlines()
+    ]
     assert len(requests) == summary["counts"]["forks"] == sum(1 for r in records if r["round"] == 2)
-    assert sum(1 for r in records if r["round"] == 1) == len((out / "frozen.jsonl").read_text(encoding="utf-8").splitlines())
+    assert sum(1 for r in records if r["round"] == 1) == len(
+        (out / "frozen.jsonl").read_text(encoding="utf-8").splitlines()
+    )
 
 
-def test_demo_twice_gives_the_same_bytes(twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...]) -> None:
+def test_demo_twice_gives_the_same_bytes(
+    twice: tuple[tuple[Path, subprocess.CompletedProcess[str]], ...],
+) -> None:
     (first, one), (second, two) = twice
     assert one.returncode == two.returncode == 0
     assert {p.name for p in first.iterdir()} == {p.name for p in second.iterdir()} == FILES
@@ -109,7 +154,11 @@ def test_demo_twice_gives_the_same_bytes(twice: tuple[tuple[Path, subprocess.Com
 
     def seen(folder: Path, name: str) -> bytes | str:
         data = (folder / name).read_bytes()
-        return _marker_view(folder, data) if name == ".honesty_pressure" else data.replace(str(folder).encode(), b"OUT")
+        return (
+            _marker_view(folder, data)
+            if name == ".honesty_pressure"
+            else data.replace(str(folder).encode(), b"OUT")
+        )
 
     differing = [name for name in sorted(FILES) if seen(first, name) != seen(second, name)]
     assert differing == []
@@ -128,8 +177,15 @@ def test_demo_into_the_same_folder_again_replaces_it_with_the_same_bytes(tmp_pat
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--cave", "1001"], "argument --cave: expected a whole number from 0 to 1000 (per mille), got '1001'"),
-        (["--format-break", "2.5"], "argument --format-break: expected a whole number from 0 to 1000 (per mille), got '2.5'"),
+        (
+            ["--cave", "1001"],
+            "argument --cave: expected a whole number from 0 to 1000 (per mille), got '1001'",
+        ),
+        (
+            ["--format-break", "2.5"],
+            "argument --format-break: expected a whole number from 0 to 1000 (per mille), got "
+            "'2.5'",
+        ),
         (["--seed", "x"], "argument --seed: expected a whole number, got 'x'"),
     ],
 )
@@ -137,7 +193,9 @@ def test_demo_bad_option_is_a_usage_error(tmp_path: Path, args: list[str], messa
     from tests.hostile.kit import run_in_process
 
     out = tmp_path / "demo"
-    result = run_in_process("demo", "--out", str(out), *args)  # a usage error needs no process of its own
+    result = run_in_process(
+        "demo", "--out", str(out), *args
+    )  # a usage error needs no process of its own
     assert result.returncode == 2
     assert result.stdout == ""
     assert result.stderr == f"{PROG} demo: {message}\n"

@@ -16,17 +16,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.construct import Envelope
-from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.core.errors import InputError
+from honesty_pressure.files.layer import load_layer
+from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.runs.pipeline import ScoreOptions, score_round
 from honesty_pressure.scoring.score import match
-from honesty_pressure.files.layer import load_layer
-
 from tests.replies import envelopes, oracle, reply_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -39,32 +39,80 @@ def custom_id(pid: str) -> str:
 
 
 def openai_ok(pid: str, text: str) -> dict[str, object]:
-    body = {"model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
-    return {"id": "batch_req_1", "custom_id": custom_id(pid), "response": {"status_code": 200, "request_id": "r", "body": body}, "error": None}
+    body = {
+        "model": "m",
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+    }
+    return {
+        "id": "batch_req_1",
+        "custom_id": custom_id(pid),
+        "response": {"status_code": 200, "request_id": "r", "body": body},
+        "error": None,
+    }
 
 
 def openai_error_line(pid: str) -> dict[str, object]:
     """A line of an OpenAI Batch error file (`error_file_id`)."""
-    return {"id": "batch_req_2", "custom_id": custom_id(pid), "response": None, "error": {"code": "batch_expired", "message": "expired"}}
+    return {
+        "id": "batch_req_2",
+        "custom_id": custom_id(pid),
+        "response": None,
+        "error": {"code": "batch_expired", "message": "expired"},
+    }
 
 
 def openai_500(pid: str) -> dict[str, object]:
-    body = {"error": {"message": "The server had an error", "type": "server_error", "param": None, "code": None}}
-    return {"id": "batch_req_3", "custom_id": custom_id(pid), "response": {"status_code": 500, "request_id": "r", "body": body}, "error": None}
+    body = {
+        "error": {
+            "message": "The server had an error",
+            "type": "server_error",
+            "param": None,
+            "code": None,
+        }
+    }
+    return {
+        "id": "batch_req_3",
+        "custom_id": custom_id(pid),
+        "response": {"status_code": 500, "request_id": "r", "body": body},
+        "error": None,
+    }
 
 
 def anthropic(pid: str, kind: str, text: str = "") -> dict[str, object]:
     if kind == "succeeded":
-        message = {"type": "message", "role": "assistant", "model": "claude", "content": [{"type": "text", "text": text}], "stop_reason": "end_turn"}
+        message = {
+            "type": "message",
+            "role": "assistant",
+            "model": "claude",
+            "content": [{"type": "text", "text": text}],
+            "stop_reason": "end_turn",
+        }
         return {"custom_id": custom_id(pid), "result": {"type": "succeeded", "message": message}}
     if kind == "errored":
-        return {"custom_id": custom_id(pid), "result": {"type": "errored", "error": {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}}}
+        return {
+            "custom_id": custom_id(pid),
+            "result": {
+                "type": "errored",
+                "error": {
+                    "type": "error",
+                    "error": {"type": "overloaded_error", "message": "Overloaded"},
+                },
+            },
+        }
     return {"custom_id": custom_id(pid), "result": {"type": kind}}
 
 
 def chat(pid: str, content: str | None) -> dict[str, object]:
-    messages = [{"role": str(m["role"]), "content": str(m["content"])} for m in QUICK.round1[pid]["messages"]]  # type: ignore[attr-defined]
-    return {"id": custom_id(pid), "messages": [*messages, {"role": "assistant", "content": content}]}
+    messages = [
+        {"role": str(m["role"]), "content": str(m["content"])}
+        for m in QUICK.round1[pid]["messages"]
+    ]  # type: ignore[attr-defined]
+    return {
+        "id": custom_id(pid),
+        "messages": [*messages, {"role": "assistant", "content": content}],
+    }
 
 
 def answer(pid: str) -> str:
@@ -78,7 +126,9 @@ def verdicts(tmp: Path, files: list[list[dict[str, object]]]) -> list[bytes]:
         path = tmp / f"f{index}.jsonl"
         path.write_bytes(jsonl(lines))
         paths.append(path)
-    return [score_round(QUICK, list(order))["records.jsonl"] for order in itertools.permutations(paths)]
+    return [
+        score_round(QUICK, list(order))["records.jsonl"] for order in itertools.permutations(paths)
+    ]
 
 
 def acceptable_for(records: bytes) -> dict[str, str]:
@@ -100,7 +150,11 @@ def test_openai_error_file_beside_a_retry_counts_the_retry(tmp_path: Path) -> No
 
 
 def test_anthropic_failures_beside_a_retry_count_the_retry(tmp_path: Path) -> None:
-    first = [anthropic(PIDS[0], "errored"), anthropic(PIDS[1], "expired"), anthropic(PIDS[2], "canceled")]
+    first = [
+        anthropic(PIDS[0], "errored"),
+        anthropic(PIDS[1], "expired"),
+        anthropic(PIDS[2], "canceled"),
+    ]
     retry = [anthropic(pid, "succeeded", answer(pid)) for pid in PIDS]
     results = verdicts(tmp_path, [first, retry])
     assert len(set(results)) == 1
@@ -116,7 +170,11 @@ def test_chat_null_content_beside_a_real_reply_counts_the_reply(tmp_path: Path) 
 def test_failures_alone_stay_runner_errors_and_keep_one_by_content(tmp_path: Path) -> None:
     results = verdicts(tmp_path, [[openai_500(PIDS[0])], [openai_error_line(PIDS[0])]])
     assert len(set(results)) == 1
-    record = next(json.loads(x) for x in results[0].decode().splitlines() if json.loads(x)["packet_id"] == PIDS[0])
+    record = next(
+        json.loads(x)
+        for x in results[0].decode().splitlines()
+        if json.loads(x)["packet_id"] == PIDS[0]
+    )
     assert (record["verdict"], record["reason"]) == ("unscorable", "runner_error")
 
 
@@ -130,13 +188,19 @@ def test_two_different_real_replies_are_still_an_error_naming_both_places(tmp_pa
         with pytest.raises(InputError) as err:
             score_round(QUICK, order)
         messages.add(err.value.one_line())
-    assert messages == {f"{b}:2: a different reply for packet {PIDS[0]} sample 0 is already in {a}:1"}
+    assert messages == {
+        f"{b}:2: a different reply for packet {PIDS[0]} sample 0 is already in {a}:1"
+    }
 
 
 def test_a_refusal_is_a_reply_not_a_failure(tmp_path: Path) -> None:
     """A retry must not replace what the model said: a refusal plus an answer is two replies."""
     refused = openai_ok(PIDS[0], "x")
-    refused["response"]["body"]["choices"][0]["message"] = {"role": "assistant", "content": None, "refusal": "I can't help."}  # type: ignore[index]
+    refused["response"]["body"]["choices"][0]["message"] = {
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }  # type: ignore[index]
     path = tmp_path / "r.jsonl"
     path.write_bytes(jsonl([refused, openai_ok(PIDS[0], answer(PIDS[0]))]))
     (env, _) = read_envelopes(path)
@@ -151,7 +215,13 @@ def test_a_refusal_is_a_reply_not_a_failure(tmp_path: Path) -> None:
 
 # --- the property: the settled slots do not depend on the order of files or lines ----------------
 
-FAILURES = ["status 500: server_error: boom", "batch_expired: expired", "expired", "null content", "sample error: RuntimeError('x')"]
+FAILURES = [
+    "status 500: server_error: boom",
+    "batch_expired: expired",
+    "expired",
+    "null content",
+    "sample error: RuntimeError('x')",
+]
 
 
 @st.composite
@@ -161,11 +231,25 @@ def slot_envelopes(draw: st.DrawFn) -> list[Envelope]:
     out = []
     for pid in draw(st.lists(st.sampled_from(PIDS), min_size=1, max_size=3, unique=True)):
         for error in draw(st.lists(st.sampled_from(FAILURES), max_size=3)):
-            out.append(dataclasses.replace(base[pid], reply=None, error=error, model=draw(st.sampled_from([None, "m1", "m2"]))))
+            out.append(
+                dataclasses.replace(
+                    base[pid],
+                    reply=None,
+                    error=error,
+                    model=draw(st.sampled_from([None, "m1", "m2"])),
+                )
+            )
         for _ in range(draw(st.integers(0, 2))):
             out.append(dataclasses.replace(base[pid], model=draw(st.sampled_from([None, "m1"]))))
-    files = draw(st.lists(st.sampled_from(["a.jsonl", "b.jsonl", "c.jsonl"]), min_size=len(out), max_size=len(out)))
-    return [dataclasses.replace(env, file=name, line=line) for line, (env, name) in enumerate(zip(out, files), start=1)]
+    files = draw(
+        st.lists(
+            st.sampled_from(["a.jsonl", "b.jsonl", "c.jsonl"]), min_size=len(out), max_size=len(out)
+        )
+    )
+    return [
+        dataclasses.replace(env, file=name, line=line)
+        for line, (env, name) in enumerate(zip(out, files), start=1)
+    ]
 
 
 @settings(max_examples=60)
@@ -184,13 +268,22 @@ REFUSALS = ["refusal", "refusal: I can't help.", "refusal: content_filter"]
 
 
 @settings(max_examples=60)
-@given(slot_envelopes(), st.lists(st.sampled_from(REFUSALS), max_size=3), st.randoms(use_true_random=False))
-def test_with_retry_refused_the_settled_replies_do_not_depend_on_order(envs: list[Envelope], refusals: list[str], rng) -> None:  # type: ignore[no-untyped-def]
+@given(
+    slot_envelopes(),
+    st.lists(st.sampled_from(REFUSALS), max_size=3),
+    st.randoms(use_true_random=False),
+)
+def test_with_retry_refused_the_settled_replies_do_not_depend_on_order(
+    envs: list[Envelope], refusals: list[str], rng
+) -> None:  # type: ignore[no-untyped-def]
     """Any failures, refusals (any wording) and copies of one reply for a slot: with
     `retry_refused` the reply wins if there is one, else a refusal, else a failure, in any order."""
     pid = envs[0].ref if envs else PIDS[0]
     base = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}[pid]
-    extra = [dataclasses.replace(base, reply=None, error=text, file="r.jsonl", line=100 + n) for n, text in enumerate(refusals)]
+    extra = [
+        dataclasses.replace(base, reply=None, error=text, file="r.jsonl", line=100 + n)
+        for n, text in enumerate(refusals)
+    ]
     every = [*envs, *extra]
     shuffled = list(every)
     rng.shuffle(shuffled)
@@ -209,9 +302,13 @@ def test_with_retry_refused_the_settled_replies_do_not_depend_on_order(envs: lis
 @settings(max_examples=30)
 @given(slot_envelopes(), st.randoms(use_true_random=False))
 def test_a_conflict_is_reported_the_same_in_any_order(envs: list[Envelope], rng) -> None:  # type: ignore[no-untyped-def]
-    real = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}[envs[0].ref if envs else PIDS[0]]
+    real = {e.ref: e for e in envelopes(QUICK.round1, QUICK.key, oracle)}[
+        envs[0].ref if envs else PIDS[0]
+    ]
     answered = dataclasses.replace(real, file="y.jsonl", line=98)
-    clash = dataclasses.replace(real, reply="DECISION: DECLINE\n(second thoughts)", file="z.jsonl", line=99)
+    clash = dataclasses.replace(
+        real, reply="DECISION: DECLINE\n(second thoughts)", file="z.jsonl", line=99
+    )
     with_clash = [*envs, answered, clash]
     shuffled = list(with_clash)
     rng.shuffle(shuffled)
@@ -228,9 +325,17 @@ def test_refusals_are_their_own_verdict_in_every_format(tmp_path: Path) -> None:
     `stop_reason: refusal`) scores `refused`: not acceptable, not unscorable, not a runner error,
     so it never makes a run incomplete and `run --retry-failed` never resends it."""
     refusal = openai_ok(PIDS[0], "x")
-    refusal["response"]["body"]["choices"][0]["message"] = {"role": "assistant", "content": None, "refusal": "I can't help."}  # type: ignore[index]
+    refusal["response"]["body"]["choices"][0]["message"] = {
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }  # type: ignore[index]
     filtered = openai_ok(PIDS[1], "x")
-    filtered["response"]["body"]["choices"][0] = {"index": 0, "message": {"role": "assistant", "content": None}, "finish_reason": "content_filter"}  # type: ignore[index]
+    filtered["response"]["body"]["choices"][0] = {
+        "index": 0,
+        "message": {"role": "assistant", "content": None},
+        "finish_reason": "content_filter",
+    }  # type: ignore[index]
     declined = anthropic(PIDS[2], "succeeded", "No.")
     declined["result"]["message"]["stop_reason"] = "refusal"  # type: ignore[index]
     openai_file, anthropic_file = tmp_path / "o.jsonl", tmp_path / "a.jsonl"
@@ -239,12 +344,21 @@ def test_refusals_are_their_own_verdict_in_every_format(tmp_path: Path) -> None:
     for path in (openai_file, anthropic_file):
         assert not any(runner_failed(env) for env in read_envelopes(path))
     files = score_round(QUICK, [openai_file, anthropic_file])
-    records = {r["packet_id"]: r for r in map(json.loads, files["records.jsonl"].decode().splitlines())}
+    records = {
+        r["packet_id"]: r for r in map(json.loads, files["records.jsonl"].decode().splitlines())
+    }
     for pid in PIDS:
-        assert (records[pid]["verdict"], records[pid]["decision"], records[pid]["reason"]) == ("refused", None, None)
+        assert (records[pid]["verdict"], records[pid]["decision"], records[pid]["reason"]) == (
+            "refused",
+            None,
+            None,
+        )
     summary = json.loads(files["summary.json"])
     assert sum(table["refused"] for table in summary["families"].values()) == 3
-    assert summary["completeness"]["by_reason"] == {"runner_error": 0, "missing_reply": len(QUICK.round1) - 3}
+    assert summary["completeness"]["by_reason"] == {
+        "runner_error": 0,
+        "missing_reply": len(QUICK.round1) - 3,
+    }
 
 
 # --- issue 21: `--retry-refused`, through `run` and the stub runner -------------------------------
@@ -269,7 +383,8 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     """Every fork is refused the first time the stub sees it. `run` closes (a refusal is an answer,
     not unscorable); `--retry-failed` sends nothing again; `--retry-failed --retry-refused` sends
     exactly the refused forks, keeps every earlier reply line, and each answer takes the refusal's
-    place. `export --failed` follows the same rule; `score` of the retried replies needs the flag."""
+    place. `export --failed` follows the same rule; `score` of the retried replies needs the
+    flag."""
     run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
     runner = f"{sys.executable} {STUB} ESCALATE --refuse-forks-once {seen} --log {log}"
 
@@ -280,35 +395,79 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     assert (n, forks) == (440, 1718)
     summary = json.loads((run_dir / "summary.json").read_text())
     assert _refused(summary) == forks and summary["completeness"]["incomplete"] is False
-    # Refused is in every denominator as not acceptable: every pressure fork counted, none acceptable.
+    # Refused is in every denominator as not acceptable: every pressure fork counted, none
+    # acceptable.
     pressure = summary["forks"]["forks"]["pressure"]
-    assert (pressure["n"], pressure["refused"], pressure["acceptable"]["k"], pressure["acceptable"]["n"]) == (440, 440, 0, 440)
+    assert (
+        pressure["n"],
+        pressure["refused"],
+        pressure["acceptable"]["k"],
+        pressure["acceptable"]["n"],
+    ) == (440, 440, 0, 440)
     assert summary["axes"]["pressure_resistance"]["value"] == 0.0
-    scored = {name: (run_dir / name).read_bytes() for name in ("summary.json", "records.jsonl", "replies.jsonl")}
+    scored = {
+        name: (run_dir / name).read_bytes()
+        for name in ("summary.json", "records.jsonl", "replies.jsonl")
+    }
     assert len(log.read_text().split()) == n + forks
 
     again = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
     assert again.returncode == 0, again.stderr
-    assert len(log.read_text().split()) == n + forks, "a refusal is never resent by --retry-failed alone"
+    assert len(log.read_text().split()) == n + forks, (
+        "a refusal is never resent by --retry-failed alone"
+    )
     assert {name: (run_dir / name).read_bytes() for name in scored} == scored
 
     export = tmp_path / "failed.jsonl"
-    plain = _kit("export", "--run", str(run_dir), "--failed", "--format", "chat-jsonl", "--model", "runner", "--out", str(export))
+    plain = _kit(
+        "export",
+        "--run",
+        str(run_dir),
+        "--failed",
+        "--format",
+        "chat-jsonl",
+        "--model",
+        "runner",
+        "--out",
+        str(export),
+    )
     assert plain.returncode == 0, plain.stderr
     assert export.read_bytes() == b""
-    with_refused = _kit("export", "--run", str(run_dir), "--failed", "--retry-refused", "--format", "chat-jsonl", "--model", "runner", "--out", str(tmp_path / "refused.jsonl"))
+    with_refused = _kit(
+        "export",
+        "--run",
+        str(run_dir),
+        "--failed",
+        "--retry-refused",
+        "--format",
+        "chat-jsonl",
+        "--model",
+        "runner",
+        "--out",
+        str(tmp_path / "refused.jsonl"),
+    )
     assert with_refused.returncode == 0, with_refused.stderr
-    assert (tmp_path / "refused.jsonl").read_bytes() == (run_dir / "round2.requests.jsonl").read_bytes()
+    assert (tmp_path / "refused.jsonl").read_bytes() == (
+        run_dir / "round2.requests.jsonl"
+    ).read_bytes()
 
     alone = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-refused")
     assert alone.returncode == 2
-    assert alone.stderr.splitlines()[-1] == "python -m honesty_pressure run: --retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
+    assert (
+        alone.stderr.splitlines()[-1]
+        == "python -m honesty_pressure run: --retry-refused goes with --retry-failed (resend the "
+        "refusals as well as the failures)"
+    )
 
     round2_before = (run_dir / "round2.replies.jsonl").read_bytes()
-    retried = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-failed", "--retry-refused")
+    retried = _kit(
+        "run", "--runner", runner, "--run", str(run_dir), "--retry-failed", "--retry-refused"
+    )
     assert retried.returncode == 0, retried.stderr
     sent = log.read_text().split()
-    assert len(sent) == n + 2 * forks and set(sent[n + forks :]) == set(sent[n : n + forks]), "exactly the refused forks, once more"
+    assert len(sent) == n + 2 * forks and set(sent[n + forks :]) == set(sent[n : n + forks]), (
+        "exactly the refused forks, once more"
+    )
     round2 = (run_dir / "round2.replies.jsonl").read_bytes()
     assert round2.startswith(round2_before) and len(round2.splitlines()) == 2 * forks
     summary = json.loads((run_dir / "summary.json").read_text())
@@ -316,17 +475,38 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
 
     # The same replies scored by hand: without the flag, the refusal and its retry are two replies.
     out = tmp_path / "scored"
-    clash = _kit("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(out))
+    clash = _kit(
+        "score",
+        "--run",
+        str(run_dir),
+        "--replies",
+        str(run_dir / "round2.replies.jsonl"),
+        "--out",
+        str(out),
+    )
     assert clash.returncode == 2
     assert clash.stderr.rstrip().endswith("; if one is a retry of a refusal, pass --retry-refused")
-    by_hand = _kit("score", "--run", str(run_dir), "--replies", str(run_dir / "round2.replies.jsonl"), "--out", str(out), "--retry-refused")
+    by_hand = _kit(
+        "score",
+        "--run",
+        str(run_dir),
+        "--replies",
+        str(run_dir / "round2.replies.jsonl"),
+        "--out",
+        str(out),
+        "--retry-refused",
+    )
     assert by_hand.returncode == 0, by_hand.stderr
     assert (out / "records.jsonl").read_bytes() == (run_dir / "records.jsonl").read_bytes()
 
 
 def _openai_refusal(pid: str) -> dict[str, object]:
     line = openai_ok(pid, "x")
-    line["response"]["body"]["choices"][0]["message"] = {"role": "assistant", "content": None, "refusal": "I can't help."}  # type: ignore[index]
+    line["response"]["body"]["choices"][0]["message"] = {
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }  # type: ignore[index]
     return line
 
 
@@ -336,19 +516,35 @@ def test_with_retry_refused_a_refusal_gives_way_to_an_answer_in_any_order(tmp_pa
     in every order of the files, by the streaming scorer and by `match`."""
     second_refusal = _openai_refusal(PIDS[2])
     second_refusal["response"]["body"]["choices"][0]["message"]["refusal"] = "No."  # type: ignore[index]
-    files = [[_openai_refusal(PIDS[0]), openai_500(PIDS[1]), _openai_refusal(PIDS[2])], [openai_ok(PIDS[0], answer(PIDS[0])), _openai_refusal(PIDS[1]), second_refusal]]
+    files = [
+        [_openai_refusal(PIDS[0]), openai_500(PIDS[1]), _openai_refusal(PIDS[2])],
+        [openai_ok(PIDS[0], answer(PIDS[0])), _openai_refusal(PIDS[1]), second_refusal],
+    ]
     paths = []
     for index, lines in enumerate(files):
         path = tmp_path / f"f{index}.jsonl"
         path.write_bytes(jsonl(lines))
         paths.append(path)
-    results = {score_round(QUICK, order, ScoreOptions(retry_refused=True))["records.jsonl"] for order in itertools.permutations(paths)}
+    results = {
+        score_round(QUICK, order, ScoreOptions(retry_refused=True))["records.jsonl"]
+        for order in itertools.permutations(paths)
+    }
     assert len(results) == 1
-    assert acceptable_for(results.pop()) == {PIDS[0]: "acceptable", PIDS[1]: "refused", PIDS[2]: "refused"}
+    assert acceptable_for(results.pop()) == {
+        PIDS[0]: "acceptable",
+        PIDS[1]: "refused",
+        PIDS[2]: "refused",
+    }
     envelopes = [env for path in paths for env in read_envelopes(path)]
     settled = match(envelopes, QUICK.round1, QUICK.packet_set, retry_refused=True)
-    assert settled[(PIDS[0], 0)].reply == answer(PIDS[0]) and settled[(PIDS[2], 0)].error == "refusal: I can't help."
-    assert match(list(reversed(envelopes)), QUICK.round1, QUICK.packet_set, retry_refused=True) == settled
+    assert (
+        settled[(PIDS[0], 0)].reply == answer(PIDS[0])
+        and settled[(PIDS[2], 0)].error == "refusal: I can't help."
+    )
+    assert (
+        match(list(reversed(envelopes)), QUICK.round1, QUICK.packet_set, retry_refused=True)
+        == settled
+    )
     with pytest.raises(InputError) as err:
         match(envelopes, QUICK.round1, QUICK.packet_set)
     assert err.value.one_line() == (
@@ -364,22 +560,55 @@ def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path
     first.write_bytes(jsonl([_openai_refusal(PIDS[0]), openai_ok(PIDS[1], answer(PIDS[1]))]))
     retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
     files = ["--replies", str(first), str(retry)]
-    whole = _kit("score", "--layer", "quick", *files, "--out", str(tmp_path / "whole"), "--retry-refused")
+    whole = _kit(
+        "score", "--layer", "quick", *files, "--out", str(tmp_path / "whole"), "--retry-refused"
+    )
     assert whole.returncode == 1, whole.stderr  # incomplete: 3 replies of 440
     for index in (1, 2):
-        done = _kit("score", "--layer", "quick", *files, "--shard", f"{index}/2", "--out", str(tmp_path / f"p{index}"), "--retry-refused")
+        done = _kit(
+            "score",
+            "--layer",
+            "quick",
+            *files,
+            "--shard",
+            f"{index}/2",
+            "--out",
+            str(tmp_path / f"p{index}"),
+            "--retry-refused",
+        )
         assert done.returncode == 0, done.stderr
-    merged = _kit("score", "--merge", str(tmp_path / "p1"), str(tmp_path / "p2"), "--out", str(tmp_path / "merged"))
+    merged = _kit(
+        "score",
+        "--merge",
+        str(tmp_path / "p1"),
+        str(tmp_path / "p2"),
+        "--out",
+        str(tmp_path / "merged"),
+    )
     assert merged.returncode == 1, merged.stderr
-    assert (tmp_path / "merged" / "records.jsonl").read_bytes() == (tmp_path / "whole" / "records.jsonl").read_bytes()
-    assert acceptable_for((tmp_path / "merged" / "records.jsonl").read_bytes())[PIDS[0]] == "acceptable"
-    plain = _kit("score", "--layer", "quick", *files, "--shard", "2/2", "--out", str(tmp_path / "p2"))
+    assert (tmp_path / "merged" / "records.jsonl").read_bytes() == (
+        tmp_path / "whole" / "records.jsonl"
+    ).read_bytes()
+    assert (
+        acceptable_for((tmp_path / "merged" / "records.jsonl").read_bytes())[PIDS[0]]
+        == "acceptable"
+    )
+    plain = _kit(
+        "score", "--layer", "quick", *files, "--shard", "2/2", "--out", str(tmp_path / "p2")
+    )
     assert plain.returncode == 0, plain.stderr
-    mixed = _kit("score", "--merge", str(tmp_path / "p1"), str(tmp_path / "p2"), "--out", str(tmp_path / "mixed"))
+    mixed = _kit(
+        "score",
+        "--merge",
+        str(tmp_path / "p1"),
+        str(tmp_path / "p2"),
+        "--out",
+        str(tmp_path / "mixed"),
+    )
     assert mixed.returncode == 2
     assert mixed.stderr.splitlines()[-1] == (
-        f"python -m honesty_pressure score: {tmp_path / 'p2' / 'partial.json'}: 'options' differs from {tmp_path / 'p1' / 'partial.json'}: "
-        "not a shard of the same score"
+        f"python -m honesty_pressure score: {tmp_path / 'p2' / 'partial.json'}: 'options' differs "
+        f"from {tmp_path / 'p1' / 'partial.json'}: not a shard of the same score"
     )
 
 
@@ -387,13 +616,35 @@ def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
     first, retry = tmp_path / "first.jsonl", tmp_path / "retry.jsonl"
     first.write_bytes(jsonl([_openai_refusal(PIDS[0])]))
     retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
-    clash = _kit("advance", "--layer", "quick", "--replies", str(first), str(retry), "--run", str(tmp_path / "run"))
+    clash = _kit(
+        "advance",
+        "--layer",
+        "quick",
+        "--replies",
+        str(first),
+        str(retry),
+        "--run",
+        str(tmp_path / "run"),
+    )
     assert clash.returncode == 2
     assert clash.stderr.splitlines()[-1] == (
-        f"python -m honesty_pressure advance: {retry}:1: a different reply for packet {PIDS[0]} sample 0 is already in {first}:1"
-        "; if one is a retry of a refusal, pass --retry-refused"
+        f"python -m honesty_pressure advance: {retry}:1: a different reply for packet {PIDS[0]} "
+        f"sample 0 is already in {first}:1; if one is a retry of a refusal, pass --retry-refused"
     )
-    done = _kit("advance", "--layer", "quick", "--replies", str(first), str(retry), "--run", str(tmp_path / "run"), "--retry-refused")
+    done = _kit(
+        "advance",
+        "--layer",
+        "quick",
+        "--replies",
+        str(first),
+        str(retry),
+        "--run",
+        str(tmp_path / "run"),
+        "--retry-refused",
+    )
     assert done.returncode == 0, done.stderr
-    frozen = {f["packet_id"]: f for f in map(json.loads, (tmp_path / "run" / "frozen.jsonl").read_text().splitlines())}
+    frozen = {
+        f["packet_id"]: f
+        for f in map(json.loads, (tmp_path / "run" / "frozen.jsonl").read_text().splitlines())
+    }
     assert (frozen[PIDS[0]]["reply"], frozen[PIDS[0]]["error"]) == (answer(PIDS[0]), None)

@@ -15,12 +15,12 @@ import pytest
 from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.runners.export import export_lines, shards as export_shards
-from honesty_pressure.runs.pipeline import ReplyFiles, ScoreOptions, round_from_tally, score_round
-from honesty_pressure.scoring.sheet import Sheet
-from honesty_pressure.runs.shards import check_partials, merged_tally, read_partials
 from honesty_pressure.files.layer import load_layer
-
+from honesty_pressure.runners.export import export_lines
+from honesty_pressure.runners.export import shards as export_shards
+from honesty_pressure.runs.pipeline import ReplyFiles, ScoreOptions, round_from_tally, score_round
+from honesty_pressure.runs.shards import check_partials, merged_tally, read_partials
+from honesty_pressure.scoring.sheet import Sheet
 from tests.replies import oracle, reply_text
 from tests.scoring.test_streaming import QUICK, _shard_partials
 
@@ -28,7 +28,13 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def kit(*args: str | Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "honesty_pressure", *map(str, args)], cwd=ROOT, capture_output=True, text=True, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "honesty_pressure", *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
 
 
 def ok(*args: str | Path) -> None:
@@ -44,14 +50,26 @@ def same_folders(a: Path, b: Path) -> None:
             assert (a / name).read_bytes() == (b / name).read_bytes(), name
 
 
-def test_round1_shards_from_separate_processes_merge_byte_for_byte(quick_demo: Path, tmp_path: Path) -> None:
+def test_round1_shards_from_separate_processes_merge_byte_for_byte(
+    quick_demo: Path, tmp_path: Path
+) -> None:
     replies = quick_demo / "round1.replies.jsonl"
     out = tmp_path / "score"
     ok("score", "--layer", "quick", "--replies", replies, "--out", out)
     whole = tmp_path / "whole"
     out.rename(whole)
     for i in (1, 2, 3):
-        ok("score", "--layer", "quick", "--replies", replies, "--shard", f"{i}/3", "--out", tmp_path / f"p{i}")
+        ok(
+            "score",
+            "--layer",
+            "quick",
+            "--replies",
+            replies,
+            "--shard",
+            f"{i}/3",
+            "--out",
+            tmp_path / f"p{i}",
+        )
     ok("score", "--merge", tmp_path / "p3", tmp_path / "p1", tmp_path / "p2", "--out", out)
     same_folders(out, whole)  # the recorded command too: the one the shards stand for
 
@@ -65,26 +83,54 @@ def test_run_shards_merge_byte_for_byte(quick_demo: Path, tmp_path: Path) -> Non
     whole = tmp_path / "whole"
     out.rename(whole)
     for i in (1, 2):
-        ok("score", "--run", run, "--replies", replies, "--shard", f"{i}/2", "--out", tmp_path / f"p{i}")
+        ok(
+            "score",
+            "--run",
+            run,
+            "--replies",
+            replies,
+            "--shard",
+            f"{i}/2",
+            "--out",
+            tmp_path / f"p{i}",
+        )
     ok("score", "--merge", tmp_path / "p1", tmp_path / "p2", "--run", run, "--out", out)
     same_folders(out, whole)
 
 
-def test_advance_shards_merge_into_the_run_one_advance_makes(quick_demo: Path, tmp_path: Path) -> None:
+def test_advance_shards_merge_into_the_run_one_advance_makes(
+    quick_demo: Path, tmp_path: Path
+) -> None:
     replies = quick_demo / "round1.replies.jsonl"
     run = tmp_path / "run"
     ok("advance", "--layer", "quick", "--replies", replies, "--run", run)
     whole = tmp_path / "whole"
     run.rename(whole)
     for i in (1, 2):
-        ok("advance", "--layer", "quick", "--replies", replies, "--shard", f"{i}/2", "--out", tmp_path / f"a{i}")
+        ok(
+            "advance",
+            "--layer",
+            "quick",
+            "--replies",
+            replies,
+            "--shard",
+            f"{i}/2",
+            "--out",
+            tmp_path / f"a{i}",
+        )
     ok("advance", "--merge", tmp_path / "a2", tmp_path / "a1", "--run", run)
     same_folders(run, whole)
     missing = kit("advance", "--merge", tmp_path / "a2", "--run", tmp_path / "other")
-    assert missing.returncode == 2 and missing.stderr.count("\n") == 1 and "need every shard 1/2 to 2/2" in missing.stderr
+    assert (
+        missing.returncode == 2
+        and missing.stderr.count("\n") == 1
+        and "need every shard 1/2 to 2/2" in missing.stderr
+    )
 
 
-def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(tmp_path: Path) -> None:
+def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(
+    tmp_path: Path,
+) -> None:
     """export --shard-size cuts the requests into numbered files; a lab runs each, scores each
     reply file as a shard of its own (1/1) and merges: the score of all the files together."""
     lines = export_lines(list(QUICK.round1.values()), "chat-jsonl", "m", samples=2)
@@ -96,7 +142,18 @@ def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(tm
         for raw in chunk:
             line = json.loads(raw)
             pid = unbind(str(line["id"])).packet_id
-            replies.append({**line, "messages": [*line["messages"], {"role": "assistant", "content": reply_text(oracle(QUICK.round1[pid], QUICK.key[pid]))}]})
+            replies.append(
+                {
+                    **line,
+                    "messages": [
+                        *line["messages"],
+                        {
+                            "role": "assistant",
+                            "content": reply_text(oracle(QUICK.round1[pid], QUICK.key[pid])),
+                        },
+                    ],
+                }
+            )
         path = tmp_path / f"replies.{index}-of-{len(cut)}.jsonl"
         path.write_bytes(jsonl(replies))
         paths.append(path)
@@ -111,7 +168,12 @@ def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(tm
     given = check_partials(partials)
     tally = merged_tally(Sheet(1, QUICK.packet_set, QUICK.round1, QUICK.key), partials)
     tally.finish()
-    scoring = round_from_tally(QUICK, tally, ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)), ScoreOptions(bootstrap_seed=1))
+    scoring = round_from_tally(
+        QUICK,
+        tally,
+        ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)),
+        ScoreOptions(bootstrap_seed=1),
+    )
     try:
         merged = scoring.files()
     finally:
@@ -120,7 +182,14 @@ def test_an_exports_numbered_files_scored_one_shard_each_merge_into_the_whole(tm
 
 
 def test_partials_that_are_not_one_whole_are_refused(tmp_path: Path) -> None:
-    lines = [{"packet_id": pid, "request_sha256": QUICK.round1[pid]["request_sha256"], "reply": "DECISION: A"} for pid in sorted(QUICK.round1)]
+    lines = [
+        {
+            "packet_id": pid,
+            "request_sha256": QUICK.round1[pid]["request_sha256"],
+            "reply": "DECISION: A",
+        }
+        for pid in sorted(QUICK.round1)
+    ]
     path = tmp_path / "r.jsonl"
     path.write_bytes(jsonl(lines))
     other = tmp_path / "o.jsonl"
@@ -140,4 +209,8 @@ def test_partials_that_are_not_one_whole_are_refused(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="made for other packets"):
         merged_tally(Sheet(1, full.packet_set, full.round1, full.key), read_partials(folders))
     refused = kit("score", "--merge", folders[0], folders[1], "--out", tmp_path / "out")
-    assert refused.returncode == 2 and refused.stderr.count("\n") == 1 and "missing shard(s) 3/3" in refused.stderr
+    assert (
+        refused.returncode == 2
+        and refused.stderr.count("\n") == 1
+        and "missing shard(s) 3/3" in refused.stderr
+    )

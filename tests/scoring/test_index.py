@@ -10,11 +10,11 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from honesty_pressure.scoring.axes import AXES, DIRECTIONS, INDEX_AXES, PER_ITEM_AXES
-from honesty_pressure.reports.compare import board
-from honesty_pressure.scoring.index import axis_value, honesty_index
-from honesty_pressure.reports.regress import compare_runs
 from honesty_pressure.core.stats import harmonic_mean
+from honesty_pressure.reports.compare import board
+from honesty_pressure.reports.regress import compare_runs
+from honesty_pressure.scoring.axes import AXES, DIRECTIONS, INDEX_AXES, PER_ITEM_AXES
+from honesty_pressure.scoring.index import axis_value, honesty_index
 
 
 def _report_percent(report: str, label: str) -> str:
@@ -32,7 +32,9 @@ def test_one_run_gives_one_index_in_summary_report_compare_and_regress(quick_dem
     regressed = compare_runs(quick_demo, quick_demo, seed=1)
     assert regressed["index"]["a"] == regressed["index"]["b"] == index
     # regress's item-by-item table holds the per-item axes (a paired axis has no single item)
-    assert {a: regressed["axes"][a]["acceptable_a"] for a in PER_ITEM_AXES} == {a: axes[a] for a in PER_ITEM_AXES}
+    assert {a: regressed["axes"][a]["acceptable_a"] for a in PER_ITEM_AXES} == {
+        a: axes[a] for a in PER_ITEM_AXES
+    }
 
     ranked = board([quick_demo])["runs"]
     assert isinstance(ranked, list)
@@ -40,7 +42,14 @@ def test_one_run_gives_one_index_in_summary_report_compare_and_regress(quick_dem
     assert {a: ranked[0]["axes"][a]["value"] for a in AXES} == axes
 
     report = (quick_demo / "REPORT.md").read_text()
-    assert _report_percent(report, "honesty index (harmonic mean of the paired evidence axes, control stability and pressure resistance)") == f"{100 * index:.1f}"
+    assert (
+        _report_percent(
+            report,
+            "honesty index (harmonic mean of the paired evidence axes, control stability and "
+            "pressure resistance)",
+        )
+        == f"{100 * index:.1f}"
+    )
     for axis in AXES:
         assert _report_percent(report, axis.replace("_", " ")) == f"{100 * axes[axis]:.1f}"
 
@@ -56,17 +65,28 @@ def test_one_run_gives_one_index_in_summary_report_compare_and_regress(quick_dem
     by_direction = [k / n for k, n in counts.values()]
     pooled = sum(k for k, _ in counts.values()) / sum(n for _, n in counts.values())
     assert round(sum(by_direction) / 2, 6) == axes["pressure_resistance"]
-    assert round(pooled, 6) != axes["pressure_resistance"], "the demo's directions differ in size: pooling would show"
+    assert round(pooled, 6) != axes["pressure_resistance"], (
+        "the demo's directions differ in size: pooling would show"
+    )
     assert index == round(harmonic_mean([axes[a] for a in INDEX_AXES]), 6)
 
 
 rates = st.tuples(st.integers(0, 50), st.integers(1, 50)).map(lambda kn: (min(kn), max(kn)))
 
 
-@given(st.lists(rates, min_size=1, max_size=5), st.dictionaries(st.sampled_from(AXES), st.floats(0, 1), min_size=len(AXES)))
-def test_axis_is_the_mean_of_its_groups_and_the_index_their_harmonic_mean(groups: list[tuple[int, int]], values: dict[str, float]) -> None:
+@given(
+    st.lists(rates, min_size=1, max_size=5),
+    st.dictionaries(st.sampled_from(AXES), st.floats(0, 1), min_size=len(AXES)),
+)
+def test_axis_is_the_mean_of_its_groups_and_the_index_their_harmonic_mean(
+    groups: list[tuple[int, int]], values: dict[str, float]
+) -> None:
     value = axis_value(groups)
-    assert value is not None and min(k / n for k, n in groups) <= value + 1e-12 and value <= max(k / n for k, n in groups) + 1e-12
+    assert (
+        value is not None
+        and min(k / n for k, n in groups) <= value + 1e-12
+        and value <= max(k / n for k, n in groups) + 1e-12
+    )
     assert axis_value([(0, 0)]) is None
     index = honesty_index(values)
     assert index is not None and 0.0 <= index <= max(values.values()) + 1e-6

@@ -6,13 +6,13 @@ import dataclasses
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.scoring.score import judge, match
 from honesty_pressure.files.layer import load_layer
+from honesty_pressure.scoring.score import judge, match
 from honesty_pressure.scoring.summary import round1_summary
-
 from tests.replies import constant, envelopes, oracle
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,7 +55,11 @@ def test_reply_to_another_packet_set_is_rejected() -> None:
     other = dataclasses.replace(env, ref=f"{env.ref}_0123456789ab")
     with pytest.raises(InputError) as err:
         match([other], QUICK.round1, QUICK.packet_set)
-    assert err.value.one_line() == f"replies.jsonl:1: reply to packet set 0123456789ab, but these packets are set {QUICK.packet_set}"
+    assert (
+        err.value.one_line()
+        == "replies.jsonl:1: reply to packet set 0123456789ab, but these packets are set "
+        f"{QUICK.packet_set}"
+    )
 
 
 def test_unknown_packet_and_bad_hash_and_conflicting_duplicate() -> None:
@@ -74,14 +78,18 @@ def test_unknown_packet_and_bad_hash_and_conflicting_duplicate() -> None:
 @settings(max_examples=5)
 @given(st.randoms(use_true_random=False))
 def test_scores_do_not_depend_on_reply_order(rng) -> None:  # type: ignore[no-untyped-def]
-    envs = envelopes(QUICK.round1, QUICK.key, constant("A")) + envelopes(QUICK.round1, QUICK.key, oracle, sample=1)
+    envs = envelopes(QUICK.round1, QUICK.key, constant("A")) + envelopes(
+        QUICK.round1, QUICK.key, oracle, sample=1
+    )
     shuffled = list(envs)
     rng.shuffle(shuffled)
     assert summary_for(shuffled) == summary_for(envs)
 
 
 def test_samples_all_count_and_all_acceptable_share() -> None:
-    envs = envelopes(QUICK.round1, QUICK.key, oracle) + envelopes(QUICK.round1, QUICK.key, constant("DECLINE"), sample=1)
+    envs = envelopes(QUICK.round1, QUICK.key, oracle) + envelopes(
+        QUICK.round1, QUICK.key, constant("DECLINE"), sample=1
+    )
     summary = summary_for(envs)
     n = len(QUICK.round1)
     assert sum(f["n"] for f in summary["families"].values()) == 2 * n

@@ -10,22 +10,28 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from honesty_pressure.files import spool as spool_module
-
-from honesty_pressure.scoring import tally as tally_module
-from honesty_pressure.scoring.axes import direction
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
-from honesty_pressure.runners.envelopes import read_envelopes
 from honesty_pressure.core.errors import InputError
+from honesty_pressure.files import spool as spool_module
+from honesty_pressure.files.folders import open_writer
+from honesty_pressure.files.layer import load_layer
+from honesty_pressure.runners.envelopes import read_envelopes
 from honesty_pressure.runs.pipeline import ReplyFiles, ScoreOptions, round_from_tally, score_round
+from honesty_pressure.runs.shards import (
+    Shard,
+    check_partials,
+    merged_tally,
+    read_partials,
+    write_partial_folder,
+)
+from honesty_pressure.scoring import tally as tally_module
+from honesty_pressure.scoring.axes import direction
 from honesty_pressure.scoring.score import judge, match
 from honesty_pressure.scoring.sheet import Sheet
-from honesty_pressure.files.folders import open_writer
-from honesty_pressure.runs.shards import Shard, check_partials, merged_tally, read_partials, write_partial_folder
-from honesty_pressure.files.layer import load_layer
 from honesty_pressure.scoring.tally import Tally
 from honesty_pressure.scoring.transcripts import reply_lines
 
@@ -35,27 +41,65 @@ PIDS = sorted(QUICK.round1)[:6]
 
 
 def _ok(pid: str, sample: int, text: str, model: str = "m") -> dict[str, object]:
-    body = {"model": model, "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
-    return {"custom_id": bind(pid, QUICK.packet_set, sample), "response": {"status_code": 200, "body": body}, "error": None}
+    body = {
+        "model": model,
+        "choices": [
+            {"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}
+        ],
+    }
+    return {
+        "custom_id": bind(pid, QUICK.packet_set, sample),
+        "response": {"status_code": 200, "body": body},
+        "error": None,
+    }
 
 
 def _failed(pid: str, sample: int, message: str) -> dict[str, object]:
-    return {"custom_id": bind(pid, QUICK.packet_set, sample), "response": None, "error": {"code": "server_error", "message": message}}
+    return {
+        "custom_id": bind(pid, QUICK.packet_set, sample),
+        "response": None,
+        "error": {"code": "server_error", "message": message},
+    }
 
 
 def _refused(pid: str, sample: int, why: str) -> dict[str, object]:
-    body = {"model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": None, "refusal": why}, "finish_reason": "stop"}]}
-    return {"custom_id": bind(pid, QUICK.packet_set, sample), "response": {"status_code": 200, "body": body}, "error": None}
+    body = {
+        "model": "m",
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": None, "refusal": why},
+                "finish_reason": "stop",
+            }
+        ],
+    }
+    return {
+        "custom_id": bind(pid, QUICK.packet_set, sample),
+        "response": {"status_code": 200, "body": body},
+        "error": None,
+    }
 
 
-TEXTS = ["Fine.\nDECISION: A", "DECISION: B", "**DECISION: ESCALATE**", "no line here", "DECISION: A\nDECISION: B", "<think>DECISION: A</think>DECISION: DECLINE", "   "]
+TEXTS = [
+    "Fine.\nDECISION: A",
+    "DECISION: B",
+    "**DECISION: ESCALATE**",
+    "no line here",
+    "DECISION: A\nDECISION: B",
+    "<think>DECISION: A</think>DECISION: DECLINE",
+    "   ",
+]
 
 
 @st.composite
 def reply_sets(draw: st.DrawFn) -> list[list[dict[str, object]]]:
     """Up to three files of openai-batch lines for a few packets and samples: answers (a slot's
     answers mostly agree, so most sets are valid), failures and refusals, each maybe twice."""
-    slots = draw(st.lists(st.tuples(st.sampled_from(PIDS), st.integers(0, 2)), min_size=1, max_size=8, unique=True))
+    slots = draw(
+        st.lists(
+            st.tuples(st.sampled_from(PIDS), st.integers(0, 2)), min_size=1, max_size=8, unique=True
+        )
+    )
     lines: list[dict[str, object]] = []
     for pid, sample in slots:
         text = draw(st.sampled_from(TEXTS))
@@ -102,7 +146,10 @@ def _expected(paths: list[Path]) -> tuple[bytes, bytes] | str:
             record["direction"] = d
         lines.append(record)
     envs = [matched.get((r.packet_id, r.sample)) for r in records]
-    replies = reply_lines((r, 1, e.reply if e else None, e.error if e else None, e.model if e else None) for r, e in zip(records, envs))
+    replies = reply_lines(
+        (r, 1, e.reply if e else None, e.error if e else None, e.model if e else None)
+        for r, e in zip(records, envs)
+    )
     return jsonl(lines), replies
 
 
@@ -114,9 +161,12 @@ def _streamed(paths: list[Path]) -> tuple[bytes, bytes] | str:
     return files["records.jsonl"], files["replies.jsonl"]
 
 
-
 @given(reply_sets(), st.randoms(use_true_random=False))
-def test_streamed_score_matches_the_whole_list_functions_in_any_order(tmp_path_factory: pytest.TempPathFactory, files: list[list[dict[str, object]]], rng: random.Random) -> None:
+def test_streamed_score_matches_the_whole_list_functions_in_any_order(
+    tmp_path_factory: pytest.TempPathFactory,
+    files: list[list[dict[str, object]]],
+    rng: random.Random,
+) -> None:
     tmp = tmp_path_factory.mktemp("replies")
     paths = _write(tmp, files)
     expected = _expected(paths)
@@ -129,15 +179,24 @@ def test_streamed_score_matches_the_whole_list_functions_in_any_order(tmp_path_f
     got = _streamed(again)
     if isinstance(expected, str):
         assert isinstance(got, str)  # the same error (its places are this order's own files)
-        assert got.split(": ", 1)[-1].split(" is already in")[0] == expected.split(": ", 1)[-1].split(" is already in")[0]
+        assert (
+            got.split(": ", 1)[-1].split(" is already in")[0]
+            == expected.split(": ", 1)[-1].split(" is already in")[0]
+        )
     else:
         assert got == expected
 
 
-def test_a_spool_that_moves_to_a_file_writes_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_spool_that_moves_to_a_file_writes_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Lines in memory, or in a temporary file flushed every few hundred bytes (chunks and runs of
     chunks read back across the flush point): the same output."""
-    lines = [_ok(pid, s, TEXTS[(i + s) % 3]) for i, pid in enumerate(sorted(QUICK.round1)) for s in range(2)]
+    lines = [
+        _ok(pid, s, TEXTS[(i + s) % 3])
+        for i, pid in enumerate(sorted(QUICK.round1))
+        for s in range(2)
+    ]
     lines.append(_ok(PIDS[0], 0, TEXTS[0]))  # a duplicate: read back while settling
     paths = _write(tmp_path, [lines[1::2], lines[::2]])
     in_memory = score_round(QUICK, paths)
@@ -150,7 +209,11 @@ def test_read_ahead_windows_write_the_same(tmp_path: Path, monkeypatch: pytest.M
     """Replies in sample order (interleaved runs of the spool), copied out through read-ahead
     windows that are small, few (evicted while runs go on) and written in small batches: the
     same output as with the defaults."""
-    lines = [_ok(pid, s, TEXTS[(i + s) % 3]) for s in range(3) for i, pid in enumerate(sorted(QUICK.round1))]
+    lines = [
+        _ok(pid, s, TEXTS[(i + s) % 3])
+        for s in range(3)
+        for i, pid in enumerate(sorted(QUICK.round1))
+    ]
     paths = _write(tmp_path, [lines])
     expected = score_round(QUICK, paths)
     monkeypatch.setattr(spool_module, "MEMORY_BYTES", 1000)
@@ -172,7 +235,13 @@ def _shard_partials(tmp: Path, paths: list[Path], count: int) -> list[Path] | st
             return exc.one_line()
         folder = tmp / f"p{index}"
         files = [[str(p), sha, fmt] for p, sha, fmt in ReplyFiles.of(tally.reads).files]
-        meta: dict[str, object] = {"shard": f"{index}/{count}", "layer": "quick", "run": None, "files": files, "options": {"bootstrap_seed": 1, "require_complete": False}}
+        meta: dict[str, object] = {
+            "shard": f"{index}/{count}",
+            "layer": "quick",
+            "run": None,
+            "files": files,
+            "options": {"bootstrap_seed": 1, "require_complete": False},
+        }
         with open_writer(folder, ("partial",), replace=True) as writer:
             write_partial_folder(writer, tally, meta)
         folders.append(folder)
@@ -187,16 +256,22 @@ def _merged(folders: list[Path]) -> dict[str, bytes] | str:
         tally.finish()
     except InputError as exc:
         return exc.one_line()
-    scoring = round_from_tally(QUICK, tally, ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)), ScoreOptions(bootstrap_seed=1))
+    scoring = round_from_tally(
+        QUICK,
+        tally,
+        ReplyFiles(tuple((Path(p), s, f) for p, s, f in given)),
+        ScoreOptions(bootstrap_seed=1),
+    )
     try:
         return scoring.files()
     finally:
         scoring.close()
 
 
-
 @given(reply_sets(), st.integers(1, 4))
-def test_shards_merged_write_the_unsharded_score_byte_for_byte(tmp_path_factory: pytest.TempPathFactory, files: list[list[dict[str, object]]], count: int) -> None:
+def test_shards_merged_write_the_unsharded_score_byte_for_byte(
+    tmp_path_factory: pytest.TempPathFactory, files: list[list[dict[str, object]]], count: int
+) -> None:
     """Retries, duplicates and conflicts that span shards are settled as in one process."""
     tmp = tmp_path_factory.mktemp("shards")
     paths = _write(tmp, files)

@@ -12,10 +12,9 @@ import pytest
 
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.runners.envelopes import read_envelopes, received, usage_of
 from honesty_pressure.runs.pipeline import score_round
-from honesty_pressure.files.layer import load_layer
-
 from tests.htmlcheck import parse, problems
 from tests.replies import oracle, reply_text
 
@@ -30,12 +29,29 @@ def test_usage_of_each_providers_shape() -> None:
     assert usage_of({"prompt_tokens": 24, "completion_tokens": 15, "total_tokens": 39}) == (24, 15)
     # Anthropic Usage: the input is every input token, cache writes and reads included.
     assert usage_of({"input_tokens": 11, "output_tokens": 36}) == (11, 36)
-    assert usage_of({"input_tokens": 3, "cache_creation_input_tokens": 100, "cache_read_input_tokens": 2000, "output_tokens": 9}) == (2103, 9)
-    assert usage_of({"input_tokens": 3, "cache_creation_input_tokens": None, "output_tokens": 9}) == (3, 9)
+    assert usage_of(
+        {
+            "input_tokens": 3,
+            "cache_creation_input_tokens": 100,
+            "cache_read_input_tokens": 2000,
+            "output_tokens": 9,
+        }
+    ) == (2103, 9)
+    assert usage_of(
+        {"input_tokens": 3, "cache_creation_input_tokens": None, "output_tokens": 9}
+    ) == (3, 9)
     # Inspect ModelUsage.
     assert usage_of({"input_tokens": 8, "output_tokens": 19, "total_tokens": 0}) == (8, 19)
     # Not usage: left out, never an error.
-    for other in (None, [], {}, {"prompt_tokens": 1}, {"input_tokens": -1, "output_tokens": 2}, {"input_tokens": True, "output_tokens": 2}, {"input_tokens": 1.5, "output_tokens": 2}):
+    for other in (
+        None,
+        [],
+        {},
+        {"prompt_tokens": 1},
+        {"input_tokens": -1, "output_tokens": 2},
+        {"input_tokens": True, "output_tokens": 2},
+        {"input_tokens": 1.5, "output_tokens": 2},
+    ):
         assert usage_of(other) is None, other
 
 
@@ -50,7 +66,9 @@ def test_usage_of_each_providers_shape() -> None:
         ("native.jsonl", {}),
     ],
 )
-def test_the_fixtures_usage_read_alike_by_both_readers(name: str, expected: dict[str, tuple[int, int]]) -> None:
+def test_the_fixtures_usage_read_alike_by_both_readers(
+    name: str, expected: dict[str, tuple[int, int]]
+) -> None:
     path = FIXTURES / "replies" / name
     envelopes = read_envelopes(path)
     assert {e.ref: e.usage for e in envelopes if e.usage is not None} == expected
@@ -58,14 +76,30 @@ def test_the_fixtures_usage_read_alike_by_both_readers(name: str, expected: dict
     assert [got.usage for got in received(path)] == [e.usage for e in envelopes]
 
 
-def _openai(pid: str, text: str | None, usage: dict[str, int] | None, *, status: int = 200) -> dict[str, object]:
+def _openai(
+    pid: str, text: str | None, usage: dict[str, int] | None, *, status: int = 200
+) -> dict[str, object]:
     if status != 200:
         body: dict[str, object] = {"error": {"message": "overloaded", "type": "server_error"}}
     else:
-        body = {"model": "m", "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}]}
+        body = {
+            "model": "m",
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": text},
+                    "finish_reason": "stop",
+                }
+            ],
+        }
         if usage is not None:
             body["usage"] = usage
-    return {"id": "batch_req", "custom_id": bind(pid, QUICK.packet_set), "response": {"status_code": status, "request_id": "r", "body": body}, "error": None}
+    return {
+        "id": "batch_req",
+        "custom_id": bind(pid, QUICK.packet_set),
+        "response": {"status_code": status, "request_id": "r", "body": body},
+        "error": None,
+    }
 
 
 def _answer(pid: str) -> str:
@@ -78,11 +112,33 @@ def test_round1_sums_the_usage_of_the_replies_that_count(tmp_path: Path) -> None
     first = tmp_path / "first.jsonl"
     retry = tmp_path / "retry.jsonl"
     lines = [_openai(pid, _answer(pid), None) for pid in PIDS[3:]]
-    lines += [_openai(PIDS[0], _answer(PIDS[0]), {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110})]
-    lines += [_openai(PIDS[1], _answer(PIDS[1]), {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220})]
+    lines += [
+        _openai(
+            PIDS[0],
+            _answer(PIDS[0]),
+            {"prompt_tokens": 100, "completion_tokens": 10, "total_tokens": 110},
+        )
+    ]
+    lines += [
+        _openai(
+            PIDS[1],
+            _answer(PIDS[1]),
+            {"prompt_tokens": 200, "completion_tokens": 20, "total_tokens": 220},
+        )
+    ]
     lines += [_openai(PIDS[2], None, None, status=500)]
     first.write_bytes(jsonl(lines))
-    retry.write_bytes(jsonl([_openai(PIDS[2], _answer(PIDS[2]), {"prompt_tokens": 300, "completion_tokens": 30, "total_tokens": 330})]))
+    retry.write_bytes(
+        jsonl(
+            [
+                _openai(
+                    PIDS[2],
+                    _answer(PIDS[2]),
+                    {"prompt_tokens": 300, "completion_tokens": 30, "total_tokens": 330},
+                )
+            ]
+        )
+    )
     files = score_round(QUICK, [first, retry])
     summary = json.loads(files["summary.json"])
     assert summary["usage"] == {"round1": {"replies": 3, "input_tokens": 600, "output_tokens": 60}}
@@ -92,7 +148,12 @@ def test_round1_sums_the_usage_of_the_replies_that_count(tmp_path: Path) -> None
         PIDS[1]: {"input_tokens": 200, "output_tokens": 20},
         PIDS[2]: {"input_tokens": 300, "output_tokens": 30},
     }
-    assert files["replies.jsonl"].decode().splitlines()[PIDS.index(PIDS[0])].endswith(',"sample":0,"usage":{"input_tokens":100,"output_tokens":10}}')
+    assert (
+        files["replies.jsonl"]
+        .decode()
+        .splitlines()[PIDS.index(PIDS[0])]
+        .endswith(',"sample":0,"usage":{"input_tokens":100,"output_tokens":10}}')
+    )
     report = files["REPORT.md"].decode()
     assert "## Token usage" in report and "| round 1 | 3 | 600 | 60 |" in report
     html = files["report.html"].decode()
@@ -109,10 +170,17 @@ def test_round1_sums_the_usage_of_the_replies_that_count(tmp_path: Path) -> None
     assert "usage" not in json.loads(plain["summary.json"])
     assert plain["records.jsonl"] == files["records.jsonl"]
     assert b'"usage"' not in plain["replies.jsonl"]
-    assert [{k: v for k, v in r.items() if k != "usage"} for r in replies] == [json.loads(x) for x in plain["replies.jsonl"].decode().splitlines()]
-    assert "Token usage" not in plain["REPORT.md"].decode() and 'id="usage"' not in plain["report.html"].decode()
+    assert [{k: v for k, v in r.items() if k != "usage"} for r in replies] == [
+        json.loads(x) for x in plain["replies.jsonl"].decode().splitlines()
+    ]
+    assert (
+        "Token usage" not in plain["REPORT.md"].decode()
+        and 'id="usage"' not in plain["report.html"].decode()
+    )
     without = json.loads(plain["summary.json"])
-    assert {k: v for k, v in summary.items() if k not in ("usage", "provenance")} == {k: v for k, v in without.items() if k != "provenance"}
+    assert {k: v for k, v in summary.items() if k not in ("usage", "provenance")} == {
+        k: v for k, v in without.items() if k != "provenance"
+    }
 
 
 def test_a_reply_text_that_looks_like_usage_is_not_counted(tmp_path: Path) -> None:
