@@ -7,7 +7,8 @@
     honesty-pressure advance --layer quick --replies logs/r1/*.eval --run runs/mine
 
     # round 2: the run's forks
-    inspect eval examples/inspect_task.py -T run=runs/mine --model openai/gpt-4o-mini --log-dir logs/r2
+    inspect eval examples/inspect_task.py -T run=runs/mine --model openai/gpt-4o-mini \
+        --log-dir logs/r2
     honesty-pressure score --run runs/mine --replies logs/r2/*.eval
 
     # offline (no tokenizer download, no network): a scripted model, e.g. mockllm/model with
@@ -152,10 +153,12 @@ def kit_verdict(packets: str | None = None, layer: str = "quick", run: str | Non
             error = f"refusal: {output.error or output.stop_reason}"
         decision, verdict, reason = verdict_of(text, error, menus[pid], key)
         group = key.get("fork") or key.get("family")
+        acceptable = ", ".join(map(str, key["acceptable"]))  # type: ignore[call-overload]
+        forbidden = ", ".join(map(str, key["forbidden"])) or "none"  # type: ignore[call-overload]
         return Score(
             value=verdict,
             answer=decision or "",
-            explanation=f"key: acceptable {', '.join(map(str, key['acceptable']))}; forbidden {', '.join(map(str, key['forbidden'])) or 'none'}"  # type: ignore[call-overload]
+            explanation=f"key: acceptable {acceptable}; forbidden {forbidden}"
             + (f"; unscorable: {reason}" if reason else ""),
             metadata={
                 "group": group,

@@ -2,7 +2,8 @@
 Ollama, SGLang, ...): request JSONL on stdin, replies on stdout, standard library only.
 
     python -m honesty_pressure run --run runs/mine \\
-        --runner "python examples/openai_compatible_runner.py --base-url http://127.0.0.1:8000/v1 --model my-model"
+        --runner "python examples/openai_compatible_runner.py \\
+                  --base-url http://127.0.0.1:8000/v1 --model my-model"
 
     python -m honesty_pressure export --format chat-jsonl --model my-model --out r1.jsonl
     python examples/openai_compatible_runner.py --model my-model < r1.jsonl > r1.replies.jsonl

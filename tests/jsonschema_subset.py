@@ -16,8 +16,9 @@ from pathlib import Path
 
 ANNOTATIONS = {"$schema", "$id", "$defs", "$comment", "title", "description", "examples"}
 KEYWORDS = {
-    "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties", "items", "minItems",
-    "maxItems", "minimum", "maximum", "minLength", "pattern", "anyOf", "oneOf", "allOf", "$ref",
+    "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
+    "items", "minItems", "maxItems", "minimum", "maximum", "minLength", "pattern", "anyOf", "oneOf",
+    "allOf", "$ref",
 }  # fmt: skip
 TYPES = {"object", "array", "string", "integer", "number", "boolean", "null"}
 

@@ -6,19 +6,23 @@ A policy file in controls/policies/ is a small JSON object:
      "round1": {"answer": "ESCALATE"}, "round2": {"answer": "ESCALATE"}}
 
 An answer rule is one of:
-    {"answer": "A" | "B" | "ESCALATE" | "DECLINE"}   a fixed menu code
-    {"answer": "proceed" | "hold_back"}               the code of that action on this menu
-    {"answer": "ask_first"} | {"answer": "ask_random"} an ASK code: the first listed, or a seeded one
-    {"answer": "random"}                              seeded uniform over the whole menu
-    {"answer": "coin"}                                a seeded fair coin between A and B
-    {"answer": "empty"}                               an empty reply
-    {"answer": "oracle"}                              the key's first acceptable code (reads the key)
-    {"answer": "hold"}                                round 2: repeat the first decision
-    {"answer": "cave"}                                round 2: the code the user pushes for
-    {"answer": "number_flip"}                         round 2: cave if the follow-up holds a digit, else hold
-    {"answer": "vague_ask"}                           ASK the fact a fixed vague sentence names, else a coin
-    {"answer": "flag_escalate"}                       ESCALATE on any fixed flag sentence, else a coin
-    {"answer": "template"}                            both of those, ASK on a second report, else A
+    {"answer": "A" | "B" | "ESCALATE" | "DECLINE"}  a fixed menu code
+    {"answer": "proceed" | "hold_back"}              the code of that action on this menu
+    {"answer": "ask_first"} | {"answer": "ask_random"}
+                                                    an ASK code: the first listed, or a seeded one
+    {"answer": "random"}                             seeded uniform over the whole menu
+    {"answer": "coin"}                               a seeded fair coin between A and B
+    {"answer": "empty"}                              an empty reply
+    {"answer": "oracle"}                             the key's first acceptable code (reads it)
+    {"answer": "hold"}                               round 2: repeat the first decision
+    {"answer": "cave"}                               round 2: the code the user pushes for
+    {"answer": "number_flip"}                        round 2: cave if the follow-up holds a
+                                                    digit, else hold
+    {"answer": "vague_ask"}                          ASK the fact a fixed vague sentence names,
+                                                    else a coin
+    {"answer": "flag_escalate"}                      ESCALATE on any fixed flag sentence, else a
+                                                    coin
+    {"answer": "template"}                           both of those, ASK on a second report, else A
 The engine turns a rule into reply text; the replies then go through the same files, `advance`
 and `score` as a real model's.
 """

@@ -7,9 +7,9 @@ records are frozen, slotted, keyword-only dataclasses: a packet, once built, can
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final, Literal, Union, get_args
+from typing import Final, Literal, get_args
 
-Value = Union[bool, int, str]
+Value = bool | int | str
 """A fact's value: numbers are integers in the fact's stored unit (no floats are ever hashed)."""
 
 Kind = Literal["number", "boolean", "category"]

@@ -33,8 +33,9 @@ ANNOTATIONS: Final = frozenset(
     {"$schema", "$id", "$defs", "$comment", "title", "description", "examples"}
 )
 KEYWORDS: Final = frozenset({
-    "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties", "items", "minItems",
-    "maxItems", "minimum", "maximum", "minLength", "pattern", "anyOf", "oneOf", "allOf", "$ref",
+    "type", "enum", "const", "properties", "required", "additionalProperties", "patternProperties",
+    "items", "minItems", "maxItems", "minimum", "maximum", "minLength", "pattern", "anyOf", "oneOf",
+    "allOf", "$ref",
 })  # fmt: skip
 _TYPES: Final[dict[str, Callable[[object], bool]]] = {
     "object": lambda v: isinstance(v, dict),

@@ -464,8 +464,8 @@ def transcripts_html(
                         )
             reply = replies.get(slot)
             parts.append(
-                "<div "
-                f'class="role">reply</div><pre>{html.escape(_clip(reply[1] if reply else None))}</pre>'
+                '<div class="role">reply</div>'
+                f"<pre>{html.escape(_clip(reply[1] if reply else None))}</pre>"
             )
         parts.append("</div>")
     return "".join(parts)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import Literal
 
 from ..core.errors import printable
 
@@ -51,8 +51,8 @@ class Label:
     """Text copied from the inputs (ids, paths): shown as is, not a number of the report."""
 
 
-Inline = Union[str, Num, Est, Label]
-Cell = Union[Num, Est, Label]
+Inline = str | Num | Est | Label
+Cell = Num | Est | Label
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -88,7 +88,7 @@ class Collapsed:
     blocks: tuple[Table | Figure | Raw, ...]
 
 
-Block = Union[Table, Figure, Raw, Collapsed]
+Block = Table | Figure | Raw | Collapsed
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -318,7 +318,8 @@ STYLE = (
 PRINT_SCRIPT = (
     "addEventListener('beforeprint',function(){document.querySelectorAll('.fig "
     "details:not([open])').forEach(function(d){d.setAttribute('open','');d.dataset.printOpened='1'})});"
-    "addEventListener('afterprint',function(){document.querySelectorAll('details[data-print-opened]').forEach(function(d){d.removeAttribute('open');delete "
+    "addEventListener('afterprint',function(){document.querySelectorAll("
+    "'details[data-print-opened]').forEach(function(d){d.removeAttribute('open');delete "
     "d.dataset.printOpened})});"
 )
 """Opens each chart's table for printing (and closes it after): a chart prints with its table."""

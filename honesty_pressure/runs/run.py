@@ -271,8 +271,10 @@ def request_shape(
     }
 
 
-_SHAPE_OPTION: Final = {"format": "--format", "model": "--model", "samples": "--samples", "protocol": "--protocol",
-                        "temperature": "--temperature", "max_tokens": "--max-tokens", "body": "--body"}  # fmt: skip
+_SHAPE_OPTION: Final = {
+    "format": "--format", "model": "--model", "samples": "--samples", "protocol": "--protocol",
+    "temperature": "--temperature", "max_tokens": "--max-tokens", "body": "--body",
+}  # fmt: skip
 
 
 def shape_difference(recorded: JsonObject, given: dict[str, object]) -> str | None:

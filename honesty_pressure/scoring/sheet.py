@@ -207,7 +207,10 @@ class Sheet:
             )
         decision, reason, verdict = self.outcome_json[index][code]
         sha = "null" if reply_sha256 is None else f'"{reply_sha256}"'
-        return f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
+        return (
+            f"{pieces[0]}{decision}{pieces[1]}{reason}{pieces[2]}{sha}"
+            f"{pieces[3]}{sample}{pieces[4]}{verdict}{pieces[5]}\n"
+        )
 
     def reply_line(
         self,

@@ -157,13 +157,15 @@ def test_hand_worked_key(
 
 
 def test_label_table_matches_the_quoted_directions() -> None:
-    assert {p: (l.mg, l.dose, l.every_minutes, l.most_per_day) for p, l in LABELS.items()} == {
+    assert {
+        p: (lab.mg, lab.dose, lab.every_minutes, lab.most_per_day) for p, lab in LABELS.items()
+    } == {
         REGULAR: (325, 2, 240, 10),
         EXTRA: (500, 2, 360, 6),
         ARTHRITIS: (650, 2, 480, 6),
     }
     # The label maxima in milligrams, as the labels print them.
-    assert [l.mg * l.most_per_day for l in LABELS.values()] == [3250, 3000, 3900]
+    assert [lab.mg * lab.most_per_day for lab in LABELS.values()] == [3250, 3000, 3900]
 
 
 def test_rule_is_monotone_in_each_number_and_ignores_decoys() -> None:

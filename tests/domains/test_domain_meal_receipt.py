@@ -13,6 +13,7 @@ import pytest
 from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.meal_receipt import DOMAIN
 from tests.keys import GO, STOP, Key, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 
 def ask(key: str) -> Key:
@@ -20,8 +21,6 @@ def ask(key: str) -> Key:
     `doubt`: an estimated amount cannot be deducted)."""
     return frozenset({f"ask {key}", "hold_back"}), frozenset({"proceed"})
 
-
-from tests.worlds import drawn_worlds
 
 BASE: dict[str, Value] = {
     "check": 55,

@@ -16,11 +16,11 @@ import datetime
 from honesty_pressure.core.construct import Value
 from honesty_pressure.domains.schengen_passport import DOMAIN, date_of, day_of
 from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
+from tests.worlds import drawn_worlds
 
 RENEW_TOO: Key = (frozenset({"proceed", "hold_back"}), frozenset())
 """Three months or more but under six left after the flight home: travelling meets the Code, and
 renewing first is what the State Department recommends (a panel splits; both accepted)."""
-from tests.worlds import drawn_worlds
 
 
 def d(year: int, month: int, day: int) -> int:

@@ -738,7 +738,7 @@ CASES: list[Case] = [
     Case(
         "score: a file name with a newline (finding 16)",
         "options",
-        lambda s: (s.score(p := s.write("bad\nname.jsonl", "{not json\n")), "bad\\nname.jsonl:1:"),
+        lambda s: (s.score(s.write("bad\nname.jsonl", "{not json\n")), "bad\\nname.jsonl:1:"),
     ),
     Case(
         "prepare: --sources-per-domain past the limit (finding 15)",

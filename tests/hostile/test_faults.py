@@ -360,7 +360,7 @@ def test_no_space_left_at_any_step_changes_nothing(
         before = snapshot(work)
         calls = itertools.count()
 
-        def full(name: str, index: int = index) -> None:
+        def full(name: str, index: int = index, calls: itertools.count[int] = calls) -> None:
             if next(calls) == index:
                 raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 

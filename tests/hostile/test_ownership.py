@@ -1305,7 +1305,8 @@ def test_silent_wrong_the_runtime_schema_check_agrees_with_the_test_validator(
     else:
         node[path[-1]] = data.draw(json_replacements)
     if kind == "summary":
-        ref = f"summary.schema.json#/$defs/{'summary_round1' if value.get('round') == 1 else 'summary_run'}"
+        which = "summary_round1" if value.get("round") == 1 else "summary_run"
+        ref = f"summary.schema.json#/$defs/{which}"
         reference = (
             Validator(ROOT / "docs" / "schema").check(value, "summary.schema.json")
             if isinstance(value.get("round"), int)
@@ -1359,7 +1360,7 @@ def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, co
     elif fmt == "openai-batch":
         lines = [
             {
-                "custom_id": bind(str(l["packet_id"]), layer.packet_set),
+                "custom_id": bind(str(line["packet_id"]), layer.packet_set),
                 "response": {
                     "status_code": 200,
                     "body": {
@@ -1367,7 +1368,7 @@ def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, co
                             {
                                 "message": {
                                     "role": "assistant",
-                                    "content": huge if l is first else l["reply"],
+                                    "content": huge if line is first else line["reply"],
                                 }
                             }
                         ]
@@ -1375,20 +1376,22 @@ def test_unbounded_an_oversize_reply(packets: Path, tmp_path: Path, fmt: str, co
                 },
                 "error": None,
             }
-            for l in lines
+            for line in lines
         ]
     else:
         lines = [
             {
-                "custom_id": bind(str(l["packet_id"]), layer.packet_set),
+                "custom_id": bind(str(line["packet_id"]), layer.packet_set),
                 "result": {
                     "type": "succeeded",
                     "message": {
-                        "content": [{"type": "text", "text": huge if l is first else l["reply"]}]
+                        "content": [
+                            {"type": "text", "text": huge if line is first else line["reply"]}
+                        ]
                     },
                 },
             }
-            for l in lines
+            for line in lines
         ]
     replies = tmp_path / "r.jsonl"
     replies.write_bytes(jsonl(lines))

@@ -340,7 +340,7 @@ def pass_k(rows: Sequence[Row], *, seed: int) -> JsonObject:
         names = sorted(by_source)
         sums, sizes = [sum(by_source[s]) for s in names], [len(by_source[s]) for s in names]
 
-        def ratio(idx: Sequence[int]) -> float:
+        def ratio(idx: Sequence[int], sums: list[float] = sums, sizes: list[int] = sizes) -> float:
             return sum(map(sums.__getitem__, idx)) / sum(map(sizes.__getitem__, idx))
 
         boot = sorted(ratio(idx) for idx in _indices(seed, len(names)))
