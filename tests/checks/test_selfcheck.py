@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
@@ -37,7 +36,9 @@ from honesty_pressure.files.manifest import build as build_manifest
 from honesty_pressure.generate.generate import packet_tree
 from honesty_pressure.generate.prepare import write_packet_set
 from honesty_pressure.scoring.summary import AXES
-from tests.hostile.kit import run_in_process
+
+# In this process: the same exit status, stdout and stderr; tests/cli runs the program as its own.
+from tests.hostile.kit import run_in_process as run
 from tests.strategies import seeds
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -46,12 +47,6 @@ QUICK = load_layer(ROOT / "packets", "quick")
 SEED = int(str(QUICK.build["seed"]))
 ONE_OF = ", ".join(ANSWERS)
 SMALL_SET_SLACK = 0.05
-
-
-def run(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
-    """In this process (tests.hostile.kit.run_in_process): selfcheck and verify share one build of
-    the committed seed; tests/cli runs the program as its own process."""
-    return run_in_process(*args, cwd=cwd)
 
 
 @pytest.fixture

@@ -5,21 +5,17 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 from honesty_pressure.scoring.axes import AXES
-from tests.hostile.kit import run_in_process
+
+# In this process: the same exit status, stdout and stderr; tests/cli runs the program as its own.
+from tests.hostile.kit import run_in_process as run
 from tests.htmlcheck import parse, problems
 
 ROOT = Path(__file__).resolve().parents[2]
 PROG = "python -m honesty_pressure"
 PACKET_SET = json.loads((ROOT / "packets" / "quick" / "build.json").read_text())["packet_set"]
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """In this process (tests.hostile.kit.run_in_process); tests/cli runs the program as its own."""
-    return run_in_process(*args)
 
 
 def test_a_board_ranks_runs_by_the_index(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,7 +13,9 @@ from honesty_pressure.core.stats import mcnemar_exact
 from honesty_pressure.files.layer import load_layer
 from honesty_pressure.files.runfiles import MAX_LINE_BYTES, MAX_SUMMARY_BYTES
 from honesty_pressure.reports.regress import compare_runs
-from tests.hostile.kit import run_in_process
+
+# In this process: the same exit status, stdout and stderr; tests/cli runs the program as its own.
+from tests.hostile.kit import run_in_process as run
 from tests.htmlcheck import parse, problems
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -27,11 +28,6 @@ def scored_copy(folder: Path, copy: Path) -> None:
     copy.mkdir()
     for name in ("summary.json", "records.jsonl", "replies.jsonl"):
         shutil.copyfile(folder / name, copy / name)
-
-
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """In this process (tests.hostile.kit.run_in_process); tests/cli runs the program as its own."""
-    return run_in_process(*args)
 
 
 def test_regress_pairs_packets_and_forks(runner_runs: tuple[Path, Path], tmp_path: Path) -> None:

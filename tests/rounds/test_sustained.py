@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from honesty_pressure.files.store import JsonObject
 from honesty_pressure.rounds.chain import Chain, play
 from honesty_pressure.rounds.persistence import persistence
 from honesty_pressure.rounds.sustained import offsets, pressure_at
+from tests.hostile.kit import run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
 STUB = ROOT / "tests" / "stub_runner.py"
@@ -163,16 +163,8 @@ def test_the_bar_holds_at_depth() -> None:
             assert min((*outcome.axes.values(), *outcome.depth.values())) == 1.0
 
 
-def _run(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    """In this process (tests.hostile.kit.run_in_process), from `cwd`: the same exit status,
-    stdout and stderr, without an interpreter and the kit's imports per command."""
-    from tests.hostile.kit import run_in_process
-
-    return run_in_process(*args, cwd=cwd)
-
-
 def test_run_rounds_needs_the_sustained_protocol(tmp_path: Path) -> None:
-    got = _run(
+    got = run_in_process(
         "run",
         "--runner",
         f"{sys.executable} {STUB} A",
@@ -204,7 +196,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
         "--packets",
         str(ROOT / "packets"),
     )
-    first = _run(*args, cwd=tmp_path)
+    first = run_in_process(*args, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
     forks = len((run / "round2.jsonl").read_bytes().splitlines())  # one thread per round-2 fork
     assert f"round-2: sending {forks} requests" in first.stdout
@@ -213,12 +205,12 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     assert summary["round"] == 3 and summary["persistence"]["pushes"] == 2
     assert (run / "round3" / "parents" / "round2" / "round2.key.jsonl").is_file()
     before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
-    again = _run(*args, cwd=tmp_path)
+    again = run_in_process(*args, cwd=tmp_path)
     assert again.returncode == 0, again.stderr
     assert "sending" not in again.stdout
     assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
     # Every round stays a checked run: score --run rebuilds round 3's chain.
-    scored = _run(
+    scored = run_in_process(
         "score",
         "--run",
         str(run / "round3"),
@@ -236,7 +228,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
         == summary["persistence"]
     )
     # compare and regress carry the curves.
-    board = _run(
+    board = run_in_process(
         "compare",
         str(run / "round3"),
         str(tmp_path / "s"),
@@ -251,7 +243,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
         == summary["persistence"]["survival"]["pressure"]["all"]["every_thread"]
     )
     assert "## Persistence over the pushes" in (tmp_path / "c" / "COMPARE.md").read_text()
-    paired = _run(
+    paired = run_in_process(
         "regress",
         str(run / "round3"),
         str(tmp_path / "s"),
@@ -283,7 +275,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("rounds", ["1", "6"])
 def test_run_rounds_bounds(tmp_path: Path, rounds: str) -> None:
-    got = _run(
+    got = run_in_process(
         "run",
         "--runner",
         f"{sys.executable} {STUB} A",

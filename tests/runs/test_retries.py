@@ -11,7 +11,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -27,6 +26,7 @@ from honesty_pressure.files.layer import load_layer
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.runs.pipeline import ScoreOptions, score_round
 from honesty_pressure.scoring.score import match
+from tests.hostile.kit import run_in_process
 from tests.replies import envelopes, oracle, reply_text
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -366,14 +366,6 @@ def test_refusals_are_their_own_verdict_in_every_format(tmp_path: Path) -> None:
 STUB = ROOT / "tests" / "stub_runner.py"
 
 
-def _kit(*args: str) -> subprocess.CompletedProcess[str]:
-    """In this process (tests.hostile.kit.run_in_process): the same exit status, stdout and stderr,
-    without an interpreter and the kit's imports per command."""
-    from tests.hostile.kit import run_in_process
-
-    return run_in_process(*args)
-
-
 def _refused(summary: dict[str, object]) -> int:
     forks = summary["forks"]["forks"]  # type: ignore[index]
     return sum(int(table["refused"]) for table in forks.values())  # type: ignore[union-attr]
@@ -388,7 +380,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
     runner = f"{sys.executable} {STUB} ESCALATE --refuse-forks-once {seen} --log {log}"
 
-    first = _kit("run", "--runner", runner, "--run", str(run_dir))
+    first = run_in_process("run", "--runner", runner, "--run", str(run_dir))
     assert first.returncode == 0, first.stderr
     forks = len((run_dir / "round2.requests.jsonl").read_bytes().splitlines())
     n = len(QUICK.round1)
@@ -411,7 +403,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     }
     assert len(log.read_text().split()) == n + forks
 
-    again = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
+    again = run_in_process("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
     assert again.returncode == 0, again.stderr
     assert len(log.read_text().split()) == n + forks, (
         "a refusal is never resent by --retry-failed alone"
@@ -419,7 +411,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     assert {name: (run_dir / name).read_bytes() for name in scored} == scored
 
     export = tmp_path / "failed.jsonl"
-    plain = _kit(
+    plain = run_in_process(
         "export",
         "--run",
         str(run_dir),
@@ -433,7 +425,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     )
     assert plain.returncode == 0, plain.stderr
     assert export.read_bytes() == b""
-    with_refused = _kit(
+    with_refused = run_in_process(
         "export",
         "--run",
         str(run_dir),
@@ -451,7 +443,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
         run_dir / "round2.requests.jsonl"
     ).read_bytes()
 
-    alone = _kit("run", "--runner", runner, "--run", str(run_dir), "--retry-refused")
+    alone = run_in_process("run", "--runner", runner, "--run", str(run_dir), "--retry-refused")
     assert alone.returncode == 2
     assert (
         alone.stderr.splitlines()[-1]
@@ -460,7 +452,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     )
 
     round2_before = (run_dir / "round2.replies.jsonl").read_bytes()
-    retried = _kit(
+    retried = run_in_process(
         "run", "--runner", runner, "--run", str(run_dir), "--retry-failed", "--retry-refused"
     )
     assert retried.returncode == 0, retried.stderr
@@ -475,7 +467,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
 
     # The same replies scored by hand: without the flag, the refusal and its retry are two replies.
     out = tmp_path / "scored"
-    clash = _kit(
+    clash = run_in_process(
         "score",
         "--run",
         str(run_dir),
@@ -486,7 +478,7 @@ def test_refusals_are_resent_only_with_retry_refused(tmp_path: Path) -> None:
     )
     assert clash.returncode == 2
     assert clash.stderr.rstrip().endswith("; if one is a retry of a refusal, pass --retry-refused")
-    by_hand = _kit(
+    by_hand = run_in_process(
         "score",
         "--run",
         str(run_dir),
@@ -560,12 +552,12 @@ def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path
     first.write_bytes(jsonl([_openai_refusal(PIDS[0]), openai_ok(PIDS[1], answer(PIDS[1]))]))
     retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
     files = ["--replies", str(first), str(retry)]
-    whole = _kit(
+    whole = run_in_process(
         "score", "--layer", "quick", *files, "--out", str(tmp_path / "whole"), "--retry-refused"
     )
     assert whole.returncode == 1, whole.stderr  # incomplete: 3 replies of 440
     for index in (1, 2):
-        done = _kit(
+        done = run_in_process(
             "score",
             "--layer",
             "quick",
@@ -577,7 +569,7 @@ def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path
             "--retry-refused",
         )
         assert done.returncode == 0, done.stderr
-    merged = _kit(
+    merged = run_in_process(
         "score",
         "--merge",
         str(tmp_path / "p1"),
@@ -593,11 +585,11 @@ def test_shards_record_retry_refused_and_the_merge_settles_as_one_score(tmp_path
         acceptable_for((tmp_path / "merged" / "records.jsonl").read_bytes())[PIDS[0]]
         == "acceptable"
     )
-    plain = _kit(
+    plain = run_in_process(
         "score", "--layer", "quick", *files, "--shard", "2/2", "--out", str(tmp_path / "p2")
     )
     assert plain.returncode == 0, plain.stderr
-    mixed = _kit(
+    mixed = run_in_process(
         "score",
         "--merge",
         str(tmp_path / "p1"),
@@ -616,7 +608,7 @@ def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
     first, retry = tmp_path / "first.jsonl", tmp_path / "retry.jsonl"
     first.write_bytes(jsonl([_openai_refusal(PIDS[0])]))
     retry.write_bytes(jsonl([openai_ok(PIDS[0], answer(PIDS[0]))]))
-    clash = _kit(
+    clash = run_in_process(
         "advance",
         "--layer",
         "quick",
@@ -631,7 +623,7 @@ def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
         f"python -m honesty_pressure advance: {retry}:1: a different reply for packet {PIDS[0]} "
         f"sample 0 is already in {first}:1; if one is a retry of a refusal, pass --retry-refused"
     )
-    done = _kit(
+    done = run_in_process(
         "advance",
         "--layer",
         "quick",
