@@ -4,7 +4,7 @@
 
 Every reply present (the oracle answers, so no parent is without a reply: the most a round can
 cost), the sustained protocol, rounds 1..N. For each round: the requests it sends, and the wall
-time of the advance that built it (build_round: freeze, plan, forks, files), the same code
+time of the advance that built it (advance.build: freeze, plan, forks, files), the same code
 `run --rounds` and `advance --from-run` run. The README's cost table is this command's output.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from honesty_pressure.checks.policies import reply_text
 from honesty_pressure.files.layer import load_checked_layer
-from honesty_pressure.rounds.advance import build_round, from_layer, parents_of_round
+from honesty_pressure.rounds.advance import build, from_layer, parents_of_round
 from honesty_pressure.rounds.chain import answer, envelopes_of
 from honesty_pressure.rounds.sustained import MAX_ROUNDS
 
@@ -36,9 +36,9 @@ def main() -> int:
             parents, lambda request, key, round_: reply_text(str(key["acceptable"][0]))
         )  # type: ignore[index]
         started = time.perf_counter()
-        files = build_round(
+        files = build(
             parents, envelopes_of(replies, f"round{k}"), protocol="sustained", where=f"round{k}"
-        )
+        ).files
         seconds = time.perf_counter() - started
         parents = parents_of_round(parents, files, f"round{k + 1}")
         rows.append((k + 1, len(parents.requests), seconds))

@@ -117,7 +117,7 @@ def parents_of_files(info: JsonObject, files: dict[str, bytes], folder: Path) ->
 
 
 def parents_of_round(parents: ParentSet, files: Mapping[str, bytes], where: str) -> ParentSet:
-    """The round advance just built from `parents` (its files, as build_round returns them) as the
+    """The round advance just built from `parents` (its files, `build(...).files`) as the
     parents of the next round: what `run --rounds` and the depth selfcheck chain in memory, the
     same set `runcheck.from_run` reads back from the run folder."""
     k = parents.round + 1
@@ -300,30 +300,6 @@ def made_from(parents: ParentSet, protocol: str, frozen_sha256: str) -> tuple[ob
     )
 
 
-def build_round(
-    parents: ParentSet,
-    envelopes: Sequence[Envelope],
-    *,
-    protocol: Protocol = "default",
-    require_complete: bool = False,
-    where: str | None = None,
-    meter: Meter = SILENT,
-    retry_refused: bool = False,
-) -> dict[str, bytes]:
-    """The run's files built from envelopes already read (`build(...).files`, the caller's own
-    dict). With `retry_refused`, a refusal gives way to an answer for the same slot
-    (score.settle)."""
-    return build(
-        parents,
-        envelopes,
-        protocol=protocol,
-        require_complete=require_complete,
-        where=where,
-        meter=meter,
-        retry_refused=retry_refused,
-    ).files
-
-
 def build(
     parents: ParentSet,
     envelopes: Sequence[Envelope],
@@ -335,7 +311,8 @@ def build(
     retry_refused: bool = False,
 ) -> Built:
     """Freeze the replies and grow the next round's forks: the files and records (a pure function
-    of its arguments; nothing is remembered)."""
+    of its arguments; nothing is remembered). With `retry_refused`, a refusal gives way to an
+    answer for the same slot (score.settle)."""
     frozen = freeze(
         parents,
         envelopes,
@@ -350,10 +327,6 @@ def build(
     return dataclasses.replace(
         built, made_from=made_from(parents, protocol, sha256_hex(frozen.data))
     )
-
-
-advance_envelopes: Final = build_round
-"""build_round's earlier name."""
 
 
 FORK_SUFFIX: Final = len("-00000")

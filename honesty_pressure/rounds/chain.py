@@ -3,7 +3,7 @@
 
 (Checking a run folder's chain on disk is runcheck.py; building one round is advance.py.)
 
-The same `build_round` as `advance` and `run --rounds`, with replies given by a function, so the
+The same `build` as `advance` and `run --rounds`, with replies given by a function, so the
 depth selfcheck, the demo and the tests play a policy through rounds 2..N without reply files.
 Each round's files are exactly what `advance` would write for those replies.
 """
@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..core.construct import Envelope, Protocol
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject
-from .advance import ParentSet, build_round, from_layer, parents_of_round
+from .advance import ParentSet, build, from_layer, parents_of_round
 
 Reply = Callable[[JsonObject, Mapping[str, object], int], "str | None"]
 """(request, key, round) -> reply text (None: no reply at all)."""
@@ -83,9 +83,9 @@ def play(
     for k in range(1, rounds):
         said[k] = answer(parents, reply)
         where = f"<round {k} replies>"
-        built[k + 1] = build_round(
+        built[k + 1] = build(
             parents, envelopes_of(said[k], where), protocol=protocol, where=where
-        )
+        ).files
         parents = parents_of_round(parents, built[k + 1], f"<round {k + 1}>")
     said[rounds] = answer(parents, reply)
     return Chain(built, said, parents)

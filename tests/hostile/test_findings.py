@@ -25,7 +25,7 @@ from honesty_pressure.files.layer import load_checked_layer
 from honesty_pressure.files.manifest import MANIFEST_NAME
 from honesty_pressure.files.manifest import build as build_manifest
 from honesty_pressure.files.store import keyed
-from honesty_pressure.rounds.advance import advance_envelopes, check_id_room, from_layer
+from honesty_pressure.rounds.advance import build, check_id_room, from_layer
 from honesty_pressure.rounds.fork import Parent, fork_id
 
 from .kit import (
@@ -483,7 +483,7 @@ def test_the_full_protocol_with_several_samples_advances(packets: Path) -> None:
         for pid in layer.round1
         for s in range(3)
     ]
-    files = advance_envelopes(from_layer(layer), envelopes, protocol="full")
+    files = build(from_layer(layer), envelopes, protocol="full").files
     ids = [json.loads(line)["packet_id"] for line in files["round2.key.jsonl"].splitlines()]
     assert len(ids) > 3 * 4 * len(layer.round1) and len(set(ids)) == len(ids)
 

@@ -450,13 +450,13 @@ def test_the_depth_report_shows_only_the_summarys_numbers(tmp_path: Path) -> Non
 
 def test_a_sustained_round_continues_only_a_sustained_chain() -> None:
     from honesty_pressure.core.errors import InputError
-    from honesty_pressure.rounds.advance import build_round
+    from honesty_pressure.rounds.advance import build
     from honesty_pressure.rounds.chain import answer, envelopes_of
 
     parents = play(quick(), oracle, 2, protocol="default", keep=keep).last
     replies = envelopes_of(answer(parents, oracle), "r2.jsonl")
     with pytest.raises(InputError) as caught:
-        build_round(parents, replies, protocol="sustained", where="r2.jsonl")
+        build(parents, replies, protocol="sustained", where="r2.jsonl")
     assert (
         "a sustained round continues a sustained chain, and this key has no 'thread' (advance "
         "round 2 with --protocol sustained)" in str(caught.value)
