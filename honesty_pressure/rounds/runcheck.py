@@ -117,6 +117,11 @@ class CheckedChain:
     def top(self) -> Level:
         return self.levels[-1]
 
+    @property
+    def round1(self) -> PacketFolder | None:
+        """The round-1 packets, for a round-2 run (its forks' parents); None for later rounds."""
+        return self.packets if self.top.round == 2 else None
+
 
 def read_level(folder: Path, expect: int | None) -> Level:
     """One round's run.json and files (`expect`: the round it must say it is)."""
@@ -222,33 +227,8 @@ def check_run(
     swapped. Returns run.json and, for a round-2 run, the round-1 packets it was rebuilt from.
     `built`: rounds the caller has just built (see `check_chain`).
     """
-    info, folder, _ = check_run_round(run, packets, built=built)
-    return info, folder
-
-
-def check_run_round(
-    run: Path, packets: Path, *, built: Sequence[Built] = ()
-) -> tuple[JsonObject, PacketFolder | None, Built]:
-    """check_run, and the latest round as advance rebuilt it: its records, equal (byte for byte,
-    once serialised) to the run's files, so they need not be parsed again (and a caller that
-    checks the same run again may pass it back in `built`)."""
-    info, folder, rebuilt, _ = check_run_chain(run, packets, built=built)
-    return info, folder, rebuilt
-
-
-def check_run_chain(
-    run: Path, packets: Path, *, built: Sequence[Built] = ()
-) -> tuple[JsonObject, PacketFolder | None, Built, dict[int, dict[str, bytes]]]:
-    """check_run_round, and the files of every round of the chain as checked (round -> name ->
-    bytes): what the persistence measures read, never a second reading of the folder."""
     checked = check_chain(run, packets, built=built)
-    top = checked.top
-    return (
-        top.info,
-        checked.packets if top.round == 2 else None,
-        checked.latest,
-        {level.round: level.files for level in checked.levels},
-    )
+    return checked.top.info, checked.round1
 
 
 def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
@@ -269,8 +249,6 @@ __all__ = [
     "Level",
     "check_chain",
     "check_run",
-    "check_run_chain",
-    "check_run_round",
     "frozen_records",
     "from_run",
     "parents_of_level",

@@ -35,7 +35,7 @@ from ..reports.report import markdown, page
 from ..reports.sections import document
 from ..rounds.advance import FROZEN_FILE, Built, run_files
 from ..rounds.persistence import chain_persistence
-from ..rounds.runcheck import check_run, check_run_chain, frozen_records
+from ..rounds.runcheck import check_chain, check_run, frozen_records
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
 from ..scoring.score import Record, judge, match
 from ..scoring.sheet import Sheet
@@ -540,8 +540,9 @@ class CheckedRun:
 
 def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> CheckedRun:
     """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
-    info, folder, latest, chain = check_run_chain(run, packets, built=built)
-    names = run_files(int(str(info["round"])))
+    checked = check_chain(run, packets, built=built)
+    info, latest = checked.top.info, checked.latest
+    names = run_files(checked.top.round)
     digests = by_file_name(
         [run / name for name in names], [sha256_hex(latest.files[name]) for name in names]
     )
@@ -549,12 +550,12 @@ def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> Che
         run,
         packets,
         info,
-        folder,
+        checked.round1,
         _by_id(latest.requests),
         _by_id(latest.keys),
         digests,
         latest.files[FROZEN_FILE],
-        chain,
+        {level.round: level.files for level in checked.levels},
     )
 
 
