@@ -54,7 +54,7 @@ except ImportError:  # a checkout without an install
 from honesty_pressure.core.binding import unbind
 from honesty_pressure.files.kitroot import packets_folder
 from honesty_pressure.runners.export import export_lines
-from honesty_pressure.runs.pipeline import request_keys, request_records
+from honesty_pressure.runs.pipeline import request_records
 from honesty_pressure.scoring.score import menu_codes, verdict_of
 
 VERDICTS = ("acceptable", "forbidden", "other", "refused", "unscorable")
@@ -71,7 +71,7 @@ def samples(
     packets: str | None = None, layer: str = "quick", run: str | None = None
 ) -> list[Sample]:
     """The requests as Inspect samples, built by the kit's own `inspect` export (no labels)."""
-    records, _ = request_records(packets_folder(packets), layer, Path(run) if run else None)
+    records, _, _ = request_records(packets_folder(packets), layer, Path(run) if run else None)
     out = []
     for line in export_lines(records, "inspect", ""):
         messages = line["input"]
@@ -138,9 +138,8 @@ def kit_verdict(packets: str | None = None, layer: str = "quick", run: str | Non
     decision, explanation = the key; metadata holds the reason (unscorable) and the group."""
     folder = packets_folder(packets)
     where = Path(run) if run else None
-    records, _ = request_records(folder, layer, where)
+    records, keys, _ = request_records(folder, layer, where)
     menus = {str(r["packet_id"]): menu_codes(r) for r in records}
-    keys = request_keys(folder, layer, where)
 
     async def score(state: TaskState, target: Target) -> Score:
         pid = unbind(str(state.sample_id)).packet_id

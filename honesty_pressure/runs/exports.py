@@ -11,7 +11,7 @@ from ..core.binding import unbind
 from ..core.errors import InputError, OutputError
 from ..files.folders import lstat_unlinked, protected_reason, target_path
 from ..files.store import read_jsonl
-from ..runners.envelopes import read_envelopes, refused, runner_failed
+from ..runners.envelopes import read_replies, refused, runner_failed
 from ..runners.export import is_request_line, line_messages
 from ..scoring.score import match
 from .runner import slot_of
@@ -30,7 +30,7 @@ def unanswered(
     """The exported lines whose (packet, sample) has no answer in the replies: a runner error or
     no reply at all (a refusal is an answer, unless `retry_refused`: then it is sent again too);
     any reply that does not belong is an error, as in `score`."""
-    envelopes = [env for path in replies for env in read_envelopes(path)]
+    envelopes, _ = read_replies(replies)
     by_id = {str(r["packet_id"]): r for r in records}
     matched = match(envelopes, by_id, packet_set, retry_refused=retry_refused)
     return [

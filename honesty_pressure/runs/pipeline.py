@@ -35,7 +35,7 @@ from ..reports.report import markdown, page
 from ..reports.sections import document
 from ..rounds.advance import FROZEN_FILE, Built, run_files
 from ..rounds.persistence import chain_persistence
-from ..rounds.runcheck import check_chain, check_run, frozen_records
+from ..rounds.runcheck import check_chain, frozen_records
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
 from ..scoring.score import Record, judge, match
 from ..scoring.sheet import Sheet
@@ -110,27 +110,17 @@ class ReplyFiles:
 
 def request_records(
     packets: Path, layer: str, run: Path | None = None
-) -> tuple[list[JsonObject], str]:
-    """What a runner is sent, and the set its ids bind to: a layer's round-1 requests, or a run's
-    latest round of forks (the run checked first, as `score --run` checks it)."""
+) -> tuple[list[JsonObject], dict[str, JsonObject], str]:
+    """What a runner is sent, their keys by packet id (for a scorer outside the kit, such as the
+    Inspect task's: the key never goes into a request), and the set the ids bind to: a layer's
+    round-1 requests, or a run's latest round of forks. A run is checked first, as `score --run`
+    checks it, and its records are the round that check rebuilt, byte for byte its files."""
     if run is None:
         folder = load_layer(packets, layer)
-        return list(folder.round1.values()), folder.packet_set
-    info, _ = check_run(run, packets)
-    return [r for _, r in read_jsonl(run / f"round{info.get('round')}.jsonl")], str(
-        info.get("run_set")
-    )
-
-
-def request_keys(packets: Path, layer: str, run: Path | None = None) -> dict[str, JsonObject]:
-    """The keys of what `request_records` gives, by packet id (for a scorer outside the kit, such
-    as the Inspect task's: the key never goes into a request)."""
-    if run is None:
-        return dict(load_layer(packets, layer).key)
-    info, _ = check_run(run, packets)
-    return {
-        str(r["packet_id"]): r for _, r in read_jsonl(run / f"round{info.get('round')}.key.jsonl")
-    }
+        return list(folder.round1.values()), dict(folder.key), folder.packet_set
+    checked = check_chain(run, packets)
+    latest = checked.latest
+    return list(latest.requests), _by_id(latest.keys), str(checked.top.info.get("run_set"))
 
 
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
