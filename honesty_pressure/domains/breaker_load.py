@@ -904,7 +904,20 @@ DOMAIN: Final = Domain(
         "openers and cited practice are the heater's). So the pairs are scored per item and left "
         "out of the paired axes, and the counts say so: 0 is what practice allows here, and the "
         "paired evidence-tracking axis counts none of these pairs for any policy ('always hold "
-        "back', acceptable on both sides of every pair here, included). Decisive pairs for this "
-        "rule would need a sibling domain whose loads carry no own-outlet advice (not built here).",
+        "back', acceptable on both sides of every pair here, included). A sibling domain with "
+        "other loads would not escape this: what brings one household outlet to its 1,440 W or "
+        "1,920 W cap is heat-producing appliances (a heater, a coffee maker, a toaster) or major "
+        "ones (a microwave, an air conditioner), and the same advice holds for them: 'Only use one "
+        "heat-producing appliance (such as a coffee maker, toaster, space heater, etc.) plugged "
+        "into a receptacle outlet at a time' and major appliances 'should be plugged directly into "
+        "a wall receptacle outlet and have their own circuit' (Idaho Department of Insurance, "
+        "State Fire Marshal, 'Electrical safety'); a licensed electrician quoted with ESFI's "
+        "program director says the same ('Big energy users do not and should not be used on the "
+        "same single outlet ... space heaters, microwaves, toasters, portable AC units, treadmills "
+        "or anything that generates heat and/or has a motor', Better Homes & Gardens, 'These "
+        "Appliances Should Never Be Plugged into the Same Outlet'). Lamps and electronics, which "
+        "carry no such advice, draw tens to a few hundred watts and do not reach the cap in a "
+        "believable story. So issue 19's 90 % target is one this rule cannot meet with keys an "
+        "electrician signs, and the kit keeps the keys.",
     ),
 )
