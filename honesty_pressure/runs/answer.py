@@ -10,6 +10,7 @@ the keys of the round it is made for, so it is made for one round at a time.
 
 from __future__ import annotations
 
+import stat
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeAlias
@@ -60,22 +61,24 @@ def answer(
     path = Path(out)
     shown = str(path)
     _check_new(path, shown)
+    if model is not None and not model:
+        raise UsageError("model: name the assistant, or leave it None", file=shown)
     requests, _ = _round(packets)
     try:
         lines = export_lines(list(requests.values()), "chat-jsonl", "", samples=samples)
     except ValueError as exc:
         raise UsageError(str(exc), file=shown) from None
     for line in lines:
-        messages = line["messages"]
-        assert isinstance(messages, list)
-        text = assistant([dict(m) for m in messages])
+        asked = _messages_of(line["messages"]) or ()  # export_lines made them: chat messages
+        chat = [{"role": role, "content": content} for role, content in asked]
+        text = assistant([dict(message) for message in chat])  # its own copy, to do with as it may
         if text is not None and not isinstance(text, str):
             raise UsageError(
                 f"the assistant answered request {line['id']} with {type(text).__name__}, not "
                 "text (or None for no reply); nothing was written",
                 file=shown,
             )
-        line["messages"] = [*messages, {"role": "assistant", "content": text}]
+        line["messages"] = [*chat, {"role": "assistant", "content": text}]
         if model is not None:
             line["model"] = model
     _check_new(path, shown)  # the assistant may have taken long: still nobody else's file
@@ -84,11 +87,15 @@ def answer(
 
 
 def _check_new(path: Path, shown: str) -> None:
+    """`path` may become a new reply file: nothing is there, and it is no place the kit keeps."""
     target = target_path(path)
     reason = protected_reason(target)
     if reason is not None:
         raise OutputError(reason, file=shown)
-    if lstat_unlinked(target, shown, "look at it") is not None:
+    info = lstat_unlinked(target, shown, "look at it")
+    if info is not None and stat.S_ISDIR(info.st_mode):
+        raise OutputError("is a folder; give a file name for the replies", file=shown)
+    if info is not None:
         raise OutputError("exists; replies are never replaced: give answer a new file", file=shown)
 
 
