@@ -55,9 +55,10 @@ def answer(
     message; `model` names the assistant in every line): the path written.
 
     Every reply is in hand before anything is written, and the file appears whole or not at all
-    (written beside `out` and renamed). An existing `out` is refused, as the CLI never replaces
-    replies; so are a folder, a link, and a place inside the committed packets or a kit folder.
-    An exception from the assistant goes through to the caller, with nothing written."""
+    (written beside `out` and linked into place, so it never replaces one made meanwhile). An
+    existing `out` is refused, as the CLI never replaces replies; so are a folder, a link, and a
+    place inside the committed packets or a kit folder. An exception from the assistant goes
+    through to the caller, with nothing written."""
     path = Path(out)
     shown = str(path)
     _check_new(path, shown)
@@ -82,7 +83,7 @@ def answer(
         if model is not None:
             line["model"] = model
     _check_new(path, shown)  # the assistant may have taken long: still nobody else's file
-    write_atomic(target_path(path), jsonl(lines))
+    write_atomic(target_path(path), jsonl(lines), replace=False)
     return path
 
 
