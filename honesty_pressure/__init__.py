@@ -1,9 +1,10 @@
 """honesty_pressure: does a chat assistant's decision move with the evidence, and only with it?
 
-The names below are the kit's public API (docs/API.md): load a packet layer, export its requests,
-read reply files, advance replies into the next round's forks, score a round or a run, and run
-selfcheck and verify. Each is imported from its module on first use (PEP 562), so that
-`import honesty_pressure` and `python -m honesty_pressure --help` stay fast.
+The names below are the kit's public API (docs/API.md): load a packet layer, export its requests
+or answer them with a Python callable, read reply files, advance replies into the next round's
+forks (in memory or into a run folder), score a round or a run, and run selfcheck and verify.
+Each is imported from its module on first use (PEP 562), so that `import honesty_pressure` and
+`python -m honesty_pressure --help` stay fast.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ if TYPE_CHECKING:
     from .runners.export import RequestOptions, export_lines
     from .runners.simulate import DEMO_TRAITS, Traits
     from .runners.simulate import reply as simulated_reply
+    from .runs.answer import Assistant, answer, simulated_assistant
+    from .runs.outputs import advance_into
     from .runs.pipeline import (
         ScoreOptions,
         Scoring,
@@ -36,6 +39,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DEMO_TRAITS",
+    "Assistant",
     "Check",
     "InputError",
     "KitError",
@@ -47,6 +51,8 @@ __all__ = [
     "Traits",
     "__version__",
     "advance",
+    "advance_into",
+    "answer",
     "default_policies",
     "export_lines",
     "from_layer",
@@ -57,6 +63,7 @@ __all__ = [
     "run_checks",
     "score_round",
     "score_run",
+    "simulated_assistant",
     "simulated_reply",
     "stream_round",
     "stream_run",
@@ -83,6 +90,10 @@ _WHERE: Final[dict[str, tuple[str, str]]] = {
     "DEMO_TRAITS": ("runners.simulate", "DEMO_TRAITS"),
     "Traits": ("runners.simulate", "Traits"),
     "simulated_reply": ("runners.simulate", "reply"),
+    "Assistant": ("runs.answer", "Assistant"),
+    "answer": ("runs.answer", "answer"),
+    "simulated_assistant": ("runs.answer", "simulated_assistant"),
+    "advance_into": ("runs.outputs", "advance_into"),
     "ScoreOptions": ("runs.pipeline", "ScoreOptions"),
     "Scoring": ("runs.pipeline", "Scoring"),
     "score_round": ("runs.pipeline", "score_round"),

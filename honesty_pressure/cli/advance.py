@@ -14,10 +14,9 @@ from ..core.progress import progress
 from ..files.folders import open_writer, reading
 from ..files.kitroot import packets_folder
 from ..files.layer import load_checked_layer
-from ..rounds.advance import FROZEN_FILE, RUN_FILE, ParentSet, advance_round, from_layer, grow
+from ..rounds.advance import FROZEN_FILE, RUN_FILE, ParentSet, from_layer, grow
 from ..rounds.runcheck import from_run
-from ..runners.envelopes import read_replies
-from ..runs.outputs import advance_log, write_run
+from ..runs.outputs import advance_files, write_run
 from ..runs.pipeline import COMMANDS_FILE, ReplyFiles, by_file_name, run_log_bytes
 from ..runs.sharded import freeze_replies
 from ..runs.shards import (
@@ -118,17 +117,17 @@ def cmd_advance(args: argparse.Namespace) -> int:
         else:
             parents, chain = from_layer(load_checked_layer(packets, args.layer)), {}
         with progress("advance: parents continued") as meter:
-            envelopes, reads = read_replies(replies, fmt)
-            made = advance_round(
+            files = advance_files(
                 parents,
-                envelopes,
+                replies,
+                chain=chain,
+                fmt=fmt,
                 protocol=args.protocol,
                 require_complete=args.require_complete,
-                where=str(replies[0]) if replies else None,
-                meter=meter,
                 retry_refused=args.retry_refused,
+                command=args.command_line,
+                meter=meter,
             )
-        files = {**made.files, **chain, COMMANDS_FILE: advance_log(args.command_line, reads)}
         write_run(writer, run, files, force=args.force)
     print_advance(files, run)
     return 0

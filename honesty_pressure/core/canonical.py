@@ -63,11 +63,13 @@ def digest(value: JsonValue) -> str:
     return sha256_hex(dumps(value))
 
 
-def write_atomic(path: Path, data: bytes) -> None:
+def write_atomic(path: Path, data: bytes, *, replace: bool = True) -> None:
     """Write through a temporary file in the same folder and rename, so a reader never sees half.
 
     A symbolic link or a folder at `path` is refused (the kit never writes through a link); a
     pipe or a device (`/dev/stdout`) is written straight through, as there is nothing to replace.
+    With `replace=False` anything at `path` is refused, and the finished file is linked into
+    place (which fails if another writer made `path` meanwhile) instead of renamed over it.
     """
     try:
         info = os.lstat(path)
@@ -75,6 +77,8 @@ def write_atomic(path: Path, data: bytes) -> None:
         info = None
     except OSError as exc:
         raise OutputError(f"cannot write here: {exc.strerror or exc}", file=str(path)) from None
+    if info is not None and not replace:
+        raise OutputError("exists; nothing was changed", file=str(path))
     if info is not None and stat.S_ISLNK(info.st_mode):
         raise OutputError("is a symbolic link; the kit never writes through one", file=str(path))
     if info is not None and stat.S_ISDIR(info.st_mode):
@@ -94,7 +98,16 @@ def write_atomic(path: Path, data: bytes) -> None:
             os.fsync(handle.fileno())
         # mkstemp makes the file private (0600); give it the mode an ordinary open() would.
         os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
+        if replace:
+            os.replace(tmp, path)
+        else:
+            os.link(tmp, path, follow_symlinks=False)
+            os.unlink(tmp)
+    except FileExistsError:
+        Path(tmp).unlink(missing_ok=True)
+        raise OutputError(
+            "appeared while it was being written; nothing was changed", file=str(path)
+        ) from None
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
         raise OutputError(

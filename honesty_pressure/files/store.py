@@ -18,12 +18,14 @@ import stat
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import BinaryIO, Final, TypeAlias
 
 from ..core.errors import InputError
 from ..core.limits import MAX_INT_DIGITS, MAX_LINE_BYTES, MAX_SMALL_JSON_BYTES, MIB
 
 JsonObject = dict[str, object]
+StrPath: TypeAlias = str | os.PathLike[str]
+"""A path as a Python caller may give it: a string or a path object (the API takes either)."""
 ID_PATTERN: Final = "^[A-Za-z0-9_-]{1,64}$"
 LAYER_FILES: Final = ("build.json", "ledgers.jsonl", "round1.jsonl", "key.jsonl")
 

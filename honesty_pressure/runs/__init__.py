@@ -2,9 +2,10 @@
 scored folder; run drives rounds 1 and 2 of `run --runner CMD`, runner calls the external
 command one round at a time and later_rounds drives rounds 3..N; shards scores a slice of the
 replies per process and merges them, and sharded holds the steps of a sharded score or advance;
-outputs writes a score or an advance into its folder and exports decides which requests
-`export --failed` sends and which file an export may replace; demo and demo_depth do the whole
-job offline with the simulated assistant.
+outputs writes a score or an advance into its folder, answer has a Python callable (a lab's
+model, or the simulated assistant) answer a round into a reply file, and exports decides which
+requests `export --failed` sends and which file an export may replace; demo and demo_depth do the
+whole job offline with the simulated assistant.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
     from . import (
+        answer,
         demo,
         demo_depth,
         exports,
@@ -27,6 +29,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
     )
 
 __all__ = [
+    "answer",
     "demo",
     "demo_depth",
     "exports",

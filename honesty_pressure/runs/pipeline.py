@@ -29,7 +29,7 @@ from ..core.progress import SILENT, Meter
 from ..core.stats import BOOTSTRAP_RESAMPLES
 from ..core.version import __version__
 from ..files.layer import PacketFolder, load_layer
-from ..files.store import JsonObject, read_json, read_jsonl
+from ..files.store import JsonObject, StrPath, read_json, read_jsonl
 from ..generate.generate import seed_commitment
 from ..reports.report import markdown, page
 from ..reports.sections import document
@@ -300,7 +300,7 @@ DEFAULT_OPTIONS: Final = ScoreOptions()
 
 def stream_round(
     folder: PacketFolder,
-    replies: Sequence[Path],
+    replies: Sequence[StrPath],
     options: ScoreOptions = DEFAULT_OPTIONS,
     *,
     meter: Meter = SILENT,
@@ -310,7 +310,12 @@ def stream_round(
     folder (`Scoring.write`) without holding its large files."""
     sheet = Sheet(1, folder.packet_set, folder.round1, folder.key)
     tally = Tally(sheet, spool_folder=spool_folder, retry_refused=options.retry_refused)
-    tally.read(replies, options.fmt, meter=meter, forks=lambda got: answers_a_fork(got, folder))
+    tally.read(
+        [Path(reply) for reply in replies],
+        options.fmt,
+        meter=meter,
+        forks=lambda got: answers_a_fork(got, folder),
+    )
     tally.finish(FORK_REPLY)
     return round_from_tally(folder, tally, ReplyFiles.of(tally.reads), options)
 
@@ -371,7 +376,7 @@ def round_from_tally(
 
 def score_round(
     folder: PacketFolder,
-    replies: Sequence[Path],
+    replies: Sequence[StrPath],
     options: ScoreOptions = DEFAULT_OPTIONS,
     *,
     meter: Meter = SILENT,
@@ -476,9 +481,9 @@ def _build_of(
 
 
 def stream_run(
-    run: Path,
-    replies: Sequence[Path],
-    packets: Path,
+    run: StrPath,
+    replies: Sequence[StrPath],
+    packets: StrPath,
     options: ScoreOptions = DEFAULT_OPTIONS,
     *,
     split: Split | None = None,
@@ -492,9 +497,9 @@ def stream_run(
     only packets of that split are counted (the shortcut audit scores on `test`); `amend` adds to
     the summary before it is rendered. `built`: rounds of the run the caller has just built
     (advance's Built values), which the check compares with instead of building them again."""
-    checked = checked_run(run, packets, built=built)
+    checked = checked_run(Path(run), Path(packets), built=built)
     tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=options.retry_refused)
-    tally.read(replies, options.fmt, meter=meter)
+    tally.read([Path(reply) for reply in replies], options.fmt, meter=meter)
     tally.finish()
     files = ReplyFiles.of(tally.reads)
     return run_from_tally(
@@ -676,9 +681,9 @@ def _persistence(checked: CheckedRun, written: Written) -> dict[str, object]:
 
 
 def score_run(
-    run: Path,
-    replies: Sequence[Path],
-    packets: Path,
+    run: StrPath,
+    replies: Sequence[StrPath],
+    packets: StrPath,
     options: ScoreOptions = DEFAULT_OPTIONS,
     *,
     split: Split | None = None,
