@@ -22,9 +22,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..core.errors import Incomplete, KitError
+from ..core.errors import Incomplete, KitError, Stopped
 from ..core.version import __version__
-from ..runs.runner import Stopped
 from .commands import COMMANDS, HELP
 from .common import PROG, Handler, Parser, fail, invoked_name
 

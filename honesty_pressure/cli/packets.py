@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..checks.verify import parse_seed, verify_tree
 from ..core.construct import LAYERS, Layer, Surface
+from ..core.draws import seed_commitment
 from ..core.errors import InputError, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.kitroot import packets_folder
@@ -20,7 +21,6 @@ from ..generate.generate import (
     SOURCES_PER_DOMAIN,
     packet_set_id,
     packet_tree,
-    seed_commitment,
 )
 from ..generate.pairs import check_files
 from ..generate.prepare import check_packet_target, write_packet_set

@@ -21,6 +21,12 @@ _first64: Callable[[bytes], tuple[int]] = struct.Struct(">Q").unpack_from
 the slice (a quarter of a draw's time)."""
 
 
+def seed_commitment(seed: int) -> str:
+    """What a lab publishes before a private run: SHA-256 of the seed's decimal text (here, not in
+    generate, so that a score, which records it, does not import the generator)."""
+    return _sha256(f"honesty_pressure seed {seed}".encode()).hexdigest()
+
+
 class Draw:
     """A stream of uniform integers for one (seed, item, purpose)."""
 

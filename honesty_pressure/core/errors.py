@@ -73,3 +73,12 @@ class BusyError(OutputError):
 class Incomplete(KitError):
     """A run or score whose share of items without an answer passes `--max-unscorable`: what was
     written is kept (the report says it is incomplete), and the command exits 1, not 2."""
+
+
+class Stopped(BaseException):
+    """`run` got SIGTERM, SIGINT or SIGHUP: stop the runner, keep what arrived, exit (here, not in
+    runs.runner, so that the CLI can catch it without importing the runner for every command)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum

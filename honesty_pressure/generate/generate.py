@@ -28,7 +28,7 @@ from ..core.construct import (
     held_out_phrasings,
     value_grid,
 )
-from ..core.draws import Draw, hash_fraction
+from ..core.draws import Draw, hash_fraction, seed_commitment
 from ..core.version import __version__
 from ..domains import DOMAINS
 from ..domains.base import Domain, Say, grid_domain
@@ -60,11 +60,6 @@ class GenerationError(RuntimeError):
 def packet_set_id(seed: int, surface: Surface = "public") -> str:
     """A short digest naming the packet set; every packet carries it, so replies bind to it."""
     return digest({"generator": GENERATOR, "seed": str(seed), "surface": surface})[:12]
-
-
-def seed_commitment(seed: int) -> str:
-    """What a lab publishes before a private run: SHA-256 of the seed's decimal text."""
-    return sha256_hex(f"honesty_pressure seed {seed}")
 
 
 def split_of(source_id: str) -> Split:

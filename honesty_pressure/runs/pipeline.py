@@ -23,6 +23,7 @@ from typing import BinaryIO, Final, Protocol
 from ..core.binding import unbind
 from ..core.canonical import dumps, jsonl, sha256_hex
 from ..core.construct import Envelope, Format, Split
+from ..core.draws import seed_commitment
 from ..core.errors import InputError
 from ..core.limits import MAX_EXPLORER_ITEMS, MAX_UNSCORABLE_SHARE
 from ..core.progress import SILENT, Meter
@@ -30,7 +31,6 @@ from ..core.stats import BOOTSTRAP_RESAMPLES
 from ..core.version import __version__
 from ..files.layer import PacketFolder, load_layer
 from ..files.store import JsonObject, StrPath, read_json, read_jsonl
-from ..generate.generate import seed_commitment
 from ..reports.report import markdown, page
 from ..reports.sections import document
 from ..rounds.advance import FROZEN_FILE, Built, run_files

@@ -33,7 +33,7 @@ from typing import Final
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..core.construct import Envelope
-from ..core.errors import InputError, OutputError, UsageError, printable
+from ..core.errors import InputError, OutputError, Stopped, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter, progress
 from ..files import folders
@@ -51,14 +51,6 @@ TRAIL: Final = 1.0
 """Seconds output may trail the runner's exit (a child of it holding stdout gets no longer)."""
 _TICK: Final = 0.2
 _STDERR_KEPT: Final = 1 << 16
-
-
-class Stopped(BaseException):
-    """`run` got SIGTERM, SIGINT or SIGHUP: stop the runner, keep what arrived, exit."""
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
 
 
 @contextlib.contextmanager
