@@ -271,7 +271,7 @@ class Tally:
 
 
 class Writer(Protocol):
-    def write(self, data: bytes | memoryview, /) -> object: ...
+    def write(self, data: bytes | bytearray | memoryview, /) -> object: ...
 
 
 @dataclass(slots=True)
