@@ -26,7 +26,10 @@ most 5x its parse-and-write baseline, `selfcheck` under 10 s and `selfcheck --la
 checkout. Printed beside them, not targets: each `score` step over issue 13's read-only baseline
 (json.loads of every reply line and one regex search for "DECISION:"), the verdict floor over it
 (only what no scorer can skip per reply: parse, digest, the decision line, a count), and
-`score --run` over its parse-and-write baseline.
+`score --run` over its parse-and-write baseline; and, with `--size 1m`, `score`'s CPU and its
+floor's each split into a cost per reply and a cost whatever the replies (from the 100k and 1M
+steps), with the ratio a score would still have at each size if a reply cost it no more than it
+costs the floor (bench/RESULTS.md, docs/SCALE.md).
 
 Reply files are made by bench/synthetic.py from the committed full layer (4,800 packets, many
 samples each), in the work folder (--work, default a fresh temporary folder; give one to keep the
@@ -67,6 +70,7 @@ VERIFY_FULL_SECONDS = (
 )
 MILLION = 1_003_200  # 209 samples of 4,800 packets, the issue's file
 SIZES = {"100k": 100_000, "1m": MILLION}
+MAX_EXPLORER_ITEMS = 50_000  # honesty_pressure.core.limits: up to it, the report embeds every item
 
 
 def nothing() -> None:
@@ -348,7 +352,11 @@ def steps(work: Path, size: int, million: bool) -> tuple[list[Step], list[Step]]
         score_step(work, fmt, size, f"score {fmt}", target=True)
         for fmt in ("native", "openai-batch", "anthropic-batch")
     ]
-    growth = [score_step(work, "native", 10_000, "score native 10,000", target=False), formats[0]]
+    growth = [
+        score_step(work, "native", 4800, "score native 4,800", target=False),
+        score_step(work, "native", 10_000, "score native 10,000", target=False),
+        formats[0],
+    ]
     if million:
         growth.append(score_step(work, "native", MILLION, f"score native {MILLION:,}", target=True))
     # advance and score --run on the full layer: a reference run made once, then timed runs.
@@ -504,6 +512,37 @@ def sum_table(rows: list[Step]) -> list[str]:
     return out
 
 
+def split_table(growth: list[Step]) -> list[str]:
+    """score's CPU and its floor's, each split into a part per reply and a part whatever the
+    replies, from the two largest growth steps (both over MAX_EXPLORER_ITEMS, so neither embeds
+    every item in its report): the two parts of every ratio to the floor. Per-sample work (pass^k
+    has one estimate per sample count) falls in the per-reply part. The last line is the ratio a
+    score would have at each size if each reply cost it no more than it costs the floor."""
+    large = [s for s in growth if (s.replies or 0) > MAX_EXPLORER_ITEMS and s.floor is not None]
+    if len(large) < 2:
+        return ["(needs two sizes over 50,000 replies: run with --size 1m)"]
+    a, b = large[0], large[-1]
+    assert a.floor is not None and b.floor is not None and a.replies and b.replies
+    floor_a, floor_b = statistics.median(a.floor.cpus), statistics.median(b.floor.cpus)
+    more = b.replies - a.replies
+    per, per_floor = (b.cpu - a.cpu) / more, (floor_b - floor_a) / more
+    fixed, fixed_floor = a.cpu - per * a.replies, floor_a - per_floor * a.replies
+    out = [
+        "| | per reply (us) | whatever the replies (s) |",
+        "|---|---:|---:|",
+        f"| score | {1e6 * per:.1f} | {fixed:.2f} |",
+        f"| its parse-write floor | {1e6 * per_floor:.1f} | {fixed_floor:.2f} |",
+        f"| ratio, difference | {per / per_floor:.2f}x | {fixed - fixed_floor:+.2f} |",
+        "",
+        f"From the {a.replies:,} and {b.replies:,} reply steps (medians). At the floor's cost"
+        " per reply, with only the",
+        f"fixed difference left, score would be {(floor_a + fixed - fixed_floor) / floor_a:.2f}x"
+        f" its floor at {a.replies:,} replies and"
+        f" {(floor_b + fixed - fixed_floor) / floor_b:.2f}x at {b.replies:,}.",
+    ]
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     help_quick = "smaller files (20k), fewer runs, no RESULTS.md; verdicts indicative"
@@ -552,6 +591,8 @@ def main() -> int:
         ),
         "",
     ]
+    lines += ["## Fixed and per reply (score, native replies, full layer)", ""]
+    lines += [*split_table(growth), ""]
     missed = [line for line, met in verdicts if not met]
     count = f"{len(missed)} of {len(verdicts)} targets missed." if missed else ""
     lines += [count or f"All {len(verdicts)} targets met."]

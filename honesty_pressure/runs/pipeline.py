@@ -52,6 +52,7 @@ from ..scoring.summary import (
 from ..scoring.tally import (
     Section,
     Tally,
+    Writer,
     Written,
     item_count,
     owed_samples,
@@ -156,7 +157,7 @@ def build_provenance(build: Mapping[str, object]) -> JsonObject:
 class Sink(Protocol):
     """Where the two large outputs go while they are written (a staging folder, or memory)."""
 
-    def stream(self, name: str) -> AbstractContextManager[BinaryIO]: ...
+    def stream(self, name: str) -> AbstractContextManager[Writer]: ...
 
 
 class MemorySink:
@@ -245,12 +246,12 @@ class Scoring:
 class _Buffered:
     """A write buffer in front of a file: the output pass writes many short lines."""
 
-    def __init__(self, handle: BinaryIO, size: int = 1 << 20) -> None:
+    def __init__(self, handle: Writer, size: int = 1 << 20) -> None:
         self._handle = handle
         self._buffer = bytearray()
         self._size = size
 
-    def write(self, data: bytes | memoryview) -> int:
+    def write(self, data: bytes | bytearray | memoryview) -> int:
         self._buffer += data
         if len(self._buffer) >= self._size:
             self._handle.write(self._buffer)

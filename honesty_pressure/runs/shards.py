@@ -31,7 +31,7 @@ import struct
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Final
+from typing import Final
 
 from ..core.canonical import digest, dumps, jsonl, sha256_hex
 from ..core.errors import InputError, UsageError
@@ -64,7 +64,7 @@ from ..scoring.custody import (
     Entry,
 )
 from ..scoring.sheet import Sheet
-from ..scoring.tally import Tally
+from ..scoring.tally import Tally, Writer
 
 PARTIAL_FILE: Final = "partial.json"
 ENTRIES_FILE: Final = "entries.bin"
@@ -146,7 +146,7 @@ def partial_json(tally: Tally, meta: JsonObject) -> bytes:
     return (dumps(body) + "\n").encode("utf-8")
 
 
-def write_partial(tally: Tally, entries: BinaryIO, lines: BinaryIO) -> None:
+def write_partial(tally: Tally, entries: Writer, lines: Writer) -> None:
     """entries.bin and lines.bin: the settled entries in packet and sample order, each entry's
     lines copied after the previous one's (so a merge reads every partial front to back)."""
     sheet, custody = tally.sheet, tally.custody

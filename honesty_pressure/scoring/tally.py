@@ -271,7 +271,7 @@ class Tally:
 
 
 class Writer(Protocol):
-    def write(self, data: bytes | memoryview, /) -> object: ...
+    def write(self, data: bytes | bytearray | memoryview, /) -> object: ...
 
 
 @dataclass(slots=True)
@@ -347,9 +347,14 @@ _USAGE_TAIL: Final = 128
 _WRITE_RUN: Final = 1 << 20
 """Bytes of lines gathered before they are written (one write per file, not two per reply)."""
 _AHEAD: Final = 1 << 16
-"""How far a reader reads ahead along a run of chunks read in spool order."""
+"""How far a reader reads ahead along a run of chunks read in spool order, at most."""
+_LEAST_AHEAD: Final = 1 << 12
+"""... and at least (a page: below it a window saves too few reads)."""
 _WAYS: Final = 64
-"""Read-ahead windows kept at once (at most _WAYS * _AHEAD bytes): one per interleaved run."""
+"""Read-ahead windows kept at once, at least: one per interleaved run."""
+_WINDOWS_BYTES: Final = _WAYS * _AHEAD
+"""What the windows hold at most (4 MiB; past 1,024 runs, a page each): with more runs than
+_WAYS, each window is smaller."""
 ANSWERED: Final = PRESENT | ANSWER
 REFUSED: Final = PRESENT | ANSWER | REFUSAL
 
@@ -361,11 +366,16 @@ class _Reader:
     sample order (every packet's sample 0, then every sample 1, ...) makes one run per sample,
     interleaved: a window per run turns a read per chunk into a read per _AHEAD bytes. A chunk
     that continues no window is read alone (and opens one), so replies in random order cost no
-    more than a read per chunk, as before."""
+    more than a read per chunk, as before. `runs` is how many runs to expect (the samples of a
+    packet): a million replies are 209 samples of 4,800 packets, and with a window for only 64 of
+    their runs every chunk was read alone (a million reads). The windows share one budget, so
+    more runs make each window smaller, not the memory larger."""
 
-    def __init__(self) -> None:
+    def __init__(self, runs: int = 1) -> None:
         # (spool, offset the window's next chunk would start at) -> (window bytes, their offset)
         self._windows: dict[tuple[int, int], tuple[memoryview, int]] = {}
+        self._ways = max(_WAYS, 2 * runs)
+        self._ahead = max(_LEAST_AHEAD, min(_AHEAD, _WINDOWS_BYTES // self._ways))
 
     def read(self, spool: Spool, offset: int, length: int) -> memoryview:
         windows = self._windows
@@ -374,13 +384,13 @@ class _Reader:
             data, start = found
         elif found is not None:  # a run goes on past its window: read ahead along it
             data, start = (
-                memoryview(spool.read(offset, max(length, min(_AHEAD, spool.size - offset)))),
+                memoryview(spool.read(offset, max(length, min(self._ahead, spool.size - offset)))),
                 offset,
             )
         else:
             data, start = memoryview(spool.read(offset, length)), offset
         windows[(id(spool), offset + length)] = (data, start)
-        if len(windows) > _WAYS:
+        if len(windows) > self._ways:
             del windows[next(iter(windows))]  # the window left longest ago
         return data[offset - start : offset - start + length]
 
@@ -389,9 +399,9 @@ class _Copier:
     """Copies spooled chunks to records.jsonl and replies.jsonl, gathering the lines of many
     replies into one write per file."""
 
-    def __init__(self, records: Writer, replies: Writer) -> None:
+    def __init__(self, records: Writer, replies: Writer, runs: int = 1) -> None:
         self.records, self.replies = records, replies
-        self._reader = _Reader()
+        self._reader = _Reader(runs)
         self._records: list[bytes | memoryview] = []
         self._replies: list[bytes | memoryview] = []
         self._size = 0
@@ -445,7 +455,7 @@ def write_items(
     """records.jsonl and replies.jsonl, line for line, packets in order and every sample of each;
     the transcript sampler fed as the items go by (worst verdict first, then by seeded hash); the
     cells of each section."""
-    copier = _Copier(records, replies)
+    copier = _Copier(records, replies, max((len(s.samples) for s in sections), default=1))
     sampler = Sampler(seed, per_group)
     rank = _Ranks(seed)
     out = Written(sampler=sampler)

@@ -205,15 +205,20 @@ def test_a_spool_that_moves_to_a_file_writes_the_same(
     assert score_round(QUICK, paths) == in_memory
 
 
-def test_read_ahead_windows_write_the_same(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Replies in sample order (interleaved runs of the spool), copied out through read-ahead
-    windows that are small, few (evicted while runs go on) and written in small batches: the
-    same output as with the defaults."""
+@pytest.mark.parametrize("order", ["samples", "shuffled"])
+def test_read_ahead_windows_write_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, order: str
+) -> None:
+    """Replies in sample order (interleaved runs of the spool), or shuffled (runs of one chunk
+    that open windows, evicted while others go on), copied out through read-ahead windows that
+    are small, few and written in small batches: the same output as with the defaults."""
     lines = [
         _ok(pid, s, TEXTS[(i + s) % 3])
         for s in range(3)
         for i, pid in enumerate(sorted(QUICK.round1))
     ]
+    if order == "shuffled":
+        random.Random(7).shuffle(lines)
     paths = _write(tmp_path, [lines])
     expected = score_round(QUICK, paths)
     monkeypatch.setattr(spool_module, "MEMORY_BYTES", 1000)
@@ -222,6 +227,45 @@ def test_read_ahead_windows_write_the_same(tmp_path: Path, monkeypatch: pytest.M
     monkeypatch.setattr(tally_module, "_WAYS", 2)
     monkeypatch.setattr(tally_module, "_WRITE_RUN", 900)
     assert score_round(QUICK, paths) == expected
+
+
+@pytest.mark.parametrize("samples", [3, 12, 40])
+def test_more_samples_than_windows_still_read_ahead(
+    monkeypatch: pytest.MonkeyPatch, samples: int
+) -> None:
+    """Chunks spooled sample by sample and copied out packet by packet (one run per sample), with
+    more samples than the fewest windows (a million replies are 209 samples, against 64): a window
+    per run is kept, each smaller, so the spool is read a window at a time, not a chunk at a time
+    (before, with more runs than windows, every chunk was read alone: a million reads)."""
+    monkeypatch.setattr(tally_module, "_WAYS", 4)
+    monkeypatch.setattr(tally_module, "_WINDOWS_BYTES", 4 * 4096)
+    monkeypatch.setattr(tally_module, "_LEAST_AHEAD", 256)
+    packets = 50
+    spool = spool_module.Spool(memory=1000)
+    reads: list[int] = []
+    real_read = spool.read
+
+    def counted(offset: int, size: int) -> bytes:
+        reads.append(size)
+        return real_read(offset, size)
+
+    monkeypatch.setattr(spool, "read", counted)
+    place = {}
+    for sample in range(samples):
+        for packet in range(packets):
+            chunk = f"{packet:03d}/{sample:03d}:".encode() + b"x" * 23  # 32 bytes
+            place[(packet, sample)] = (spool.append(chunk), chunk)
+    reader = tally_module._Reader(samples)
+    for packet in range(packets):
+        for sample in range(samples):
+            offset, chunk = place[(packet, sample)]
+            assert bytes(reader.read(spool, offset, len(chunk))) == chunk
+    window = max(256, min(tally_module._AHEAD, 4 * 4096 // max(4, 2 * samples)))
+    chunks = packets * samples
+    # A read per window along each run, and the first chunk of each run read alone.
+    assert len(reads) <= samples + -(-chunks * 32 // window) + samples
+    assert len(reads) < chunks / 4
+    spool.close()
 
 
 def _shard_partials(tmp: Path, paths: list[Path], count: int) -> list[Path] | str:
