@@ -520,7 +520,7 @@ def split_table(growth: list[Step]) -> list[str]:
     score would have at each size if each reply cost it no more than it costs the floor."""
     large = [s for s in growth if (s.replies or 0) > MAX_EXPLORER_ITEMS and s.floor is not None]
     if len(large) < 2:
-        return ["(needs two sizes over 50,000 replies: run with --size 1m)"]
+        return [f"(needs two sizes over {MAX_EXPLORER_ITEMS:,} replies: run with --size 1m)"]
     a, b = large[0], large[-1]
     assert a.floor is not None and b.floor is not None and a.replies and b.replies
     floor_a, floor_b = statistics.median(a.floor.cpus), statistics.median(b.floor.cpus)

@@ -194,16 +194,16 @@ class Scoring:
         total = item_count(self.sections)
         complete = total <= MAX_EXPLORER_ITEMS
         per_group = PER_GROUP if complete else WORST_PER_GROUP
+        # No buffer in front of the files: write_items gathers a megabyte of lines per write.
         with sink.stream("records.jsonl") as records, sink.stream("replies.jsonl") as replies:
-            with _Buffered(records) as record_lines, _Buffered(replies) as reply_lines:
-                written = write_items(
-                    self.sections,
-                    record_lines,
-                    reply_lines,
-                    seed=self.seed,
-                    per_group=per_group,
-                    keep_groups=complete,
-                )
+            written = write_items(
+                self.sections,
+                records,
+                replies,
+                seed=self.seed,
+                per_group=per_group,
+                keep_groups=complete,
+            )
         summary = self.summary_of(written)
         assert written.sampler is not None
         examples = written.sampler.chosen()
@@ -241,33 +241,6 @@ class Scoring:
         for section in self.sections:
             for spool in section.tally.spools:
                 spool.close()
-
-
-class _Buffered:
-    """A write buffer in front of a file: the output pass writes many short lines."""
-
-    def __init__(self, handle: Writer, size: int = 1 << 20) -> None:
-        self._handle = handle
-        self._buffer = bytearray()
-        self._size = size
-
-    def write(self, data: bytes | bytearray | memoryview) -> int:
-        self._buffer += data
-        if len(self._buffer) >= self._size:
-            self._handle.write(self._buffer)
-            self._buffer = bytearray()
-        return len(data)
-
-    def __enter__(self) -> _Buffered:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.flush()
-
-    def flush(self) -> None:
-        if self._buffer:
-            self._handle.write(self._buffer)
-            self._buffer = bytearray()
 
 
 FORK_REPLY: Final = (

@@ -271,7 +271,7 @@ class Tally:
 
 
 class Writer(Protocol):
-    def write(self, data: bytes | bytearray | memoryview, /) -> object: ...
+    def write(self, data: bytes | memoryview, /) -> object: ...
 
 
 @dataclass(slots=True)
@@ -371,7 +371,7 @@ class _Reader:
     their runs every chunk was read alone (a million reads). The windows share one budget, so
     more runs make each window smaller, not the memory larger."""
 
-    def __init__(self, runs: int = 1) -> None:
+    def __init__(self, runs: int) -> None:
         # (spool, offset the window's next chunk would start at) -> (window bytes, their offset)
         self._windows: dict[tuple[int, int], tuple[memoryview, int]] = {}
         self._ways = max(_WAYS, 2 * runs)
@@ -399,7 +399,7 @@ class _Copier:
     """Copies spooled chunks to records.jsonl and replies.jsonl, gathering the lines of many
     replies into one write per file."""
 
-    def __init__(self, records: Writer, replies: Writer, runs: int = 1) -> None:
+    def __init__(self, records: Writer, replies: Writer, runs: int) -> None:
         self.records, self.replies = records, replies
         self._reader = _Reader(runs)
         self._records: list[bytes | memoryview] = []
