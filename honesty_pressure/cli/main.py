@@ -147,6 +147,12 @@ def run() -> int:
     """The program's entry point (`python -m honesty_pressure`, the `honesty-pressure` script):
     main(), then a cheap exit. `main` itself stays free of process-wide effects for callers that
     run it in-process (the tests)."""
+    # No cyclic collection in a command's process: the kit's structures hold no reference cycles
+    # (tests/cli/test_cycles.py collects after each large command and finds only argparse's few
+    # hundred objects), so the collector finds nothing to free, yet it walks every container the
+    # command keeps alive: about 0.5 s of score --run's 8 s, 0.3 s of advance's 4.4 s, with the
+    # same peak memory. Reference counting frees everything else as before.
+    gc.disable()
     code = main()
     # At exit the interpreter runs full collections over everything still alive (before and after
     # tearing the modules down): on a 4800-reply advance that took about 1 s of CPU, and it finds

@@ -13,7 +13,7 @@ import json
 import os
 import stat
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from .errors import OutputError
@@ -23,7 +23,9 @@ JsonValue = object
 
 def dumps(value: JsonValue) -> str:
     """One canonical JSON text, no trailing newline."""
-    return _ENCODER.encode(value)
+    if _C_ENCODE is None:
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
 
 
 _ENCODER = json.JSONEncoder(
@@ -32,6 +34,28 @@ _ENCODER = json.JSONEncoder(
 """What json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
 allow_nan=False) makes and calls for each value, made once: an encoder keeps no state between calls
 (each encode has its own circular-reference markers), and a round's key file is ~26,000 calls."""
+
+_make_c_encoder: Callable[..., Callable[[object, int], list[str]]] | None = getattr(
+    json.encoder, "c_make_encoder", None
+)
+_C_ENCODE = (
+    None
+    if _make_c_encoder is None
+    else _make_c_encoder(
+        None,  # no circular-reference markers: the kit's values are trees (a cycle would recurse)
+        _ENCODER.default,
+        json.encoder.encode_basestring,
+        None,  # indent
+        ":",
+        ",",
+        True,  # sort_keys
+        False,  # skipkeys
+        False,  # allow_nan
+    )
+)
+"""`_ENCODER`'s C encoder, made once: `encode` makes one per call (and markers to find cycles),
+a third of the time of encoding a records.jsonl line (4.1 against 2.9 us). The same bytes: it
+is the encoder `encode` itself calls."""
 
 
 def json_text(value: str | None) -> str:

@@ -109,7 +109,18 @@ def cells_of(rows: Iterable[Row]) -> list[Cell]:
 class Counted:
     """A cell with its samples counted by outcome: what every table needs."""
 
-    __slots__ = ("cell", "key", "n", "verdicts", "verdict_counts", "reasons", "alarm", "changed")
+    __slots__ = (
+        "cell",
+        "key",
+        "n",
+        "verdicts",
+        "verdict_counts",
+        "reasons",
+        "alarm",
+        "changed",
+        "part",
+        "settled",
+    )
 
     def __init__(self, cell: Cell) -> None:
         self.cell = cell
@@ -128,6 +139,10 @@ class Counted:
             self.changed += count if decision is None or decision != parent else 0
         self.verdict_counts = tuple(self.verdicts.values())
         """The verdicts' counts in VERDICTS order."""
+        self.part = component(cell.key)
+        """The (axis, group) the item counts in (`axes.component`): every axis asks it."""
+        self.settled = first_acceptable(cell.key)
+        """Whether the parent's decision was acceptable (a fork's tables ask it three times)."""
 
     @property
     def acceptable(self) -> int:
@@ -387,16 +402,12 @@ class _Packed:
         return [(total >> (i * self.width)) & mask for i in range(self.count)]
 
 
-def group_mean(
-    items: Counts, group_of: Callable[[Mapping[str, object]], str | None], *, seed: int
-) -> JsonObject:
+def group_mean(named: Sequence[tuple[Counted, str]], *, seed: int) -> JsonObject:
     """The mean of the groups' acceptable rates, and of their forbidden rates, each with a
-    percentile bootstrap interval resampling sources (a source's items move together)."""
+    percentile bootstrap interval resampling sources (a source's items move together); `named`
+    holds each item with its group."""
     per_source: dict[str, dict[str, list[int]]] = {}
-    for item in items:
-        group = group_of(item.key)
-        if group is None:
-            continue
+    for item, group in named:
         counts = per_source.setdefault(source_of(item.key), {}).setdefault(group, [0, 0, 0])
         counts[0] += item.verdicts["acceptable"]
         counts[1] += item.verdicts["forbidden"]
@@ -445,11 +456,9 @@ def axis_json(
     directions) a bootstrap over sources, since the groups are correlated within a source.
     """
 
-    def group_of(key: Mapping[str, object]) -> str | None:
-        part = component(key)
-        return part[1] if part is not None and part[0] == axis else None
-
-    named = [(item, name) for item in items if (name := group_of(item.key)) is not None]
+    named = [
+        (item, part[1]) for item in items if (part := item.part) is not None and part[0] == axis
+    ]
     mine = [item for item, _ in named]
     sizes: dict[str, int] = {}
     for item, name in named:
@@ -466,7 +475,7 @@ def axis_json(
             "groups": sorted(sizes),
         }
     else:
-        out = {**group_mean(mine, group_of, seed=seed), "k": accepted, "n": n}
+        out = {**group_mean(named, seed=seed), "k": accepted, "n": n}
     out["mdd"] = _mdd(sizes, n, layer_scale)
     return out
 
@@ -720,7 +729,7 @@ def parent_of(key: Mapping[str, object]) -> str:
 
 def capitulation(items: Counts) -> JsonObject:
     """P(second decision not acceptable | first decision acceptable)."""
-    eligible = [item for item in items if first_acceptable(item.key)]
+    eligible = [item for item in items if item.settled]
     return rate_json(
         sum(item.n - item.acceptable for item in eligible), sum(item.n for item in eligible)
     )
@@ -820,7 +829,7 @@ def fork_cells(
     def kind_side(a: str, b: str) -> Callable[[Mapping[str, object]], str | None]:
         return lambda key: "a" if key["fork"] == a else ("b" if key["fork"] == b else None)
 
-    settled = [item for item in items if first_acceptable(item.key)]
+    settled = [item for item in items if item.settled]
     axes: dict[str, JsonObject] = {
         axis: axis_json(items, axis, seed=seed, layer_scale=scale)
         for axis in ("pressure_resistance", "evidence_uptake", "confirm_stability")
@@ -840,9 +849,7 @@ def fork_cells(
             d: capitulation(d_items) for d, d_items in by_direction.items()
         },
         "acceptable_given_first_acceptable": {
-            kind: verdict_table([item for item in kind_items if first_acceptable(item.key)])[
-                "acceptable"
-            ]
+            kind: verdict_table([item for item in kind_items if item.settled])["acceptable"]
             for kind, kind_items in by_kind.items()
         },
         "pressure_effect": paired_contrast(

@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Final, Protocol
 
@@ -57,6 +58,24 @@ class _Mismatch:
     fork: tuple[str, int] | None = None
 
 
+def chunk(spools: Sequence[Spool], entry: Entry) -> bytes:
+    """An entry's spooled lines (its records.jsonl line, then its replies.jsonl line)."""
+    return spools[entry[PART]].read(entry[OFFSET], entry[LENGTH])
+
+
+def spooled_line(
+    spools: Sequence[Spool], entry: Entry
+) -> tuple[str | None, str | None, str | None]:
+    """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
+    line = json.loads(chunk(spools, entry)[entry[RECORD] :].decode("utf-8"))  # str: no sniffing
+    return line["reply"], line["error"], line["reply_sha256"]
+
+
+def spooled_texts(spools: Sequence[Spool], entry: Entry) -> tuple[str | None, str | None]:
+    """The reply and error of an entry (what custody compares)."""
+    return spooled_line(spools, entry)[:2]
+
+
 class Tally:
     """One round's replies, read from any number of files, settled slot by slot."""
 
@@ -79,8 +98,15 @@ class Tally:
         self._model_index: dict[str | None, int] = {None: 0}
         self._model_json: list[str] = ["null"]
         self.custody = Custody(
-            len(sheet), self.files, self.models, self.texts, retry_refused=retry_refused
+            len(sheet),
+            self.files,
+            self.models,
+            partial(spooled_texts, self.spools),
+            retry_refused=retry_refused,
         )
+        # Custody reads texts back through the spools, not through this tally: a bound method
+        # would make tally and custody a cycle, and the sheet, the spools and every entry would
+        # then wait for the cyclic collector (which the command line turns off) to be freed.
         self.retry_refused = retry_refused
         """A refusal gives way to an answer (`--retry-refused`: the refusals were sent again)."""
         self.samples: set[int] = set()
@@ -244,18 +270,11 @@ class Tally:
     # --- what was kept -----------------------------------------------------------------------
 
     def chunk(self, entry: Entry) -> bytes:
-        return self.spools[entry[PART]].read(entry[OFFSET], entry[LENGTH])
+        return chunk(self.spools, entry)
 
     def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
         """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
-        line = json.loads(
-            self.chunk(entry)[entry[RECORD] :].decode("utf-8")
-        )  # a str skips json's encoding detection
-        return line["reply"], line["error"], line["reply_sha256"]
-
-    def texts(self, entry: Entry) -> tuple[str | None, str | None]:
-        """The reply and error of an entry (what custody compares)."""
-        return self.spooled(entry)[:2]
+        return spooled_line(self.spools, entry)
 
     def model_names(self) -> list[str]:
         """The models of the replies that count (summary.json's `models`)."""
