@@ -58,22 +58,23 @@ class _Mismatch:
     fork: tuple[str, int] | None = None
 
 
-def chunk(spools: Sequence[Spool], entry: Entry) -> bytes:
+def _spooled_chunk(spools: Sequence[Spool], entry: Entry) -> bytes:
     """An entry's spooled lines (its records.jsonl line, then its replies.jsonl line)."""
     return spools[entry[PART]].read(entry[OFFSET], entry[LENGTH])
 
 
-def spooled_line(
+def _spooled_line(
     spools: Sequence[Spool], entry: Entry
 ) -> tuple[str | None, str | None, str | None]:
     """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
-    line = json.loads(chunk(spools, entry)[entry[RECORD] :].decode("utf-8"))  # str: no sniffing
+    text = _spooled_chunk(spools, entry)[entry[RECORD] :].decode("utf-8")
+    line = json.loads(text)  # a str skips json's encoding detection
     return line["reply"], line["error"], line["reply_sha256"]
 
 
-def spooled_texts(spools: Sequence[Spool], entry: Entry) -> tuple[str | None, str | None]:
+def _spooled_texts(spools: Sequence[Spool], entry: Entry) -> tuple[str | None, str | None]:
     """The reply and error of an entry (what custody compares)."""
-    return spooled_line(spools, entry)[:2]
+    return _spooled_line(spools, entry)[:2]
 
 
 class Tally:
@@ -101,7 +102,7 @@ class Tally:
             len(sheet),
             self.files,
             self.models,
-            partial(spooled_texts, self.spools),
+            partial(_spooled_texts, self.spools),
             retry_refused=retry_refused,
         )
         # Custody reads texts back through the spools, not through this tally: a bound method
@@ -270,11 +271,11 @@ class Tally:
     # --- what was kept -----------------------------------------------------------------------
 
     def chunk(self, entry: Entry) -> bytes:
-        return chunk(self.spools, entry)
+        return _spooled_chunk(self.spools, entry)
 
     def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
         """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
-        return spooled_line(self.spools, entry)
+        return _spooled_line(self.spools, entry)
 
     def model_names(self) -> list[str]:
         """The models of the replies that count (summary.json's `models`)."""
