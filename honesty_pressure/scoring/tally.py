@@ -274,7 +274,6 @@ class Tally:
         return _spooled_chunk(self.spools, entry)
 
     def spooled(self, entry: Entry) -> tuple[str | None, str | None, str | None]:
-        """The reply, error and reply digest of an entry, from its spooled replies.jsonl line."""
         return _spooled_line(self.spools, entry)
 
     def model_names(self) -> list[str]:

@@ -31,8 +31,6 @@ def collector_off() -> Iterator[None]:
     try:
         yield
     finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
         gc.unfreeze()
         if was:
             gc.enable()
