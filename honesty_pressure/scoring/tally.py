@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -351,14 +352,17 @@ class UsageTotal:
         usage object, then the line's), one without ends with its sample number and `}`."""
         if len(line) < 3 or line[-3] != 0x7D:
             return
-        tail = bytes(line[-_USAGE_TAIL:])
-        found = json.loads(tail[tail.rindex(_USAGE_KEY) + len(_USAGE_KEY) : -2])
+        found = _USAGE_END.search(line, max(0, len(line) - _USAGE_TAIL))
+        if found is None:
+            raise RuntimeError("Sheet.reply_line writes usage in one form only")
         self.replies += 1
-        self.input_tokens += found["input_tokens"]
-        self.output_tokens += found["output_tokens"]
+        self.input_tokens += int(found[1])
+        self.output_tokens += int(found[2])
 
 
-_USAGE_KEY: Final = b',"usage":'
+_USAGE_END: Final = re.compile(rb',"usage":\{"input_tokens":(\d+),"output_tokens":(\d+)\}\}\n\Z')
+"""The end of a replies.jsonl line with usage, as `Sheet.reply_line` writes it (a regex, not
+json.loads of the object: 0.6 against 2.4 us a reply, for every reply of a batch file)."""
 _USAGE_TAIL: Final = 128
 """Bytes at the end of a replies.jsonl line that hold its usage (two counts, far under this)."""
 
