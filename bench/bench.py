@@ -535,47 +535,27 @@ def sum_table(rows: list[Step]) -> list[str]:
     return out
 
 
-@dataclass
-class Split:
+def split_table(growth: list[Step]) -> list[str]:
     """score's CPU and its floor's, each split into a part per reply and a part whatever the
     replies, from the two largest growth steps (both over MAX_EXPLORER_ITEMS, so neither embeds
-    every item in its report). Per-sample work (pass^k has one estimate per sample count) falls in
-    the per-reply part."""
-
-    small: Step
-    large: Step
-    per: float
-    per_floor: float
-    fixed: float
-    fixed_floor: float
-
-    @classmethod
-    def of(cls, growth: list[Step]) -> Split | None:
-        large = [s for s in growth if (s.replies or 0) > MAX_EXPLORER_ITEMS and s.floor]
-        if len(large) < 2:
-            return None
-        a, b = large[0], large[-1]
-        assert a.floor is not None and b.floor is not None and a.replies and b.replies
-        floor_a, floor_b = statistics.median(a.floor.cpus), statistics.median(b.floor.cpus)
-        more = b.replies - a.replies
-        per, per_floor = (b.cpu - a.cpu) / more, (floor_b - floor_a) / more
-        return cls(a, b, per, per_floor, a.cpu - per * a.replies, floor_a - per_floor * a.replies)
-
-
-def split_table(split: Split | None) -> list[str]:
-    """The split's table; the last line is the ratio a score would have at each size if each
-    reply cost it no more than it costs the floor."""
-    if split is None:
+    every item in its report): the two parts of every ratio to the floor. Per-sample work (pass^k
+    has one estimate per sample count) falls in the per-reply part. The last line is the ratio a
+    score would have at each size if each reply cost it no more than it costs the floor."""
+    large = [s for s in growth if (s.replies or 0) > MAX_EXPLORER_ITEMS and s.floor is not None]
+    if len(large) < 2:
         return [f"(needs two sizes over {MAX_EXPLORER_ITEMS:,} replies: run with --size 1m)"]
-    a, b, fixed, fixed_floor = split.small, split.large, split.fixed, split.fixed_floor
-    assert a.floor is not None and b.floor is not None
+    a, b = large[0], large[-1]
+    assert a.floor is not None and b.floor is not None and a.replies and b.replies
     floor_a, floor_b = statistics.median(a.floor.cpus), statistics.median(b.floor.cpus)
-    return [
+    more = b.replies - a.replies
+    per, per_floor = (b.cpu - a.cpu) / more, (floor_b - floor_a) / more
+    fixed, fixed_floor = a.cpu - per * a.replies, floor_a - per_floor * a.replies
+    out = [
         "| | per reply (us) | whatever the replies (s) |",
         "|---|---:|---:|",
-        f"| score | {1e6 * split.per:.1f} | {fixed:.2f} |",
-        f"| its parse-write floor | {1e6 * split.per_floor:.1f} | {fixed_floor:.2f} |",
-        f"| ratio, difference | {split.per / split.per_floor:.2f}x | {fixed - fixed_floor:+.2f} |",
+        f"| score | {1e6 * per:.1f} | {fixed:.2f} |",
+        f"| its parse-write floor | {1e6 * per_floor:.1f} | {fixed_floor:.2f} |",
+        f"| ratio, difference | {per / per_floor:.2f}x | {fixed - fixed_floor:+.2f} |",
         "",
         f"From the {a.replies:,} and {b.replies:,} reply steps (medians). At the floor's cost"
         " per reply, with only the",
@@ -583,6 +563,7 @@ def split_table(split: Split | None) -> list[str]:
         f" its floor at {a.replies:,} replies and"
         f" {(floor_b + fixed - fixed_floor) / floor_b:.2f}x at {b.replies:,}.",
     ]
+    return out
 
 
 def per_reply_verdicts(formats: list[Step], one: Step) -> list[tuple[str, bool]]:
@@ -651,7 +632,6 @@ def main() -> int:
         repeats = args.repeats or (2 if args.quick else 3 if heavy else 5)
         print(f"{step.name} ({repeats} repeats)", flush=True)
         measure(step, repeats)
-    split = Split.of(growth)
     formats = [s for s in targets if s.floor is not None]
     verdicts = [line for s in every for line in s.verdicts()]
     one = next(s for s in growth if s.replies == ONE_SAMPLE)
@@ -676,7 +656,7 @@ def main() -> int:
         "",
     ]
     lines += ["## Fixed and per reply (score, native replies, full layer)", ""]
-    lines += [*split_table(split), ""]
+    lines += [*split_table(growth), ""]
     missed = [line for line, met in verdicts if not met]
     count = f"{len(missed)} of {len(verdicts)} targets missed." if missed else ""
     lines += [count or f"All {len(verdicts)} targets met."]
