@@ -72,9 +72,8 @@ FULL = PACKETS / "full"
 LAYER_FILES = [FULL / name for name in ("build.json", "round1.jsonl", "key.jsonl", "ledgers.jsonl")]
 SCORE_FLOOR_TARGET = 1.5  # score / its parse-write floor at 1M (issue 24)
 PER_REPLY_TARGET = 1.5  # score's CPU per reply / its floor's (issue 24's 100k target, decided)
-FIXED_TARGET_S = (
-    2.0  # score CPU of one sample of the full layer: what it costs whatever the replies
-)
+# score CPU of one sample of the full layer: what it costs whatever the replies
+FIXED_TARGET_S = 2.0
 RUN_SUM_TARGET = 1.25  # score --run / (its advance rebuild + a round-1 score of as many replies)
 ADVANCE_TARGET = 5.0  # advance / its parse-and-write baseline (issue 13, met)
 MEMORY_TARGET_MB = 200.0

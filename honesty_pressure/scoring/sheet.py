@@ -68,6 +68,12 @@ _CUT: Final = re.compile("(" + "|".join(re.escape(_MARKS_JSON[field]) for field 
 _CUT_MARKS: Final = [_MARKS_JSON[field] for field in _HOLES]
 
 
+USAGE_END: Final = re.compile(rb',"usage":\{"input_tokens":(\d+),"output_tokens":(\d+)\}\}\n\Z')
+"""The end of a replies.jsonl line with usage, as `Sheet.reply_line` writes it, kept beside it:
+the tally reads the counts back with it (a regex, not json.loads of the object: 0.6 against 2.4 us
+a reply, for every reply of a batch file)."""
+
+
 def _fragments(packet_id: str, key: Mapping[str, object]) -> tuple[str, ...] | None:
     """A record line cut around its changing fields: six pieces, so a line is five values put
     between them. None if a key field happens to hold a marker (then lines are dumped whole)."""
@@ -268,4 +274,4 @@ class Sheet:
         return self.readers[index] is not None
 
 
-__all__ = ["Sheet", "json_text", "menu_codes", "record_json"]
+__all__ = ["USAGE_END", "Sheet", "json_text", "menu_codes", "record_json"]
