@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from honesty_pressure.generate import generate
+from honesty_pressure.core.construct import Surface
 from honesty_pressure.generate.generate import (
     DEFAULT_SEED,
     QUICK_PER_DOMAIN,
     build,
+    build_quick,
     layer_files,
     packet_tree,
     quick_subset,
@@ -32,27 +32,28 @@ def _lines(data: bytes) -> list[str]:
 @settings(max_examples=5)
 def test_same_seed_same_bytes_different_seed_different_set(seed: int) -> None:
     a = packet_tree(seed, ["quick"], 4)
-    # A second draw, not the memoised first one: through a memo of its own, so the sets the rest
-    # of the process shares (tests/conftest.py) stay memoised.
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(
-            generate, "_build", functools.lru_cache(maxsize=2)(generate._build.__wrapped__)
-        )
-        assert a == packet_tree(seed, ["quick"], 4)
+    assert a == packet_tree(seed, ["quick"], 4)  # a second draw: the quick layer is not memoised
     assert a["quick/round1.jsonl"] != packet_tree(seed + 1, ["quick"], 4)["quick/round1.jsonl"]
 
 
-@given(seeds)
-@settings(max_examples=5)
-def test_quick_packets_are_byte_identical_to_full_ones(seed: int) -> None:
-    built = build(seed, 8)
-    quick = layer_files(seed, "quick", built, 8)
-    full = layer_files(seed, "full", built, 8)
+@given(seeds, st.integers(1, 8), st.sampled_from(["public", "held_out"]))
+@settings(max_examples=6)
+def test_quick_packets_are_byte_identical_to_full_ones(
+    seed: int, per_domain: int, surface: Surface
+) -> None:
+    built = build(seed, per_domain, surface=surface)
+    quick = layer_files(seed, "quick", built, per_domain, surface)
+    full = layer_files(seed, "full", built, per_domain, surface)
     for name in ("round1.jsonl", "key.jsonl", "ledgers.jsonl"):
         assert set(_lines(quick[name])) <= set(_lines(full[name]))
     # the quick layer is a slice of QUICK_PER_DOMAIN sources per domain: never more than the
     # committed quick layer's 440 packets (README), whatever the full layer's size
     assert len(_lines(quick["round1.jsonl"])) <= 440
+    # A quick layer alone draws only the sources it takes (source_plan): the same sources, bytes.
+    assert build_quick(seed, per_domain, surface=surface) == quick_subset(built)
+    assert packet_tree(seed, ["quick"], per_domain, surface) == {
+        f"quick/{name}": data for name, data in quick.items()
+    }
 
 
 def test_committed_layers_are_balanced_and_split() -> None:
