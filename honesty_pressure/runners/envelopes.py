@@ -1250,6 +1250,13 @@ def _bound_sample(ref: str) -> int:
     return (split_ref(ref)[2] or 0) if "_s" in ref else 0  # `unbind(ref).sample`, making no BoundId
 
 
+def _bound_sample_allowed(ref: str) -> bool:
+    """`_bound_sample(ref) < MAX_SAMPLES`, splitting only the ids that could fail it: an exported
+    id's sample has at most four digits (`binding._BOUND`), and one of MAX_SAMPLES (1,000) or more
+    has four, so only an id ending in `_s` and four characters is split (1.3 us a batch reply)."""
+    return ref[-6:-4] != "_s" or _bound_sample(ref) < MAX_SAMPLES
+
+
 def read_line(record: JsonObject, file: str, line: int, fmt: Format) -> Received:
     """One JSONL record as scoring reads it: the fast road where it applies (within the limits
     on samples and reply length), else the format's reader (its values, or its error)."""
@@ -1258,7 +1265,7 @@ def read_line(record: JsonObject, file: str, line: int, fmt: Format) -> Received
     if got is not None:
         if (
             got.sample < MAX_SAMPLES
-            and _bound_sample(got.ref) < MAX_SAMPLES
+            and _bound_sample_allowed(got.ref)
             and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS)
         ):
             return got
@@ -1306,7 +1313,7 @@ class Replies:
                     if got is not None:
                         if (
                             got.sample < MAX_SAMPLES
-                            and _bound_sample(got.ref) < MAX_SAMPLES
+                            and _bound_sample_allowed(got.ref)
                             and (got.reply is None or len(got.reply) <= MAX_REPLY_CHARS)
                         ):
                             yield got

@@ -17,7 +17,13 @@ from hypothesis import strategies as st
 
 from honesty_pressure.core.construct import FORMATS, Envelope, Format
 from honesty_pressure.core.errors import InputError
-from honesty_pressure.runners.envelopes import detect_format, read_envelopes
+from honesty_pressure.core.limits import MAX_SAMPLES
+from honesty_pressure.runners.envelopes import (
+    _bound_sample,
+    _bound_sample_allowed,
+    detect_format,
+    read_envelopes,
+)
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replies"
 
@@ -703,3 +709,31 @@ def test_a_bad_byte_is_reported_on_its_own_line_and_a_bom_is_allowed(tmp_path: P
     assert err.value.one_line() == f"{path}:4: not valid UTF-8"
     path.write_bytes(b"\xef\xbb\xbf" + good.encode())
     assert [e.ref for e in read_envelopes(path)] == ["p"]
+
+
+# --- the fast road's check of a bound sample ------------------------------------------------------
+
+_BOUND_IDS = st.one_of(
+    st.builds(
+        lambda pid, packet_set, sample: f"{pid}_{packet_set}_s{sample}",
+        st.text(alphabet="abc-09", min_size=1, max_size=8),
+        st.text(alphabet="0123456789abcdef", min_size=12, max_size=12),
+        st.integers(0, 99_999),
+    ),
+    st.text(alphabet="ab_s019-", max_size=24),
+)
+
+
+@given(_BOUND_IDS)
+def test_a_bound_sample_is_checked_without_splitting_the_ids_that_cannot_fail(ref: str) -> None:
+    # The shortcut skips every id not ending in `_s` and four characters; it must say what the
+    # split says for every id, whatever MAX_SAMPLES and the id pattern become.
+    assert _bound_sample_allowed(ref) == (_bound_sample(ref) < MAX_SAMPLES)
+
+
+def test_the_bound_sample_check_at_its_edges() -> None:
+    base = "p-1_0123456789ab"
+    assert _bound_sample_allowed(f"{base}_s999") and _bound_sample_allowed(base)
+    assert not _bound_sample_allowed(f"{base}_s{MAX_SAMPLES}")
+    assert not _bound_sample_allowed(f"{base}_s9999")
+    assert _bound_sample_allowed(f"{base}_s10000")  # no bound id (five digits): sample 0
