@@ -208,7 +208,7 @@ def _phrasing(domain: Domain, source_id: str, seed: int) -> Phrasing:
 def source_plan(domain: Domain, seed: int, count: int) -> list[tuple[Action, bool]]:
     """Each source's (target action, proceed shown as A), by index: half proceed and half
     hold_back, A/B order balanced within each action. Drawn before any world is, so which
-    sources a layer takes is known without sampling the others (`quick_indices`)."""
+    sources a layer takes is known without sampling the others (`build_quick`)."""
     draw = Draw(seed, domain.name, "balance")
     targets = _balanced(draw, count, "proceed", "hold_back")
     a_first = {
