@@ -223,14 +223,16 @@ def source_plan(domain: Domain, seed: int, count: int) -> list[tuple[Action, boo
 
 
 def domain_sources(
-    domain: Domain, seed: int, count: int, indices: Sequence[int] | None = None
+    domain: Domain,
+    seed: int,
+    plan: Sequence[tuple[Action, bool]],
+    indices: Sequence[int] | None = None,
 ) -> list[tuple[Source, Twins]]:
-    """`count` sources as `source_plan` lays them out (or only those at `indices`), each with its
+    """The sources `plan` (`source_plan`) lays out, or only those at `indices`, each with its
     families' twins (drawn while testing it, see `usable_twins`). A source is a pure function of
     (domain, seed, index, plan entry), so a subset is the same sources the full set holds."""
-    plan = source_plan(domain, seed, count)
     sources = []
-    for index in range(count) if indices is None else indices:
+    for index in range(len(plan)) if indices is None else indices:
         action, proceed_is_a = plan[index]
         source_id = f"{domain.code}-{index:03d}"
         facts, twins = _sample_facts(domain, source_id, seed, action)
@@ -371,14 +373,15 @@ def _build(
 ) -> tuple[Built, ...]:
     out: list[Built] = []
     for declared in domains:
-        out += _domain_built(declared, seed, sources_per_domain, surface)
+        plan = source_plan(declared, seed, sources_per_domain)
+        out += _domain_built(declared, seed, plan, surface)
     return tuple(out)
 
 
 def _domain_built(
     declared: Domain,
     seed: int,
-    sources_per_domain: int,
+    plan: Sequence[tuple[Action, bool]],
     surface: Surface,
     indices: Sequence[int] | None = None,
 ) -> list[Built]:
@@ -387,7 +390,7 @@ def _domain_built(
     domain = grid_domain(declared, value_grid(surface))
     return [
         Built(source=source, packets=tuple(source_packets(domain, source, seed, twins, surface)))
-        for source, twins in domain_sources(domain, seed, sources_per_domain, indices)
+        for source, twins in domain_sources(domain, seed, plan, indices)
     ]
 
 
@@ -408,7 +411,7 @@ def build_quick(
         for index, cell in enumerate(plan):
             cells.setdefault(cell, []).append(index)
         indices = sorted(_round_robin(cells, QUICK_PER_DOMAIN))
-        items = _domain_built(declared, seed, sources_per_domain, surface, indices)
+        items = _domain_built(declared, seed, plan, surface, indices)
         for item, index in zip(items, indices):
             if evaluate_original_action(item) != plan[index][0]:
                 raise GenerationError(

@@ -1245,16 +1245,12 @@ FAST_READERS: Final[dict[Format, FastReader]] = {
 }
 
 
-def _bound_sample(ref: str) -> int:
-    """The sample an exported id carries (`..._s<k>`), 0 if none."""
-    return (split_ref(ref)[2] or 0) if "_s" in ref else 0  # `unbind(ref).sample`, making no BoundId
-
-
 def _bound_sample_allowed(ref: str) -> bool:
-    """`_bound_sample(ref) < MAX_SAMPLES`, splitting only the ids that could fail it: an exported
-    id's sample has at most four digits (`binding._BOUND`), and one of MAX_SAMPLES (1,000) or more
-    has four, so only an id ending in `_s` and four characters is split (1.3 us a batch reply)."""
-    return ref[-6:-4] != "_s" or _bound_sample(ref) < MAX_SAMPLES
+    """The sample an exported id carries (`..._s<k>`, 0 if none) is below MAX_SAMPLES. Only the
+    ids that could fail are split: an exported id's sample has at most four digits
+    (`binding._BOUND`), and one of MAX_SAMPLES (1,000) or more has four, so only an id ending in
+    `_s` and four characters is split (`unbind`, making no BoundId; 1.3 us a batch reply)."""
+    return ref[-6:-4] != "_s" or (split_ref(ref)[2] or 0) < MAX_SAMPLES
 
 
 def read_line(record: JsonObject, file: str, line: int, fmt: Format) -> Received:

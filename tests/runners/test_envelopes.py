@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.construct import FORMATS, Envelope, Format
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.core.limits import MAX_SAMPLES
 from honesty_pressure.runners.envelopes import (
-    _bound_sample,
     _bound_sample_allowed,
     detect_format,
     read_envelopes,
@@ -728,7 +728,7 @@ _BOUND_IDS = st.one_of(
 def test_a_bound_sample_is_checked_without_splitting_the_ids_that_cannot_fail(ref: str) -> None:
     # The shortcut skips every id not ending in `_s` and four characters; it must say what the
     # split says for every id, whatever MAX_SAMPLES and the id pattern become.
-    assert _bound_sample_allowed(ref) == (_bound_sample(ref) < MAX_SAMPLES)
+    assert _bound_sample_allowed(ref) == ((unbind(ref).sample or 0) < MAX_SAMPLES)
 
 
 def test_the_bound_sample_check_at_its_edges() -> None:
