@@ -25,6 +25,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -125,8 +126,22 @@ def measure(extra: Sequence[str]) -> int:
     return done.returncode
 
 
+def wall_times(procs: Sequence[subprocess.Popen[bytes]], started: float) -> list[float]:
+    """Seconds from `started` until each process ended (polled): a shard's own wall time, so the
+    balance of the split can be read off every run, not only off a --measure."""
+    ended: dict[int, float] = {}
+    while len(ended) < len(procs):
+        for i, proc in enumerate(procs):
+            if i not in ended and proc.poll() is not None:
+                ended[i] = time.monotonic() - started
+        if len(ended) < len(procs):
+            time.sleep(0.2)
+    return [ended[i] for i in range(len(procs))]
+
+
 def run(jobs: int, extra: Sequence[str]) -> int:
     plan = shards(units(test_files()), read_weights(), jobs)
+    started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="hp-shards-") as tmp:
         procs = []
         for i, files in enumerate(plan):
@@ -139,11 +154,15 @@ def run(jobs: int, extra: Sequence[str]) -> int:
                     subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT),
                 )
             )
+        ended = wall_times([proc for _, _, proc in procs], started)
         status = 0
         for i, (files, log, proc) in enumerate(procs):
             code = proc.wait()
             log.seek(0)
-            print(f"==== shard {i + 1} of {len(plan)}: {len(files)} files, exit {code} ====")
+            print(
+                f"==== shard {i + 1} of {len(plan)}: {len(files)} files, exit {code}, "
+                f"{ended[i]:.0f} s ===="
+            )
             sys.stdout.write(log.read())
             log.close()
             if code not in (0, NO_TESTS) and status == 0:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
+
 from tests import parallel
 
 
@@ -44,3 +48,15 @@ def test_weights_are_read_from_a_durations_report() -> None:
         ]
     )
     assert parallel.weights_from(report) == {"tests/practice": 4.0, "tests/cli/test_cli.py": 13.0}
+
+
+def test_each_shard_is_timed_to_its_own_end() -> None:
+    # The second process ends first: its time is its own, not the first's, though the first is
+    # waited for first when the logs are printed.
+    started = time.monotonic()
+    slow = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1.0)"])
+    quick = subprocess.Popen([sys.executable, "-c", "pass"])
+    slow_s, quick_s = parallel.wall_times([slow, quick], started)
+    assert quick_s < slow_s
+    assert slow_s >= 1.0
+    assert slow.returncode == 0 and quick.returncode == 0
