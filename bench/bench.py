@@ -497,6 +497,29 @@ def machine() -> list[str]:
     ]
 
 
+SPEED_LOOP = 10_000_000
+
+
+def speed() -> float:
+    """CPU seconds of a fixed loop of SPEED_LOOP additions, in a process of its own: how fast this
+    machine runs pure Python in this hour. The ratios are measured side by side and move less,
+    but not nothing: the same code's ratios differ between the hours and the processors this kit
+    was measured on (docs/SCALE.md), and this is the number that tells the runs' machines apart."""
+    code = (
+        "import os\n"
+        "t = os.times()\n"
+        f"s = 0\nfor i in range({SPEED_LOOP}):\n    s += i\n"
+        "u = os.times()\n"
+        "print(u.user + u.system - t.user - t.system)\n"
+    )
+    done = subprocess.run([PY, "-c", code], check=True, capture_output=True, text=True)
+    return float(done.stdout.split()[-1])
+
+
+def speed_line(when: str) -> str:
+    return f"- a loop of {SPEED_LOOP:,} additions took {speed():.2f} s of CPU {when}"
+
+
 def table(rows: list[Step]) -> list[str]:
     out = [
         "| step | replies | command CPU s | wall s | parse-write floor CPU s | ratio to floor"
@@ -618,7 +641,7 @@ def main() -> int:
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="hp-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     started = datetime.datetime.now(datetime.timezone.utc)
-    header = machine()
+    header = [*machine(), speed_line("before the first step")]
     print("\n".join(header))
     compiled()
     print(f"making reply files in {work} ...", flush=True)
@@ -676,6 +699,7 @@ def main() -> int:
             "",
             *header,
             f"- finished{load}",
+            speed_line("after the last step"),
             "",
             "Targets are issue 24's (score at most 1.5x its parse-write floor at 1M replies and,"
             " decided at 100k, per",
