@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 from tests import parallel
 
@@ -60,3 +62,37 @@ def test_each_shard_is_timed_to_its_own_end() -> None:
     assert quick_s < slow_s
     assert slow_s >= 1.0
     assert slow.returncode == 0 and quick.returncode == 0
+
+
+def test_without_bytecode_writes_the_shards_read_one_compiled_copy_outside_the_tree(
+    tmp_path: Path,
+) -> None:
+    # Run as the CI machine runs (-B: PYTHONDONTWRITEBYTECODE): the module is compiled once into
+    # the prefix the shards inherit, its child imports it from there, and the tree is untouched.
+    tree, prefix = tmp_path / "tree", tmp_path / "prefix"
+    (tree / "pkg").mkdir(parents=True)
+    (tree / "pkg" / "__init__.py").write_text("")
+    (tree / "pkg" / "mod.py").write_text("VALUE = 7\n")
+    script = (
+        "import json, subprocess, sys\n"
+        "from pathlib import Path\n"
+        "from tests import parallel\n"
+        f"env = parallel.bytecode_env(Path({str(prefix)!r}), Path({str(tree)!r}), ['pkg'])\n"
+        "code = 'import importlib.util, pkg.mod; "
+        "print(pkg.mod.__cached__, pkg.mod.VALUE)'\n"
+        f"out = subprocess.run([sys.executable, '-B', '-c', code], cwd={str(tree)!r}, env=env,\n"
+        "                     capture_output=True, text=True, check=True).stdout\n"
+        "print(json.dumps([env.get('PYTHONPYCACHEPREFIX'), out.split()]))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-B", "-c", script],
+        cwd=parallel.ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    given, (cached, value) = json.loads(done.stdout)
+    assert given == str(prefix)
+    assert value == "7"
+    assert cached.startswith(str(prefix)) and Path(cached).is_file()
+    assert not any(tree.rglob("__pycache__"))
