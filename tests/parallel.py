@@ -139,38 +139,35 @@ def wall_times(procs: Sequence[subprocess.Popen[bytes]], started: float) -> list
     return [ended[i] for i in range(len(procs))]
 
 
-COMPILED = ("honesty_pressure", "tests")
-"""The source the shards and their subprocesses import, compiled once before they start."""
+COMPILED = ("honesty_pressure",)
+"""The source the shards' children import afresh in each process: the kit's own package."""
 
 
-def bytecode_env(
-    prefix: Path, root: Path = ROOT, sources: Sequence[str] = COMPILED
-) -> dict[str, str]:
-    """The shards' environment. Where writing bytecode is switched off (PYTHONDONTWRITEBYTECODE,
-    as on the machines CI runs on), every process compiled every module it imported, and the
-    suite starts hundreds (pytest's shards, and each `python -m honesty_pressure` a test runs):
-    about 0.1 s each. So the package and the tests are compiled once, into `prefix`
-    (PYTHONPYCACHEPREFIX, which every child inherits), leaving the checkout as it was.
-    Elsewhere Python writes its caches itself, once, and nothing changes."""
-    env = dict(os.environ)
+def compile_once(root: Path = ROOT, sources: Sequence[str] = COMPILED) -> None:
+    """Where writing bytecode is switched off (PYTHONDONTWRITEBYTECODE, as on the machines CI runs
+    on) and the checkout is fresh, every process compiled the kit's modules it imported, and the
+    suite starts over a hundred (each `python -m honesty_pressure` a test runs, besides the
+    shards). So the package is compiled once, in place, before the shards start, as an install
+    compiles it (`__pycache__` is ignored by git); an up-to-date file is not compiled again.
+    Only the package: a bytecode prefix (PYTHONPYCACHEPREFIX) would have kept the checkout
+    clean, but moves every module's cache there, the standard library's and pytest's too, which
+    every process then compiled again (30 s more CPU for the suite, measured). Where Python
+    writes its caches itself, nothing is done."""
     if not sys.flags.dont_write_bytecode:
-        return env
-    env["PYTHONPYCACHEPREFIX"] = str(prefix)
+        return
     subprocess.run(
         [sys.executable, "-m", "compileall", "-q", "-j", "0", *sources],
         cwd=root,
-        env=env,
         check=True,
         stdout=subprocess.DEVNULL,
     )
-    return env
 
 
 def run(jobs: int, extra: Sequence[str]) -> int:
     plan = shards(units(test_files()), read_weights(), jobs)
+    compile_once()
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="hp-shards-") as tmp:
-        env = bytecode_env(Path(tmp) / "pycache")
         procs = []
         for i, files in enumerate(plan):
             log = open(Path(tmp) / f"shard{i}.log", "w+", encoding="utf-8")  # noqa: SIM115 (closed below)
@@ -179,9 +176,7 @@ def run(jobs: int, extra: Sequence[str]) -> int:
                 (
                     files,
                     log,
-                    subprocess.Popen(
-                        command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
-                    ),
+                    subprocess.Popen(command, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT),
                 )
             )
         ended = wall_times([proc for _, _, proc in procs], started)

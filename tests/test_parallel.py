@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -64,25 +63,23 @@ def test_each_shard_is_timed_to_its_own_end() -> None:
     assert slow.returncode == 0 and quick.returncode == 0
 
 
-def test_without_bytecode_writes_the_shards_read_one_compiled_copy_outside_the_tree(
-    tmp_path: Path,
-) -> None:
-    # Run as the CI machine runs (-B: PYTHONDONTWRITEBYTECODE): the module is compiled once into
-    # the prefix the shards inherit, its child imports it from there, and the tree is untouched.
-    tree, prefix = tmp_path / "tree", tmp_path / "prefix"
+def test_without_bytecode_writes_the_package_is_compiled_once_in_place(tmp_path: Path) -> None:
+    # Run as the CI machine runs (-B: PYTHONDONTWRITEBYTECODE): the package is compiled once, in
+    # its own __pycache__, and a child (itself writing nothing) finds it there; nothing else of
+    # the tree is compiled.
+    tree = tmp_path / "tree"
     (tree / "pkg").mkdir(parents=True)
     (tree / "pkg" / "__init__.py").write_text("")
     (tree / "pkg" / "mod.py").write_text("VALUE = 7\n")
+    (tree / "other.py").write_text("")
     script = (
-        "import json, subprocess, sys\n"
+        "import subprocess, sys\n"
         "from pathlib import Path\n"
         "from tests import parallel\n"
-        f"env = parallel.bytecode_env(Path({str(prefix)!r}), Path({str(tree)!r}), ['pkg'])\n"
-        "code = 'import importlib.util, pkg.mod; "
-        "print(pkg.mod.__cached__, pkg.mod.VALUE)'\n"
-        f"out = subprocess.run([sys.executable, '-B', '-c', code], cwd={str(tree)!r}, env=env,\n"
-        "                     capture_output=True, text=True, check=True).stdout\n"
-        "print(json.dumps([env.get('PYTHONPYCACHEPREFIX'), out.split()]))\n"
+        f"parallel.compile_once(Path({str(tree)!r}), ['pkg'])\n"
+        "code = 'import pkg.mod; print(pkg.mod.__cached__, pkg.mod.VALUE)'\n"
+        f"print(subprocess.run([sys.executable, '-B', '-c', code], cwd={str(tree)!r},\n"
+        "                     capture_output=True, text=True, check=True).stdout)\n"
     )
     done = subprocess.run(
         [sys.executable, "-B", "-c", script],
@@ -91,8 +88,7 @@ def test_without_bytecode_writes_the_shards_read_one_compiled_copy_outside_the_t
         text=True,
         check=True,
     )
-    given, (cached, value) = json.loads(done.stdout)
-    assert given == str(prefix)
+    cached, value = done.stdout.split()
     assert value == "7"
-    assert cached.startswith(str(prefix)) and Path(cached).is_file()
-    assert not any(tree.rglob("__pycache__"))
+    assert Path(cached).parent == tree / "pkg" / "__pycache__" and Path(cached).is_file()
+    assert [p.parent for p in tree.rglob("*.pyc")] == [tree / "pkg" / "__pycache__"] * 2
