@@ -44,7 +44,10 @@ Reply files are made by bench/synthetic.py from the committed full layer (4,800 
 samples each), in the work folder (--work, default a fresh temporary folder; give one to keep the
 files between runs). Before the first step the package's bytecode is compiled (`python -m
 compileall`): an installed kit has it (pip compiles on install), while a checkout run where
-PYTHONDONTWRITEBYTECODE is set would compile every module again in every timed process. Each
+PYTHONDONTWRITEBYTECODE is set would compile every module again in every timed process. The
+header records the machine: its processor, memory and load, and the CPU time of a fixed loop of
+10 million additions before the first step and after the last (how fast it runs pure Python in
+that hour: the same code's ratios moved between hours and processors). Each
 target prints a verdict line ("target ...: 1.32x -- met"). Benchmarks are never unit tests.
 """
 

@@ -6,8 +6,10 @@ development tools are pytest, hypothesis and mypy, and nothing else).
 The test files are dealt into N shards by their measured cost (tests/weights.json, longest
 first, each to the lightest shard), so the shards end together. Files that share a costly
 session fixture (the scored demos of tests/conftest.py) or a cached corpus (tests/practice/)
-stay in one shard, so no build runs twice. Each shard's output is printed whole when it ends;
-the exit status is the first failing shard's (0 when all pass).
+stay in one shard, so no build runs twice. Each shard's output is printed whole when it ends,
+under a line with its own wall time; the exit status is the first failing shard's (0 when all
+pass). Where bytecode is not written (PYTHONDONTWRITEBYTECODE), the package is compiled once
+before the shards start, so the processes the tests start do not each compile it again.
 
     python -m tests.parallel --measure
 
