@@ -4,8 +4,10 @@ tried in its place (docs/SCALE.md, "What score --run spends beyond its sum").
     python bench/bootstrap_forms.py [--n 5926] [--resamples 300]
 
 A resample is SHAKE-256 words modulo the cluster count, and its mean the exact sum of the values
-at those indices (`core/stats.py`: `_draws`, `_pick_words`, `picked_mean`). Each form below must
-give the same sums to the bit (checked first); the time is the best of five passes over the same
+at those indices (`core/stats.py`: `_draws`, `_pick_words`, `picked_mean`). The resamples are the
+kit's own (seed, "clusters", n), and the first form's sums are checked against the kit's pickers
+(`stats.one_pass_pickers`) before anything is timed, so it is the kit's computation; each other
+form must give the same sums to the bit; the time is the best of five passes over the same
 resamples, per resample, with the collector off as a command runs. The values are differences of
 whole-number shares (one sample per fork), so the integer-sum form applies to them.
 """
@@ -18,11 +20,19 @@ import hashlib
 import math
 import random
 import struct
+import sys
 import time
 from collections.abc import Callable
 from functools import lru_cache
 from itertools import repeat
 from operator import mod
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the checkout's package, installed or not
+
+from honesty_pressure.core import stats  # noqa: E402
+from honesty_pressure.runs.pipeline import DEFAULT_BOOTSTRAP_SEED as SEED  # noqa: E402
 
 Form = Callable[[bytes, int, list[float], list[int]], float]
 
@@ -81,11 +91,12 @@ def main() -> int:
     rng = random.Random(20261206)
     whole = [rng.choice((-1, 0, 0, 0, 1)) for _ in range(n)]
     values = [float(v) for v in whole]
+    prefix = f"bootstrap\x1f{SEED}\x1fclusters\x1f{n}\x1f"
     digests = [
-        hashlib.shake_256(f"bench\x1f{n}\x1f{r}".encode()).digest(4 * n)
-        for r in range(args.resamples)
+        hashlib.shake_256(f"{prefix}{r}".encode()).digest(4 * n) for r in range(args.resamples)
     ]
-    expected = [kit(d, n, values, whole) for d in digests]
+    pickers = stats.one_pass_pickers(SEED, "clusters", n, args.resamples)
+    expected = [math.fsum(pick(values)) for pick in pickers]
     gc.disable()
     print(f"one resample of {n:,} clusters (best of 5 passes over {args.resamples}), in us:")
     for name, form in FORMS.items():

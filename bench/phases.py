@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the checkout's package, installed or not
 PHASES: tuple[tuple[str, str, str], ...] = (
     ("the chain check: the round rebuilt byte for byte", "runs.pipeline", "check_chain"),
     ("reading and judging the replies", "scoring.tally", "Tally.read"),
