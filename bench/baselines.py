@@ -15,6 +15,14 @@ skip, run as its own process so that it is timed as the commands are.
         digest per (id, sample) (duplicate detection), find the last "DECISION:" line with one
         regex, count decisions per id. No layer, no matching, no verdict sets, no output files:
         a lower bound for `score`, reported beside the baseline (what 2x of it can hold).
+    python bench/baselines.py bootstrap --clusters N...
+        the fork statistics' floor: for each cluster count, the percentile bootstrap of a mean
+        over N clusters as the kit draws it (1,000 resamples, each N SHAKE-256 words modulo N,
+        the values at those indices summed exactly with fsum, the means sorted and cut at 2.5 and
+        97.5 %), in the fastest stdlib form found (bench/bootstrap_forms.py: the words read
+        through memoryview.cast). `score --run` makes this bootstrap for its two paired contrasts
+        and the honesty index's interval, and a round-1 `score` makes none of them: this floor
+        is taken off `score --run`'s CPU before its ratio to its sum (docs/SCALE.md).
 
 Each prints the CPU seconds (user + system) of its measured part on its last line; the start of
 the interpreter is not counted, which only makes the baseline smaller.
@@ -25,9 +33,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import os
 import re
 import tempfile
+from itertools import repeat
+from operator import mod
 
 DECISION = re.compile(r"DECISION:")
 
@@ -126,6 +137,29 @@ def parse_write(inputs: list[str], outputs: list[str]) -> float:
     return cpu() - start
 
 
+RESAMPLES = 1000  # honesty_pressure.core.stats.BOOTSTRAP_RESAMPLES
+
+
+def resample_sum(prefix: bytes, n: int, r: int, values: list[float]) -> float:
+    """The exact sum of resample r's values: n SHAKE-256 words of (prefix, r), each modulo n, as
+    the kit draws them (core/stats.py), read through memoryview.cast (4-byte words, little-endian
+    on the machines the kit runs on; tests/test_bench.py holds it to the kit's sums)."""
+    words = memoryview(hashlib.shake_256(prefix + b"%d" % r).digest(4 * n)).cast("I")
+    return math.fsum(map(values.__getitem__, map(mod, words, repeat(n))))
+
+
+def bootstrap(clusters: list[int]) -> float:
+    start = cpu()
+    for n in clusters:
+        # Values of the contrasts' kind (differences of whole-number shares); what they are does
+        # not change the work, which is the draws, the picks and the exact sums.
+        values = [float(i % 3 - 1) for i in range(n)]
+        prefix = f"bootstrap\x1ffloor\x1f{n}\x1f".encode()
+        means = sorted(resample_sum(prefix, n, r, values) / n for r in range(RESAMPLES))
+        _ = means[int(0.025 * (RESAMPLES - 1))], means[int(0.975 * (RESAMPLES - 1))]
+    return cpu() - start
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="kind", required=True)
@@ -138,11 +172,15 @@ def main() -> int:
     pw = sub.add_parser("parse-write")
     pw.add_argument("--inputs", nargs="+", required=True)
     pw.add_argument("--outputs", nargs="+", required=True)
+    b = sub.add_parser("bootstrap")
+    b.add_argument("--clusters", nargs="+", type=int, required=True)
     args = parser.parse_args()
     if args.kind == "replies":
         seconds = replies(args.format, args.file)
     elif args.kind == "verdicts":
         seconds = verdicts(args.format, args.file)
+    elif args.kind == "bootstrap":
+        seconds = bootstrap(args.clusters)
     else:
         seconds = parse_write(args.inputs, args.outputs)
     print(f"{seconds:.6f}")
