@@ -36,9 +36,12 @@ import json
 import math
 import os
 import re
+import struct
+import sys
 import tempfile
 from itertools import repeat
 from operator import mod
+from typing import Final
 
 DECISION = re.compile(r"DECISION:")
 
@@ -140,11 +143,17 @@ def parse_write(inputs: list[str], outputs: list[str]) -> float:
 RESAMPLES = 1000  # honesty_pressure.core.stats.BOOTSTRAP_RESAMPLES
 
 
+_CAST: Final = sys.byteorder == "little" and struct.calcsize("I") == 4
+"""Whether memoryview.cast("I") reads the kit's words (4-byte little-endian) as they are."""
+
+
 def resample_sum(prefix: bytes, n: int, r: int, values: list[float]) -> float:
     """The exact sum of resample r's values: n SHAKE-256 words of (prefix, r), each modulo n, as
-    the kit draws them (core/stats.py), read through memoryview.cast (4-byte words, little-endian
-    on the machines the kit runs on; tests/test_bench.py holds it to the kit's sums)."""
-    words = memoryview(hashlib.shake_256(prefix + b"%d" % r).digest(4 * n)).cast("I")
+    the kit draws them (core/stats.py), read through memoryview.cast where the machine's words are
+    the kit's, else unpacked as the kit unpacks them (tests/test_bench.py holds it to the kit's
+    sums)."""
+    digest = hashlib.shake_256(prefix + b"%d" % r).digest(4 * n)
+    words = memoryview(digest).cast("I") if _CAST else struct.unpack(f"<{n}I", digest)
     return math.fsum(map(values.__getitem__, map(mod, words, repeat(n))))
 
 

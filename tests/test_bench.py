@@ -51,6 +51,18 @@ def test_the_bootstrap_floor_draws_and_sums_as_the_kit_does(
     assert baselines.RESAMPLES == stats.BOOTSTRAP_RESAMPLES
 
 
+def test_the_floor_reads_the_kit_s_words_on_any_byte_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where memoryview.cast would read other words (a big-endian machine), the floor unpacks them
+    as the kit does: the same sums either way."""
+    values = [float(i % 5) - 2.0 for i in range(257)]
+    prefix = b"bootstrap\x1f7\x1fclusters\x1f257\x1f"
+    cast = [baselines.resample_sum(prefix, 257, r, values) for r in range(4)]
+    monkeypatch.setattr(baselines, "_CAST", False)
+    assert [baselines.resample_sum(prefix, 257, r, values) for r in range(4)] == cast
+    kit = [math.fsum(pick(values)) for pick in stats.one_pass_pickers(7, "clusters", 257, 4)]
+    assert cast == kit
+
+
 def _proc(label: str, cpus: list[float]) -> Any:
     return bench.Proc(["true"], label, runs=[bench.Measured(cpu=c, peak_mb=100.0) for c in cpus])
 
