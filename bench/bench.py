@@ -150,9 +150,14 @@ class Step:
         return [p for p in procs if p]
 
     @staticmethod
-    def _ratio(tops: list[float], bottoms: list[float]) -> float:
+    def each(tops: list[float], bottoms: list[float]) -> list[float]:
+        """The ratio in each repeat."""
         # a baseline's measured part can round to 0 s (selfcheck quick reads four small files)
-        return statistics.median(t / max(b, 0.001) for t, b in zip(tops, bottoms))
+        return [t / max(b, 0.001) for t, b in zip(tops, bottoms)]
+
+    @classmethod
+    def _ratio(cls, tops: list[float], bottoms: list[float]) -> float:
+        return statistics.median(cls.each(tops, bottoms))
 
     @property
     def ratio(self) -> float:
@@ -220,10 +225,10 @@ class Step:
     def repeats(self, target: Target) -> list[float]:
         """A ratio target's ratio in each repeat (its median is the verdict's value)."""
         if target.kind == "sum":
-            return [t / max(b, 0.001) for t, b in zip(self.beyond, self.sums)]
+            return self.each(self.beyond, self.sums)
         under = self.floor if target.kind == "floor" else self.baseline
         assert under is not None, (self.name, target.kind)
-        return [t / max(b, 0.001) for t, b in zip(self.command.cpus, under.cpus)]
+        return self.each(self.command.cpus, under.cpus)
 
     def verdicts(self) -> list[tuple[str, bool]]:
         """One line per target, "target PHRASE: VALUE -- met" (or "-- MISSED"), and whether met.
@@ -672,7 +677,7 @@ def as_written(formats: list[Step], runs: list[Step]) -> list[str]:
         for s in formats
     ]
     for s in runs:
-        each = ", ".join(f"{t / max(b, 0.001):.2f}" for t, b in zip(s.command.cpus, s.sums))
+        each = ", ".join(f"{r:.2f}" for r in s.each(s.command.cpus, s.sums))
         out.append(
             f"- score --run <= {RUN_SUM_TARGET:g}x its advance rebuild + a round-1 score of"
             f" {s.replies:,} replies: {s.written_ratio:.2f}x (repeats {each})"
