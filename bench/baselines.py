@@ -147,14 +147,18 @@ _CAST: Final = sys.byteorder == "little" and struct.calcsize("I") == 4
 """Whether memoryview.cast("I") reads the kit's words (4-byte little-endian) as they are."""
 
 
-def resample_sum(prefix: bytes, n: int, r: int, values: list[float]) -> float:
-    """The exact sum of resample r's values: n SHAKE-256 words of (prefix, r), each modulo n, as
-    the kit draws them (core/stats.py), read through memoryview.cast where the machine's words are
-    the kit's, else unpacked as the kit unpacks them (tests/test_bench.py holds it to the kit's
-    sums)."""
-    digest = hashlib.shake_256(prefix + b"%d" % r).digest(4 * n)
+def picked_sum(digest: bytes, n: int, values: list[float]) -> float:
+    """The exact sum of the values at one resample's indices: its words (4-byte little-endian, as
+    the kit reads them, core/stats.py) each modulo n, read through memoryview.cast where the
+    machine's words are the kit's, else unpacked as the kit unpacks them."""
     words = memoryview(digest).cast("I") if _CAST else struct.unpack(f"<{n}I", digest)
     return math.fsum(map(values.__getitem__, map(mod, words, repeat(n))))
+
+
+def resample_sum(prefix: bytes, n: int, r: int, values: list[float]) -> float:
+    """`picked_sum` of resample r: n SHAKE-256 words of (prefix, r), as the kit draws them
+    (tests/test_bench.py holds it to the kit's sums)."""
+    return picked_sum(hashlib.shake_256(prefix + b"%d" % r).digest(4 * n), n, values)
 
 
 def bootstrap(clusters: list[int]) -> float:

@@ -31,6 +31,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # the checkout's package, installed or not
 
+import baselines  # noqa: E402  (bench/, this script's folder, is first on sys.path)
+
 from honesty_pressure.core import stats  # noqa: E402
 from honesty_pressure.runs.pipeline import DEFAULT_BOOTSTRAP_SEED as SEED  # noqa: E402
 
@@ -44,8 +46,9 @@ def kit(digest: bytes, n: int, values: list[float], _: list[int]) -> float:
 
 
 def cast(digest: bytes, n: int, values: list[float], _: list[int]) -> float:
-    """The words read through memoryview.cast instead of a tuple from struct.unpack."""
-    return math.fsum(map(values.__getitem__, map(mod, memoryview(digest).cast("I"), repeat(n))))
+    """The words read through memoryview.cast instead of a tuple from struct.unpack: the
+    benchmark's bootstrap floor (bench/baselines.py picked_sum)."""
+    return baselines.picked_sum(digest, n, values)
 
 
 def integer_sum(digest: bytes, n: int, _: list[float], whole: list[int]) -> float:
