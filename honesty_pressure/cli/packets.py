@@ -88,7 +88,7 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     out = Path(args.out or "packets")
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
     if drawn:
-        print(drawn_seed_note(seed, out))
+        print(drawn_seed_note(seed, out, args.layer))
     if not args.check:  # an unwritable or refused --out is said before a build of seconds
         check_packet_target(
             out, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
@@ -121,14 +121,15 @@ def cmd_prepare(args: argparse.Namespace) -> int:
     return 0
 
 
-def drawn_seed_note(seed: int, out: Path) -> str:
+def drawn_seed_note(seed: int, out: Path, layer: str) -> str:
     """What a user must keep of a seed the kit drew: the seed rebuilds the set and opens the
     commitment, and build.json records it, so the folder is as secret as the seed."""
+    layers = "" if layer == "all" else f" --layer {layer}"
     return (
         f"seed (drawn, {DRAWN_SEED_BITS} random bits): {seed}; keep it, and {printable(str(out))}, "
         "which records it in each build.json, private until the run is scored, then publish it: "
         f"anyone can check it against the commitment and rebuild the set with prepare --seed "
-        f"{seed} --held-out --check --out DIR"
+        f"{seed} --held-out{layers} --check --out DIR"
     )
 
 

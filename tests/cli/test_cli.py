@@ -189,8 +189,8 @@ def test_a_held_out_set_without_a_seed_draws_128_random_bits_and_says_what_to_ke
         f"seed commitment (SHA-256, publish before a private run): {seed_commitment(777)}",
         f"seed (drawn, 128 random bits): 777; keep it, and {out}, which records it in each "
         "build.json, private until the run is scored, then publish it: anyone can check it "
-        "against the commitment and rebuild the set with prepare --seed 777 --held-out --check "
-        "--out DIR",
+        "against the commitment and rebuild the set with prepare --seed 777 --held-out --layer "
+        "quick --check --out DIR",
     ]
     build = json.loads((out / "quick" / "build.json").read_text())
     assert (build["seed"], build["surface"]) == ("777", "held_out")
