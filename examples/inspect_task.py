@@ -41,7 +41,8 @@ is retried with `inspect eval-retry LOG`; give both logs to the kit (docs/SCORIN
 
 Needs inspect-ai and honesty_pressure importable (`pip install inspect-ai`, and `pip install .` in
 the kit's checkout, or run from a checkout: the checkout is put on the path when the package is not
-installed).
+installed). Tested with inspect-ai 0.3.285 (CI's pin); the metrics need a version whose `@metric`
+takes `scores="unreduced"`.
 """
 
 from __future__ import annotations
