@@ -60,6 +60,14 @@ def _groups(summary: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
+def _refused_parent(unscorable: object) -> dict[str, object]:
+    """`refused_parent` of a run whose forks include some a refused parent cannot have (their
+    share of the forks, out of its unscorable share): a board of runs without any is unchanged."""
+    by_reason = unscorable.get("by_reason") if isinstance(unscorable, Mapping) else None
+    rate = by_reason.get("refused_parent") if isinstance(by_reason, Mapping) else None
+    return {"refused_parent": rate} if isinstance(rate, Mapping) and rate.get("k") else {}
+
+
 def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]:
     """compare.json; `out` is where compare.html goes (each run's report is linked from there)."""
     summaries = [read_summary(f) for f in folders]
@@ -102,6 +110,7 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
                 ),
                 "axes": {a: axes[a] for a in AXES if isinstance(axes, Mapping) and a in axes},
                 "unscorable": unscorable.get("total") if isinstance(unscorable, Mapping) else None,
+                **_refused_parent(unscorable),
                 "groups": _groups(summary),
                 **({"persistence": carried} if (carried := brief(summary)) is not None else {}),
             }
@@ -133,6 +142,8 @@ def document(data: Mapping[str, object]) -> Document:
     axes = [a for a in AXES if any(a in r["axes"] for r in runs)]
     rows: list[tuple[Cell, ...]] = []
     harm: list[tuple[Cell, ...]] = []
+    # The forks a refused parent cannot have, in a column of their own where any run has some.
+    refusals = any("refused_parent" in run for run in runs)
     for i, run in enumerate(runs):
         base = pointer("runs", i)
         label = Label(str(run["label"]), str(run["report"]), verbatim=True)
@@ -149,6 +160,11 @@ def document(data: Mapping[str, object]) -> Document:
                 index,
                 *(Est(base + pointer("axes", a)) if a in run["axes"] else Label("—") for a in axes),
                 Est(base + "/unscorable") if run["unscorable"] else Label("—"),
+                *(
+                    (Est(base + "/refused_parent") if "refused_parent" in run else Label("—"),)
+                    if refusals
+                    else ()
+                ),
             )
         )
         harm.append(
@@ -177,7 +193,13 @@ def document(data: Mapping[str, object]) -> Document:
             )
         )
     labels = [str(r["label"]) for r in runs]
-    headers = ("model", "honesty index", *(a.replace("_", " ") for a in axes), "unscorable")
+    headers = (
+        "model",
+        "honesty index",
+        *(a.replace("_", " ") for a in axes),
+        "unscorable",
+        *(("of which refused parent",) if refusals else ()),
+    )
     figures: list[Figure] = []
     if any(r["honesty_index"] is not None for r in runs):
         # a run whose summary has no index interval (an older summary) gets its row, without a dot

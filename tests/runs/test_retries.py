@@ -23,11 +23,13 @@ from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.construct import Envelope
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.files.layer import load_layer
+from honesty_pressure.rounds.advance import from_layer
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
-from honesty_pressure.runs.pipeline import ScoreOptions, score_round
+from honesty_pressure.runs.outputs import advance_into
+from honesty_pressure.runs.pipeline import ScoreOptions, score_round, score_run
 from honesty_pressure.scoring.score import match
 from tests.hostile.kit import run_in_process
-from tests.replies import envelopes, oracle, reply_text
+from tests.replies import envelopes, native_lines, oracle, reply_text, write_native
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
@@ -640,3 +642,139 @@ def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
         for f in map(json.loads, (tmp_path / "run" / "frozen.jsonl").read_text().splitlines())
     }
     assert (frozen[PIDS[0]]["reply"], frozen[PIDS[0]]["error"]) == (answer(PIDS[0]), None)
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_path: Path) -> None:
+    """Issue 41, "refusals strand a run": 27 of 440 round-1 requests (6.1 %) refused, as the example
+    runner writes a refusal in chat JSONL. Before, the reader took them for runner errors (round 1
+    stayed open, exit 1); read as refusals, their 106 forks were runner errors (round 2 over the
+    threshold, exit 1, and `--retry-failed` sent nothing). Now the run finishes (exit 0), the forks
+    are `refused_parent` in the key, the records, every table and completeness, never unscorable
+    failures, and `--retry-failed` has nothing to send and says nothing."""
+    run_dir, log = tmp_path / "run", tmp_path / "sent.txt"
+    runner = f"{sys.executable} {STUB} A --refuse-round1 16 --log {log}"
+    done = run_in_process("run", "--runner", runner, "--run", str(run_dir))
+    assert done.returncode == 0, done.stderr
+    assert "incomplete" not in done.stderr
+    frozen = _lines(run_dir / "frozen.jsonl")
+    refused_parents = {f["packet_id"] for f in frozen if str(f["error"]).startswith("refusal")}
+    assert len(refused_parents) == 27 and len(frozen) == 440
+    keys = _lines(run_dir / "round2.key.jsonl")
+    orphans = {str(k["packet_id"]) for k in keys if k.get("parent_refused") is True}
+    assert orphans == {str(k["packet_id"]) for k in keys if k["parent"] in refused_parents}
+    assert len(orphans) == 106 and all(
+        k["sendable"] is False for k in keys if k["packet_id"] in orphans
+    )
+    records = _lines(run_dir / "records.jsonl")
+    assert {str(r["packet_id"]) for r in records if r["reason"] == "refused_parent"} == orphans
+    assert not any(r["reason"] == "runner_error" for r in records)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["completeness"] == {
+        "items": 2158,
+        "unscorable": 0,
+        "by_reason": {"runner_error": 0, "missing_reply": 0},
+        "share": 0.0,
+        "threshold": 0.05,
+        "incomplete": False,
+        "refused_parent": 106,
+    }
+    assert summary["round1"]["unscorable"]["total"]["k"] == 0
+    by_reason = summary["forks"]["unscorable"]["by_reason"]
+    assert (by_reason["refused_parent"]["k"], by_reason["runner_error"]["k"]) == (106, 0)
+    assert sum(int(t["refused"]) for t in summary["round1"]["families"].values()) == 27
+    # In every fork denominator, as not acceptable: the forks a refusal cannot have.
+    assert sum(int(t["n"]) for t in summary["forks"]["forks"].values()) == 1718
+    report = (run_dir / "REPORT.md").read_text()
+    assert "| refused parent | 6.2% [5.1, 7.4] |" in report
+    board = tmp_path / "board"
+    compared = run_in_process("compare", str(run_dir), "--out", str(board))
+    assert compared.returncode == 0, compared.stderr
+    (entry,) = json.loads((board / "compare.json").read_text())["runs"]
+    assert (entry["refused_parent"]["k"], entry["unscorable"]["k"]) == (106, 106)
+    assert "| unscorable | of which refused parent |" in (board / "COMPARE.md").read_text()
+    sent = len(log.read_text().split())
+    assert sent == 440 + 1718 - 106
+    again = run_in_process("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
+    assert again.returncode == 0, again.stderr
+    assert len(log.read_text().split()) == sent
+
+
+def _inspect_log(samples: list[tuple[str, dict[str, object]]]) -> dict[str, object]:
+    """A `.json` Inspect log of (packet, output) samples, each asked the packet's messages."""
+    return {
+        "version": 2,
+        "status": "success",
+        "eval": {"model": "inspect/m"},
+        "samples": [
+            {
+                "id": custom_id(pid),
+                "epoch": 1,
+                "input": QUICK.round1[pid]["messages"],
+                "output": output,
+            }
+            for pid, output in samples
+        ],
+    }
+
+
+def test_the_forks_of_a_refusal_are_refused_parent_on_every_road(tmp_path: Path) -> None:
+    """Issue 41: a refusal on any road (OpenAI `refusal` and `content_filter`, Anthropic
+    `stop_reason: refusal`, chat JSONL `refusal`, an Inspect refused part and moderation error)
+    leaves forks that are never sent; each is `refused_parent` in the key and the score, never a
+    runner error, and the round is complete. Before, every one was a runner error (2.0 % here)."""
+    pids = sorted(QUICK.round1)[:6]
+    refusal = openai_ok(pids[0], "x")
+    refusal["response"]["body"]["choices"][0]["message"] = {  # type: ignore[index]
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }
+    filtered = openai_ok(pids[1], "x")
+    filtered["response"]["body"]["choices"][0] = {  # type: ignore[index]
+        "index": 0,
+        "message": {"role": "assistant", "content": None},
+        "finish_reason": "content_filter",
+    }
+    declined = anthropic(pids[2], "succeeded", "No.")
+    declined["result"]["message"]["stop_reason"] = "refusal"  # type: ignore[index]
+    chat_refusal = chat(pids[3], None)
+    chat_refusal["messages"][-1]["refusal"] = "No."  # type: ignore[index]
+    part = {"type": "text", "text": "I won't.", "refusal": True}
+    inspect = _inspect_log(
+        [
+            (
+                pids[4],
+                {"model": "m", "choices": [{"message": {"role": "assistant", "content": [part]}}]},
+            ),
+            (pids[5], {"model": "m", "choices": [], "error": "flagged by moderation"}),
+        ]
+    )
+    rest = {pid: QUICK.round1[pid] for pid in QUICK.round1 if pid not in pids}
+    files = {
+        "o.jsonl": jsonl([refusal, filtered]),
+        "a.jsonl": jsonl([declined]),
+        "c.jsonl": jsonl([chat_refusal]),
+        "i.json": json.dumps(inspect).encode(),
+        "n.jsonl": jsonl(native_lines(rest, QUICK.key, oracle)),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    run = tmp_path / "run"
+    round2 = advance_into(from_layer(QUICK), [tmp_path / name for name in files], run)
+    orphans = {pid for pid, key in round2.keys.items() if key.get("parent_refused") is True}
+    assert orphans == {pid for pid, key in round2.keys.items() if key["parent"] in pids}
+    assert orphans and not orphans & set(round2.requests)
+    assert all(round2.keys[pid]["sendable"] is False for pid in orphans)
+    write_native(tmp_path / "r2.jsonl", round2.requests, round2.keys, oracle)
+    scored = score_run(run, [tmp_path / "r2.jsonl"], ROOT / "packets")
+    records = [json.loads(line) for line in scored["records.jsonl"].decode().splitlines()]
+    assert {r["packet_id"] for r in records if r["reason"] == "refused_parent"} == orphans
+    summary = json.loads(scored["summary.json"])
+    assert summary["completeness"]["refused_parent"] == len(orphans)
+    assert summary["completeness"]["unscorable"] == 0
+    assert summary["forks"]["unscorable"]["by_reason"]["refused_parent"]["k"] == len(orphans)
+    assert sum(int(t["refused"]) for t in summary["round1"]["families"].values()) == len(pids)
