@@ -703,6 +703,39 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
     assert len(log.read_text().split()) == sent
 
 
+def test_retry_failed_never_advises_a_retry_that_sends_nothing(tmp_path: Path) -> None:
+    """Issue 41: an incomplete run whose unanswered items no `--retry-failed` can send (forks of
+    round-1 failures, once round 1 closed) printed the same advice after every retry, which sent
+    0 requests. Round 1: 14 of 440 runner errors (3.18 %, within --max-unscorable 0.032, so it
+    closes); their 55 forks are 3.20 % of round 2, past it. Every fork is refused the first time.
+    The line says what is left and why, and names --retry-refused while refusals are left."""
+    run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
+    runner = f"{sys.executable} {STUB} A --fail-round1 7 --refuse-forks-once {seen} --log {log}"
+    base = ("run", "--runner", runner, "--run", str(run_dir), "--max-unscorable", "0.032")
+    head = (
+        "python -m honesty_pressure run: incomplete: round 2: 55 of 1718 items got no answer (55 "
+        "runner error; 3.2 % > --max-unscorable 0.032); its rates are not a result; --retry-failed "
+        "has nothing left to send: 55 are forks never sent because their parent got no answer in "
+        "round 1, which is closed and never sent again (to retry round 1's failures before it "
+        "closes, start a new run with --max-unscorable 0)"
+    )
+    refusals = (
+        "; 1663 round-2 replies are refusals (the model's answer, not counted here): "
+        "--retry-failed --retry-refused resends them"
+    )
+    first = run_in_process(*base)
+    assert first.returncode == 1
+    assert first.stderr.splitlines()[-1] == head + refusals
+    sent = len(log.read_text().split())
+    assert sent == 440 + 1663
+    again = run_in_process(*base, "--retry-failed")
+    assert (again.returncode, again.stderr.splitlines()[-1]) == (1, head + refusals)
+    assert len(log.read_text().split()) == sent, "--retry-failed had nothing to send"
+    resent = run_in_process(*base, "--retry-failed", "--retry-refused")
+    assert (resent.returncode, resent.stderr.splitlines()[-1]) == (1, head)
+    assert len(log.read_text().split()) == sent + 1663
+
+
 def _inspect_log(samples: list[tuple[str, dict[str, object]]]) -> dict[str, object]:
     """A `.json` Inspect log of (packet, output) samples, each asked the packet's messages."""
     return {
