@@ -29,6 +29,7 @@ from honesty_pressure.runs.outputs import advance_into
 from honesty_pressure.runs.pipeline import ScoreOptions, score_round, score_run
 from honesty_pressure.scoring.score import match
 from tests.hostile.kit import run_in_process
+from tests.htmlcheck import explorer_items
 from tests.replies import envelopes, native_lines, oracle, reply_text, write_native
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -690,6 +691,10 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
     assert sum(int(t["n"]) for t in summary["forks"]["forks"].values()) == 1718
     report = (run_dir / "REPORT.md").read_text()
     assert "| refused parent | 6.2% [5.1, 7.4] |" in report
+    items, _ = explorer_items((run_dir / "report.html").read_text())
+    assert {(i["id"], i["err"]) for i in items if i["r"] == "refused_parent"} == {
+        (f"{pid}#0", "never sent: the parent was a refusal") for pid in orphans
+    }
     board = tmp_path / "board"
     compared = run_in_process("compare", str(run_dir), "--out", str(board))
     assert compared.returncode == 0, compared.stderr
