@@ -24,6 +24,7 @@ from honesty_pressure.core.construct import Envelope
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.files.layer import load_layer
 from honesty_pressure.rounds.advance import from_layer
+from honesty_pressure.rounds.runcheck import from_run
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
 from honesty_pressure.runs.outputs import advance_into
 from honesty_pressure.runs.pipeline import ScoreOptions, score_round, score_run
@@ -816,3 +817,34 @@ def test_the_forks_of_a_refusal_are_refused_parent_on_every_road(tmp_path: Path)
     assert summary["completeness"]["unscorable"] == 0
     assert summary["forks"]["unscorable"]["by_reason"]["refused_parent"]["k"] == len(orphans)
     assert sum(int(t["refused"]) for t in summary["round1"]["families"].values()) == len(pids)
+
+
+def test_a_refusal_later_in_a_sustained_chain_leaves_refused_parent_forks(tmp_path: Path) -> None:
+    """The same rule one round deeper: a sustained thread whose round-2 reply is a refusal has a
+    round-3 fork that is never sent and scores `refused_parent` (the key of round 3 says so)."""
+    first = tmp_path / "r1.jsonl"
+    write_native(first, QUICK.round1, QUICK.key, oracle)
+    run, run3 = tmp_path / "run", tmp_path / "run3"
+    round2 = advance_into(from_layer(QUICK), [first], run, protocol="sustained")
+    refused_fork = sorted(round2.requests)[0]
+    answered = {pid: r for pid, r in round2.requests.items() if pid != refused_fork}
+    write_native(tmp_path / "r2.jsonl", answered, round2.keys, oracle)
+    refusal = openai_ok(refused_fork, "x")
+    refusal["custom_id"] = bind(refused_fork, round2.parent_set)
+    refusal["response"]["body"]["choices"][0]["message"] = {  # type: ignore[index]
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }
+    (tmp_path / "o.jsonl").write_bytes(jsonl([refusal]))
+    replies2 = [tmp_path / "r2.jsonl", tmp_path / "o.jsonl"]
+    parents3, chain = from_run(run, ROOT / "packets")
+    round3 = advance_into(parents3, replies2, run3, chain=chain, protocol="sustained")
+    orphans = {pid for pid, key in round3.keys.items() if key.get("parent_refused") is True}
+    assert orphans == {pid for pid, key in round3.keys.items() if key["parent"] == refused_fork}
+    assert len(orphans) == 1 and not orphans & set(round3.requests)
+    write_native(tmp_path / "r3.jsonl", round3.requests, round3.keys, oracle)
+    scored = score_run(run3, [tmp_path / "r3.jsonl"], ROOT / "packets")
+    records = [json.loads(line) for line in scored["records.jsonl"].decode().splitlines()]
+    assert {r["packet_id"] for r in records if r["reason"] == "refused_parent"} == orphans
+    assert json.loads(scored["summary.json"])["completeness"]["refused_parent"] == 1
