@@ -721,9 +721,9 @@ def test_retry_failed_never_advises_a_retry_that_sends_nothing(tmp_path: Path) -
     head = (
         "python -m honesty_pressure run: incomplete: round 2: 55 of 1718 items got no answer (55 "
         "runner error; 3.2 % > --max-unscorable 0.032); its rates are not a result; --retry-failed "
-        "has nothing left to send: 55 are forks never sent because their parent got no answer in "
-        "round 1, which is closed and never sent again (to retry round 1's failures before it "
-        "closes, start a new run with --max-unscorable 0)"
+        "has nothing left to send: 14 round-1 requests got no answer and 55 forks were never sent "
+        "because their parent got no answer, and round 1 is closed, never sent again (to retry its "
+        "failures before it closes, start a new run with --max-unscorable 0)"
     )
     refusals = (
         "; 1663 round-2 replies are refusals (the model's answer, not counted here): "
