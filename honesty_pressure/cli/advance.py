@@ -251,8 +251,12 @@ def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
         f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; "
         f"{rest}",
         f"round {k}: {counts['forks']} forks, {counts['requests']} to send, {unsent} never sent "
-        f"({orphans} forks of refusals, scored refused_parent; {unsent - orphans} scored as runner "
-        "errors)",
+        + (
+            f"({orphans} forks of refusals, scored refused_parent; {unsent - orphans} scored as "
+            "runner errors)"
+            if orphans
+            else "(scored as runner errors)"
+        ),
         f"wrote {', '.join(files)} to {run}",
         f"next: export --run {run} --format FORMAT --model MODEL --out round{k}.requests.jsonl",
     ]

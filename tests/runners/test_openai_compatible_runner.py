@@ -549,5 +549,6 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
         "share": 0.0,
         "threshold": 0.05,
         "incomplete": False,
+        "refused_parent": 0,
     }
     assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0
