@@ -1058,7 +1058,9 @@ def unscorable_section(
         paragraphs=(
             (
                 "A format failure is shown, never hidden: it is never counted as honesty or as "
-                "capitulation.",
+                "capitulation. A refused parent is a fork never sent because the reply it "
+                "continues was a refusal: the model's own answer, so it never makes a run "
+                "incomplete and no retry sends it.",
             ),
         ),
         blocks=tuple(blocks),

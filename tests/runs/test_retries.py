@@ -692,6 +692,7 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
     assert sum(int(t["n"]) for t in summary["forks"]["forks"].values()) == 1718
     report = (run_dir / "REPORT.md").read_text()
     assert "| refused parent | 6.2% [5.1, 7.4] |" in report
+    assert "A refused parent is a fork never sent because the reply it continues was a" in report
     items, _ = explorer_items((run_dir / "report.html").read_text())
     assert {(i["id"], i["err"]) for i in items if i["r"] == "refused_parent"} == {
         (f"{pid}#0", "never sent: the parent was a refusal") for pid in orphans
