@@ -382,7 +382,8 @@ def judge_forks(
     run_set: str,
 ) -> list[Record]:
     """Every fork in the key is judged; a fork whose parent had no reply was never sent and is
-    unscorable as a runner error, never dropped from a denominator."""
+    unscorable as a runner error (`refused_parent` where the parent was a refusal), never dropped
+    from a denominator."""
     sendable = {pid: key for pid, key in keys.items() if key.get("sendable") is not False}
     records = judge(requests, sendable, match(envelopes, requests, run_set))
     samples = sorted({r.sample for r in records} | {0})
@@ -392,7 +393,7 @@ def judge_forks(
             sample=s,
             decision=None,
             verdict="unscorable",
-            reason="runner_error",
+            reason="refused_parent" if key.get("parent_refused") is True else "runner_error",
             reply_sha256=None,
         )
         for pid, key in keys.items()
