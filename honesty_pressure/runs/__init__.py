@@ -6,7 +6,7 @@ merges them, and sharded holds the steps of a sharded score or advance; outputs 
 an advance into its folder, answer has a Python callable (a lab's model, or the simulated
 assistant) answer a round into a reply file, and exports decides which requests `export
 --failed` sends and which file an export may replace; demo and demo_depth do the whole job
-offline with the simulated assistant.
+offline with the simulated assistant; estimate counts what a run would send before it is sent.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         answer,
         demo,
         demo_depth,
+        estimate,
         exports,
         later_rounds,
         outputs,
@@ -34,6 +35,7 @@ __all__ = [
     "answer",
     "demo",
     "demo_depth",
+    "estimate",
     "exports",
     "later_rounds",
     "outputs",
