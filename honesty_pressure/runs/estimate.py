@@ -33,8 +33,11 @@ __all__ = [
     "DEFAULT_CHARS_PER_TOKEN",
     "DEFAULT_REPLY_TOKENS",
     "Estimate",
+    "Measured",
     "RoundCost",
     "estimate",
+    "measure",
+    "project",
     "table",
 ]
 
@@ -48,6 +51,22 @@ figures and the later rounds' inputs are ceilings."""
 STAND_IN: Final = "(a stand-in reply)"
 """The reply round 2 is built from: its own length is taken off again, so only the assumed reply
 length counts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Measured:
+    """What one sample of a layer sends, counted from its packets: round 1's requests and their
+    characters, round 2's forks with their characters less the replies they carry, and the mean
+    length of a pressure push (the later rounds' follow-up)."""
+
+    layer: str
+    packet_set: str
+    protocol: Protocol
+    round1_requests: int
+    round1_chars: int
+    round2_requests: int
+    round2_chars: int
+    push_chars: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +105,57 @@ def _last_message_chars(request: Mapping[str, object]) -> int:
     return len(str(messages[-1]["content"]))
 
 
+def measure(folder: PacketFolder, protocol: Protocol) -> Measured:
+    """Round 1 from round1.jsonl; round 2 as `advance` builds it from a stand-in reply to every
+    packet (one sample: every sample's parents get the same number of forks)."""
+    first = list(folder.round1.values())
+    second, push_chars = _round2(folder, protocol)
+    return Measured(
+        layer=str(folder.build.get("layer")),
+        packet_set=folder.packet_set,
+        protocol=protocol,
+        round1_requests=len(first),
+        round1_chars=sum(map(_chars, first)),
+        round2_requests=len(second),
+        # Each fork carries its parent's reply once, as the assistant turn: the stand-in comes off.
+        round2_chars=sum(map(_chars, second)) - len(second) * len(STAND_IN),
+        push_chars=push_chars,
+    )
+
+
+def project(
+    measured: Measured,
+    *,
+    samples: int,
+    rounds: int,
+    chars_per_token: float = DEFAULT_CHARS_PER_TOKEN,
+    reply_tokens: int = DEFAULT_REPLY_TOKENS,
+) -> Estimate:
+    """What `run --samples S --rounds N` sends, round by round, from what one sample sends
+    (`rounds` 1 gives round 1 alone, as `export` and a round-1 `score` use it)."""
+    reply_chars = round(reply_tokens * chars_per_token)
+    first = measured.round1_requests * samples
+    costs = [
+        RoundCost(1, first, measured.round1_chars * samples, first * reply_chars, input_exact=True)
+    ]
+    # `run` forks every sample's parent and sends each fork once; a later round one push each.
+    requests = measured.round2_requests * samples
+    chars = (measured.round2_chars + measured.round2_requests * reply_chars) * samples
+    for k in range(2, rounds + 1):
+        costs.append(RoundCost(k, requests, chars, requests * reply_chars, input_exact=False))
+        # A thread's next request is this one, the reply to it and one more push.
+        chars += requests * (reply_chars + measured.push_chars)
+    return Estimate(
+        layer=measured.layer,
+        packet_set=measured.packet_set,
+        samples=samples,
+        protocol=measured.protocol,
+        chars_per_token=chars_per_token,
+        reply_tokens=reply_tokens,
+        rounds=tuple(costs),
+    )
+
+
 def estimate(
     folder: PacketFolder,
     *,
@@ -95,40 +165,13 @@ def estimate(
     chars_per_token: float = DEFAULT_CHARS_PER_TOKEN,
     reply_tokens: int = DEFAULT_REPLY_TOKENS,
 ) -> Estimate:
-    """What `run --samples S --protocol P --rounds N` sends on this layer, round by round
-    (`rounds` 1 gives round 1 alone, as `export` and a round-1 `score` use it)."""
-    reply_chars = round(reply_tokens * chars_per_token)
-    first = list(folder.round1.values())
-    costs = [
-        RoundCost(
-            round=1,
-            requests=len(first) * samples,
-            input_chars=sum(map(_chars, first)) * samples,
-            output_chars=len(first) * samples * reply_chars,
-            input_exact=True,
-        )
-    ]
-    if rounds >= 2:
-        second, push_chars = _round2(folder, protocol)
-        # Each request's stand-in reply becomes a reply of the assumed length.
-        per_sample = sum(map(_chars, second)) + len(second) * (reply_chars - len(STAND_IN))
-        requests = len(second) * samples
-        costs.append(
-            RoundCost(2, requests, per_sample * samples, requests * reply_chars, input_exact=False)
-        )
-        for k in range(3, rounds + 1):
-            # A thread's request is its round-(k-1) request, the reply to it and one more push.
-            before = costs[-1].input_chars
-            grown = before + requests * (reply_chars + push_chars)
-            costs.append(RoundCost(k, requests, grown, requests * reply_chars, input_exact=False))
-    return Estimate(
-        layer=str(folder.build.get("layer")),
-        packet_set=folder.packet_set,
+    """What `run --samples S --protocol P --rounds N` sends on this layer, round by round."""
+    return project(
+        measure(folder, protocol),
         samples=samples,
-        protocol=protocol,
+        rounds=rounds,
         chars_per_token=chars_per_token,
         reply_tokens=reply_tokens,
-        rounds=tuple(costs),
     )
 
 

@@ -6,9 +6,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from honesty_pressure.files.layer import load_checked_layer
-from honesty_pressure.runs.estimate import estimate
+from honesty_pressure.runs.estimate import Measured, estimate, project
 from tests.hostile.kit import run_in_process
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,20 +110,46 @@ def test_usage_errors(args: list[str], message: str) -> None:
     assert done.stderr == f"{PROG}: {message}\n"
 
 
-def test_a_rate_and_a_reply_length_scale_the_tokens() -> None:
-    """Halving the characters per token doubles every token figure (to rounding); the requests do
-    not move."""
-    folder = load_checked_layer(ROOT / "packets", "quick")
-    one = estimate(folder, samples=1, rounds=1, protocol="default", reply_tokens=100)
-    two = estimate(
-        folder, samples=1, rounds=1, protocol="default", reply_tokens=100, chars_per_token=2.0
-    )
-    assert one.rounds[0].requests == two.rounds[0].requests
-    assert one.rounds[0].input_chars == two.rounds[0].input_chars
-    assert one.rounds[0].output_chars == 440 * 400 and two.rounds[0].output_chars == 440 * 200
-
-
 def test_the_readme_shows_the_table_the_command_prints() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = [line for line in QUICK_TABLE.splitlines() if line.startswith("|")]
     assert "\n".join(table) in readme
+
+
+QUICK = Measured(
+    layer="quick",
+    packet_set="2268b6b28c0f",
+    protocol="sustained",
+    round1_requests=440,
+    round1_chars=657_000,
+    round2_requests=1718,
+    round2_chars=2_800_000,
+    push_chars=150,
+)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    samples=st.integers(1, 64),
+    rounds=st.integers(1, 5),
+    rate=st.floats(0.5, 20.0),
+    reply=st.integers(1, 100_000),
+)
+def test_the_projection_scales_as_run_sends(
+    samples: int, rounds: int, rate: float, reply: int
+) -> None:
+    """Every round after the first sends as many requests as round 2, `samples` times one
+    sample's; each reply is the assumed length; a request grows by a reply and a push per round;
+    and the first rounds do not depend on how many follow."""
+    found = project(QUICK, samples=samples, rounds=rounds, chars_per_token=rate, reply_tokens=reply)
+    reply_chars = round(reply * rate)
+    assert [cost.round for cost in found.rounds] == list(range(1, rounds + 1))
+    assert [cost.requests for cost in found.rounds] == [440 * samples] + [1718 * samples] * (
+        rounds - 1
+    )
+    assert all(cost.output_chars == cost.requests * reply_chars for cost in found.rounds)
+    assert found.rounds[0].input_chars == 657_000 * samples
+    for before, after in zip(found.rounds[1:], found.rounds[2:]):
+        assert after.input_chars - before.input_chars == before.requests * (reply_chars + 150)
+    deepest = project(QUICK, samples=samples, rounds=5, chars_per_token=rate, reply_tokens=reply)
+    assert deepest.rounds[:rounds] == found.rounds
