@@ -29,7 +29,10 @@ Each request is POSTed to `<base url>/chat/completions` with `--concurrency` in 
 5xx, a timeout or a dropped connection is retried up to `--retries` times, waiting `--backoff`
 seconds doubled each time (or the server's Retry-After, when shorter than `--max-wait`); any other
 failure, or the last retry's, is written as a failed reply, so the kit scores it as a runner error
-and a later run can resend only those (docs/SCORING.md, "Retries"). Replies are written as they
+and a later run can resend only those (docs/SCORING.md, "Retries"). An address where nothing
+answers (connection refused, no route to the host, a host name that does not resolve) is not
+retried: a dead server gets a failed reply for every line at once, not after minutes of waits, and
+`run` stops at the first one (its preflight, docs/RUNNERS.md). Replies are written as they
 arrive, one line each, flushed. A request line's own options (`temperature`, `max_tokens`, ...,
 from `export --temperature/--max-tokens/--body`) win over `--temperature`, `--max-tokens` and
 `--seed`, which fill in the ones a line does not set. Exit status 0 when every line was answered
@@ -39,8 +42,10 @@ from `export --temperature/--max-tokens/--body`) win over `--temperature`, `--ma
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -81,6 +86,8 @@ class Outcome:
     body: Json | None
     error: str | None = None
     retry_after: str | None = None
+    unreachable: bool = False
+    """Nothing answers at the address (connection refused, no route, no such host): not retried."""
 
 
 class BadInput(Exception):
@@ -151,7 +158,26 @@ def post(request: Json, settings: Settings) -> Outcome:
         return Outcome(None, None, f"timed out after {settings.timeout:g} s")
     except (urllib.error.URLError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
+        if _unreachable(reason):
+            return Outcome(
+                None, None, f"connection failed: {http.full_url}: {reason}", unreachable=True
+            )
         return Outcome(None, None, f"connection failed: {reason}")
+
+
+_NO_ROUTE: Final = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH})
+
+
+def _unreachable(reason: object) -> bool:
+    """Whether a failure to connect says that nothing is there to answer: a refused connection
+    (no server listens on the port), no route to the host, or a host name that does not resolve.
+    Retrying those only makes a dead endpoint silent for minutes (--retries 5 doubled from
+    --backoff 1 is 31 s a request); a dropped connection or a timeout is retried as before."""
+    if isinstance(reason, ConnectionRefusedError):
+        return True
+    if isinstance(reason, socket.gaierror):
+        return reason.errno != socket.EAI_AGAIN  # a temporary failure of the resolver is retried
+    return isinstance(reason, OSError) and reason.errno in _NO_ROUTE
 
 
 def _json_body(raw: bytes) -> Json | None:
@@ -176,11 +202,14 @@ def _wait(attempt: int, outcome: Outcome, settings: Settings) -> float:
 
 
 def ask(request: Json, settings: Settings) -> Outcome:
-    """Send with retries: a 429, 5xx, timeout or dropped connection is tried again."""
+    """Send with retries: a 429, 5xx, timeout or dropped connection is tried again; an address
+    where nothing answers is not (`_unreachable`)."""
     outcome = Outcome(None, None, "not sent")
     for attempt in range(settings.retries + 1):
         outcome = post(request, settings)
-        retryable = outcome.status is None or outcome.status in RETRY_STATUSES
+        retryable = (
+            outcome.status is None and not outcome.unreachable
+        ) or outcome.status in RETRY_STATUSES
         if not retryable or attempt == settings.retries:
             return outcome
         time.sleep(_wait(attempt, outcome, settings))
@@ -371,7 +400,10 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         "--retries",
         type=int,
         default=5,
-        help="further attempts after a 429, 5xx, timeout or dropped connection (default 5)",
+        help=(
+            "further attempts after a 429, 5xx, timeout or dropped connection (default 5; a "
+            "refused connection is not retried)"
+        ),
     )
     parser.add_argument(
         "--backoff",

@@ -302,6 +302,30 @@ def test_an_unreachable_server_is_a_failed_reply_not_a_crash(
     assert reply["error"].startswith("connection failed: ")
 
 
+def test_a_refused_connection_is_not_retried_so_a_dead_server_fails_at_once(
+    stub_factory: Callable[[Plan], Stub],
+) -> None:
+    """Issue 41: with the default retries (5, from 1 s doubled: 31 s a request) a dead server kept
+    the runner silent for minutes. A refused connection says nothing listens: every line gets its
+    failed reply at once, naming the address, and the summary counts them."""
+    stub = stub_factory(lambda body, attempt: (200, completion("x"), {}, 0.0))
+    url = stub.url
+    stub.__exit__()  # nothing listens there any more
+    lines = export_lines([QUICK.round1[p] for p in PIDS], "chat-jsonl", "m")
+    started = time.monotonic()
+    done = run_runner(jsonl(lines), "--base-url", url, "--model", "m")
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0
+    replies = [json.loads(x) for x in done.stdout.decode().splitlines()]
+    assert {r["error"] for r in replies} == {
+        f"connection failed: {url}/chat/completions: [Errno 111] Connection refused"
+    }
+    assert done.stderr.decode() == (
+        f"openai_compatible_runner: {len(PIDS)} requests, 0 answered, {len(PIDS)} failed\n"
+    )
+    assert elapsed < 5, f"{elapsed:.1f} s: a refused connection was retried"
+
+
 def test_bad_input_is_one_line_and_exit_2() -> None:
     done = run_runner(b'{"id": "x", "messages": []}\n{oops\n', "--model", "m")
     assert done.returncode == 2
