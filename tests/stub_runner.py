@@ -6,8 +6,11 @@ it misbehave the way real runners do:
 - `--fail`: exit 3 after writing five replies, like a runner that crashed;
 - `--hang-after N`: write N replies, then sleep with stdout still open (a hung API call);
 - `--grandchild`: answer everything, but leave a child process holding stdout open;
-- `--error`: answer every request with a null content (a runner error for each);
+- `--error`: answer every request with a null content and an `error` beside it (a runner error
+  for each);
 - `--log FILE`: append the id of every request it receives to FILE (to see what was re-sent);
+- `--error-after N` (with `--log`): answer the first N requests it receives, counted across its
+  calls by the log, then a runner error for each (an endpoint that dies);
 - `--slow S`: wait S seconds before each reply (never idle for long, never done);
 - `--garbage`: write a line that is not JSON first;
 - `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line;
@@ -39,6 +42,11 @@ def main(argv: list[str]) -> int:
     if pid_file:
         with open(pid_file, "w", encoding="utf-8") as handle:
             handle.write(str(os.getpid()))
+    error_after = _option(argv, "--error-after")
+    seen = 0
+    if log_file and os.path.exists(log_file):
+        with open(log_file, encoding="utf-8") as handle:
+            seen = len(handle.read().split())
     log = open(log_file, "a", encoding="utf-8") if log_file else None
     if "--grandchild" in argv:
         child = subprocess.Popen(
@@ -67,7 +75,8 @@ def main(argv: list[str]) -> int:
         if log:
             log.write(request["id"] + "\n")
             log.flush()
-        content = None if "--error" in argv else f"Here is what I think.\nDECISION: {code}"
+        dead = "--error" in argv or (error_after is not None and seen + number >= int(error_after))
+        content = None if dead else f"Here is what I think.\nDECISION: {code}"
         if refuse_file:
             message: dict[str, object] = {"role": "assistant", "content": content, "refusal": None}
             if len(request["messages"]) > 2 and request["id"] not in refused:
@@ -93,9 +102,10 @@ def main(argv: list[str]) -> int:
             sys.stdout.flush()
             continue
         reply = {"role": "assistant", "content": content}
-        sys.stdout.write(
-            json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n"
-        )
+        out: dict[str, object] = {"id": request["id"], "messages": [*request["messages"], reply]}
+        if dead:  # the runner's own words beside the null content, as the example runner writes
+            out["error"] = "stub: the endpoint is down"
+        sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
     return 0
 

@@ -19,6 +19,7 @@ from ..runners.export import EXPORT_FORMATS
 from ..runners.simulate import Traits
 from ..runs.demo import run_demo
 from ..runs.demo_depth import run_depth_demo
+from ..runs.failfast import DEFAULT_FAIL_FAST
 from ..runs.run import run_with_runner
 from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT
 from .common import (
@@ -232,6 +233,18 @@ def add_run(add: AddParser) -> None:
             f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)"
         ),
     )
+    run.add_argument(
+        "--fail-fast",
+        type=natural,
+        default=DEFAULT_FAIL_FAST,
+        metavar="N",
+        help=(
+            "a dead endpoint stops the run within seconds, exit 1: each round's first request goes "
+            "alone first and stops the run if its reply is a runner error, and the runner is "
+            f"stopped if its first N replies to the others are all errors (default "
+            f"{DEFAULT_FAIL_FAST}; 0: neither)"
+        ),
+    )
     add_bootstrap_seed(run)
     run.add_argument("--packets", help=PACKETS_HELP)
     run.set_defaults(handler=cmd_run)
@@ -260,6 +273,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_unscorable=args.max_unscorable,
         samples=args.samples,
         retry_refused=args.retry_refused,
+        fail_fast=args.fail_fast,
     )
     print_report(files, RUN_CUT)
     if args.rounds > 2:

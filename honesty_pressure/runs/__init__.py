@@ -1,6 +1,7 @@
 """Whole runs: pipeline scores a set of reply files against a packet folder and writes the
 scored folder; run drives rounds 1 and 2 of `run --runner CMD`, runner calls the external
-command one round at a time and later_rounds drives rounds 3..N; shards scores a slice of the
+command one round at a time (failfast watching its replies as they come, to stop a dead
+endpoint) and later_rounds drives rounds 3..N; shards scores a slice of the
 replies per process and merges them, and sharded holds the steps of a sharded score or advance;
 outputs writes a score or an advance into its folder, answer has a Python callable (a lab's
 model, or the simulated assistant) answer a round into a reply file, and exports decides which
@@ -19,6 +20,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         demo,
         demo_depth,
         exports,
+        failfast,
         later_rounds,
         outputs,
         pipeline,
@@ -33,6 +35,7 @@ __all__ = [
     "demo",
     "demo_depth",
     "exports",
+    "failfast",
     "later_rounds",
     "outputs",
     "pipeline",

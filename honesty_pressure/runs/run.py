@@ -45,6 +45,7 @@ from ..files.store import (
 from ..rounds.advance import RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
+from .failfast import DEFAULT_FAIL_FAST
 from .later_rounds import check_rounds, later_rounds
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from .runner import (
@@ -81,6 +82,7 @@ def run_with_runner(
     max_unscorable: float = MAX_UNSCORABLE_SHARE,
     samples: int = 1,
     retry_refused: bool = False,
+    fail_fast: int = DEFAULT_FAIL_FAST,
 ) -> dict[str, bytes]:
     """Both rounds (rounds 2..`rounds` with the sustained protocol: later_rounds.py), resumable;
     returns round 2's scored files (all of which, and every later round's, are in the run folder).
@@ -90,7 +92,10 @@ def run_with_runner(
     `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
     missing (a finished run is scored again with the answers that came back); with `retry_refused`
     too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
-    closed round 1 is never sent again, so its refusals stay)."""
+    closed round 1 is never sent again, so its refusals stay). With `fail_fast` N (0: off), each
+    round's first request goes alone first and a runner error in its reply stops the run, as do
+    N errors and no answer at the start of the others (runner.send): a dead endpoint is Incomplete
+    within seconds."""
     if retry_refused and not retry_failed:
         raise UsageError(
             "--retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
@@ -130,6 +135,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
+                fail_fast=fail_fast,
             )
             _check_round1(out, first, max_unscorable, retry_refused)
             built.append(
@@ -181,6 +187,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
+                fail_fast=fail_fast,
             )
             replies = [out / second.replies] if replies_of(out, second) else []
             files = score_run(
@@ -211,6 +218,7 @@ def run_with_runner(
                 command_line=command_line,
                 idle_timeout=idle_timeout,
                 timeout=timeout,
+                fail_fast=fail_fast,
             )
     return files
 

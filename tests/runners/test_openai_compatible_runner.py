@@ -414,10 +414,12 @@ def test_run_drives_both_rounds_through_the_example_runner(
 def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(
     tmp_path: Path,
 ) -> None:
-    """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. It comes
-    up but fails every round-2 request: the run is scored, incomplete, exit 1. Then it answers:
-    `--retry-failed` sends only what has no answer, keeps every earlier reply line, and the run
-    is complete."""
+    """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. Issue
+    41: with the runner's default retries, in seconds, not an hour: the first request goes alone
+    (the preflight), its refused connection is not retried, and `run` exits 1 with the runner's
+    error. The server comes up but fails every round-2 request: with --fail-fast 0 the run is
+    scored, incomplete, exit 1. Then it answers: `--retry-failed` sends only what has no answer,
+    keeps every earlier reply line, and the run is complete."""
     down = Stub(lambda body, attempt: (200, completion("x"), {}, 0.0))
     port = down.server.server_address[1]
     down.server.server_close()  # nothing listens on the port now
@@ -428,7 +430,7 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
         "5 --retries 0"
     )
 
-    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+    def run(*extra: str, runner: str = runner) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [
                 sys.executable,
@@ -448,15 +450,19 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
             timeout=180,
         )
 
-    first = run()
+    started = time.monotonic()
+    first = run(runner=f"{sys.executable} {RUNNER} --base-url {url} --model stub")
+    assert time.monotonic() - started < 30, "a dead endpoint is seen in seconds"
     assert first.returncode == 1, first.stderr
     n = len(QUICK.round1)
-    assert first.stderr.splitlines()[-1] == (
-        f"python -m honesty_pressure run: round 1 is incomplete: {n} of {n} requests got no answer "
-        f"({n} runner errors, 0 without a reply: 100.0 % > --max-unscorable 0.05); round 1 stays "
-        f"open and every reply is kept in {run_dir / 'round1.replies.jsonl'}: run the same command "
-        "again with --retry-failed to resend only those"
-    )
+    assert first.stderr.splitlines() == [
+        "openai_compatible_runner: 1 requests, 0 answered, 1 failed",
+        "python -m honesty_pressure run: round-1: the runner's reply to the first request is an "
+        f"error, so the other {n - 1} were not sent: connection failed: {url}/chat/completions: "
+        f"[Errno 111] Connection refused; its reply is kept in {run_dir / 'round1.replies.jsonl'}: "
+        "once the endpoint answers, run the same command again with --retry-failed (--fail-fast 0 "
+        "sends every request whatever the first replies are)",
+    ]
     assert not (run_dir / "run.json").exists() and not (run_dir / "summary.json").exists()
     round1_failed = (run_dir / "round1.replies.jsonl").read_bytes()
 
@@ -469,17 +475,17 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
 
     answering_round2 = False
     with Stub(plan, port=port) as stub:
-        second = run("--retry-failed")
+        second = run("--retry-failed", "--fail-fast", "0")
         assert second.returncode == 1, second.stderr
         assert "run: incomplete: " in second.stderr and "runner error; " in second.stderr
-        assert second.stderr.rstrip().endswith("--retry-failed")
+        assert second.stderr.rstrip().endswith("--retry-failed --fail-fast 0")
         summary = json.loads((run_dir / "summary.json").read_text())
         assert (
             summary["completeness"]["incomplete"] is True
             and summary["completeness"]["by_reason"]["missing_reply"] == 0
         )
         round1 = (run_dir / "round1.replies.jsonl").read_bytes()
-        assert round1.startswith(round1_failed) and len(round1.splitlines()) == 2 * n
+        assert round1.startswith(round1_failed) and len(round1.splitlines()) == 1 + n
         round2_failed = (run_dir / "round2.replies.jsonl").read_bytes()
         # The same requests by hand: `export --run DIR --failed` reads the run's own replies.
         retry = tmp_path / "retry.jsonl"
