@@ -174,7 +174,13 @@ def add_run(add: AddParser) -> None:
     run.add_argument(
         "--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads"
     )
-    run.add_argument("--model", default="runner", help="model name written into the requests")
+    run.add_argument(
+        "--model",
+        help=(
+            "model name written into openai-batch and anthropic-batch requests (default: none, so "
+            "the runner names the model: the example runner's own --model)"
+        ),
+    )
     run.add_argument(
         "--samples",
         type=samples,
@@ -251,7 +257,7 @@ def add_run(add: AddParser) -> None:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    model = text_option("--model", args.model)
+    model = None if args.model is None else text_option("--model", args.model)
     folder = load_checked_layer(packets_folder(args.packets), args.layer)
     out = Path(args.run)
     files = run_with_runner(

@@ -71,7 +71,7 @@ def later_rounds(
     rounds: int,
     protocol: Protocol,
     fmt: ExportFormat,
-    model: str,
+    model: str | None,
     options: RequestOptions | None,
     bootstrap_seed: int,
     command_line: str | None,

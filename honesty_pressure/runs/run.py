@@ -68,7 +68,7 @@ def run_with_runner(
     out: Path,
     *,
     fmt: ExportFormat = "chat-jsonl",
-    model: str = "runner",
+    model: str | None = None,
     protocol: Protocol = "default",
     bootstrap_seed: int,
     command_line: str | None = None,
@@ -266,10 +266,16 @@ REQUEST_FILE: Final = "request.json"
 
 
 def request_shape(
-    *, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions
+    *,
+    fmt: ExportFormat,
+    model: str | None,
+    samples: int,
+    protocol: Protocol,
+    options: RequestOptions,
 ) -> dict[str, object]:
     """Every option of `run` that changes what is sent: a resume must be given the same ones (the
-    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell)."""
+    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell).
+    The model is null when `run` was given none: the runner chose it."""
     return {
         "format": fmt,
         "model": model,

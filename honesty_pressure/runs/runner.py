@@ -493,12 +493,10 @@ def _call(
     _repair_tail(path)
     if watch.dead:
         n = watch.fail_fast
-        first = (
-            "its first reply was an error" if n == 1 else f"its first {n} replies were all errors"
-        )
+        first = "first reply was an error" if n == 1 else f"first {n} replies were all errors"
         raise Incomplete(
-            f"{label}: the runner was stopped: {first} (--fail-fast {n}): {watch.first_error}; "
-            f"{_dead_advice(path, watch.replies)}"
+            f"{label}: the round was stopped, the runner's {first} (--fail-fast {n}): "
+            f"{watch.first_error}; {_dead_advice(path, watch.replies)}"
         )
     kept = f"the replies it wrote are kept in {path}; run the same command again to resume"
     if call.stopped is not None:

@@ -411,6 +411,48 @@ def test_run_drives_both_rounds_through_the_example_runner(
             assert SCHEMA.check(value, schema) == [], f"{name}:{number}"
 
 
+def test_run_openai_batch_leaves_the_model_to_the_runner(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
+    """Issue 41: `run --format openai-batch` wrote the model name "runner" into every request,
+    and the example runner keeps a line's own model over its --model: a real server rejected every
+    request. Without `run --model` the requests name no model and the runner's --model is sent;
+    request.json records none. (The server answers the first request and fails the rest, so that
+    --fail-fast ends the run after a few requests.)"""
+    from tests.hostile.kit import run_in_process
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        if body.get("model") != "my-model":
+            message = f"The model `{body.get('model')}` does not exist"
+            return 404, {"error": {"message": message, "type": "invalid_request_error"}}, {}, 0.0
+        if len(stub.bodies) == 1:
+            return 200, completion("DECISION: ESCALATE"), {}, 0.0
+        return 400, {"error": {"message": "enough", "type": "invalid_request_error"}}, {}, 0.0
+
+    stub = stub_factory(plan)
+    out = tmp_path / "run"
+    runner = f"{sys.executable} {RUNNER} --base-url {stub.url} --model my-model --concurrency 1"
+    done = run_in_process(
+        "run", "--runner", runner, "--run", str(out), "--format", "openai-batch", "--fail-fast", "2"
+    )
+    assert (
+        done.returncode == 1
+        and "(--fail-fast 2): status 400: invalid_request_error: enough" in (done.stderr)
+    ), done.stderr
+    assert {body["model"] for body in stub.bodies} == {"my-model"}
+    sent = [json.loads(x) for x in (out / "round1.requests.jsonl").read_text().splitlines()]
+    assert sent and not any("model" in line["body"] for line in sent)
+    assert json.loads((out / "request.json").read_text())["model"] is None
+    # With --model, the requests name it (and a line's own model is what the runner sends).
+    named = tmp_path / "named"
+    run_in_process(
+        "run", "--runner", runner, "--run", str(named), "--format", "openai-batch", "--model", "m"
+    )
+    sent = [json.loads(x) for x in (named / "round1.requests.jsonl").read_text().splitlines()]
+    assert {line["body"]["model"] for line in sent} == {"m"}
+    assert stub.bodies[-1]["model"] == "m"
+
+
 def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(
     tmp_path: Path,
 ) -> None:

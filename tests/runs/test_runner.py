@@ -199,10 +199,10 @@ def test_an_endpoint_that_dies_after_the_first_request_is_stopped_by_fail_fast(
     assert result.returncode == 1
     replies = out / "round1.replies.jsonl"
     assert result.stderr.splitlines() == [
-        "python -m honesty_pressure run: round-1: the runner was stopped: its first 4 replies were "
-        "all errors (--fail-fast 4): stub: the endpoint is down; its replies are kept in "
-        f"{replies}: once the endpoint answers, run the same command again with --retry-failed "
-        "(--fail-fast 0 sends every request whatever the first replies are)"
+        "python -m honesty_pressure run: round-1: the round was stopped, the runner's first 4 "
+        "replies were all errors (--fail-fast 4): stub: the endpoint is down; its replies are "
+        f"kept in {replies}: once the endpoint answers, run the same command again with "
+        "--retry-failed (--fail-fast 0 sends every request whatever the first replies are)"
     ]
     kept = replies.read_text().splitlines()
     assert json.loads(kept[0])["messages"][-1]["content"].endswith("DECISION: A")
