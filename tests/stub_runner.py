@@ -11,6 +11,7 @@ it misbehave the way real runners do:
 - `--log FILE`: append the id of every request it receives to FILE (to see what was re-sent);
 - `--error-after N` (with `--log`): answer the first N requests it receives, counted across its
   calls by the log, then a runner error for each (an endpoint that dies);
+- `--calls FILE`: append a line to FILE each time it is started (to count the calls);
 - `--slow S`: wait S seconds before each reply (never idle for long, never done);
 - `--garbage`: write a line that is not JSON first;
 - `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line;
@@ -42,6 +43,10 @@ def main(argv: list[str]) -> int:
     if pid_file:
         with open(pid_file, "w", encoding="utf-8") as handle:
             handle.write(str(os.getpid()))
+    calls = _option(argv, "--calls")
+    if calls:
+        with open(calls, "a", encoding="utf-8") as handle:
+            handle.write("call\n")
     error_after = _option(argv, "--error-after")
     seen = 0
     if log_file and os.path.exists(log_file):

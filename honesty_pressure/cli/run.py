@@ -245,10 +245,10 @@ def add_run(add: AddParser) -> None:
         default=DEFAULT_FAIL_FAST,
         metavar="N",
         help=(
-            "a dead endpoint stops the run within seconds, exit 1: each round's first request goes "
+            "a dead endpoint stops the run within seconds, exit 1: the first request sent goes "
             "alone first and stops the run if its reply is a runner error, and the runner is "
-            f"stopped if its first N replies to the others are all errors (default "
-            f"{DEFAULT_FAIL_FAST}; 0: neither)"
+            f"stopped if a round's first N replies are all errors (default {DEFAULT_FAIL_FAST}; "
+            "0: neither)"
         ),
     )
     add_bootstrap_seed(run)

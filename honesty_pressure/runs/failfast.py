@@ -3,7 +3,9 @@
 runner.call_runner appends the runner's stdout to the round's replies file as it comes; a Watch
 reads the same bytes, line by line, so that the progress line counts the runner's errors as they
 come and `run` stops a runner whose first N replies are all errors (a dead endpoint: an API
-server that is down, a wrong address, a revoked key) instead of waiting out the whole round.
+server that is down, a wrong address, a revoked key) instead of waiting out the whole round. A
+FailFast holds `--fail-fast` over one `run`: the first request that `run` sends goes alone (the
+preflight), once per invocation; every call of the runner after it is watched.
 
 A line is judged as `score` reads it (envelopes.read_line): a runner error is an error that is
 not a refusal (a refusal is the model's answer). A line the kit cannot read is neither an answer
@@ -24,6 +26,22 @@ DEFAULT_FAIL_FAST: Final = 10
 behaviour but a dead endpoint's, and at the example runner's default concurrency (4) it is three
 waves of requests, so a runner that retries each request for a while still stops early."""
 _MAX_TEXT: Final = 300
+
+
+@dataclass(slots=True)
+class FailFast:
+    """`run --fail-fast N` (0: off) over one invocation of `run`. The first request it sends goes
+    alone (`preflight`): the endpoint has not been heard from yet. Once one has been answered,
+    the later rounds of the same invocation go without one (the endpoint answered moments ago, and
+    their first N replies are watched all the same); a resume is a new invocation and probes
+    again."""
+
+    n: int = DEFAULT_FAIL_FAST
+    probed: bool = False
+
+    @property
+    def preflight(self) -> bool:
+        return self.n > 0 and not self.probed
 
 
 @dataclass(slots=True)
@@ -98,4 +116,4 @@ def _short(text: str) -> str:
     return flat if len(flat) <= _MAX_TEXT else flat[: _MAX_TEXT - 1] + "…"
 
 
-__all__ = ["DEFAULT_FAIL_FAST", "Watch", "runner_error"]
+__all__ = ["DEFAULT_FAIL_FAST", "FailFast", "Watch", "runner_error"]

@@ -36,7 +36,7 @@ from ..rounds.advance import (
 )
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 from ..runners.export import ExportFormat, RequestOptions, export_lines
-from .failfast import DEFAULT_FAIL_FAST
+from .failfast import FailFast
 from .pipeline import ScoreOptions, score_run
 from .runner import SCORE_FILES, Round, read_file, replies_of, send
 
@@ -77,7 +77,7 @@ def later_rounds(
     command_line: str | None,
     idle_timeout: float,
     timeout: float,
-    fail_fast: int = DEFAULT_FAIL_FAST,
+    fail_fast: FailFast | None = None,
 ) -> dict[str, bytes]:
     """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files."""
     level = {name: read_file(out, name) or b"" for name in run_files(2)}

@@ -45,7 +45,7 @@ from ..files.store import (
 from ..rounds.advance import RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
-from .failfast import DEFAULT_FAIL_FAST
+from .failfast import DEFAULT_FAIL_FAST, FailFast
 from .later_rounds import check_rounds, later_rounds
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from .runner import (
@@ -92,15 +92,16 @@ def run_with_runner(
     `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
     missing (a finished run is scored again with the answers that came back); with `retry_refused`
     too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
-    closed round 1 is never sent again, so its refusals stay). With `fail_fast` N (0: off), each
-    round's first request goes alone first and a runner error in its reply stops the run, as do
-    N errors and no answer at the start of the others (runner.send): a dead endpoint is Incomplete
-    within seconds."""
+    closed round 1 is never sent again, so its refusals stay). With `fail_fast` N (0: off), the
+    first request this call sends goes alone first and a runner error in its reply stops the run,
+    as do N errors and no answer at the start of any round's others (runner.send): a dead endpoint
+    is Incomplete within seconds."""
     if retry_refused and not retry_failed:
         raise UsageError(
             "--retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
         )
     check_rounds(rounds, protocol)
+    gate = FailFast(fail_fast)  # one preflight for the whole call, shared by its rounds
     try:
         command = shlex.split(runner)
     except ValueError as exc:
@@ -135,7 +136,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
-                fail_fast=fail_fast,
+                fail_fast=gate,
             )
             _check_round1(out, first, max_unscorable, retry_refused)
             built.append(
@@ -187,7 +188,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
-                fail_fast=fail_fast,
+                fail_fast=gate,
             )
             replies = [out / second.replies] if replies_of(out, second) else []
             files = score_run(
@@ -218,7 +219,7 @@ def run_with_runner(
                 command_line=command_line,
                 idle_timeout=idle_timeout,
                 timeout=timeout,
-                fail_fast=fail_fast,
+                fail_fast=gate,
             )
     return files
 

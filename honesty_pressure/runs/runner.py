@@ -41,7 +41,7 @@ from ..files.folders import FolderWriter
 from ..files.store import JsonObject, is_file, open_regular, read_bounded
 from ..runners.envelopes import read_envelopes, refused, runner_failed
 from ..scoring.score import match
-from .failfast import DEFAULT_FAIL_FAST, Watch
+from .failfast import FailFast, Watch
 from .pipeline import LARGE, SMALL
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
@@ -414,17 +414,19 @@ def send(
     timeout: float,
     retry_failed: bool = False,
     retry_refused: bool = False,
-    fail_fast: int = DEFAULT_FAIL_FAST,
+    fail_fast: FailFast | None = None,
 ) -> None:
     """Send the round's requests that have no reply yet (with `retry_failed`, no answer yet; with
     `retry_refused` too, no answer but a refusal); the replies land in the run folder, after every
     earlier line, which is never touched.
 
-    With `fail_fast` N (0: off), a dead endpoint stops the round within seconds, exit 1, with the
-    runner's own error text: the first pending request goes alone first (a preflight: the
-    runner is called with that one line, so any runner that reads its stdin to the end works), its
-    reply kept as that request's reply; only when it is not a runner error are the others sent,
-    and the runner is stopped if its first N replies to them are all errors."""
+    With `fail_fast` N (0: off; default a FailFast of its own, N = DEFAULT_FAIL_FAST), a dead
+    endpoint stops the round within seconds, exit 1, with the runner's own error text: while
+    `fail_fast.preflight` is due, the first pending request goes alone first (the runner is
+    called with that one line, so any runner that reads its stdin to the end works), its reply
+    kept as that request's reply; only when it is not a runner error are the others sent, and the
+    runner is stopped if its first N replies to them are all errors."""
+    gate = FailFast() if fail_fast is None else fail_fast
     path = out / round_.replies
     _repair_tail(path)
     writer.own_appended(round_.replies)
@@ -446,7 +448,7 @@ def send(
     else:
         print(f"{label}: sending {len(pending)} requests to the runner")
     sys.stdout.flush()
-    first, rest = (pending[:1], pending[1:]) if fail_fast and len(pending) > 1 else ([], pending)
+    first, rest = (pending[:1], pending[1:]) if gate.preflight else ([], pending)
     with progress(f"{label}: replies") as meter:
         meter.expect(len(pending))
         if first:
@@ -457,8 +459,10 @@ def send(
                     f"{label}: the runner's reply to the first request is an error, so the other "
                     f"{len(rest)} were not sent: {probe.first_error}; {_dead_advice(path, 1)}"
                 )
-        watch = Watch(fail_fast)
-        _call(command, rest, path, label, idle_timeout, timeout, meter, watch)
+            gate.probed = True
+        if rest:
+            watch = Watch(gate.n)
+            _call(command, rest, path, label, idle_timeout, timeout, meter, watch)
     # Any bad line is named here, in the file that keeps it.
     now = answers_of(out, round_, retry_refused=retry_refused)
     still = [line for line in pending if slot_of(line) not in now]

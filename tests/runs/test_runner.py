@@ -101,11 +101,11 @@ def test_a_missing_command_and_an_existing_run(tmp_path: Path) -> None:
 
 
 def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> None:
-    out = tmp_path / "run"
+    out, calls = tmp_path / "run", tmp_path / "calls"
     result = run(
         "run",
         "--runner",
-        f"{sys.executable} {STUB} A",
+        f"{sys.executable} {STUB} A --calls {calls}",
         "--run",
         str(out),
         "--temperature",
@@ -121,6 +121,9 @@ def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> N
         ), name
     summary = json.loads((out / "summary.json").read_text())
     assert "--temperature 0.3" in summary["provenance"]["commands"][0]
+    # Issue 41: one preflight for the whole command (round 1's first request, alone), then one call
+    # a round: round 2 follows an answer moments old, so --fail-fast watches it without one.
+    assert len(calls.read_text().splitlines()) == 1 + 2
     # Options are part of what was sent: resuming with other options is refused, the run unchanged.
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     other = run(
