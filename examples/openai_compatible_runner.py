@@ -30,9 +30,10 @@ Each request is POSTed to `<base url>/chat/completions` with `--concurrency` in 
 seconds doubled each time (or the server's Retry-After, when shorter than `--max-wait`); any other
 failure, or the last retry's, is written as a failed reply, so the kit scores it as a runner error
 and a later run can resend only those (docs/SCORING.md, "Retries"). An address where nothing
-answers (connection refused, no route to the host, a host name that does not resolve) is not
-retried: a dead server gets a failed reply for every line at once, not after minutes of waits, and
-`run` stops at the first one (its preflight, docs/RUNNERS.md). Replies are written as they
+answers (connection refused, no route to the host, a host name that does not resolve, no
+connection within `--connect-timeout` seconds) is not retried: a dead server gets a failed reply
+for every line at once, not after minutes of waits, and `run` stops at the first one (its
+preflight, docs/RUNNERS.md). Replies are written as they
 arrive, one line each, flushed. A request line's own options (`temperature`, `max_tokens`, ...,
 from `export --temperature/--max-tokens/--body`) win over `--temperature`, `--max-tokens` and
 `--seed`, which fill in the ones a line does not set. Exit status 0 when every line was answered
@@ -43,6 +44,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import functools
 import json
 import os
 import socket
@@ -54,7 +56,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 RETRY_STATUSES: Final = frozenset({408, 409, 429, 500, 502, 503, 504})
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning", "reasoning_details")
@@ -72,6 +74,7 @@ class Settings:
     max_tokens: int | None
     seed: int | None
     timeout: float
+    connect_timeout: float
     retries: int
     backoff: float
     max_wait: float
@@ -146,7 +149,8 @@ def post(request: Json, settings: Settings) -> Outcome:
         method="POST",
     )
     try:
-        with urllib.request.urlopen(http, timeout=settings.timeout) as response:
+        opener = _opener(settings.connect_timeout)
+        with opener.open(http, timeout=settings.timeout) as response:
             return Outcome(response.status, _json_body(response.read()))
     except urllib.error.HTTPError as exc:
         with exc:
@@ -158,6 +162,16 @@ def post(request: Json, settings: Settings) -> Outcome:
         return Outcome(None, None, f"timed out after {settings.timeout:g} s")
     except (urllib.error.URLError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
+        if isinstance(exc, urllib.error.URLError) and isinstance(reason, TimeoutError):
+            # urllib wraps only the connection and the sending in URLError: a host that drops
+            # every packet (a firewall, a wrong address) answers nothing, however long one waits.
+            return Outcome(
+                None,
+                None,
+                f"connection failed: {http.full_url}: timed out (connecting waits "
+                f"--connect-timeout {settings.connect_timeout:g} s)",
+                unreachable=True,
+            )
         if _unreachable(reason):
             return Outcome(
                 None, None, f"connection failed: {http.full_url}: {reason}", unreachable=True
@@ -166,6 +180,51 @@ def post(request: Json, settings: Settings) -> Outcome:
 
 
 _NO_ROUTE: Final = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH})
+
+
+@functools.cache
+def _opener(connect_timeout: float) -> urllib.request.OpenerDirector:
+    """urllib's opener, its connections waiting at most `connect_timeout` seconds to connect
+    (TLS included) and --timeout for everything after."""
+    return urllib.request.build_opener(_Http(connect_timeout), _Https(connect_timeout))
+
+
+@functools.cache
+def _within(base: Any, limit: float) -> Any:
+    """`base` (an http.client connection class) whose connect() waits at most `limit` seconds;
+    the socket then gets the request's own timeout back."""
+
+    class Connection(base):  # type: ignore[misc]
+        timeout: float
+
+        def connect(self) -> None:
+            whole = self.timeout
+            self.timeout = min(limit, whole)
+            try:
+                super().connect()
+            finally:
+                self.timeout = whole
+            self.sock.settimeout(whole)
+
+    return Connection
+
+
+class _Http(urllib.request.HTTPHandler):
+    def __init__(self, limit: float) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> Any:
+        return super().do_open(_within(http_class, self.limit), req, **kwargs)
+
+
+class _Https(urllib.request.HTTPSHandler):
+    def __init__(self, limit: float) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> Any:
+        return super().do_open(_within(http_class, self.limit), req, **kwargs)
 
 
 def _unreachable(reason: object) -> bool:
@@ -397,6 +456,15 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         "--timeout", type=float, default=600.0, help="seconds per attempt (default 600)"
     )
     parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=10.0,
+        help=(
+            "seconds to wait for a connection (default 10): a host that drops every packet is a "
+            "failed reply, not retried"
+        ),
+    )
+    parser.add_argument(
         "--retries",
         type=int,
         default=5,
@@ -415,8 +483,17 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         "--max-wait", type=float, default=60.0, help="longest wait between attempts (default 60)"
     )
     args = parser.parse_args(argv)
-    if args.concurrency < 1 or args.retries < 0 or args.timeout <= 0 or args.backoff < 0:
-        parser.error("--concurrency must be >= 1, --retries >= 0, --timeout > 0, --backoff >= 0")
+    if (
+        args.concurrency < 1
+        or args.retries < 0
+        or args.timeout <= 0
+        or args.connect_timeout <= 0
+        or args.backoff < 0
+    ):
+        parser.error(
+            "--concurrency must be >= 1, --retries >= 0, --timeout and --connect-timeout > 0, "
+            "--backoff >= 0"
+        )
     settings = Settings(
         base_url=args.base_url,
         api_key=args.api_key,
@@ -425,6 +502,7 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         max_tokens=args.max_tokens,
         seed=args.seed,
         timeout=args.timeout,
+        connect_timeout=args.connect_timeout,
         retries=args.retries,
         backoff=args.backoff,
         max_wait=args.max_wait,

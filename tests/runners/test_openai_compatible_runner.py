@@ -326,6 +326,35 @@ def test_a_refused_connection_is_not_retried_so_a_dead_server_fails_at_once(
     assert elapsed < 5, f"{elapsed:.1f} s: a refused connection was retried"
 
 
+def test_a_host_that_never_answers_a_connection_is_a_failed_reply_within_the_connect_timeout() -> (
+    None
+):
+    """Issue 41: a host that drops every packet (a firewall, a wrong address) used to be waited on
+    for --timeout (600 s) an attempt, six attempts. A listening socket whose queue is full drops
+    new connections the same way: each line fails after --connect-timeout, not retried."""
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)):  # fills the queue: no accept() ever
+            lines = export_lines([QUICK.round1[p] for p in PIDS[:2]], "chat-jsonl", "m")
+            url = f"http://127.0.0.1:{port}/v1"
+            started = time.monotonic()
+            done = run_runner(
+                jsonl(lines), "--base-url", url, "--model", "m", "--connect-timeout", "0.5"
+            )
+            elapsed = time.monotonic() - started
+    assert done.returncode == 0
+    replies = [json.loads(x) for x in done.stdout.decode().splitlines()]
+    assert {r["error"] for r in replies} == {
+        f"connection failed: {url}/chat/completions: timed out (connecting waits "
+        "--connect-timeout 0.5 s)"
+    }
+    assert elapsed < 10, f"{elapsed:.1f} s: a connection timeout was retried"
+
+
 def test_bad_input_is_one_line_and_exit_2() -> None:
     done = run_runner(b'{"id": "x", "messages": []}\n{oops\n', "--model", "m")
     assert done.returncode == 2
