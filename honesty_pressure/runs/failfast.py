@@ -47,9 +47,12 @@ class FailFast:
 @dataclass(slots=True)
 class Watch:
     """Counts the replies in a stream of runner output and says when the first `fail_fast` of
-    them are all runner errors (0: never)."""
+    them are all runner errors (0: never). With `every` False, only those first ones are read as
+    JSON and judged (the rest only counted): no progress line shows the failures, and a run of a
+    million replies need not parse each twice."""
 
     fail_fast: int = 0
+    every: bool = True
     replies: int = 0
     failures: int = 0
     first_error: str = ""
@@ -83,7 +86,7 @@ class Watch:
         if not line.strip():
             return
         self.replies += 1
-        error = runner_error(line)
+        error = runner_error(line) if self.every or self.replies <= self.fail_fast else None
         if error is not None:
             self.failures += 1
             self.first_error = self.first_error or error

@@ -461,7 +461,7 @@ def send(
                 )
             gate.probed = True
         if rest:
-            watch = Watch(gate.n)
+            watch = Watch(gate.n, every=meter is not SILENT)  # failures shown on a terminal only
             _call(command, rest, path, label, idle_timeout, timeout, meter, watch)
     # Any bad line is named here, in the file that keeps it.
     now = answers_of(out, round_, retry_refused=retry_refused)

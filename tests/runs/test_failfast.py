@@ -64,19 +64,20 @@ def test_counts_do_not_depend_on_where_the_output_is_cut(
     kinds: list[str], cuts: list[int], fail_fast: int
 ) -> None:
     data = b"".join(KINDS[k] + b"\n" + (b"\n" if i % 7 == 3 else b"") for i, k in enumerate(kinds))
-    watch, seen, fails, at, step = Watch(fail_fast), 0, 0, 0, 0
-    while at < len(data):
-        size = cuts[step % len(cuts)]
-        got = watch.feed(data[at : at + size])
-        seen, fails, at, step = seen + got[0], fails + got[1], at + size, step + 1
-    failures = sum(k in ("failed", "batch") for k in kinds)
-    assert (seen, fails) == (watch.replies, watch.failures) == (len(kinds), failures)
-    first = next((k for k in kinds if k in ("failed", "batch")), None)
-    assert watch.first_error == (runner_error(KINDS[first]) if first else "")
     head = kinds[:fail_fast]
-    assert watch.dead == (
-        fail_fast > 0 and len(head) == fail_fast and all(k in ("failed", "batch") for k in head)
-    )
+    dead = fail_fast > 0 and len(head) == fail_fast and all(k in ("failed", "batch") for k in head)
+    # Every line judged (a progress line shows the failures), or only the first fail_fast.
+    for every, judged in ((True, kinds), (False, head)):
+        watch, seen, fails, at, step = Watch(fail_fast, every), 0, 0, 0, 0
+        while at < len(data):
+            size = cuts[step % len(cuts)]
+            got = watch.feed(data[at : at + size])
+            seen, fails, at, step = seen + got[0], fails + got[1], at + size, step + 1
+        failures = sum(k in ("failed", "batch") for k in judged)
+        assert (seen, fails) == (watch.replies, watch.failures) == (len(kinds), failures)
+        first = next((k for k in judged if k in ("failed", "batch")), None)
+        assert watch.first_error == (runner_error(KINDS[first]) if first else "")
+        assert watch.dead == dead
 
 
 def test_a_line_too_long_to_hold_is_skipped_to_its_end() -> None:
