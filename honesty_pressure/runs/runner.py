@@ -449,6 +449,9 @@ def send(
         print(f"{label}: sending {len(pending)} requests to the runner")
     sys.stdout.flush()
     first, rest = (pending[:1], pending[1:]) if gate.preflight else ([], pending)
+    if first and rest:
+        print(f"{label}: the first request goes alone, to check the endpoint (--fail-fast)")
+        sys.stdout.flush()
     with progress(f"{label}: replies") as meter:
         meter.expect(len(pending))
         if first:

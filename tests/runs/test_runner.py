@@ -185,6 +185,10 @@ def test_a_dead_endpoint_stops_the_run_at_its_first_request(tmp_path: Path) -> N
         f"{replies}: once the endpoint answers, run the same command again with --retry-failed "
         "(--fail-fast 0 sends every request whatever the first replies are)"
     ]
+    assert result.stdout.splitlines() == [
+        "round-1: sending 440 requests to the runner",
+        "round-1: the first request goes alone, to check the endpoint (--fail-fast)",
+    ]
     assert len(log.read_text().split()) == 1, "only the preflight request was sent"
     assert len(replies.read_text().splitlines()) == 1, "its reply is kept"
     assert not (out / "run.json").exists(), "round 1 stays open"
