@@ -277,23 +277,28 @@ def chat_messages(request: Request) -> list[dict[str, str]]:
     return [{"role": role, "content": content} for role, content in request.messages]
 
 
+def _named(model: str | None) -> dict[str, object]:
+    """The request's `model` field, or none: without one the runner that sends it chooses."""
+    return {} if model is None else {"model": model}
+
+
 def openai_batch_line(
-    custom_id: str, request: Request, model: str, params: Mapping[str, object]
+    custom_id: str, request: Request, model: str | None, params: Mapping[str, object]
 ) -> ExportLine:
     """One OpenAI Batch API input line (also what `vllm run-batch` reads)."""
     return {
         "custom_id": custom_id,
         "method": "POST",
         "url": OPENAI_CHAT_URL,
-        "body": {"model": model, "messages": chat_messages(request), **params},
+        "body": {**_named(model), "messages": chat_messages(request), **params},
     }
 
 
 def anthropic_batch_line(
-    custom_id: str, request: Request, model: str, params: Mapping[str, object]
+    custom_id: str, request: Request, model: str | None, params: Mapping[str, object]
 ) -> ExportLine:
     """One Message Batches request: the system text goes to `params.system`, not `messages`."""
-    out: dict[str, object] = {"model": model, **params}
+    out: dict[str, object] = {**_named(model), **params}
     turns = list(request.messages)
     if turns and turns[0][0] == "system":
         out["system"] = turns.pop(0)[1]
@@ -319,7 +324,11 @@ def chat_jsonl_line(custom_id: str, request: Request, params: Mapping[str, objec
 
 
 def export_line(
-    fmt: ExportFormat, custom_id: str, request: Request, model: str, params: Mapping[str, object]
+    fmt: ExportFormat,
+    custom_id: str,
+    request: Request,
+    model: str | None,
+    params: Mapping[str, object],
 ) -> ExportLine:
     if fmt == "openai-batch":
         return openai_batch_line(custom_id, request, model, params)
@@ -411,14 +420,17 @@ def export_format(fmt: str) -> ExportFormat:
 def export_lines(
     records: Iterable[Mapping[str, object]],
     fmt: Format,
-    model: str,
+    model: str | None,
     *,
     samples: int = 1,
     max_tokens: int | None = None,
     options: RequestOptions | None = None,
 ) -> list[ExportLine]:
     """Every record `samples` times (ids `bind(packet_id, packet_set, k)`, k = 0..samples-1).
-    `max_tokens` alone is short for `options=RequestOptions(max_tokens=...)`."""
+    `max_tokens` alone is short for `options=RequestOptions(max_tokens=...)`. `model` is written
+    into openai-batch and anthropic-batch requests; None leaves it out, for a runner that names
+    the model itself (`run` without --model: the batch APIs themselves need one, so `export`
+    always gives it); chat-jsonl and inspect lines never carry it."""
     chosen = export_format(fmt)
     if samples < 1:
         raise ValueError("samples must be at least 1")
@@ -427,7 +439,7 @@ def export_lines(
     elif max_tokens is not None:
         raise ValueError("give max_tokens in the options")
     options.check(chosen)
-    if chosen in ("openai-batch", "anthropic-batch") and not model:
+    if chosen in ("openai-batch", "anthropic-batch") and model == "":
         raise ValueError(f"{chosen} requests need a model name")
     params = options.params(chosen)
     lines = []

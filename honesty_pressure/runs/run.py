@@ -45,6 +45,7 @@ from ..files.store import (
 from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
+from .failfast import DEFAULT_FAIL_FAST, FailFast
 from .later_rounds import check_rounds, later_rounds
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from .runner import (
@@ -67,7 +68,7 @@ def run_with_runner(
     out: Path,
     *,
     fmt: ExportFormat = "chat-jsonl",
-    model: str = "runner",
+    model: str | None = None,
     protocol: Protocol = "default",
     bootstrap_seed: int,
     command_line: str | None = None,
@@ -81,6 +82,7 @@ def run_with_runner(
     max_unscorable: float = MAX_UNSCORABLE_SHARE,
     samples: int = 1,
     retry_refused: bool = False,
+    fail_fast: int = DEFAULT_FAIL_FAST,
 ) -> dict[str, bytes]:
     """Both rounds (rounds 2..`rounds` with the sustained protocol: later_rounds.py), resumable;
     returns round 2's scored files (all of which, and every later round's, are in the run folder).
@@ -90,12 +92,16 @@ def run_with_runner(
     `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
     missing (a finished run is scored again with the answers that came back); with `retry_refused`
     too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
-    closed round 1 is never sent again, so its refusals stay)."""
+    closed round 1 is never sent again, so its refusals stay). With `fail_fast` N (0: off), the
+    first request this call sends goes alone first and a runner error in its reply stops the run,
+    as do N errors and no answer at the start of any round's others (runner.send): a dead endpoint
+    is Incomplete within seconds."""
     if retry_refused and not retry_failed:
         raise UsageError(
             "--retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
         )
     check_rounds(rounds, protocol)
+    gate = FailFast(fail_fast)  # one preflight for the whole call, shared by its rounds
     try:
         command = shlex.split(runner)
     except ValueError as exc:
@@ -130,6 +136,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
+                fail_fast=gate,
             )
             _check_round1(out, first, max_unscorable, retry_refused)
             built.append(
@@ -171,6 +178,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
+                fail_fast=gate,
             )
             replies = [out / second.replies] if replies_of(out, second) else []
             files = score_run(
@@ -201,6 +209,7 @@ def run_with_runner(
                 command_line=command_line,
                 idle_timeout=idle_timeout,
                 timeout=timeout,
+                fail_fast=gate,
             )
     return files
 
@@ -323,10 +332,16 @@ REQUEST_FILE: Final = "request.json"
 
 
 def request_shape(
-    *, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions
+    *,
+    fmt: ExportFormat,
+    model: str | None,
+    samples: int,
+    protocol: Protocol,
+    options: RequestOptions,
 ) -> dict[str, object]:
     """Every option of `run` that changes what is sent: a resume must be given the same ones (the
-    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell)."""
+    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell).
+    The model is null when `run` was given none: the runner chose it."""
     return {
         "format": fmt,
         "model": model,
