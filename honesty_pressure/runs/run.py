@@ -215,7 +215,11 @@ def run_with_runner(
 
 
 def _second(
-    out: Path, info: JsonObject, fmt: ExportFormat, model: str, options: RequestOptions | None
+    out: Path,
+    info: JsonObject,
+    fmt: ExportFormat,
+    model: str | None,
+    options: RequestOptions | None,
 ) -> Round:
     """Round 2 of a run folder whose round 1 is closed: its requests as `run` sends them."""
     records = keyed_records(
@@ -235,7 +239,7 @@ def retry_advice(
     command_line: str,
     *,
     fmt: ExportFormat,
-    model: str,
+    model: str | None,
     options: RequestOptions | None,
     retry_failed: bool,
 ) -> str:
