@@ -23,7 +23,7 @@ from ..core.errors import InputError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from ..files.layer import PacketFolder, load_checked_layer
 from ..files.store import JsonObject, is_dir, jsonl_bytes, read_bounded, read_json
-from ..runners.envelopes import usage_of
+from ..runners.envelopes import USAGE_PAST_LIMIT, usage_of, usage_within
 from .advance import (
     CHAIN_FOLDER,
     FROZEN_FILE,
@@ -77,6 +77,8 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
                     file=name,
                     line=number,
                 )
+            if not usage_within(usage):
+                raise InputError(USAGE_PAST_LIMIT, file=name, line=number, field="usage")
         out.append(
             Envelope(
                 ref=pid,

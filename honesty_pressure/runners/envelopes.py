@@ -65,6 +65,7 @@ from ..core.limits import (
     MAX_REPLY_CHARS,
     MAX_SAMPLES,
     MAX_STREAM_BYTES,
+    MAX_USAGE_TOKENS,
     MIB,
 )
 from ..core.parse import answer_text
@@ -197,6 +198,17 @@ def usage_of(value: object) -> Usage | None:
     return read, written
 
 
+USAGE_PAST_LIMIT: Final = (
+    f"a token count above {MAX_USAGE_TOKENS:,}, the most one reply may carry (limits.py): no "
+    "model's count (an edited or broken file?)"
+)
+
+
+def usage_within(usage: Usage | None) -> bool:
+    """Whether a reply's token counts are within MAX_USAGE_TOKENS (no usage is within)."""
+    return usage is None or (usage[0] <= MAX_USAGE_TOKENS and usage[1] <= MAX_USAGE_TOKENS)
+
+
 def _inspect_usage(record: JsonObject, output: JsonObject) -> Usage | None:
     """An EvalSample's token counts: its `model_usage` summed over models (every call the sample
     made), else its output's `usage`."""
@@ -245,6 +257,8 @@ def _envelope(
             f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to "
             f"{MAX_SAMPLES - 1})",
         )
+    if not usage_within(usage):
+        raise at.bad("usage", USAGE_PAST_LIMIT)
     answer = None if reply is None else answer_text(reply)
     for field, text in (("reply", answer), ("error", error)):
         if text is not None and len(text) > MAX_REPLY_CHARS:
@@ -1153,17 +1167,11 @@ def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     content, refusal = message.get("content"), message.get("refusal")
     if type(content) is not str or not (refusal is None or refusal == ""):
         return None
+    usage = usage_of(body.get("usage"))
+    if not usage_within(usage):
+        return None  # the reader names it
     return Received(
-        file,
-        line,
-        ref,
-        _answer(content),
-        None,
-        model or None,
-        0,
-        None,
-        None,
-        usage_of(body.get("usage")),
+        file, line, ref, _answer(content), None, model or None, 0, None, None, usage
     )
 
 
@@ -1190,17 +1198,11 @@ def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None
             if type(text) is not str:
                 return None
             texts.append(text)
+    usage = usage_of(message.get("usage"))
+    if not usage_within(usage):
+        return None  # the reader names it
     return Received(
-        file,
-        line,
-        ref,
-        _answer("\n".join(texts)),
-        None,
-        model or None,
-        0,
-        None,
-        None,
-        usage_of(message.get("usage")),
+        file, line, ref, _answer("\n".join(texts)), None, model or None, 0, None, None, usage
     )
 
 
@@ -1219,6 +1221,9 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
     role, reply = pairs.pop()
     if role != "assistant":
         return None
+    usage = usage_of(record.get("usage"))
+    if not usage_within(usage):
+        return None  # the reader names it
     return Received(
         file,
         line,
@@ -1229,7 +1234,7 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
         0,
         None,
         tuple(pairs),
-        usage_of(record.get("usage")),
+        usage,
     )
 
 
