@@ -550,7 +550,21 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
     return "", None
 
 
+_TOO_DEEP: Final = "JSON nested too deeply"
+"""A value nested deeper than the reader's walk can follow (the JSON layer parses up to Python's
+own limit, about 990 levels; walking a value needs a frame or two per level): the same words as
+the JSON layer's, with the file and line."""
+
+
 def inspect_sample_envelope(sample: object, log_model: str | None, at: _At) -> Envelope:
+    """One EvalSample (`_inspect_sample`), a sample too deep to walk refused with its place."""
+    try:
+        return _inspect_sample(sample, log_model, at)
+    except RecursionError:
+        raise at.bad("", _TOO_DEEP) from None
+
+
+def _inspect_sample(sample: object, log_model: str | None, at: _At) -> Envelope:
     """One EvalSample: ref = id, sample = epoch - 1, reply from `output`, `error` as runner
     error."""
     record = _obj(sample, at, "sample")

@@ -342,6 +342,42 @@ def _frozen_usage(s: Scratch) -> tuple[Args, str]:
     return args, f"{s.run / 'frozen.jsonl'}:1: {_PAST}"
 
 
+# --- values the JSON layer parses but no walk can follow (issue 41): named with file and line ---
+
+_SHALLOW_ENOUGH_TO_PARSE: Final = 900  # Python's parser stops near 990 levels; walks need more
+
+
+def _deep_sample(where: str, *, eval_zip: bool) -> Callable[[Scratch], tuple[Args, str]]:
+    """An Inspect sample with a list nested 900 levels deep at `where` (its output, input or the
+    reply's content), which the reader walks to resolve attachments."""
+
+    def build(s: Scratch) -> tuple[Args, str]:
+        deep = _deep(_SHALLOW_ENOUGH_TO_PARSE)
+        sample = json.loads(_eval_sample(s))
+        if where == "output":
+            sample["output"]["metadata"] = "DEEP"
+        elif where == "input":
+            sample["input"] = "DEEP"
+        else:
+            sample["output"]["choices"][0]["message"]["content"] = "DEEP"
+        data = json.dumps(sample).replace('"DEEP"', deep).encode("utf-8")
+        if eval_zip:
+            path = _eval(s, "d.eval", {"header.json": b"{}", "samples/a_epoch_1.json": data})
+            return s.score(path), f"{path}:samples/a_epoch_1.json:1: {_TOO_DEEP}"
+        path = s.write("d.json", b'{"eval": {}, "samples": [' + data + b"]}")
+        return s.score(path), f"{path}:1: {_TOO_DEEP}"
+
+    return build
+
+
+_TOO_DEEP: Final = "JSON nested too deeply (reading inspect)"
+
+DEPTH_CASES: Final = [
+    Case("inspect json: an output nested 900 deep", "inspect", _deep_sample("output", eval_zip=False)),
+    Case("inspect eval: an input nested 900 deep", "inspect", _deep_sample("input", eval_zip=True)),
+    Case("inspect eval: a reply's content nested 900 deep", "inspect", _deep_sample("content", eval_zip=True)),
+]  # fmt: skip
+
 USAGE_CASES: Final = [
     Case("openai: an 83-digit prompt_tokens", "openai-batch",
          _usage("openai-batch", {"prompt_tokens": _WIDE, "completion_tokens": 5})),
@@ -838,4 +874,4 @@ CASES: list[Case] = [
         ),
     ),
 ]
-CASES += USAGE_CASES
+CASES += USAGE_CASES + DEPTH_CASES
