@@ -463,6 +463,8 @@ def _kind_fits(path: Path, kind: Kind, names: Collection[str]) -> bool:
         return True
     if kind not in _content_kind(names):
         return False
+    if kind == "demo" and "request.json" in names:
+        return False  # written by `run` alone (runs/run.py's REQUEST_FILE), before its requests
     if kind in ("run", "demo") and "round1.replies.jsonl" in names:
         return _simulated(path / "round1.replies.jsonl") == (kind == "demo")
     return kind != "demo"
@@ -530,10 +532,10 @@ def inspect_target(path: Path) -> Existing:
             )
         return Existing(path, "kit", marker.kind, _unlisted(path, marker.entries), marker.entries)
     kind = marker.kind if marker is not None else None
-    if kind is not None and kind != "packets" and kind not in _content_kind(names):
-        kind = (
-            None  # an older marker whose kind the files contradict: a copied marker proves nothing
-        )
+    if kind is not None and not _kind_fits(path, kind, names):
+        # An older marker (a kind, no entries) whose kind the files contradict proves nothing: a
+        # run whose marker was replaced by a demo's is known by its files, not by the word.
+        kind = None
     kind = kind or _legacy_kind(path, names) or ("packets" if _packets_kind(path, names) else None)
     if kind is None:
         raise OutputError(

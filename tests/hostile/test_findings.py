@@ -549,6 +549,67 @@ def test_an_older_demo_folder_is_still_a_demo(packets: Path, tmp_path: Path) -> 
     assert (out / ".honesty_pressure").is_file()
 
 
+_KIND_ONLY_DEMO = '{"kind":"demo","made_by":"honesty_pressure"}\n'
+"""A marker as an older version wrote it (a kind, no entries): it says demo, and lists nothing."""
+
+
+@pytest.mark.parametrize("made_by", ["run", "advance"])
+def test_a_run_whose_marker_says_demo_is_known_by_its_files(
+    packets: Path, tmp_path: Path, made_by: str
+) -> None:
+    """Issue 41: a run folder whose marker was replaced by a kind-only demo marker was replaced
+    by `demo --out`, the runner's replies and request.json lost. A marker's word is borne out by
+    the files: a run's replies are not the simulated assistant's, and request.json is run's."""
+    if made_by == "run":
+        run = tmp_path / "run"
+        stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} A"
+        argv = ["run", "--runner", stub, "--run", run, "--packets", packets, "--model", "m"]
+        assert cli(*argv).code == 0
+    else:
+        run, _ = make_run(tmp_path, packets)
+    (run / ".honesty_pressure").write_text(_KIND_ONLY_DEMO, encoding="utf-8")
+    before = snapshot(run)
+    result = cli("demo", "--packets", packets, "--out", run)
+    assert one_line_naming(result, "demo", str(run)).endswith(
+        ": holds a run; choose another folder"
+    )
+    assert snapshot(run) == before
+
+
+def test_a_runner_calling_itself_the_simulated_assistant_is_still_a_run(
+    packets: Path, tmp_path: Path
+) -> None:
+    """The model name is the runner's to choose; request.json is written by `run` alone, so a run
+    whose full marker was rewritten to say demo, over replies naming the simulated assistant, is
+    still no demo."""
+    from honesty_pressure.files.folders import appended_entry, marker_bytes, read_marker
+
+    run = tmp_path / "run"
+    stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} A"
+    argv = ["run", "--runner", stub, "--run", run, "--packets", packets, "--model", "m"]
+    assert cli(*argv).code == 0
+    replies = run / "round1.replies.jsonl"
+    lines = [json.loads(line) for line in replies.read_text(encoding="utf-8").splitlines()]
+    replies.write_text(
+        "".join(
+            json.dumps({**line, "model": "simulated-assistant"}, separators=(",", ":")) + "\n"
+            for line in lines
+        ),
+        encoding="utf-8",
+    )
+    marker = read_marker(run)
+    assert marker is not None and marker.entries is not None
+    entries = {**marker.entries}
+    entries["round1.replies.jsonl"] = appended_entry(replies) or entries["round1.replies.jsonl"]
+    (run / ".honesty_pressure").write_bytes(marker_bytes("demo", entries))
+    assert b'"model":"simulated-assistant"' in replies.read_bytes().split(b"\n")[0]
+    before = snapshot(run)
+    result = cli("demo", "--packets", packets, "--out", run)
+    line = one_line_naming(result, "demo", str(run))
+    assert "which its files contradict" in line
+    assert snapshot(run) == before
+
+
 def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Path) -> None:
     run, replies2 = make_run(tmp_path, packets)
     run3 = tmp_path / "run3"
