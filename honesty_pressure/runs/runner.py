@@ -33,7 +33,7 @@ from typing import Final
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..core.construct import Envelope
-from ..core.errors import InputError, OutputError, Stopped, UsageError, printable
+from ..core.errors import InputError, KitError, OutputError, Stopped, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter, progress
 from ..files import folders
@@ -408,6 +408,7 @@ def send(
     `retry_refused` too, no answer but a refusal); the replies land in the run folder, after every
     earlier line, which is never touched."""
     path = out / round_.replies
+    writer.check_appended(round_.replies)
     _repair_tail(path)
     writer.own_appended(round_.replies)
     answered = answers_of(out, round_, retry_failed, retry_refused)
@@ -428,12 +429,22 @@ def send(
     else:
         print(f"{label}: sending {len(pending)} requests to the runner")
     sys.stdout.flush()
-    with progress(f"{label}: replies") as meter:
-        meter.expect(len(pending))
-        call = call_runner(
-            command, jsonl(pending), path, idle_timeout=idle_timeout, timeout=timeout, meter=meter
-        )
-    _repair_tail(path)
+    try:
+        with progress(f"{label}: replies") as meter:
+            meter.expect(len(pending))
+            call = call_runner(
+                command,
+                jsonl(pending),
+                path,
+                idle_timeout=idle_timeout,
+                timeout=timeout,
+                meter=meter,
+            )
+    except BaseException:
+        with contextlib.suppress(OSError, KitError):  # the stop or failure is what to report
+            _record_replies(writer, round_, path)
+        raise
+    _record_replies(writer, round_, path)
     kept = f"the replies it wrote are kept in {path}; run the same command again to resume"
     if call.stopped is not None:
         raise InputError(f"the runner was stopped on the {label} requests: {call.stopped}; {kept}")
@@ -456,6 +467,14 @@ def send(
             f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as "
             "missing)"
         )
+
+
+def _record_replies(writer: FolderWriter, round_: Round, path: Path) -> None:
+    """Whole lines only (a line cut by a stop is dropped, its request sent again), then what the
+    runner wrote recorded in the marker, however the call ended (a stop, a crash, a timeout): the
+    next `send` checks it is unchanged before reading it back (`check_appended`)."""
+    _repair_tail(path)
+    writer.own_appended(round_.replies)
 
 
 def slot_of(line: JsonObject) -> tuple[str, int]:

@@ -29,6 +29,7 @@ from honesty_pressure.rounds.advance import build, check_id_room, from_layer
 from honesty_pressure.rounds.fork import Parent, fork_id
 
 from .kit import (
+    PROG,
     ROOT,
     advance_force,
     cli,
@@ -608,6 +609,36 @@ def test_a_runner_calling_itself_the_simulated_assistant_is_still_a_run(
     line = one_line_naming(result, "demo", str(run))
     assert "which its files contradict" in line
     assert snapshot(run) == before
+
+
+def test_runner_errors_edited_into_answers_are_never_scored_as_the_models(
+    packets: Path, tmp_path: Path
+) -> None:
+    """Issue 41: a round 1 of runner errors stays open; its errors edited in place into answers
+    were read back by `run --retry-failed` as the model's (the marker listed the file as appended,
+    but only what it held before the runner wrote). The kit records what the runner wrote after
+    every call and checks it before reading it back."""
+    run = tmp_path / "run"
+    stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'}"
+    argv = ["run", "--run", run, "--packets", packets, "--model", "m"]
+    first = cli(*argv, "--runner", f"{stub} A --error")
+    assert first.code == 1 and "round 1 is incomplete" in first.err, first.err
+    replies = run / "round1.replies.jsonl"
+    errors = replies.read_text(encoding="utf-8")
+    assert '"content": null' in errors
+    replies.write_text(errors.replace('"content": null', '"content": "DECISION: A"'), "utf-8")
+    before = snapshot(run)
+    result = cli(*argv, "--runner", f"{stub} B", "--retry-failed")
+    line = one_line_naming(result, "run", str(replies))
+    assert line == (
+        f"{PROG} run: {replies}: its first {len(errors.encode()):,} bytes changed since the kit "
+        "recorded what the runner wrote there (an edited reply is not the model's); put the "
+        "runner's own lines back, or start over with --force"
+    )
+    assert snapshot(run) == before
+    # The runner's own lines back: the retry sends every request again and round 1 closes.
+    replies.write_text(errors, encoding="utf-8")
+    assert cli(*argv, "--runner", f"{stub} B", "--retry-failed").code == 0
 
 
 def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Path) -> None:
