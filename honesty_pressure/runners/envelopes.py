@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple, cast
 
+from ..core.arguments import check, choice_problem
 from ..core.binding import split_ref, unbind
 from ..core.construct import FORMATS, Envelope, Format, Usage
 from ..core.errors import InputError
@@ -1048,10 +1049,16 @@ def read_envelopes_bytes(data: bytes, name: str, fmt: Format | None = None) -> l
     return envelopes
 
 
+def reply_format(fmt: Format | None) -> None:
+    """A reply format asked for is one the kit reads (None: detect each file's), else an
+    InputError naming `fmt`, as `--format`'s choices hold it on the command line."""
+    if fmt is not None:
+        check(choice_problem(fmt, FORMATS), "fmt")
+
+
 def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope]:
     """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ValueError(f"unknown reply format {fmt!r}")
+    reply_format(fmt)
     envelopes, _ = read_file(_source(Path(path)), fmt)
     return envelopes
 
@@ -1070,8 +1077,7 @@ def read_replies(
 ) -> tuple[list[Envelope], list[ReplyFile]]:
     """Every reply of every file, in order, and each file as read (one entry per path given; a
     path given twice is read once, see `each_source`)."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ValueError(f"unknown reply format {fmt!r}")
+    reply_format(fmt)
     envelopes: list[Envelope] = []
     files: list[ReplyFile] = []
     done: dict[str, tuple[list[Envelope], ReplyFile]] = {}
@@ -1184,9 +1190,7 @@ def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     usage = usage_of(body.get("usage"))
     if not usage_within(usage):
         return None  # the reader names it
-    return Received(
-        file, line, ref, _answer(content), None, model or None, 0, None, None, usage
-    )
+    return Received(file, line, ref, _answer(content), None, model or None, 0, None, None, usage)
 
 
 def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None:
@@ -1296,8 +1300,7 @@ class Replies:
     def __init__(
         self, source: ReplySource, fmt: Format | None = None, select: Select | None = None
     ) -> None:
-        if fmt is not None and fmt not in FORMATS:
-            raise ValueError(f"unknown reply format {fmt!r}")
+        reply_format(fmt)
         self.source = source
         self.format: Format = _sniff(source) if fmt is None else fmt
         self._select = select
@@ -1344,6 +1347,5 @@ def received(
     path: str | Path, fmt: Format | None = None, select: Select | None = None
 ) -> Iterator[Received]:
     """Every reply of one file, one at a time (`Replies`, for a caller that needs no digest)."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ValueError(f"unknown reply format {fmt!r}")
+    reply_format(fmt)
     yield from Replies(_source(Path(path)), fmt, select)

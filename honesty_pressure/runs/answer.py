@@ -15,8 +15,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeAlias
 
+from ..core.arguments import count, optional_text, text_problem
 from ..core.canonical import jsonl, write_atomic
-from ..core.errors import OutputError, UsageError
+from ..core.errors import InputError, KitError, OutputError, UsageError
+from ..core.limits import MAX_SAMPLES
 from ..files.folders import lstat_unlinked, protected_reason, target_path
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject, StrPath
@@ -59,27 +61,39 @@ def answer(
     existing `out` is refused, as the CLI never replaces replies; so are a folder, a link, and a
     place inside the committed packets or a kit folder. An exception from the assistant goes
     through to the caller, with nothing written."""
+    # The arguments first, as `export --samples` and `--model` hold them (core/arguments.py).
+    count(samples, "samples", MAX_SAMPLES, "samples per packet")
+    if optional_text(model, "model") == "":
+        raise InputError("name the assistant, or leave it None", field="model")
     path = Path(out)
     shown = str(path)
     _check_new(path, shown)
-    if model is not None and not model:
-        raise UsageError("model: name the assistant, or leave it None", file=shown)
     requests, _ = _round(packets)
     try:
         lines = export_lines(list(requests.values()), "chat-jsonl", "", samples=samples)
-    except ValueError as exc:
-        raise UsageError(str(exc), file=shown) from None
+    except KitError:
+        raise
+    except ValueError as exc:  # a request record that is not one (request_of)
+        raise InputError(str(exc), field="packets") from None
     for line in lines:
         asked = _messages_of(line["messages"]) or ()  # export_lines made them: chat messages
         chat = [{"role": role, "content": content} for role, content in asked]
-        text = assistant([dict(message) for message in chat])  # its own copy, to do with as it may
-        if text is not None and not isinstance(text, str):
-            raise UsageError(
-                f"the assistant answered request {line['id']} with {type(text).__name__}, not "
-                "text (or None for no reply); nothing was written",
+        reply_text = assistant([dict(message) for message in chat])  # its own copy, to keep
+        if reply_text is not None and text_problem(reply_text) is not None:
+            kind = type(reply_text).__name__
+            raise InputError(
+                (
+                    f"answered request {line['id']} with text that is not valid UTF-8 (a lone "
+                    "surrogate, which no file can hold)"
+                    if isinstance(reply_text, str)
+                    else f"answered request {line['id']} with {kind}, not text (or None for no "
+                    "reply)"
+                )
+                + "; nothing was written",
                 file=shown,
+                field="assistant",
             )
-        line["messages"] = [*chat, {"role": "assistant", "content": text}]
+        line["messages"] = [*chat, {"role": "assistant", "content": reply_text}]
         if model is not None:
             line["model"] = model
     _check_new(path, shown)  # the assistant may have taken long: still nobody else's file

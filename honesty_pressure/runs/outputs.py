@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.construct import Format, Protocol
+from ..core.arguments import choice, optional_text
+from ..core.construct import PROTOCOLS, Format, Protocol
 from ..core.errors import InputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter
@@ -98,6 +99,9 @@ def advance_files(
     """What an advance writes into its run folder: the replies frozen and the next round built
     (frozen.jsonl, run.json, roundK.jsonl, roundK.key.jsonl), the chain files the parents' run
     carries (`from_run`'s, for parents past round 1) and, with a `command`, its commands.jsonl."""
+    # As `advance --protocol` holds it, before any read; the command is written into a file.
+    choice(protocol, "protocol", PROTOCOLS)
+    optional_text(command, "command")
     envelopes, reads = read_replies(replies, fmt)
     made = advance_round(
         parents,

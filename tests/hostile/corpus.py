@@ -373,35 +373,73 @@ def _deep_sample(where: str, *, eval_zip: bool) -> Callable[[Scratch], tuple[Arg
 _TOO_DEEP: Final = "JSON nested too deeply (reading inspect)"
 
 DEPTH_CASES: Final = [
-    Case("inspect json: an output nested 900 deep", "inspect", _deep_sample("output", eval_zip=False)),
+    Case(
+        "inspect json: an output nested 900 deep", "inspect", _deep_sample("output", eval_zip=False)
+    ),
     Case("inspect eval: an input nested 900 deep", "inspect", _deep_sample("input", eval_zip=True)),
-    Case("inspect eval: a reply's content nested 900 deep", "inspect", _deep_sample("content", eval_zip=True)),
-]  # fmt: skip
+    Case(
+        "inspect eval: a reply's content nested 900 deep",
+        "inspect",
+        _deep_sample("content", eval_zip=True),
+    ),
+]
 
 USAGE_CASES: Final = [
-    Case("openai: an 83-digit prompt_tokens", "openai-batch",
-         _usage("openai-batch", {"prompt_tokens": _WIDE, "completion_tokens": 5})),
-    Case("openai: a 4300-digit completion_tokens", "openai-batch",
-         _usage("openai-batch", {"prompt_tokens": 5, "completion_tokens": _WIDEST})),
-    Case("anthropic: an 83-digit output_tokens", "anthropic-batch",
-         _usage("anthropic-batch", {"input_tokens": 5, "output_tokens": _WIDE})),
-    Case("anthropic: a 4300-digit cache_read_input_tokens", "anthropic-batch",
-         _usage("anthropic-batch", {"input_tokens": 5, "output_tokens": 5,
-                                    "cache_read_input_tokens": _WIDEST})),
-    Case("chat: an 83-digit prompt_tokens", "chat-jsonl",
-         _usage("chat-jsonl", {"prompt_tokens": _WIDE, "completion_tokens": 5})),
-    Case("chat: a 4300-digit output_tokens", "chat-jsonl",
-         _usage("chat-jsonl", {"input_tokens": 5, "output_tokens": _WIDEST})),
-    Case("inspect json: an 83-digit model_usage", "inspect",
-         _inspect_usage("model_usage", {"input_tokens": _WIDE, "output_tokens": 5}, eval_zip=False)),
-    Case("inspect json: a 4300-digit output.usage", "inspect",
-         _inspect_usage("output", {"input_tokens": 5, "output_tokens": _WIDEST}, eval_zip=False)),
-    Case("inspect eval: a 4300-digit model_usage", "inspect",
-         _inspect_usage("model_usage", {"input_tokens": _WIDEST, "output_tokens": 5}, eval_zip=True)),
-    Case("inspect eval: an 83-digit output.usage", "inspect",
-         _inspect_usage("output", {"input_tokens": 5, "output_tokens": _WIDE}, eval_zip=True)),
+    Case(
+        "openai: an 83-digit prompt_tokens",
+        "openai-batch",
+        _usage("openai-batch", {"prompt_tokens": _WIDE, "completion_tokens": 5}),
+    ),
+    Case(
+        "openai: a 4300-digit completion_tokens",
+        "openai-batch",
+        _usage("openai-batch", {"prompt_tokens": 5, "completion_tokens": _WIDEST}),
+    ),
+    Case(
+        "anthropic: an 83-digit output_tokens",
+        "anthropic-batch",
+        _usage("anthropic-batch", {"input_tokens": 5, "output_tokens": _WIDE}),
+    ),
+    Case(
+        "anthropic: a 4300-digit cache_read_input_tokens",
+        "anthropic-batch",
+        _usage(
+            "anthropic-batch",
+            {"input_tokens": 5, "output_tokens": 5, "cache_read_input_tokens": _WIDEST},
+        ),
+    ),
+    Case(
+        "chat: an 83-digit prompt_tokens",
+        "chat-jsonl",
+        _usage("chat-jsonl", {"prompt_tokens": _WIDE, "completion_tokens": 5}),
+    ),
+    Case(
+        "chat: a 4300-digit output_tokens",
+        "chat-jsonl",
+        _usage("chat-jsonl", {"input_tokens": 5, "output_tokens": _WIDEST}),
+    ),
+    Case(
+        "inspect json: an 83-digit model_usage",
+        "inspect",
+        _inspect_usage("model_usage", {"input_tokens": _WIDE, "output_tokens": 5}, eval_zip=False),
+    ),
+    Case(
+        "inspect json: a 4300-digit output.usage",
+        "inspect",
+        _inspect_usage("output", {"input_tokens": 5, "output_tokens": _WIDEST}, eval_zip=False),
+    ),
+    Case(
+        "inspect eval: a 4300-digit model_usage",
+        "inspect",
+        _inspect_usage("model_usage", {"input_tokens": _WIDEST, "output_tokens": 5}, eval_zip=True),
+    ),
+    Case(
+        "inspect eval: an 83-digit output.usage",
+        "inspect",
+        _inspect_usage("output", {"input_tokens": 5, "output_tokens": _WIDE}, eval_zip=True),
+    ),
     Case("run: a frozen reply's 83-digit usage, hash recomputed", "run", _frozen_usage),
-]  # fmt: skip
+]
 
 
 def _deep(levels: int = 100_000) -> str:
