@@ -60,7 +60,9 @@ def answer(
     (written beside `out` and linked into place, so it never replaces one made meanwhile). An
     existing `out` is refused, as the CLI never replaces replies; so are a folder, a link, and a
     place inside the committed packets or a kit folder. An exception from the assistant goes
-    through to the caller, with nothing written."""
+    through to the caller, with nothing written. `samples` and `model` are held to what `export
+    --samples` and `--model` accept, and a reply must be text a file can hold: an InputError
+    naming the argument (`assistant` for its reply), before anything is written."""
     # The arguments first, as `export --samples` and `--model` hold them (core/arguments.py).
     count(samples, "samples", MAX_SAMPLES, "samples per packet")
     if optional_text(model, "model") == "":
@@ -119,6 +121,7 @@ def simulated_assistant(packets: PacketFolder | ParentSet, traits: Traits, seed:
     requests of `packets`: it knows each request by its messages and replies as the simulated
     assistant does to that packet, from its key. Messages of no request of `packets` are a
     UsageError (it is made for one round: make another for the next)."""
+    count(seed, "seed", low=0)  # as `demo --seed` holds it
     requests, keys = _round(packets)
     by_messages: dict[Messages, tuple[JsonObject, JsonObject]] = {}
     for pid, request in requests.items():

@@ -337,6 +337,10 @@ def test_every_api_entry_names_the_argument_it_refuses(
             "got 'csv'",
         ),
         (lambda: hp.verify_tree(tmp_path, jobs=0), "jobs: expected a positive whole number, got 0"),
+        (
+            lambda: hp.simulated_assistant(layer, hp.DEMO_TRAITS, -1),
+            "seed: expected a whole number, got -1",
+        ),
     ]
     for call, message in calls:
         with pytest.raises(InputError) as caught:
