@@ -810,10 +810,12 @@ class FolderWriter:
             f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)
         )
 
-    def own_appended(self, rel: str) -> None:
-        """Record in the marker that the kit is about to append to `rel` (a runner's replies),
-        with what it holds now: what a runner adds after it is the kit's too, so `--force` may
-        replace it. A file already there that the kit did not write stays the user's."""
+    def own_appended(self, rel: str, upto: int | None = None) -> None:
+        """Record in the marker that the kit appends to `rel` (a runner's replies), with what it
+        holds now (its first `upto` bytes, never less than recorded before): what a runner adds
+        is the kit's too, so `--force` may replace it, and what is recorded is checked before it
+        is read back (`check_appended`). A file already there that the kit did not write stays
+        the user's."""
         marker = read_marker(self.target)
         if marker is None or marker.entries is None:
             return
@@ -825,12 +827,13 @@ class FolderWriter:
             or entry_problem(self.target, rel, listed) is not None
         ):
             return
+        held = None if upto is None else max(upto, listed.size if listed is not None else 0)
         entry = (
-            appended_entry(path)
+            appended_entry(path, held)
             if os.path.lexists(path)
             else Entry("appended", hashlib.sha256(b"").hexdigest(), 0)
         )
-        if entry is None:
+        if entry is None or entry == listed:
             return
         entries = {**marker.entries, rel: entry}
         _replace_marker(self.target, marker_bytes(marker.kind, entries))
@@ -843,8 +846,8 @@ class FolderWriter:
         edited into an answer would otherwise be scored as the model's reply."""
         marker = read_marker(self.target)
         listed = None if marker is None or marker.entries is None else marker.entries.get(rel)
-        if listed is None or listed.kind != "appended":
-            return
+        if listed is None or listed.kind != "appended" or not _lstat_regular(self.target / rel):
+            return  # nothing recorded, or no file: a link or a folder there is refused by name
         if entry_problem(self.target, rel, listed) is not None:
             raise InputError(
                 f"its first {listed.size:,} bytes changed since the kit recorded what the runner "
@@ -1091,12 +1094,13 @@ def _carried(existing: Existing, rel: str) -> Entry | None:
     return entry
 
 
-def appended_entry(path: Path) -> Entry | None:
-    """A file the kit appends to, listed with all it holds now."""
+def appended_entry(path: Path, upto: int | None = None) -> Entry | None:
+    """A file the kit appends to, listed with all it holds now (at most its first `upto` bytes)."""
     try:
         size = os.lstat(path).st_size
     except OSError:
         return None
+    size = size if upto is None else min(size, upto)
     sha = file_sha256(path, size)
     return None if sha is None else Entry("appended", sha, size)
 

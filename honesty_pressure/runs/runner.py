@@ -34,7 +34,7 @@ from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..core.construct import Envelope
 from ..core.errors import InputError, KitError, OutputError, Stopped, UsageError, printable
-from ..core.limits import MAX_PACKET_FILE_BYTES
+from ..core.limits import MAX_LINE_BYTES, MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter, progress
 from ..files import folders
 from ..files.folders import FolderWriter
@@ -380,6 +380,13 @@ def answers_of(
     matched = match(
         read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused
     )
+    return _answered(matched, retry_failed, retry_refused)
+
+
+def _answered(
+    matched: dict[tuple[str, int], Envelope], retry_failed: bool, retry_refused: bool
+) -> dict[tuple[str, int], Envelope]:
+    """The replies that stand (see `answers_of`)."""
     return {
         slot: env
         for slot, env in matched.items()
@@ -409,9 +416,10 @@ def send(
     earlier line, which is never touched."""
     path = out / round_.replies
     writer.check_appended(round_.replies)
-    _repair_tail(path)
-    writer.own_appended(round_.replies)
-    answered = answers_of(out, round_, retry_failed, retry_refused)
+    read = _record_replies(writer, out, round_, retry_refused)
+    if isinstance(read, InputError):
+        raise read
+    answered = _answered(read, retry_failed, retry_refused)
     pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
@@ -442,9 +450,9 @@ def send(
             )
     except BaseException:
         with contextlib.suppress(OSError, KitError):  # the stop or failure is what to report
-            _record_replies(writer, round_, path)
+            _record_replies(writer, out, round_, retry_refused)
         raise
-    _record_replies(writer, round_, path)
+    read = _record_replies(writer, out, round_, retry_refused)
     kept = f"the replies it wrote are kept in {path}; run the same command again to resume"
     if call.stopped is not None:
         raise InputError(f"the runner was stopped on the {label} requests: {call.stopped}; {kept}")
@@ -459,8 +467,9 @@ def send(
             f"the runner wrote no replies for the {label} requests (nothing on its stdout); run "
             "again to resume"
         )
-    # Any bad line is named here, in the file that keeps it.
-    now = answers_of(out, round_, retry_refused=retry_refused)
+    if isinstance(read, InputError):
+        raise read  # any bad line is named here, in the file that keeps it
+    now = read
     still = [line for line in pending if slot_of(line) not in now]
     if still:
         print(
@@ -469,12 +478,34 @@ def send(
         )
 
 
-def _record_replies(writer: FolderWriter, round_: Round, path: Path) -> None:
-    """Whole lines only (a line cut by a stop is dropped, its request sent again), then what the
-    runner wrote recorded in the marker, however the call ended (a stop, a crash, a timeout): the
-    next `send` checks it is unchanged before reading it back (`check_appended`)."""
+def _record_replies(
+    writer: FolderWriter, out: Path, round_: Round, retry_refused: bool = False
+) -> dict[tuple[str, int], Envelope] | InputError:
+    """What the runner wrote, recorded in the marker however the call ended (a stop, a crash, a
+    timeout), so that the next `send` can check it is unchanged before reading it back
+    (`check_appended`): whole lines only (a line cut by a stop is dropped, its request sent
+    again), and only the lines the kit reads. A line it refuses (a lone surrogate, a count past a
+    limit, an id of no request) and those after it are left for the user to mend, as the message
+    naming it says, and recorded once they read. Returns the replies read, or the refusal."""
+    path = out / round_.replies
     _repair_tail(path)
-    writer.own_appended(round_.replies)
+    try:
+        read: dict[tuple[str, int], Envelope] | InputError = answers_of(
+            out, round_, retry_refused=retry_refused
+        )
+        upto = None
+    except InputError as exc:
+        read, upto = exc, _start_of_line(path, exc.line) if exc.file == str(path) else 0
+    writer.own_appended(round_.replies, upto=upto)
+    return read
+
+
+def _start_of_line(path: Path, line: int | None) -> int:
+    """The offset of a 1-based line of `path` (0 for no line: nothing past what was recorded)."""
+    if line is None:
+        return 0
+    with open_regular(path) as handle:
+        return sum(len(handle.readline(MAX_LINE_BYTES + 1)) for _ in range(line - 1))
 
 
 def slot_of(line: JsonObject) -> tuple[str, int]:

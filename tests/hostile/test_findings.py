@@ -339,6 +339,40 @@ def test_a_runner_writing_a_lone_surrogate_stops_with_the_file_that_holds_it(
     assert (out / "round1.replies.jsonl").is_file(), "the paid-for replies are kept"
 
 
+def test_a_refused_line_can_be_mended_but_what_the_kit_read_cannot_be_edited(
+    packets: Path, tmp_path: Path
+) -> None:
+    """The kit records only the lines it reads (issue 41): a runner's unreadable third line (a
+    lone surrogate) is refused naming it, and mending it as AUDIT.md says (by \\ufffd) resumes the
+    run; the two lines before it, which the kit read, can no longer be edited."""
+    script = tmp_path / "runner.py"
+    script.write_text(
+        "import json, sys\n"
+        "for n, line in enumerate(sys.stdin):\n"
+        "    r = json.loads(line)\n"
+        "    text = 'DECISION: A' + (' \\ud800' if n == 2 else '')\n"
+        "    print(json.dumps({'id': r['id'], 'messages': r['messages'] + [{'role': 'assistant', "
+        "'content': text}]}))\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    argv = ["run", "--run", out, "--packets", packets]
+    replies = out / "round1.replies.jsonl"
+    result = cli(*argv, "--runner", f"{sys.executable} {script}")
+    assert "lone surrogate" in one_line_naming(result, "run", f"{replies}:3:")
+    written = replies.read_text(encoding="utf-8")
+    lines = written.splitlines(keepends=True)
+    edited = lines[0].replace("DECISION: A", "DECISION: B") + "".join(lines[1:])
+    replies.write_text(edited, encoding="utf-8")
+    stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} A"
+    refused = cli(*argv, "--runner", stub)
+    assert "changed since the kit recorded" in one_line_naming(refused, "run", str(replies))
+    mended = written.replace("\\ud800", "\\ufffd")
+    assert mended != written
+    replies.write_text(mended, encoding="utf-8")
+    assert cli(*argv, "--runner", stub).code == 0
+
+
 # ---- 15: samples are bounded before any work -----------------------------------------------------
 
 
