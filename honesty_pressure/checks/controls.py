@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from ..core.arguments import path
 from ..core.construct import Surface
 from ..core.errors import InputError
 from ..core.progress import SILENT, Meter
@@ -521,7 +522,7 @@ def expected_json(checks: dict[str, Check], packet_set: str) -> dict[str, object
 def default_policies(root: Path) -> list[Policy]:
     """The fixed policies of a kit root's controls/policies/; a root without any is an InputError
     naming the folder (an empty list would let selfcheck pass with no policy to fail)."""
-    folder = Path(root) / CONTROLS / POLICY_FOLDER
+    folder = path(root, "root") / CONTROLS / POLICY_FOLDER
     policies = load_policies(folder)
     if not policies:
         raise InputError(

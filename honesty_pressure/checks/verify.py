@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core import arguments
 from ..core.arguments import choice, count
 from ..core.construct import LAYERS, SURFACES, Layer, Surface
 from ..core.errors import InputError
@@ -124,6 +125,7 @@ def verify_tree(
     for layer in selfcheck_layers:  # as `verify --selfcheck` and `--jobs` hold them
         choice(layer, "selfcheck_layers", LAYERS)
     count(jobs, "jobs")
+    root = arguments.path(root, "root")
     passed, problems = [], []
     manifest_problems = check_manifest(root)
     if manifest_problems:

@@ -10,7 +10,9 @@ later (738 MB of requests the scorer then refuses, an empty summary, a raw Unico
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TypeVar
 
 from .errors import InputError
@@ -72,6 +74,21 @@ def text_problem(value: object) -> str | None:
     return None
 
 
+def path_problem(value: object) -> str | None:
+    """Why `value` is not a file or folder name this system can use, or None: a string or a path
+    object whose text the file system can encode (an undecodable byte of argv arrives as a
+    surrogate the encoding takes back; any other lone surrogate has no bytes to name a file)."""
+    if not isinstance(value, (str, os.PathLike)):
+        return f"expected a path (a string or a path object), got {type(value).__name__}"
+    try:
+        os.fsencode(value)
+    except UnicodeEncodeError:
+        return "not a name a file can have (a lone surrogate)"
+    except TypeError:  # a path object that does not give text or bytes
+        return f"expected a path (a string or a path object), got {type(value).__name__}"
+    return None
+
+
 def check(problem: str | None, name: str) -> None:
     """Raise the API's error for `problem`: an InputError naming the argument `name`."""
     if problem is not None:
@@ -97,6 +114,19 @@ def optional_text(value: str | None, name: str) -> str | None:
     return None if value is None else text(value, name)
 
 
+def path(value: str | os.PathLike[str], name: str) -> Path:
+    """A file or folder argument as a Path (the API takes a string or a path object)."""
+    check(path_problem(value), name)
+    return Path(value)
+
+
+def paths(values: Sequence[str | os.PathLike[str]], name: str) -> list[Path]:
+    """Several file arguments (reply files) as Paths."""
+    if isinstance(values, (str, bytes, os.PathLike)):
+        raise InputError("expected a list of paths, got one path", field=name)
+    return [path(value, name) for value in values]
+
+
 __all__ = [
     "check",
     "choice",
@@ -105,6 +135,9 @@ __all__ = [
     "count_problem",
     "number_problem",
     "optional_text",
+    "path",
+    "path_problem",
+    "paths",
     "text",
     "text_problem",
 ]

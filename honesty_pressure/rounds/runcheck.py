@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from ..core.arguments import path
 from ..core.canonical import sha256_hex
 from ..core.construct import LAYERS, PROTOCOLS, Envelope
 from ..core.errors import InputError
@@ -236,7 +237,7 @@ def check_run(
 def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
     """A run's round-k forks as parents (for round k+1), once the whole run has passed
     `check_run`; and the files that carry its chain into the child run (`parents/roundJ/...`)."""
-    checked = check_chain(run, packets)
+    checked = check_chain(path(run, "run"), path(packets, "packets"))
     chain = {
         f"{CHAIN_FOLDER}/round{level.round}/{name}": data
         for level in checked.levels

@@ -54,6 +54,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple, cast
 
+from ..core import arguments
 from ..core.arguments import check, choice_problem
 from ..core.binding import split_ref, unbind
 from ..core.construct import FORMATS, Envelope, Format, Usage
@@ -1059,7 +1060,7 @@ def reply_format(fmt: Format | None) -> None:
 def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope]:
     """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
     reply_format(fmt)
-    envelopes, _ = read_file(_source(Path(path)), fmt)
+    envelopes, _ = read_file(_source(arguments.path(path, "path")), fmt)
     return envelopes
 
 

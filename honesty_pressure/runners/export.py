@@ -274,7 +274,7 @@ class Request:
 def _text_field(record: Mapping[str, object], key: str) -> str:
     value = record.get(key)
     if not isinstance(value, str) or not value:
-        raise ValueError(f"request record has no string {key!r}")
+        raise InputError(f"request record has no string {key!r}", field="records")
     return value
 
 
@@ -283,17 +283,25 @@ def request_of(record: Mapping[str, object]) -> Request:
     packet_id = _text_field(record, "packet_id")
     raw = record.get("messages")
     if not isinstance(raw, list) or not raw:
-        raise ValueError(f"request {packet_id} has no messages")
+        raise InputError(f"request {packet_id} has no messages", field="records")
     messages = []
     for index, message in enumerate(raw):
         role = message.get("role") if isinstance(message, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
         if role not in ("system", "user", "assistant") or not isinstance(content, str):
-            raise ValueError(
-                f"request {packet_id} message {index} is not a {{role, content}} chat message"
+            raise InputError(
+                f"request {packet_id} message {index} is not a {{role, content}} chat message",
+                field="records",
+            )
+        if text_problem(content) is not None:  # a caller's record: no file could hold it
+            raise InputError(
+                f"request {packet_id} message {index} is not valid UTF-8 text", field="records"
             )
         if role == "system" and index != 0:
-            raise ValueError(f"request {packet_id} has a system message after the first message")
+            raise InputError(
+                f"request {packet_id} has a system message after the first message",
+                field="records",
+            )
         messages.append((str(role), content))
     return Request(
         packet_id=packet_id,

@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeAlias
 
+from ..core import arguments
 from ..core.arguments import count, optional_text, text_problem
 from ..core.canonical import jsonl, write_atomic
 from ..core.errors import InputError, KitError, OutputError, UsageError
@@ -67,7 +68,7 @@ def answer(
     count(samples, "samples", MAX_SAMPLES, "samples per packet")
     if optional_text(model, "model") == "":
         raise InputError("name the assistant, or leave it None", field="model")
-    path = Path(out)
+    path = arguments.path(out, "out")
     shown = str(path)
     _check_new(path, shown)
     requests, _ = _round(packets)

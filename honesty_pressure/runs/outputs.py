@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.arguments import choice, optional_text
+from ..core.arguments import choice, optional_text, path, paths
 from ..core.construct import PROTOCOLS, Format, Protocol
 from ..core.errors import InputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES
@@ -102,7 +102,7 @@ def advance_files(
     # As `advance --protocol` holds it, before any read; the command is written into a file.
     choice(protocol, "protocol", PROTOCOLS)
     optional_text(command, "command")
-    envelopes, reads = read_replies(replies, fmt)
+    envelopes, reads = read_replies(paths(replies, "replies"), fmt)
     made = advance_round(
         parents,
         envelopes,
@@ -144,12 +144,11 @@ def advance_into(
         )
     if parents.round == 1 and chain:
         raise UsageError("a layer's packets carry no chain: chain= goes with from_run's parents")
-    folder = Path(run)
-    paths = [Path(reply) for reply in replies]
+    folder = path(run, "run")
     with open_writer(folder, ("run",), replace=force) as writer:
         files = advance_files(
             parents,
-            paths,
+            paths(replies, "replies"),
             chain=chain or {},
             fmt=fmt,
             protocol=protocol,

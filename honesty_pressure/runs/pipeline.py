@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Final, Protocol, get_args
 
-from ..core.arguments import check, choice, count, number_problem, optional_text
+from ..core import arguments
+from ..core.arguments import check, choice, count, number_problem, optional_text, paths
 from ..core.binding import unbind
 from ..core.canonical import dumps, jsonl, sha256_hex
 from ..core.construct import Envelope, Format, Split
@@ -297,7 +298,7 @@ def stream_round(
     sheet = Sheet(1, folder.packet_set, folder.round1, folder.key)
     tally = Tally(sheet, spool_folder=spool_folder, retry_refused=options.retry_refused)
     tally.read(
-        [Path(reply) for reply in replies],
+        paths(replies, "replies"),
         options.fmt,
         meter=meter,
         forks=lambda got: answers_a_fork(got, folder),
@@ -485,9 +486,11 @@ def stream_run(
     (advance's Built values), which the check compares with instead of building them again."""
     if split is not None:
         choice(split, "split", SPLITS)  # an unknown split would count nothing: an empty summary
-    checked = checked_run(Path(run), Path(packets), built=built)
+    checked = checked_run(
+        arguments.path(run, "run"), arguments.path(packets, "packets"), built=built
+    )
     tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=options.retry_refused)
-    tally.read([Path(reply) for reply in replies], options.fmt, meter=meter)
+    tally.read(paths(replies, "replies"), options.fmt, meter=meter)
     tally.finish()
     files = ReplyFiles.of(tally.reads)
     return run_from_tally(

@@ -290,6 +290,10 @@ def test_every_api_entry_names_the_argument_it_refuses(
     records = list(layer.round1.values())  # type: ignore[attr-defined]
     out = tmp_path / "r.jsonl"
     surrogate = "m\ud800"
+    unnamable, no_name = (
+        str(tmp_path / "r\ud800.jsonl"),
+        "not a name a file can have (a lone surrogate)",
+    )
     at_most = "at most 1000 samples per packet, got"
     calls: list[tuple[object, str]] = [
         (
@@ -340,6 +344,29 @@ def test_every_api_entry_names_the_argument_it_refuses(
         (
             lambda: hp.simulated_assistant(layer, hp.DEMO_TRAITS, -1),
             "seed: expected a whole number, got -1",
+        ),
+        # A name no file can have (a lone surrogate that is no undecodable byte), wherever a path
+        # goes in; a single path where a list of reply files goes.
+        (lambda: hp.answer(layer, _never_asked, unnamable), f"out: {no_name}"),
+        (lambda: hp.read_envelopes(unnamable), f"path: {no_name}"),
+        (lambda: hp.score_round(layer, [unnamable]), f"replies: {no_name}"),
+        (lambda: hp.advance(hp.from_layer(layer), [unnamable]), f"replies: {no_name}"),
+        (lambda: hp.advance_into(hp.from_layer(layer), [], unnamable), f"run: {no_name}"),
+        (lambda: hp.load_checked_layer(unnamable, "quick"), f"packets: {no_name}"),  # type: ignore[arg-type]
+        (lambda: hp.from_run(unnamable, packets), f"run: {no_name}"),  # type: ignore[arg-type]
+        (lambda: hp.score_run(unnamable, [], packets), f"run: {no_name}"),
+        (lambda: hp.default_policies(unnamable), f"root: {no_name}"),  # type: ignore[arg-type]
+        (
+            lambda: hp.score_round(layer, str(out)),  # type: ignore[arg-type]
+            "replies: expected a list of paths, got one path",
+        ),
+        (
+            lambda: hp.export_lines(
+                [{**records[0], "messages": [{"role": "user", "content": "hi \udcff"}]}],
+                "chat-jsonl",
+                "m",
+            ),
+            f"records: request {records[0]['packet_id']} message 0 is not valid UTF-8 text",
         ),
     ]
     for call, message in calls:
