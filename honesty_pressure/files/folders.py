@@ -840,21 +840,8 @@ class FolderWriter:
         self.existing = dataclass_replace(self.existing, entries=entries)
 
     def check_appended(self, rel: str) -> None:
-        """Before the kit reads back a file it appends to (a runner's replies): what the marker
-        recorded of it (the SHA-256 of its first `size` bytes, recorded after every call of the
-        runner) is still there byte for byte, else an InputError naming the file. A runner error
-        edited into an answer would otherwise be scored as the model's reply."""
-        marker = read_marker(self.target)
-        listed = None if marker is None or marker.entries is None else marker.entries.get(rel)
-        if listed is None or listed.kind != "appended" or not _lstat_regular(self.target / rel):
-            return  # nothing recorded, or no file: a link or a folder there is refused by name
-        if entry_problem(self.target, rel, listed) is not None:
-            raise InputError(
-                f"its first {listed.size:,} bytes changed since the kit recorded what the runner "
-                "wrote there (an edited reply is not the model's); put the runner's own lines "
-                "back, or start over with --force",
-                file=str(self.target / rel),
-            )
+        """`check_appended` of this folder (under its lock)."""
+        check_appended(self.target, rel)
 
     def commit(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool) -> None:
         """Make the folder hold `files` (plus, with `keep`, every entry it already holds that
@@ -1092,6 +1079,24 @@ def _carried(existing: Existing, rel: str) -> Entry | None:
     ):
         return appended_entry(path) or entry
     return entry
+
+
+def check_appended(folder: Path, rel: str) -> None:
+    """Before the kit reads back a file it appends to (a runner's replies): what the marker
+    recorded of it (the SHA-256 of its first `size` bytes, recorded after every call of the
+    runner) is still there byte for byte, else an InputError naming the file. A runner error
+    edited into an answer would otherwise be read as the model's reply."""
+    marker = read_marker(folder)
+    listed = None if marker is None or marker.entries is None else marker.entries.get(rel)
+    if listed is None or listed.kind != "appended" or not _lstat_regular(folder / rel):
+        return  # nothing recorded, or no file: a link or a folder there is refused by name
+    if entry_problem(folder, rel, listed) is not None:
+        raise InputError(
+            f"its first {listed.size:,} bytes changed since the kit recorded what the runner "
+            "wrote there (an edited reply is not the model's); put the runner's own lines back, "
+            "or start the run over (run --force)",
+            file=str(folder / rel),
+        )
 
 
 def appended_entry(path: Path, upto: int | None = None) -> Entry | None:

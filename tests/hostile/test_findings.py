@@ -339,6 +339,41 @@ def test_a_runner_writing_a_lone_surrogate_stops_with_the_file_that_holds_it(
     assert (out / "round1.replies.jsonl").is_file(), "the paid-for replies are kept"
 
 
+def test_export_failed_checks_a_runs_replies_before_reading_them(
+    packets: Path, tmp_path: Path
+) -> None:
+    """`export --failed --run RUN` reads the run's own replies to choose what to resend: runner
+    errors edited into answers there would drop their requests from the retry (issue 41)."""
+    script = tmp_path / "runner.py"
+    script.write_text(  # round 1 answered, every fork a runner error (null content)
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    text = 'DECISION: A' if len(r['messages']) <= 2 else None\n"
+        "    print(json.dumps({'id': r['id'], 'messages': r['messages'] + [{'role': 'assistant', "
+        "'content': text}]}))\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    result = cli(
+        "run", "--runner", f"{sys.executable} {script}", "--run", out, "--packets", packets
+    )
+    assert result.code == 1 and "incomplete" in result.err, result.err
+    replies = out / "round2.replies.jsonl"
+    written = replies.read_text(encoding="utf-8")
+    replies.write_text(written.replace('"content": null', '"content": "DECISION: A"'), "utf-8")
+    target = tmp_path / "retry.jsonl"
+    argv = ["export", "--run", out, "--packets", packets, "--format", "chat-jsonl", "--model", "m"]
+    refused = cli(*argv, "--failed", "--out", target)
+    assert "changed since the kit recorded what the runner wrote" in one_line_naming(
+        refused, "export", str(replies)
+    )
+    assert not target.exists()
+    replies.write_text(written, encoding="utf-8")
+    assert cli(*argv, "--failed", "--out", target).code == 0
+    assert len(target.read_text(encoding="utf-8").splitlines()) == written.count('"content": null')
+
+
 def test_a_refused_line_can_be_mended_but_what_the_kit_read_cannot_be_edited(
     packets: Path, tmp_path: Path
 ) -> None:
@@ -667,7 +702,7 @@ def test_runner_errors_edited_into_answers_are_never_scored_as_the_models(
     assert line == (
         f"{PROG} run: {replies}: its first {len(errors.encode()):,} bytes changed since the kit "
         "recorded what the runner wrote there (an edited reply is not the model's); put the "
-        "runner's own lines back, or start over with --force"
+        "runner's own lines back, or start the run over (run --force)"
     )
     assert snapshot(run) == before
     # The runner's own lines back: the retry sends every request again and round 1 closes.
