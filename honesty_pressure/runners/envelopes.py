@@ -1189,8 +1189,8 @@ def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     if type(content) is not str or not (refusal is None or refusal == ""):
         return None
     usage = usage_of(body.get("usage"))
-    if not usage_within(usage):
-        return None  # the reader names it
+    if usage is not None and (usage[0] > MAX_USAGE_TOKENS or usage[1] > MAX_USAGE_TOKENS):
+        return None  # the reader names it (usage_within, written out: once per reply)
     return Received(file, line, ref, _answer(content), None, model or None, 0, None, None, usage)
 
 
@@ -1218,8 +1218,8 @@ def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None
                 return None
             texts.append(text)
     usage = usage_of(message.get("usage"))
-    if not usage_within(usage):
-        return None  # the reader names it
+    if usage is not None and (usage[0] > MAX_USAGE_TOKENS or usage[1] > MAX_USAGE_TOKENS):
+        return None  # the reader names it (usage_within, written out: once per reply)
     return Received(
         file, line, ref, _answer("\n".join(texts)), None, model or None, 0, None, None, usage
     )
@@ -1241,8 +1241,8 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
     if role != "assistant":
         return None
     usage = usage_of(record.get("usage"))
-    if not usage_within(usage):
-        return None  # the reader names it
+    if usage is not None and (usage[0] > MAX_USAGE_TOKENS or usage[1] > MAX_USAGE_TOKENS):
+        return None  # the reader names it (usage_within, written out: once per reply)
     return Received(
         file,
         line,
