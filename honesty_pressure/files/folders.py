@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -386,13 +387,25 @@ def _legacy_kind(path: Path, names: list[str]) -> Kind | None:
             info = read_json(path / "run.json")
             if not (isinstance(info.get("run_set"), str) and "kit_version" in info):
                 return None
-            return "demo" if _simulated(path / "round1.replies.jsonl") else "run"
+            return "demo" if _kind_fits(path, "demo", visible) else "run"
         if "summary.json" in visible:
             provenance = read_json(path / "summary.json").get("provenance")
             return "score" if isinstance(provenance, dict) and "kit_version" in provenance else None
     except Exception:  # noqa: BLE001 - any unreadable file means "not recognisably ours"
         return None
     return None
+
+
+def _made_by(folder: Path) -> str | None:
+    """The command that made a run folder, as its commands.jsonl records it first (`advance`,
+    `run`, `demo`), or None when there is none to read (a run made in Python, an older one)."""
+    try:
+        with open_regular(folder / "commands.jsonl") as handle:
+            first = json.loads(handle.readline(1 << 20))
+    except (OSError, InputError, ValueError, RecursionError):
+        return None
+    step = first.get("step") if isinstance(first, dict) else None
+    return step if isinstance(step, str) else None
 
 
 def _simulated(replies: Path) -> bool:
@@ -465,6 +478,8 @@ def _kind_fits(path: Path, kind: Kind, names: Collection[str]) -> bool:
         return False
     if kind == "demo" and "request.json" in names:
         return False  # written by `run` alone (runs/run.py's REQUEST_FILE), before its requests
+    if kind == "demo" and _made_by(path) not in (None, "demo"):
+        return False  # the kit recorded another command (run, advance) as the folder's maker
     if kind in ("run", "demo") and "round1.replies.jsonl" in names:
         return _simulated(path / "round1.replies.jsonl") == (kind == "demo")
     return kind != "demo"

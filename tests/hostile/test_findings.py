@@ -678,6 +678,15 @@ def test_a_runner_calling_itself_the_simulated_assistant_is_still_a_run(
     line = one_line_naming(result, "demo", str(run))
     assert "which its files contradict" in line
     assert snapshot(run) == before
+    # Without request.json, under a kind-only marker: commands.jsonl still says `run` made it.
+    (run / "request.json").unlink()
+    (run / ".honesty_pressure").write_text(_KIND_ONLY_DEMO, encoding="utf-8")
+    before = snapshot(run)
+    result = cli("demo", "--packets", packets, "--out", run)
+    assert one_line_naming(result, "demo", str(run)).endswith(
+        ": holds a run; choose another folder"
+    )
+    assert snapshot(run) == before
 
 
 def test_runner_errors_edited_into_answers_are_never_scored_as_the_models(
