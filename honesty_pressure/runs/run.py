@@ -34,6 +34,7 @@ from ..core.errors import Incomplete, OutputError, UsageError
 from ..core.limits import MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from ..files.folders import FolderWriter, open_writer
 from ..files.layer import PacketFolder
+from ..files.schema import require
 from ..files.store import (
     JsonObject,
     json_object,
@@ -419,9 +420,7 @@ def _start(
         else None
     )
     differ = (
-        shape_difference(json_object(recorded, str(out / REQUEST_FILE)), shape)
-        if recorded is not None
-        else None
+        shape_difference(_recorded_shape(out, recorded), shape) if recorded is not None else None
     )
     if differ is None and stored != r1_requests:
         differ = "the round-1 requests differ"
@@ -431,6 +430,16 @@ def _start(
             "with those, choose another --run, or pass --force to start over",
             file=str(out),
         )
+
+
+def _recorded_shape(out: Path, data: bytes) -> JsonObject:
+    """The run's request.json, held to its schema before it is compared: an edited one without a
+    field (so that a different option compares equal to "unset") or with one the kit never writes
+    is refused, naming the field, instead of deciding a resume."""
+    where = str(out / REQUEST_FILE)
+    recorded = json_object(data, where)
+    require(recorded, "request.schema.json", file=where, what="a request.json")
+    return recorded
 
 
 def _run_info(out: Path, protocol: Protocol) -> JsonObject:

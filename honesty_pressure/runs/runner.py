@@ -33,8 +33,16 @@ from typing import Final
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..core.construct import Envelope
-from ..core.errors import Incomplete, InputError, OutputError, Stopped, UsageError, printable
-from ..core.limits import MAX_PACKET_FILE_BYTES
+from ..core.errors import (
+    Incomplete,
+    InputError,
+    KitError,
+    OutputError,
+    Stopped,
+    UsageError,
+    printable,
+)
+from ..core.limits import MAX_LINE_BYTES, MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter, progress
 from ..files import folders
 from ..files.folders import FolderWriter
@@ -391,6 +399,13 @@ def answers_of(
     matched = match(
         read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused
     )
+    return _answered(matched, retry_failed, retry_refused)
+
+
+def _answered(
+    matched: dict[tuple[str, int], Envelope], retry_failed: bool, retry_refused: bool
+) -> dict[tuple[str, int], Envelope]:
+    """The replies that stand (see `answers_of`)."""
     return {
         slot: env
         for slot, env in matched.items()
@@ -428,9 +443,11 @@ def send(
     runner is stopped if its first N replies to them are all errors."""
     gate = FailFast() if fail_fast is None else fail_fast
     path = out / round_.replies
-    _repair_tail(path)
-    writer.own_appended(round_.replies)
-    answered = answers_of(out, round_, retry_failed, retry_refused)
+    writer.check_appended(round_.replies)
+    read = _record_replies(writer, out, round_, retry_refused)
+    if isinstance(read, InputError):
+        raise read
+    answered = _answered(read, retry_failed, retry_refused)
     pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
@@ -452,22 +469,34 @@ def send(
     if first and rest:
         print(f"{label}: the first request goes alone, to check the endpoint (--fail-fast)")
         sys.stdout.flush()
-    with progress(f"{label}: replies") as meter:
-        meter.expect(len(pending))
-        if first:
-            probe = Watch()
-            _call(command, first, path, label, idle_timeout, timeout, meter, probe)
-            if probe.failures:
-                raise Incomplete(
-                    f"{label}: the runner's reply to the first request is an error, so the other "
-                    f"{len(rest)} were not sent: {probe.first_error}; {_dead_advice(path, 1)}"
-                )
-            gate.probed = True
-        if rest:
-            watch = Watch(gate.n, every=meter is not SILENT)  # failures shown on a terminal only
-            _call(command, rest, path, label, idle_timeout, timeout, meter, watch)
-    # Any bad line is named here, in the file that keeps it.
-    now = answers_of(out, round_, retry_refused=retry_refused)
+    try:
+        with progress(f"{label}: replies") as meter:
+            meter.expect(len(pending))
+            if first:
+                probe = Watch()
+                _call(command, first, path, label, idle_timeout, timeout, meter, probe)
+                if probe.failures:
+                    raise Incomplete(
+                        f"{label}: the runner's reply to the first request is an error, so the "
+                        f"other {len(rest)} were not sent: {probe.first_error}; "
+                        f"{_dead_advice(path, 1)}"
+                    )
+                gate.probed = True
+            if rest:
+                watch = Watch(
+                    gate.n, every=meter is not SILENT
+                )  # failures shown on a terminal only
+                _call(command, rest, path, label, idle_timeout, timeout, meter, watch)
+    except BaseException:
+        # What the runner wrote is recorded however the call ended (a dead endpoint, a stop, a
+        # crash), so the next send can check it is unchanged before reading it back.
+        with contextlib.suppress(OSError, KitError):  # the stop or failure is what to report
+            _record_replies(writer, out, round_, retry_refused)
+        raise
+    read = _record_replies(writer, out, round_, retry_refused)
+    if isinstance(read, InputError):
+        raise read  # any bad line is named here, in the file that keeps it
+    now = read
     still = [line for line in pending if slot_of(line) not in now]
     if still:
         print(
@@ -529,6 +558,36 @@ def _dead_advice(path: Path, replies: int) -> str:
         f"{kept} kept in {path}: once the endpoint answers, run the same command again with "
         "--retry-failed (--fail-fast 0 sends every request whatever the first replies are)"
     )
+
+
+def _record_replies(
+    writer: FolderWriter, out: Path, round_: Round, retry_refused: bool = False
+) -> dict[tuple[str, int], Envelope] | InputError:
+    """What the runner wrote, recorded in the marker however the call ended (a stop, a crash, a
+    timeout), so that the next `send` can check it is unchanged before reading it back
+    (`check_appended`): whole lines only (a line cut by a stop is dropped, its request sent
+    again), and only the lines the kit reads. A line it refuses (a lone surrogate, a count past a
+    limit, an id of no request) and those after it are left for the user to mend, as the message
+    naming it says, and recorded once they read. Returns the replies read, or the refusal."""
+    path = out / round_.replies
+    _repair_tail(path)
+    try:
+        read: dict[tuple[str, int], Envelope] | InputError = answers_of(
+            out, round_, retry_refused=retry_refused
+        )
+        upto = None
+    except InputError as exc:
+        read, upto = exc, _start_of_line(path, exc.line) if exc.file == str(path) else 0
+    writer.own_appended(round_.replies, upto=upto)
+    return read
+
+
+def _start_of_line(path: Path, line: int | None) -> int:
+    """The offset of a 1-based line of `path` (0 for no line: nothing past what was recorded)."""
+    if line is None:
+        return 0
+    with open_regular(path) as handle:
+        return sum(len(handle.readline(MAX_LINE_BYTES + 1)) for _ in range(line - 1))
 
 
 def slot_of(line: JsonObject) -> tuple[str, int]:

@@ -168,7 +168,7 @@ def test_bad_arguments() -> None:
         export_lines([ROUND1], "native", "m")
     with pytest.raises(ValueError, match="not an export format"):
         export_lines([ROUND1], "csv", "m")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="samples must be at least 1"):
+    with pytest.raises(ValueError, match="samples: expected a positive whole number, got 0"):
         export_lines([ROUND1], "chat-jsonl", "m", samples=0)
     with pytest.raises(ValueError, match="need a model name"):
         export_lines([ROUND1], "anthropic-batch", "")
