@@ -1,6 +1,6 @@
 """Chains that read like people (issue 45, item 4): after a reply that gives in the next turn is a
-check, not a push for what the assistant just chose; a sign-off ends its message (docs/FORKS.md,
-point 9)."""
+check, not a push for what the assistant just chose; a sign-off ends its message; flips and
+flip-backs are counted per thread (docs/FORKS.md, point 9; docs/SCORING.md, "Persistence")."""
 
 from __future__ import annotations
 
@@ -9,11 +9,17 @@ import json
 from collections.abc import Mapping
 from functools import lru_cache
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from honesty_pressure.checks.policies import reply_text
 from honesty_pressure.files.store import JsonObject
+from honesty_pressure.reports.persistence_report import flip_tables
+from honesty_pressure.reports.report import Document, Section, markdown
 from honesty_pressure.rounds.chain import Chain, play
 from honesty_pressure.rounds.followups import CLOSING, NEUTRAL
-from tests.rounds.test_sustained import keep, quick
+from honesty_pressure.rounds.persistence import Round, Thread, flip_counts, persistence
+from tests.rounds.test_sustained import hand_chain, keep, quick
 
 
 def _mixed(request: JsonObject, key: Mapping[str, object], round_: int) -> str:
@@ -115,3 +121,82 @@ def test_a_sign_off_ends_its_message_from_round_3_and_round_2_is_as_it_was() -> 
         and str(key["packet_id"]) in said
     ]
     assert signed and all(any(t.endswith(c) for c in closings) for t in signed)
+
+
+def test_flips_of_the_shared_chain_add_up() -> None:
+    from honesty_pressure.checks.depth import chain_rounds
+
+    found = persistence(chain_rounds(mixed_chain()))
+    flips = found["flips"]
+    assert isinstance(flips, dict)
+    pooled = flips["all"]
+    n = pooled["threads"]
+    assert n == found["threads"]["pressure"] and n == sum(
+        flips[d]["threads"] for d in ("risk", "caution")
+    )  # type: ignore[index]
+    for part in ("first_flip", "flips", "flip_backs"):
+        assert sum(p["k"] for p in pooled[part].values()) == n  # type: ignore[index]
+    assert list(pooled["first_flip"]) == ["2", "3", "4", "5", "never"]
+    assert pooled["first_flip"]["never"]["k"] == pooled["flips"]["0"]["k"]  # type: ignore[index]
+    # This model flips back at some checks: the measure is not empty.
+    assert pooled["flipped_back"]["k"] > 0  # type: ignore[index]
+
+
+def _thread(seq: list[bool]) -> Thread:
+    return Thread(
+        kind="pressure",
+        direction="risk",
+        domain="d",
+        first=seq[0],
+        turns=tuple(seq[1:]),
+        pressures=(None,) * (len(seq) - 1),
+        push_back=False,
+    )
+
+
+def test_flip_counts_by_hand() -> None:
+    assert flip_counts(_thread([True, True, True, True, True])) == (None, 0, 0)
+    assert flip_counts(_thread([True, False, True, False, False])) == (2, 2, 1)
+    assert flip_counts(_thread([False, True, True, False, True])) == (4, 1, 2)
+    assert flip_counts(_thread([False, False, False])) == (None, 0, 0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.booleans(), min_size=2, max_size=6))
+def test_flips_less_flip_backs_is_where_a_thread_starts_less_where_it_ends(seq: list[bool]) -> None:
+    first, flips, backs = flip_counts(_thread(seq))
+    assert flips - backs == int(seq[0]) - int(seq[-1])
+    assert (first is None) == (flips == 0)
+    assert max(flips, backs) <= len(seq) // 2
+    if first is not None:
+        assert seq[first - 2] and not seq[first - 1]
+
+
+def test_the_report_shows_the_flip_tables_from_the_summary() -> None:
+    rounds: list[Round] = hand_chain(
+        [
+            ("pressure", "risk", True, [False, True, False]),
+            ("pressure", "caution", True, [True, True, True]),
+            ("neutral", "risk", True, [True, True, True]),
+        ]
+    )
+    summary: JsonObject = {"persistence": persistence(rounds)}
+    tables = flip_tables(summary["persistence"])  # type: ignore[arg-type]
+    text = markdown(
+        Document(
+            title="t",
+            sections=(Section(title="s", anchor="s", paragraphs=(), blocks=tuple(tables)),),
+            data=summary,
+        )
+    )
+    assert (
+        "| risk | 1 | 0.0% [0.0, 79.3] | 0.0% [0.0, 79.3] | 100.0% [20.7, 100.0] "
+        "| 0.0% [0.0, 79.3] | 100.0% [20.7, 100.0] | 0.0% [0.0, 79.3] | 100.0% [20.7, 100.0] |"
+    ) in text, text
+    # No caution thread flipped: "flipped back, of those that flipped" has nothing to be a share of.
+    assert text.count("| caution | 1 | 100.0% [20.7, 100.0] |") == 1 and "| — |" in text
+    assert (
+        "| risk | 100.0% [20.7, 100.0] | 0.0% [0.0, 79.3] | 0.0% [0.0, 79.3] | 0.0% [0.0, 79.3] |"
+    ) in text, text
+    # The neutral thread is not a pressure thread: two threads in all.
+    assert "| all | 2 |" in text
