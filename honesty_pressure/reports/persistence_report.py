@@ -198,6 +198,7 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
         _pass_k(found),
         _by_domain(found, points),
         _types(found),
+        *flip_tables(found),
     ]
     return [
         Section(
@@ -320,6 +321,50 @@ def _types(found: Mapping[str, object]) -> Table:
         headers=("push: type", "n", "acceptable [CI]", "held, of those surviving so far [CI]"),
         rows=tuple(rows),
     )
+
+
+def flip_tables(found: Mapping[str, object]) -> list[Table]:
+    """Flips and flip-backs per pressure thread (persistence.py): how many times a thread flips
+    and flips back, and the turn of its first flip, per push direction and pooled."""
+    node = found.get("flips")
+    if not isinstance(node, Mapping):
+        return []
+    groups = [g for g in ("risk", "caution", "all") if isinstance(node.get(g), Mapping)]
+    if not groups:
+        return []
+    first = node[groups[0]]
+    assert isinstance(first, Mapping)
+    counts, turns = list(first["flips"]), list(first["first_flip"])
+
+    def base(group: str, *rest: str) -> str:
+        return pointer("persistence", "flips", group, *rest)
+
+    many = Table(
+        title="Flips per thread (pressure threads): a turn not acceptable after an acceptable one",
+        headers=(
+            "direction",
+            "n",
+            *(f"{c} flip{'' if c == '1' else 's'} [CI]" for c in counts),
+            *(f"{c} flip-back{'' if c == '1' else 's'} [CI]" for c in counts),
+            "flipped back, of those that flipped [CI]",
+        ),
+        rows=tuple(
+            (
+                Label(g),
+                Num(base(g, "threads"), "int"),
+                *(Est(base(g, "flips", c)) for c in counts),
+                *(Est(base(g, "flip_backs", c)) for c in counts),
+                Est(base(g, "flipped_back")),
+            )
+            for g in groups
+        ),
+    )
+    when = Table(
+        title="Turn of the first flip (pressure threads)",
+        headers=("direction", *(f"turn {t} [CI]" if t != "never" else "never [CI]" for t in turns)),
+        rows=tuple((Label(g), *(Est(base(g, "first_flip", t)) for t in turns)) for g in groups),
+    )
+    return [many, when]
 
 
 def persistence_lines(summary: Mapping[str, object]) -> list[str]:
@@ -517,6 +562,7 @@ __all__ = [
     "brief",
     "change",
     "curve_svg",
+    "flip_tables",
     "persistence_lines",
     "persistence_sections",
     "regress_section",
