@@ -1,31 +1,71 @@
 """The report's persistence section: survival curves with their intervals (persistence.py).
 
 Drawn as lines over the pushes (x: pushes 1..N-1, y: 0-100 %), one line per series with a
-whisker at each point's Wilson interval, each value tagged with its JSON pointer like every other
-number of the report; the table beside it says the same in text.
+whisker at each point's Wilson interval, and beside each its forbidden twin (the share of the same
+threads that gave a forbidden answer by then) as a red line with square marks: caving into the
+forbidden action and drifting into over-caution both end survival, and only the twin tells them
+apart. Each value is tagged with its JSON pointer like every other number of the report; the
+legend sits under the plot (a row per series: its name, then its last values), so no label can
+run into a number; the table under the chart says the same in text, a forbidden row under each
+series.
+
+Every group a chain can lack (no thread pushed toward risk, say, for a policy that always
+proceeds) is drawn and tabled as "none", never skipped and never a lookup of a missing value.
 """
 
 from __future__ import annotations
 
 import html
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from ..files.store import JsonObject
-from .charts import FONT, as_float, svg_text
+from .charts import FONT, INK, as_float, svg_open, svg_text, text_width
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 
-W, H, LEFT, TOP, BOTTOM, RIGHT = 640, 260, 48, 40, 36, 230
+W, TOP, PLOT_H, LEFT, RIGHT = 640, 40, 184, 48, 16
+ROW = 16
+"""The height of one legend row."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
+NONE = "none"
+"""What an empty group shows: a direction no thread took, a rate with no thread under it."""
 
 
-def curve_svg(
-    data: object, uid: str, title: str, series: Sequence[tuple[str, str]], points: int
-) -> str:
-    """`series`: (name, pointer to a list of rate objects, one per push)."""
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
+@dataclass(frozen=True, slots=True)
+class Curve:
+    """One series: its name, the pointer to its list of rate objects (one per push), and the
+    pointer to its forbidden twin's list (None: it has none)."""
+
+    name: str
+    base: str
+    forbidden: str | None = None
+
+
+def found_at(data: object, ptr: str) -> object:
+    """The value at a JSON pointer, or None where there is none (an empty group)."""
+    try:
+        return resolve(data, ptr)
+    except KeyError:
+        return None
+
+
+def rate_cell(data: object, ptr: str) -> Cell:
+    """A rate with its interval, or "none" where the group is empty (absent, or no thread)."""
+    node = found_at(data, ptr)
+    if not isinstance(node, Mapping) or node.get("n") == 0:
+        return Label(NONE)
+    return Est(ptr)
+
+
+def _curve(
+    data: object, uid: str, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+) -> tuple[list[str], int]:
+    curves = [c if isinstance(c, Curve) else Curve(*c) for c in series]
+    plot_w = W - LEFT - RIGHT
+    legend_top = TOP + PLOT_H + 58
+    height = legend_top + ROW * len(curves) + 6
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-        f'role="img" aria-label="{html.escape(title, quote=True)}">',
+        svg_open(W, height, title),
         f'<text x="0" y="16" {FONT} font-weight="600">{html.escape(title)}</text>',
     ]
 
@@ -33,7 +73,7 @@ def curve_svg(
         return LEFT + (plot_w * (i - 1) / (points - 1) if points > 1 else plot_w / 2)
 
     def y_of(v: float) -> float:
-        return TOP + plot_h * (1 - v)
+        return TOP + PLOT_H * (1 - v)
 
     for tick in (0, 25, 50, 75, 100):
         y = y_of(tick / 100)
@@ -47,73 +87,143 @@ def curve_svg(
         )
     for i in range(1, points + 1):
         out.append(
-            f'<text x="{x_of(i):.1f}" y="{H - BOTTOM + 16}" text-anchor="middle" {FONT} '
+            f'<text x="{x_of(i):.1f}" y="{TOP + PLOT_H + 16}" text-anchor="middle" {FONT} '
             f'data-scale="1">{i}</text>'
         )
     out.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 4}" text-anchor="middle" {FONT}>pushes</text>'
+        f'<text x="{LEFT + plot_w / 2:.1f}" y="{TOP + PLOT_H + 32}" text-anchor="middle" '
+        f"{FONT}>pushes</text>"
     )
-    for index, (name, base) in enumerate(series):
-        node = resolve(data, base)
-        if not isinstance(node, list):
-            continue
+    # The legend's columns: the names, then the last acceptable and forbidden values.
+    name_w = max((text_width(c.name) for c in curves), default=0.0)
+    value_x = 32 + name_w + 16
+    for index, curve in enumerate(curves):
         dash = DASHES[index % len(DASHES)]
         style = f' stroke-dasharray="{dash}"' if dash else ""
-        path: list[str] = []
-        marks: list[str] = []
-        for i, rate in enumerate(node, start=1):
-            if not isinstance(rate, Mapping):
-                continue
-            value, low, high = (
-                as_float(rate.get("rate")),
-                as_float(rate.get("low")),
-                as_float(rate.get("high")),
-            )
-            if value is None:
-                continue
-            x = x_of(i) + 3 * index  # a small offset keeps overlapping whiskers apart
-            path.append(f"{'M' if not path else 'L'}{x:.1f} {y_of(value):.1f}")
-            if low is not None and high is not None:
-                marks.append(
-                    f'<path d="M{x:.1f} {y_of(low):.1f} V{y_of(high):.1f}" stroke="#000" '
-                    'stroke-width="1"/>'
-                )
-            marks.append(
-                f'<circle cx="{x:.1f}" cy="{y_of(value):.1f}" r="3" fill="#333" '
-                f'data-j="{html.escape(f"{base}/{i - 1}/rate", quote=True)}" data-f="dot"/>'
-            )
-        out.append(
-            f'<path d="{" ".join(path)}" fill="none" stroke="#333" stroke-width="2"{style}/>'
+        offset = 3 * index  # a small offset keeps overlapping whiskers apart
+        node = found_at(data, curve.base)
+        shown = isinstance(node, list) and any(
+            isinstance(r, Mapping) and as_float(r.get("rate")) is not None for r in node
         )
-        out += marks
-        ly = TOP + 14 * index + 6
-        lx = LEFT + plot_w + 12
+        if shown:
+            assert isinstance(node, list)
+            out += _line(node, curve.base, x_of, y_of, offset, style, "#333", whiskers=True)
+            twin = found_at(data, curve.forbidden) if curve.forbidden else None
+            if isinstance(twin, list) and curve.forbidden:
+                out += _line(
+                    twin, curve.forbidden, x_of, y_of, offset, style, INK["hatch"], whiskers=False
+                )
+        ly = legend_top + ROW * index
         out.append(
-            f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="#333" '
+            f'<line x1="0" y1="{ly - 4}" x2="24" y2="{ly - 4}" stroke="#333" '
             f'stroke-width="2"{style}/>'
         )
-        last = len(node) - 1
-        out.append(f'<text x="{lx + 28}" y="{ly + 4}" {FONT}>{html.escape(name)}</text>')
-        out.append(
-            svg_text(
-                W - 4,
-                ly + 4,
-                f"{base}/{last}/rate",
-                "pct",
-                show(as_float(resolve(data, f"{base}/{last}/rate")), "pct"),
-                anchor="end",
+        out.append(f'<text x="32" y="{ly}" {FONT}>{html.escape(curve.name)}</text>')
+        if not shown:
+            out.append(f'<text x="{value_x:.1f}" y="{ly}" {FONT}>{NONE}</text>')
+            continue
+        assert isinstance(node, list)
+        last = f"{curve.base}/{len(node) - 1}/rate"
+        out.append(svg_text(value_x, ly, last, "pct", show(as_float(found_at(data, last)), "pct")))
+        if curve.forbidden:
+            bad = f"{curve.forbidden}/{len(node) - 1}/rate"
+            if found_at(data, bad) is not None:
+                out.append(
+                    svg_text(
+                        value_x + 56,
+                        ly,
+                        bad,
+                        "pct",
+                        show(as_float(found_at(data, bad)), "pct"),
+                        fill=INK["hatch"],
+                    )
+                )
+                out.append(
+                    f'<text x="{value_x + 110:.1f}" y="{ly}" fill="{INK["hatch"]}" {FONT}>'
+                    "forbidden</text>"
+                )
+    out.append("</svg>")
+    return out, height
+
+
+def _line(
+    node: Sequence[object],
+    base: str,
+    x_of: object,
+    y_of: object,
+    offset: float,
+    style: str,
+    ink: str,
+    *,
+    whiskers: bool,
+) -> list[str]:
+    """One series' line, its marks (dots for acceptable, squares for forbidden) and whiskers."""
+    assert callable(x_of) and callable(y_of)
+    path: list[str] = []
+    marks: list[str] = []
+    for i, rate in enumerate(node, start=1):
+        if not isinstance(rate, Mapping):
+            continue
+        value, low, high = (
+            as_float(rate.get("rate")),
+            as_float(rate.get("low")),
+            as_float(rate.get("high")),
+        )
+        if value is None:  # no thread at this point: no mark and no whisker
+            continue
+        x, y = x_of(i) + offset, y_of(value)
+        path.append(f"{'M' if not path else 'L'}{x:.1f} {y:.1f}")
+        if whiskers and low is not None and high is not None:
+            marks.append(
+                f'<path d="M{x:.1f} {y_of(low):.1f} V{y_of(high):.1f}" stroke="#000" '
+                'stroke-width="1"/>'
+            )
+        ptr = html.escape(f"{base}/{i - 1}/rate", quote=True)
+        marks.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="3" fill="{ink}" data-j="{ptr}" data-f="dot"/>'
+            if whiskers
+            else f'<rect x="{x - 3:.1f}" y="{y - 3:.1f}" width="6" height="6" fill="{ink}" '
+            f'data-j="{ptr}" data-f="dot"/>'
+        )
+    width = 2 if whiskers else 1.5
+    return [
+        f'<path d="{" ".join(path)}" fill="none" stroke="{ink}" stroke-width="{width}"{style}/>',
+        *marks,
+    ]
+
+
+def curve_svg(
+    data: object, uid: str, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+) -> str:
+    """`series`: Curves, or (name, pointer to a list of rate objects, one per push)."""
+    return "".join(_curve(data, uid, title, series, points)[0])
+
+
+def curve_table(
+    data: object, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+) -> Table:
+    """A row per series (and under it, its forbidden twin's), a column per push; "none" for a
+    group the chain does not have."""
+    rows: list[tuple[Cell, ...]] = []
+    for item in series:
+        curve = item if isinstance(item, Curve) else Curve(*item)
+        node = found_at(data, curve.base)
+        count: Cell = Num(f"{curve.base}/0/n", "int") if isinstance(node, list) else Label(NONE)
+        rows.append(
+            (
+                Label(curve.name),
+                count,
+                *(rate_cell(data, f"{curve.base}/{i}") for i in range(points)),
             )
         )
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _curve_table(title: str, series: Sequence[tuple[str, str]], points: int) -> Table:
-    rows: list[tuple[Cell, ...]] = []
-    for name, base in series:
-        rows.append(
-            (Label(name), Num(f"{base}/0/n", "int"), *(Est(f"{base}/{i}") for i in range(points)))
-        )
+        if curve.forbidden:
+            rows.append(
+                (
+                    Label("… of them forbidden by then"),
+                    count,
+                    *(rate_cell(data, f"{curve.forbidden}/{i}") for i in range(points)),
+                )
+            )
     return Table(
         title=title,
         headers=(
@@ -125,41 +235,56 @@ def _curve_table(title: str, series: Sequence[tuple[str, str]], points: int) -> 
     )
 
 
+def _survival(kind: str, rule: str) -> list[Curve]:
+    """The pressure threads' survival per direction and pooled, under one rule, with twins."""
+    return [
+        Curve(
+            f"{kind} threads, {direction}"
+            + (", first turn acceptable" if rule == "first_acceptable" else ""),
+            pointer("persistence", "survival", kind, direction, rule),
+            pointer("persistence", "survival", kind, direction, f"forbidden_{rule}"),
+        )
+        for direction in ("risk", "caution", "all")
+    ]
+
+
+def _retention() -> list[Curve]:
+    base = ("persistence", "update_retention")
+    return [
+        Curve(
+            "updates kept (of updated)",
+            pointer(*base, "retained"),
+            pointer(*base, "retained_forbidden"),
+        ),
+        *(
+            Curve(
+                f"pushed back toward {d}",
+                pointer(*base, f"pushed_back_{d}"),
+                pointer(*base, f"pushed_back_{d}_forbidden"),
+            )
+            for d in ("risk", "caution")
+        ),
+    ]
+
+
 def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
     """The persistence section of a sustained chain's report (nothing for other runs)."""
     found = summary.get("persistence")
     if not isinstance(found, Mapping):
         return []
     points = int(str(found["pushes"]))
-    survival = [
-        (
-            f"{kind} threads, {direction}",
-            pointer("persistence", "survival", kind, direction, "every_thread"),
-        )
-        for kind in ("pressure",)
-        for direction in ("risk", "caution", "all")
-        if isinstance(
-            resolve(summary, pointer("persistence", "survival", kind, direction)), Mapping
-        )
-    ]
-    given = [
-        (f"{name}, first turn acceptable", base.replace("every_thread", "first_acceptable"))
-        for name, base in survival
-    ]
-    retention = [
-        ("updates kept (of updated)", pointer("persistence", "update_retention", "retained"))
-    ]
-    retention += [
-        (f"pushed back toward {d}", pointer("persistence", "update_retention", f"pushed_back_{d}"))
-        for d in ("risk", "caution")
-        if isinstance(
-            resolve(summary, pointer("persistence", "update_retention", f"pushed_back_{d}")), list
-        )
-    ]
+    survival, given, retention = (
+        _survival("pressure", "every_thread"),
+        _survival("pressure", "first_acceptable"),
+        _retention(),
+    )
     others = [
-        (f"{kind} threads", pointer("persistence", "survival", kind, "all", "every_thread"))
+        Curve(
+            f"{kind} threads",
+            pointer("persistence", "survival", kind, "all", "every_thread"),
+            pointer("persistence", "survival", kind, "all", "forbidden_every_thread"),
+        )
         for kind in ("neutral", "evidence_confirm")
-        if isinstance(resolve(summary, pointer("persistence", "survival", kind, "all")), Mapping)
     ]
     blocks: list[Table | Figure] = [
         Figure(
@@ -170,13 +295,13 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 survival,
                 points,
             ),
-            table=_curve_table("Survival, every thread", survival, points),
+            table=curve_table(summary, "Survival, every thread", survival, points),
         ),
         Figure(
             svg=curve_svg(
                 summary, "surv1", "... of threads whose first turn was acceptable", given, points
             ),
-            table=_curve_table("Survival, first turn acceptable", given, points),
+            table=curve_table(summary, "Survival, first turn acceptable", given, points),
         ),
         Figure(
             svg=curve_svg(
@@ -186,28 +311,37 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 retention,
                 points - 1,
             ),
-            table=_curve_table("Update retention", retention, points - 1),
+            table=curve_table(summary, "Update retention", retention, points - 1),
         ),
-        _curve_table(
+        curve_table(
+            summary,
             "Survival of the neutral and confirm threads (pushed from their second turn)",
             others,
             points,
         ),
         Table(
             title="Updated on evidence (round 2)",
-            headers=("of", "updated [CI]", "updated and kept after each push back [CI]"),
+            headers=(
+                "of",
+                "updated [CI]",
+                "forbidden [CI]",
+                "updated and kept after each push back [CI]",
+            ),
             rows=(
                 (
                     Label("evidence_change threads"),
-                    Est(pointer("persistence", "update_retention", "updated")),
+                    rate_cell(summary, pointer("persistence", "update_retention", "updated")),
+                    rate_cell(
+                        summary, pointer("persistence", "update_retention", "updated_forbidden")
+                    ),
                     Label(" ".join(f"j={j + 1}" for j in range(points - 1))),
                 ),
             ),
         ),
-        _first_capitulation(found),
-        _pass_k(found),
-        _by_domain(found, points),
-        _types(found),
+        _first_capitulation(summary, found),
+        _pass_k(summary, found),
+        _by_domain(summary, found, points),
+        _types(summary, found),
     ]
     return [
         Section(
@@ -217,9 +351,13 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 (
                     "Each round-2 fork is a thread, pushed again every round (sustained protocol, "
                     "docs/FORKS.md). Survival: acceptable at every push so far; a missing or "
-                    "unscorable reply ends survival (every thread is in every denominator). Update "
-                    "retention: of the evidence_change threads that updated correctly, the share "
-                    "still updated after each push back toward the old answer. Wilson intervals (",
+                    "unscorable reply ends survival (every thread is in every denominator). Under "
+                    "each series, the share of the same threads that gave a forbidden answer by "
+                    "then (red in the charts): the rest of what is not acceptable drifted "
+                    "elsewhere (over-caution, a question, no decision). Update retention: of the "
+                    "evidence_change threads that updated correctly, the share still updated "
+                    "after each push back toward the old answer. A group the chain has no thread "
+                    "in says none. Wilson intervals (",
                     Num("/statistics/confidence", "pct0"),
                     ") over threads.",
                 ),
@@ -229,19 +367,18 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
     ]
 
 
-def _first_capitulation(found: Mapping[str, object]) -> Table:
+def _first_capitulation(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     node = found["first_capitulation"]
     assert isinstance(node, Mapping)
     every = node["every_thread"]
     assert isinstance(every, Mapping)
-    turns = list(every)
     rows: list[tuple[Cell, ...]] = [
         (
             Label(f"turn {t}" if t != "never" else "never"),
-            Est(pointer("persistence", "first_capitulation", "every_thread", t)),
-            Est(pointer("persistence", "first_capitulation", "first_acceptable", t)),
+            rate_cell(summary, pointer("persistence", "first_capitulation", "every_thread", t)),
+            rate_cell(summary, pointer("persistence", "first_capitulation", "first_acceptable", t)),
         )
-        for t in turns
+        for t in every
     ]
     return Table(
         title="Turn of first capitulation (pressure threads)",
@@ -250,42 +387,46 @@ def _first_capitulation(found: Mapping[str, object]) -> Table:
     )
 
 
-def _pass_k(found: Mapping[str, object]) -> Table:
+def _pass_k(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     node = found["pass_k"]
     assert isinstance(node, Mapping)
     rows: list[tuple[Cell, ...]] = [
-        (Label(f"pass^{k}: turns 1 to {int(k) + 1}"), Est(pointer("persistence", "pass_k", k)))
+        (
+            Label(f"pass^{k}: turns 1 to {int(k) + 1}"),
+            rate_cell(summary, pointer("persistence", "pass_k", k)),
+            rate_cell(summary, pointer("persistence", "pass_k_forbidden", k)),
+        )
         for k in node
     ]
     return Table(
         title="Acceptable at every turn (pressure threads)",
-        headers=("turns", "share [CI]"),
+        headers=("turns", "share [CI]", "forbidden at some turn [CI]"),
         rows=tuple(rows),
     )
 
 
-def _by_domain(found: Mapping[str, object], points: int) -> Table:
+def _by_domain(summary: Mapping[str, object], found: Mapping[str, object], points: int) -> Table:
     node = found["survival_by_domain"]
     assert isinstance(node, Mapping)
-    rows: list[tuple[Cell, ...]] = [
-        (
-            Label(d),
-            Num(pointer("persistence", "survival_by_domain", d, "every_thread", "0", "n"), "int"),
-            *(
-                Est(pointer("persistence", "survival_by_domain", d, "every_thread", str(i)))
-                for i in range(points)
-            ),
+    series = [
+        Curve(
+            d,
+            pointer("persistence", "survival_by_domain", d, "every_thread"),
+            pointer("persistence", "survival_by_domain", d, "forbidden_every_thread"),
         )
         for d in node
     ]
+    table = curve_table(
+        summary, "Survival per domain (pressure threads, every thread)", series, points
+    )
     return Table(
-        title="Survival per domain (pressure threads, every thread)",
-        headers=("domain", "n", *(f"after {i}" for i in range(1, points + 1))),
-        rows=tuple(rows),
+        title=table.title,
+        headers=("domain", *table.headers[1:]),
+        rows=table.rows or ((Label(NONE), *(Label(NONE) for _ in range(points + 1))),),
     )
 
 
-def _types(found: Mapping[str, object]) -> Table:
+def _types(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     node = found["pressure_types"]
     assert isinstance(node, Mapping)
     rows: list[tuple[Cell, ...]] = []
@@ -297,48 +438,65 @@ def _types(found: Mapping[str, object]) -> Table:
                 (
                     Label(f"push {depth}: {ptype}"),
                     Num(base + "/acceptable/n", "int"),
-                    Est(base + "/acceptable"),
-                    Est(base + "/held"),
+                    rate_cell(summary, base + "/acceptable"),
+                    rate_cell(summary, base + "/held"),
                 )
             )
     return Table(
         title="Per pressure type at each depth (pressure threads)",
         headers=("push: type", "n", "acceptable [CI]", "held, of those surviving so far [CI]"),
-        rows=tuple(rows),
+        rows=tuple(rows) or ((Label(NONE), Label(NONE), Label(NONE), Label(NONE)),),
     )
 
 
 def persistence_lines(summary: Mapping[str, object]) -> list[str]:
-    """Plain lines for the terminal: the survival curves and update retention."""
+    """Plain lines for the terminal: the survival curves and update retention, each point with
+    its forbidden twin; "none" for a group the chain does not have."""
     found = summary.get("persistence")
     if not isinstance(found, Mapping):
         return []
 
-    def curve(node: object) -> str:
+    def curve(node: object, twin: object) -> str:
         if not isinstance(node, list):
-            return "—"
+            return NONE
+        twins = twin if isinstance(twin, list) else []
         return "  ".join(
-            f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
-            f"{show(as_float(r.get('high')), 'pct')}]"
-            for r in node
+            (
+                f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
+                f"{show(as_float(r.get('high')), 'pct')}]"
+                if r.get("n")
+                else NONE
+            )
+            + (
+                f" ({show(as_float(t.get('rate')), 'pct')} forbidden)"
+                if isinstance(t, Mapping) and t.get("n")
+                else ""
+            )
+            for r, t in zip(node, twins or [None] * len(node))
             if isinstance(r, Mapping)
         )
 
-    survival = found["survival"]
-    assert isinstance(survival, Mapping)
-    pressure = survival["pressure"]
-    assert isinstance(pressure, Mapping)
+    pushes = found["pushes"]
     lines = [
-        f"persistence over {found['pushes']} pushes (share still acceptable after "
-        f"1..{found['pushes']} pushes, every thread):"
+        f"persistence over {pushes} pushes (share still acceptable after 1..{pushes} pushes, every "
+        "thread, [interval], and (the share that gave a forbidden answer by then)):"
     ]
     for direction in ("risk", "caution", "all"):
-        node = pressure.get(direction)
-        if isinstance(node, Mapping):
-            lines.append(f"  pressure threads, {direction:<7}: {curve(node['every_thread'])}")
-    retention = found["update_retention"]
-    assert isinstance(retention, Mapping)
-    lines.append(f"  update retention        : {curve(retention['retained'])}")
+        base = ("persistence", "survival", "pressure", direction)
+        lines.append(
+            f"  pressure threads, {direction:<7}: "
+            + curve(
+                found_at(summary, pointer(*base, "every_thread")),
+                found_at(summary, pointer(*base, "forbidden_every_thread")),
+            )
+        )
+    lines.append(
+        "  update retention        : "
+        + curve(
+            found_at(summary, "/persistence/update_retention/retained"),
+            found_at(summary, "/persistence/update_retention/retained_forbidden"),
+        )
+    )
     return lines
 
 
@@ -396,7 +554,7 @@ def board_section(data: Mapping[str, object]) -> list[Section]:
         blocks.append(
             Figure(
                 svg=curve_svg(data, f"cmp-{len(blocks)}", name, series, points),
-                table=_curve_table(name, series, points),
+                table=curve_table(data, name, series, points),
             )
         )
     return [
@@ -502,9 +660,13 @@ __all__ = [
     "board_section",
     "brief",
     "change",
+    "Curve",
     "curve_svg",
+    "curve_table",
+    "found_at",
     "persistence_lines",
     "persistence_sections",
+    "rate_cell",
     "regress_section",
     "worsened",
 ]

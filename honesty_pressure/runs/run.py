@@ -165,6 +165,12 @@ def run_with_runner(
             lines=export_lines(list(records.values()), fmt, model, options=options),
             run_set=str(info["run_set"]),
         )
+        scoring = ScoreOptions(
+            bootstrap_seed=bootstrap_seed,
+            command=command_line,
+            max_unscorable=max_unscorable,
+            retry_refused=retry_refused,
+        )
         scored = {name: read_file(out, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()) and not (
             retry_failed and any(_owed(out, second, retry_refused))
@@ -183,21 +189,10 @@ def run_with_runner(
                 retry_refused=retry_refused,
             )
             replies = [out / second.replies] if replies_of(out, second) else []
-            files = score_run(
-                out,
-                replies,
-                folder.folder.parent,
-                ScoreOptions(
-                    bootstrap_seed=bootstrap_seed,
-                    command=command_line,
-                    max_unscorable=max_unscorable,
-                    retry_refused=retry_refused,
-                ),
-                built=built,
-            )
+            files = score_run(out, replies, folder.folder.parent, scoring, built=built)
             writer.commit(files, "run", keep=True)
         if rounds > 2:
-            later_rounds(
+            files = later_rounds(
                 writer,
                 out,
                 folder,
@@ -211,6 +206,7 @@ def run_with_runner(
                 command_line=command_line,
                 idle_timeout=idle_timeout,
                 timeout=timeout,
+                top=scoring,
             )
     return files
 
