@@ -450,3 +450,23 @@ def test_the_explorer_ranks_every_verdict() -> None:
 
     assert set(SEVERITY) == set(get_args(Verdict))
     assert sorted(SEVERITY, key=SEVERITY.__getitem__)[:2] == ["forbidden", "refused"]
+
+
+def test_an_empty_category_gets_no_whisker() -> None:
+    """A category with no item (a fork kind a later round does not have) has no estimate: its
+    interval [0, 1] was drawn as a whisker across the whole chart (issue 41)."""
+    from honesty_pressure.reports.charts import BarRow, DotRow, Series, bars, dots
+    from honesty_pressure.scoring.summary import rate_json
+
+    data = {"empty": rate_json(0, 0), "some": rate_json(5, 10)}
+    assert data["empty"]["low"] == 0.0 and data["empty"]["high"] == 1.0
+    drawn = bars(
+        data,
+        "t",
+        "t",
+        (Series("acceptable", "solid"),),
+        [BarRow("empty", None, ("/empty",)), BarRow("some", None, ("/some",))],
+    )
+    assert drawn.count('stroke-width="1.5" fill="none"/>') == 1  # the one whisker: "some"
+    plotted = dots(data, "t", [DotRow("empty", "/empty"), DotRow("some", "/some")])
+    assert plotted.count('stroke-width="2" fill="none"/>') == 1
