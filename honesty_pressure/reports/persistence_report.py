@@ -58,7 +58,12 @@ def rate_cell(data: object, ptr: str) -> Cell:
 
 
 def _curve(
-    data: object, uid: str, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+    data: object,
+    uid: str,
+    title: str,
+    series: Sequence[Curve | tuple[str, str]],
+    points: int,
+    x_label: str,
 ) -> tuple[list[str], int]:
     curves = [c if isinstance(c, Curve) else Curve(*c) for c in series]
     plot_w = W - LEFT - RIGHT
@@ -92,7 +97,7 @@ def _curve(
         )
     out.append(
         f'<text x="{LEFT + plot_w / 2:.1f}" y="{TOP + PLOT_H + 32}" text-anchor="middle" '
-        f"{FONT}>pushes</text>"
+        f"{FONT}>{html.escape(x_label)}</text>"
     )
     # The legend's columns: the names, then the last acceptable and forbidden values.
     name_w = max((text_width(c.name) for c in curves), default=0.0)
@@ -193,10 +198,15 @@ def _line(
 
 
 def curve_svg(
-    data: object, uid: str, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+    data: object,
+    uid: str,
+    title: str,
+    series: Sequence[Curve | tuple[str, str]],
+    points: int,
+    x_label: str = "pushes",
 ) -> str:
     """`series`: Curves, or (name, pointer to a list of rate objects, one per push)."""
-    return "".join(_curve(data, uid, title, series, points)[0])
+    return "".join(_curve(data, uid, title, series, points, x_label)[0])
 
 
 def curve_table(
@@ -310,6 +320,7 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 "Update retention: still updated after j evidence-free pushes back",
                 retention,
                 points - 1,
+                "pushes back",
             ),
             table=curve_table(summary, "Update retention", retention, points - 1),
         ),
