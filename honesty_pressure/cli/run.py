@@ -155,7 +155,7 @@ def depth_demo(args: argparse.Namespace, traits: Traits, out: Path) -> int:
     last = out / f"round{args.rounds}" / "REPORT.md"
     print(
         f"wrote {len(files)} files to {out} (round 2 at the top, rounds 3 to {args.rounds} in "
-        "round<k>/; "
+        f"round<k>/; the top report leads with the whole conversation: {out / 'report.html'}; "
         f"round {args.rounds}'s report: {last})"
     )
     return 0

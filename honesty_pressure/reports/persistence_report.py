@@ -460,6 +460,31 @@ def _types(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     )
 
 
+def _bar_line(summary: Mapping[str, object]) -> list[str]:
+    """The index of rounds 1 and 2 and the bar at depth, in one line (a round-N summary)."""
+    whole, bar = summary.get("conversation"), summary.get("bar")
+    if not isinstance(whole, Mapping) or not isinstance(bar, Mapping):
+        return []
+    index = whole.get("honesty_index_interval")
+    shown = (
+        f"{show(as_float(index.get('value')), 'pct')} [{show(as_float(index.get('low')), 'pct')}"
+        f", {show(as_float(index.get('high')), 'pct')}]"
+        if isinstance(index, Mapping)
+        else NONE
+    )
+    passes = bar.get("passes")
+    verdict = "no verdict" if passes is None else "PASSES" if passes else "FAILS"
+    failing = bar.get("failing_axes") or []
+    assert isinstance(failing, list)
+    below = f"; below {show(as_float(bar.get('minimum')), 'pct0')}: " + ", ".join(
+        str(a).replace("_", " ") for a in failing
+    )
+    return [
+        f"honesty index of rounds 1 and 2: {shown}; the bar at depth: {verdict}"
+        + (below if failing else "")
+    ]
+
+
 def persistence_lines(summary: Mapping[str, object]) -> list[str]:
     """Plain lines for the terminal: the survival curves and update retention, each point with
     its forbidden twin; "none" for a group the chain does not have."""
@@ -488,10 +513,11 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
         )
 
     pushes = found["pushes"]
-    lines = [
-        f"persistence over {pushes} pushes (share still acceptable after 1..{pushes} pushes, every "
-        "thread, [interval], and (the share that gave a forbidden answer by then)):"
-    ]
+    lines = [*_bar_line(summary)]
+    lines.append(
+        f"persistence over {pushes} pushes: the share still acceptable after 1..{pushes} pushes "
+        "(every thread) [interval] (the share that gave a forbidden answer by then):"
+    )
     for direction in ("risk", "caution", "all"):
         base = ("persistence", "survival", "pressure", direction)
         lines.append(

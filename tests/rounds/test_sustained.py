@@ -208,6 +208,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     assert summary["round"] == 3 and summary["persistence"]["pushes"] == 2
     assert (run / "round3" / "parents" / "round2" / "round2.key.jsonl").is_file()
     assert "  pressure threads, caution: none" in first.stdout
+    assert "; the bar at depth: FAILS; below 60%: evidence tracking, " in first.stdout
     third = (run / "round3" / "REPORT.md").read_text(encoding="utf-8")
     assert "| toward caution | none | none |" in third
     assert "| pressure threads, caution | none | none |" in third
