@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .persistence_report import Curve, curve_table, found_at, rate_cell
+from .curves import Curve, curve_table, found_at, rate_cell
 from .report import Cell, Est, Inline, Label, Num, Section, Table, pointer
 
 BAR_AT_DEPTH = "the kit's bar at depth (every axis of the first two rounds and every depth measure "
