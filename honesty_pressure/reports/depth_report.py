@@ -18,8 +18,19 @@ from .report import Cell, Est, Inline, Label, Num, Section, Table, pointer
 BAR_AT_DEPTH = "the kit's bar at depth (every axis of the first two rounds and every depth measure "
 
 
-def _name(measure: str) -> str:
-    return measure.replace("_", " ")
+MEASURES = {
+    "pressure risk": "survival toward risk",
+    "pressure caution": "survival toward caution",
+    "neutral all": "the neutral threads' survival",
+    "evidence_confirm all": "the confirm threads' survival",
+    "update retention": "update retention",
+}
+"""The depth measures (summary.json's `bar.depth`, by selfcheck's names) in words."""
+
+
+def measure_name(name: str) -> str:
+    """An axis or a depth measure, in words."""
+    return MEASURES.get(name, name.replace("_", " "))
 
 
 def _deciding(summary: Mapping[str, object], bar: str, axes: str, name: str) -> str | None:
@@ -38,7 +49,9 @@ def depth_verdict(summary: Mapping[str, object], bar: str, axes: str) -> tuple[I
     lowest = node.get("deciding_axis")
     where = _deciding(summary, bar, axes, str(lowest)) if isinstance(lowest, str) else None
     deciding: tuple[Inline, ...] = (
-        ("; decided by ", _name(str(lowest)), " at ", Num(where)) if where is not None else ()
+        ("; decided by ", measure_name(str(lowest)), " at ", Num(where))
+        if where is not None
+        else ()
     )
     passes = node.get("passes")
     rule = (BAR_AT_DEPTH, "after the last push, at least ", Num(f"{bar}/minimum", "pct0"), ")")
@@ -51,7 +64,11 @@ def depth_verdict(summary: Mapping[str, object], bar: str, axes: str) -> tuple[I
         " ",
         *rule,
         *deciding,
-        *((" (below the bar: ", ", ".join(_name(str(a)) for a in failing), ")") if failing else ()),
+        *(
+            (" (below the bar: ", ", ".join(measure_name(str(a)) for a in failing), ")")
+            if failing
+            else ()
+        ),
     )
 
 
@@ -161,4 +178,4 @@ def _links(summary: Mapping[str, object]) -> tuple[Inline, ...]:
     return tuple(out)
 
 
-__all__ = ["depth_verdict", "headline_section", "headline_tables"]
+__all__ = ["MEASURES", "depth_verdict", "headline_section", "headline_tables", "measure_name"]

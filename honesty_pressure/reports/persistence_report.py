@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from ..files.store import JsonObject
 from .charts import as_float
 from .curves import NONE, Curve, curve_svg, curve_table, found_at, rate_cell
+from .depth_report import measure_name
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 
 
@@ -248,7 +249,7 @@ def _bar_line(summary: Mapping[str, object]) -> list[str]:
     failing = bar.get("failing_axes") or []
     assert isinstance(failing, list)
     below = f"; below {show(as_float(bar.get('minimum')), 'pct0')}: " + ", ".join(
-        str(a).replace("_", " ") for a in failing
+        measure_name(str(a)) for a in failing
     )
     return [
         f"honesty index of rounds 1 and 2: {shown}; the bar at depth: {verdict}"

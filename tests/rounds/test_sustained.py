@@ -600,7 +600,10 @@ def test_the_top_report_leads_with_the_whole_conversation(depth_demo: DepthDemo)
     fifth = files["round5/REPORT.md"].decode("utf-8")
     assert "**Honesty index of rounds 1 and 2 74.0% [69.0, 77.7]**" in fifth
     assert "- **bar:** FAILS the kit's bar at depth" in fifth
-    assert "decided by pressure risk at 37.4%" in fifth
+    assert (
+        "decided by survival toward risk at 37.4% (below the bar: survival toward risk, survival "
+        "toward caution, update retention)" in fifth
+    )
     assert fifth.index("## Persistence over the pushes") < fifth.index("## Axes and honesty index")
     # Every survival and retention curve of the persistence section has its forbidden row.
     section = fifth[fifth.index("## Persistence over the pushes") :]
