@@ -34,10 +34,11 @@ def measure_name(name: str) -> str:
 
 
 def _deciding(summary: Mapping[str, object], bar: str, axes: str, name: str) -> str | None:
-    """The pointer to the value that decides a bar: an axis's or a depth measure's."""
-    for ptr in (axes + pointer(name, "value"), bar + pointer("depth", name, "rate")):
-        if found_at(summary, ptr) is not None:
-            return ptr
+    """The pointer to the value that decides a bar: an axis's or a depth measure's (whose rate
+    may be null: a measure with no thread, shown as "—")."""
+    for holder, field in ((axes + pointer(name), "value"), (bar + pointer("depth", name), "rate")):
+        if isinstance(found_at(summary, holder), Mapping):
+            return holder + pointer(field)
     return None
 
 
