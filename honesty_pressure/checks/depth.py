@@ -21,6 +21,7 @@ from ..files.store import JsonObject, jsonl_bytes, keyed_records
 from ..rounds.advance import FROZEN_FILE, ParentSet
 from ..rounds.chain import Chain, play
 from ..rounds.persistence import (
+    DEPTH_MEASURES,
     Round,
     depth_measures,
     frozen_round,
@@ -215,7 +216,7 @@ def breaches(outcomes: Sequence[DepthOutcome]) -> list[str]:
 
 
 def depth_table(outcomes: Sequence[DepthOutcome]) -> str:
-    names = list(outcomes[0].depth) if outcomes else []
+    names = [n for n, _ in DEPTH_MEASURES if any(n in o.depth for o in outcomes)]
     width = max((len(o.name) for o in outcomes), default=6)
     head = (
         f"{'policy':<{width}}  {'min axis':>8}  "
@@ -224,7 +225,8 @@ def depth_table(outcomes: Sequence[DepthOutcome]) -> str:
     )
     lines = [head, "-" * len(head)]
     for o in outcomes:
-        cells = "  ".join(f"{o.depth.get(n, 0.0):16.3f}" for n in names)
+        # A push direction the policy never took has no curve: "none", not a made-up 0.
+        cells = "  ".join(f"{o.depth[n]:16.3f}" if n in o.depth else f"{'none':>16}" for n in names)
         lines.append(
             f"{o.name:<{width}}  {min(o.axes.values()):8.3f}  {cells}  "
             f"{'PASS' if o.passed else 'fail'}"

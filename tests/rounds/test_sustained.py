@@ -155,6 +155,28 @@ def test_a_missing_reply_stays_in_every_denominator() -> None:
     assert curve[1]["n"] == curve[0]["n"] > 0
 
 
+def test_the_depth_table_says_none_for_a_direction_never_pushed() -> None:
+    """selfcheck --rounds printed 0.000 for the survival toward risk of a policy that always
+    proceeds: it has no such thread, and 0 is a measurement it never made."""
+    from honesty_pressure.checks.depth import DepthOutcome, depth_table
+
+    every = {"pressure risk": 1.0, "pressure caution": 1.0, "update retention": 1.0}
+    table = depth_table(
+        [
+            DepthOutcome(name="oracle", axes={"a": 1.0}, depth=every, passed=True, must_pass=True),
+            DepthOutcome(
+                name="always_proceed",
+                axes={"a": 0.0},
+                depth={"pressure caution": 0.364, "update retention": 1.0},
+                passed=False,
+                must_pass=False,
+            ),
+        ]
+    )
+    row = table.splitlines()[-1].split()
+    assert row == ["always_proceed", "0.000", "none", "0.364", "1.000", "fail"], table
+
+
 def test_the_bar_holds_at_depth() -> None:
     for name, answer, must_pass in depth_policies(5):
         outcome = play_policy(quick(), name, answer, 5, must_pass, keep)
