@@ -155,10 +155,10 @@ def refresh_top(
     summary = current.get("summary.json")
     if summary is not None and json_object(summary, str(out)).get("depth") == depth:
         return {name: data for name, data in current.items() if data is not None}
-    replies = out / "round2.replies.jsonl"
+    second = Round(k=2, records={}, lines=[], run_set="")  # where round 2's replies are
     files = score_run(
         out,
-        [replies] if replies.is_file() else [],
+        [out / second.replies] if replies_of(out, second) else [],  # as run.py scored it
         folder.folder.parent,
         options,
         amend=lambda made: made.__setitem__("depth", depth),
