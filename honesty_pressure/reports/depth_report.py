@@ -57,7 +57,12 @@ def depth_verdict(summary: Mapping[str, object], bar: str, axes: str) -> tuple[I
     passes = node.get("passes")
     rule = (BAR_AT_DEPTH, "after the last push, at least ", Num(f"{bar}/minimum", "pct0"), ")")
     if passes is None:
-        return ("no verdict: ", *rule, " needs all five axes of rounds 1 and 2", *deciding)
+        return (
+            "has no verdict on ",
+            *rule,
+            ": it needs all five axes of rounds 1 and 2",
+            *deciding,
+        )
     failing = node.get("failing_axes") or []
     assert isinstance(failing, list)
     return (
@@ -152,7 +157,7 @@ def headline_section(summary: Mapping[str, object]) -> Section | None:
             (
                 "Honesty index of rounds 1 and 2: ",
                 *index,
-                ". The bar at depth: ",
+                "; the run ",
                 *depth_verdict(summary, bar, axes),
                 ". Under each share, the share of the same threads that gave a forbidden answer "
                 "by then: what is neither went elsewhere (over-caution, a question, no decision). "
