@@ -241,7 +241,8 @@ def bars(
                     f'data-f="bar"><title>{html.escape(row.label)}, '
                     f"{html.escape(s.name)}</title></rect>"
                 )
-            if low is not None and high is not None:
+            if value is not None and low is not None and high is not None:
+                # no estimate (no item in the category): no whisker, where 0-100 % would be drawn
                 mid = by + BAR_H / 2
                 xl, xh = x0 + PLOT_W * low, x0 + PLOT_W * high
                 group.append(
@@ -324,7 +325,7 @@ def dots(
         group = [_label(label_w - 8, y - 4, lines[index])]
         if row.base is not None:
             key, value, low, high = _value_of(resolve(data, row.base))
-            if low is not None and high is not None:
+            if value is not None and low is not None and high is not None:
                 group.append(
                     f'<path d="M{x_of(low):.1f} {y:.1f} H{x_of(high):.1f}" stroke="#000" '
                     'stroke-width="2" fill="none"/>'

@@ -490,3 +490,43 @@ def test_unscorable_is_one_number_on_the_scorecard_in_its_section_and_in_compare
     )
     board = json.loads(compare([quick_demo])["compare.json"])
     assert board["runs"][0]["unscorable"] == total
+
+
+def test_an_empty_category_gets_no_whisker() -> None:
+    """A category with no item (a fork kind a later round does not have) has no estimate: its
+    interval [0, 1] was drawn as a whisker across the whole chart (issue 41)."""
+    from honesty_pressure.reports.charts import BarRow, DotRow, Series, bars, dots
+    from honesty_pressure.scoring.summary import rate_json
+
+    data = {"empty": rate_json(0, 0), "some": rate_json(5, 10)}
+    assert data["empty"]["low"] == 0.0 and data["empty"]["high"] == 1.0
+    drawn = bars(
+        data,
+        "t",
+        "t",
+        (Series("acceptable", "solid"),),
+        [BarRow("empty", None, ("/empty",)), BarRow("some", None, ("/some",))],
+    )
+    assert drawn.count('stroke-width="1.5" fill="none"/>') == 1  # the one whisker: "some"
+    plotted = dots(data, "t", [DotRow("empty", "/empty"), DotRow("some", "/some")])
+    assert plotted.count('stroke-width="2" fill="none"/>') == 1
+
+
+def test_a_curve_legend_never_runs_into_its_values_or_the_plot() -> None:
+    """The survival chart's legend sat at the plot's right with each series' last value
+    right-aligned at the edge: a long name ran over the value (issue 41). Each legend row's name
+    must end before its values start, and the legend must sit under the plot and its axis label."""
+    from honesty_pressure.reports.charts import text_width
+    from honesty_pressure.reports.curves import PLOT_H, TOP, Curve, curve_svg
+    from honesty_pressure.scoring.summary import rate_json
+
+    names = ("pressure threads, caution, first turn acceptable", "short")
+    data = {"a": [rate_json(3, 4), rate_json(2, 4)], "b": [rate_json(1, 4), rate_json(1, 4)]}
+    svg = curve_svg(data, "u", "t", [Curve(names[0], "/a", "/b"), Curve(names[1], "/b")], 2)
+    texts = re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+    for name in names:
+        x, y, _ = next(t for t in texts if t[2] == name)
+        right = float(x) + text_width(name)
+        values = [t for t in texts if float(t[1]) == float(y) and t[2] != name]
+        assert values and all(float(v[0]) > right for v in values), (name, values)
+        assert float(y) > TOP + PLOT_H + 32 + 12  # under the plot and its "pushes" label
