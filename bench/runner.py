@@ -52,12 +52,16 @@ class Timed:
     wall: float
     cpu: float
     peak_mb: float
-    stdout: bytes
-    stderr: bytes
+    lines: int
+    """Lines the process wrote on stdout."""
+    errors: bool
+    """Whether any of them carries an error."""
 
 
 def timed(command: list[str], stdin: Path | None, limit: float, cwd: Path = ROOT) -> Timed:
-    """Runs `command` to its end (killed after `limit` seconds): wall, CPU and peak memory."""
+    """Runs `command` to its end (killed after `limit` seconds): wall, CPU and peak memory, and
+    what it wrote counted, not kept (this process stays small: a child's peak memory starts from
+    its parent's)."""
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         source = stdin.open("rb") if stdin is not None else subprocess.DEVNULL
         started = time.perf_counter()
@@ -76,24 +80,27 @@ def timed(command: list[str], stdin: Path | None, limit: float, cwd: Path = ROOT
         process.returncode = os.waitstatus_to_exitcode(status)
         if stdin is not None:
             source.close()  # type: ignore[union-attr]
+        if process.returncode != 0:
+            err.seek(0)
+            raise SystemExit(
+                f"bench/runner.py: {shlex.join(command)} exited {process.returncode}: "
+                f"{err.read()[-400:].decode(errors='replace')}"
+            )
         out.seek(0)
-        err.seek(0)
-        result = Timed(
-            wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, out.read(), err.read()
-        )
-    if process.returncode != 0:
-        raise SystemExit(
-            f"bench/runner.py: {shlex.join(command)} exited {process.returncode}: "
-            f"{result.stderr.decode(errors='replace')[-400:]}"
-        )
-    return result
+        lines, errors = 0, False
+        for line in out:
+            lines += 1
+            errors = errors or b'"error"' in line
+    return Timed(wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, lines, errors)
 
 
 def answered(result: Timed, requests: int, what: str) -> None:
     """A measured run counts only when every request got its answer."""
-    lines = result.stdout.count(b"\n")
-    if lines != requests or b'"error"' in result.stdout:
-        raise SystemExit(f"bench/runner.py: {what} wrote {lines} replies of {requests}, or errors")
+    if result.lines != requests or result.errors:
+        raise SystemExit(
+            f"bench/runner.py: {what} wrote {result.lines} replies of {requests}"
+            + (", some of them errors" if result.errors else "")
+        )
 
 
 class Stub:
@@ -138,7 +145,9 @@ def export(layer: str, out: Path) -> int:
 def repeated(source: Path, requests: int, out: Path) -> None:
     """`requests` lines: the source's, over again as often as it takes."""
     lines = source.read_bytes().splitlines(keepends=True)
-    out.write_bytes(b"".join(lines[i % len(lines)] for i in range(requests)))
+    with out.open("wb") as sink:
+        for i in range(requests):
+            sink.write(lines[i % len(lines)])
 
 
 def ratio_line(name: str, ratios: list[float]) -> str:
@@ -178,8 +187,17 @@ def client_step(args: argparse.Namespace, work: Path) -> list[str]:
         "runner": "example runner, --concurrency 64",
         "runner4": "example runner, --concurrency 4 (the old default)",
     }
+    per_request = {
+        name: statistics.median(r.cpu for r in results) / args.requests * 1e6
+        for name, results in rows.items()
+    }
+    cpu_ratio = per_request["runner"] / per_request["baseline"]
     out = [
         ratio_line("example runner's requests/s at 64 in flight", ratios),
+        f"- CPU per request (not a target): the runner's {per_request['runner']:.0f} us over the "
+        f"baseline's {per_request['baseline']:.0f} us, {cpu_ratio:.2f}x. Where the client's CPU "
+        "is all that limits it (a machine with a core to spare for each, a server faster than "
+        f"both), its requests/s would be about {1 / cpu_ratio:.2f}x the baseline's.",
         "",
         f"{args.requests:,} requests a run (the full layer's round 1, repeated), "
         f"{args.repeats} repeats, medians:",
@@ -241,12 +259,17 @@ def relay_step(args: argparse.Namespace, work: Path) -> list[str]:
         "`run` relaying a runner that answers at once (bench/zero_runner.py), the "
         f"{args.relay_layer} layer, one sample, rounds 1 and 2 (not a target; one run each):",
         "",
-        "| what | requests | wall s | CPU s | requests/s | peak MB |",
-        "|---|---:|---:|---:|---:|---:|",
+        "| what | requests | wall s | CPU s | requests/s | requests per CPU s | peak MB |",
+        "|---|---:|---:|---:|---:|---:|---:|",
         f"| the runner alone, round 1 | {count:,} | {alone.wall:.2f} | {alone.cpu:.2f} | "
-        f"{count / alone.wall:,.0f} | {alone.peak_mb:.0f} |",
+        f"{count / alone.wall:,.0f} | {count / alone.cpu:,.0f} | {alone.peak_mb:.0f} |",
         f"| `run --runner` it, rounds 1 and 2 | {sent:,} | {through.wall:.2f} | "
-        f"{through.cpu:.2f} | {sent / through.wall:,.0f} | {through.peak_mb:.0f} |",
+        f"{through.cpu:.2f} | {sent / through.wall:,.0f} | {sent / through.cpu:,.0f} | "
+        f"{through.peak_mb:.0f} |",
+        "",
+        "(`run`'s CPU includes the runner's and every process it waited for; on a shared machine"
+        " the wall time is",
+        "the CPU time stretched by the load.)",
     ]
 
 
