@@ -70,9 +70,10 @@ REASONING_FIELDS: Final = ("reasoning_content", "reasoning", "reasoning_details"
 DEFAULT_BASE_URL: Final = "http://127.0.0.1:8000/v1"
 DEFAULT_CONCURRENCY: Final = 64
 """Requests in flight unless --concurrency says otherwise. A local server batches what is in
-flight (vLLM and SGLang up to 256 sequences at once by default): 4 in flight left it mostly idle,
+flight (vLLM, by default, hundreds of sequences at once): 4 in flight left it mostly idle,
 a full 2-round run at 0.5 s an answer about 67 minutes where 64 take about 4. 64 threads cost
-this process nothing much, and the bench (bench/runner.py) measures the runner at 64 in flight
+this process about a third more CPU a request than 4 (handing the interpreter lock between
+them), little beside a model's answer; bench/runner.py measures the runner at 64 in flight
 against a minimal asyncio client. A server with fewer slots queues the rest, which costs nothing
 but the --timeout a queued request waits through: give it its slots (docs/RUNNERS.md)."""
 
@@ -308,8 +309,6 @@ class Channel:
         self.settings = settings
         self.sock: socket.socket | None = None
         self.reader: BinaryIO | None = None
-        self.opened = 0
-        """Connections made so far (the tests count them)."""
 
     def _open(self) -> tuple[socket.socket, BinaryIO]:
         """A connection made within --connect-timeout (TLS included), whose socket then waits
@@ -325,7 +324,6 @@ class Channel:
             raise Unconnected(exc) from None
         sock.settimeout(settings.timeout)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-        self.opened += 1
         return sock, sock.makefile("rb")
 
     def close(self) -> None:
