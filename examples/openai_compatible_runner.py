@@ -302,8 +302,8 @@ def _tls() -> ssl.SSLContext:
 class Channel:
     """One worker's connection to the server, kept open between its requests (HTTP/1.1
     keep-alive): a new connection per request is a TCP (and TLS) set-up each time, on both sides,
-    where a local server answers in milliseconds. Opened
-    on first use, and again whenever the server closed it."""
+    where a local server answers in milliseconds. Opened on first use, and again whenever the
+    server closed it."""
 
     def __init__(self, where: Endpoint, settings: Settings) -> None:
         self.where = where
