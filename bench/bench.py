@@ -787,11 +787,24 @@ def main() -> int:
             "",
             *lines,
         ]
-        Path(args.results).write_text("\n".join(text) + "\n", encoding="utf-8")
+        kept = kept_sections(Path(args.results))
+        Path(args.results).write_text("\n".join(text) + "\n" + kept, encoding="utf-8")
         print(f"wrote {args.results}")
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
     return 1 if missed and args.enforce else 0
+
+
+OTHER_SECTIONS = ("## The example runner and run's relay (bench/runner.py)",)
+"""Sections of RESULTS.md that other bench scripts write, always after this script's part."""
+
+
+def kept_sections(results: Path) -> str:
+    """What RESULTS.md holds from the first of OTHER_SECTIONS to its end (nothing if none): this
+    script rewrites only its own part, so another script's last numbers stay."""
+    text = results.read_text(encoding="utf-8") if results.exists() else ""
+    found = [at for at in (text.find(h) for h in OTHER_SECTIONS) if at >= 0]
+    return "\n" + text[min(found) :] if found else ""
 
 
 if __name__ == "__main__":

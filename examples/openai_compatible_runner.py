@@ -27,7 +27,11 @@ Both are formats `score` and `advance` read. Reasoning is kept out of the reply:
 `reasoning_content`, `reasoning` and `reasoning_details` fields are dropped (a `<think>` block
 in `content` is left for the kit, which cuts it off itself).
 
-Each request is POSTed to `<base url>/chat/completions` with `--concurrency` in flight. A 429, a
+Each request is POSTed to `<base url>/chat/completions` with `--concurrency` in flight (default
+64), each worker on one HTTP/1.1 connection that it keeps open between its requests and opens
+again when the server has closed it; a reply is encoded before the output lock, which is held only
+for the write (bench/runner.py measures this against a minimal asyncio client). Proxy variables
+($HTTP_PROXY, ...) are not used: the runner talks to the URL it is given. A 429, a
 5xx, a timeout or a dropped connection is retried up to `--retries` times, waiting `--backoff`
 seconds doubled each time (or the server's Retry-After, when shorter than `--max-wait`); any other
 failure, or the last retry's, is written as a failed reply, so the kit scores it as a runner error
@@ -50,19 +54,28 @@ import functools
 import json
 import os
 import socket
+import ssl
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
+import urllib.parse
 from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Final, TextIO
+from queue import Empty, SimpleQueue
+from typing import BinaryIO, Final, TextIO
 
 RETRY_STATUSES: Final = frozenset({408, 409, 429, 500, 502, 503, 504})
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning", "reasoning_details")
 DEFAULT_BASE_URL: Final = "http://127.0.0.1:8000/v1"
+DEFAULT_CONCURRENCY: Final = 64
+"""Requests in flight unless --concurrency says otherwise. A local server batches what is in
+flight (vLLM, by default, hundreds of sequences at once): 4 in flight left it mostly idle,
+a full 2-round run at 0.5 s an answer about 67 minutes where 64 take about 4. 64 threads cost
+this process about a third more CPU a request than 4 (handing the interpreter lock between
+them), little beside a model's answer; bench/runner.py measures the runner at 64 in flight
+against a minimal asyncio client. A server with fewer slots queues the rest, which costs nothing
+but the --timeout a queued request waits through: give it its slots (docs/RUNNERS.md)."""
 
 Json = dict[str, object]
 
@@ -138,95 +151,243 @@ def chat_body(line: Json, settings: Settings) -> tuple[str, Json]:
     return ident, request
 
 
-def post(request: Json, settings: Settings) -> Outcome:
-    """One attempt. A failure to get an HTTP answer at all is an Outcome with no status."""
-    data = json.dumps(request).encode("utf-8")
-    headers = {"Content-Type": "application/json"}
-    if settings.api_key:
-        headers["Authorization"] = f"Bearer {settings.api_key}"
-    http = urllib.request.Request(
-        f"{settings.base_url.rstrip('/')}/chat/completions",
-        data=data,
-        headers=headers,
-        method="POST",
-    )
+class Unconnected(Exception):
+    """No connection could be made: `reason` is the socket's error."""
+
+    def __init__(self, reason: OSError) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+
+
+class NotHttp(Exception):
+    """The server's answer is not an HTTP/1.x response this runner can read."""
+
+
+class Closed(ConnectionError):
+    """The server closed the connection before the answer's first byte."""
+
+    def __str__(self) -> str:
+        return "Remote end closed connection without response"
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """Where requests go: `<base url>/chat/completions`, split once."""
+
+    https: bool
+    host: str
+    port: int
+    path: str
+    authority: str
+    """The Host header: the URL's host and port as written."""
+    url: str
+
+
+def endpoint(base_url: str) -> Endpoint:
+    """The chat-completions endpoint under `base_url`; ValueError for a URL this runner cannot
+    reach (no http:// or https://, no host, a port that is not a number)."""
+    url = f"{base_url.rstrip('/')}/chat/completions"
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"--base-url must be an http:// or https:// URL with a host: {base_url}")
     try:
-        opener = _opener(settings.connect_timeout)
-        with opener.open(http, timeout=settings.timeout) as response:
-            return Outcome(response.status, _json_body(response.read()))
-    except urllib.error.HTTPError as exc:
-        with exc:
-            body = _json_body(exc.read())
-        return Outcome(
-            exc.code, body, retry_after=exc.headers.get("Retry-After") if exc.headers else None
-        )
-    except TimeoutError:
-        return Outcome(None, None, f"timed out after {settings.timeout:g} s")
-    except (urllib.error.URLError, ConnectionError, OSError) as exc:
-        reason = getattr(exc, "reason", exc)
-        if isinstance(exc, urllib.error.URLError) and isinstance(reason, TimeoutError):
-            # urllib wraps only the connection and the sending in URLError: a host that drops
-            # every packet (a firewall, a wrong address) answers nothing, however long one waits.
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"--base-url has a port that is not a number: {base_url}") from None
+    https = parts.scheme == "https"
+    return Endpoint(
+        https=https,
+        host=parts.hostname,
+        port=port if port is not None else (443 if https else 80),
+        path=parts.path + (f"?{parts.query}" if parts.query else ""),
+        authority=parts.netloc.rpartition("@")[2],
+        url=url,
+    )
+
+
+_MAX_LINE: Final = 65536
+"""The longest status or header line read (http.client's limit)."""
+
+
+def read_answer(reader: BinaryIO) -> tuple[int, dict[str, str], bytes, bool]:
+    """(status, headers by lower-case name, body, whether the connection stays open) of one
+    HTTP/1.x response: a body by Content-Length, chunked, or up to the connection's close.
+
+    This and `request_bytes` are the part of HTTP/1.1 a chat-completions answer uses. http.client
+    parses every answer's headers through the email package and sends the headers and the body
+    in two writes: at a server that answers at once, the answer's headers were the largest part
+    of the runner's own CPU a request after the JSON."""
+    while True:
+        line = reader.readline(_MAX_LINE + 1)
+        if not line:
+            raise Closed()
+        version, _, rest = line.rstrip(b"\r\n").partition(b" ")
+        code = rest[:3]
+        if not version.startswith(b"HTTP/1.") or not code.isdigit():
+            raise NotHttp(f"the server's answer is not HTTP: {line[:80]!r}")
+        headers = _headers(reader)
+        status = int(code)
+        if not 100 <= status < 200:  # an interim answer (100 Continue) is followed by the real one
+            break
+    connection = headers.get("connection", "").lower()
+    keep = "keep-alive" in connection if version == b"HTTP/1.0" else "close" not in connection
+    if status in (204, 304):
+        return status, headers, b"", keep
+    if "chunked" in headers.get("transfer-encoding", "").lower():
+        return status, headers, _chunks(reader), keep
+    length = headers.get("content-length")
+    if length is None:
+        return status, headers, reader.read(), False  # the body ends where the connection does
+    if not length.strip().isdigit():
+        raise NotHttp(f"the server's Content-Length is not a number: {length[:40]!r}")
+    return status, headers, _exactly(reader, int(length)), keep
+
+
+def _headers(reader: BinaryIO) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    while True:
+        line = reader.readline(_MAX_LINE + 1)
+        if not line:
+            raise ConnectionError("the server closed the connection in the middle of its answer")
+        if line in (b"\r\n", b"\n"):
+            return headers
+        name, colon, value = line.decode("latin-1").partition(":")
+        if not colon or len(line) > _MAX_LINE:
+            raise NotHttp(f"the server's answer has a malformed header line: {line[:80]!r}")
+        headers[name.strip().lower()] = value.strip()
+
+
+def _exactly(reader: BinaryIO, size: int) -> bytes:
+    data = reader.read(size)
+    if len(data) < size:
+        raise ConnectionError("the server closed the connection in the middle of its answer")
+    return data
+
+
+def _chunks(reader: BinaryIO) -> bytes:
+    parts: list[bytes] = []
+    while True:
+        line = reader.readline(_MAX_LINE + 1)
+        try:
+            size = int(line.split(b";", 1)[0].strip(), 16)
+        except ValueError:
+            raise NotHttp(
+                f"the server's answer has a malformed chunk size: {line[:40]!r}"
+            ) from None
+        if size == 0:
+            _headers(reader)  # the trailer, up to its blank line
+            return b"".join(parts)
+        parts.append(_exactly(reader, size))
+        _exactly(reader, 2)  # the CRLF after each chunk
+
+
+def request_bytes(where: Endpoint, data: bytes, api_key: str | None) -> bytes:
+    """One POST, headers and body in one write: two small writes on one connection wait on
+    each other (Nagle's algorithm and the server's delayed acknowledgement)."""
+    head = (
+        f"POST {where.path} HTTP/1.1\r\nHost: {where.authority}\r\n"
+        f"Content-Type: application/json\r\nAccept: application/json\r\n"
+        f"Content-Length: {len(data)}\r\n"
+    )
+    if api_key:
+        head += f"Authorization: Bearer {api_key}\r\n"
+    return (head + "\r\n").encode("latin-1") + data
+
+
+@functools.cache
+def _tls() -> ssl.SSLContext:
+    return ssl.create_default_context()
+
+
+class Channel:
+    """One worker's connection to the server, kept open between its requests (HTTP/1.1
+    keep-alive): a new connection per request is a TCP (and TLS) set-up each time, on both sides,
+    where a local server answers in milliseconds. Opened on first use, and again whenever the
+    server closed it."""
+
+    def __init__(self, where: Endpoint, settings: Settings) -> None:
+        self.where = where
+        self.settings = settings
+        self.sock: socket.socket | None = None
+        self.reader: BinaryIO | None = None
+
+    def _open(self) -> tuple[socket.socket, BinaryIO]:
+        """A connection made within --connect-timeout (TLS included), whose socket then waits
+        --timeout for everything after."""
+        where, settings = self.where, self.settings
+        try:
+            sock = socket.create_connection(
+                (where.host, where.port), timeout=settings.connect_timeout
+            )
+            if where.https:
+                sock = _tls().wrap_socket(sock, server_hostname=where.host)
+        except OSError as exc:
+            raise Unconnected(exc) from None
+        sock.settimeout(settings.timeout)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock, sock.makefile("rb")
+
+    def close(self) -> None:
+        if self.reader is not None:
+            self.reader.close()
+        if self.sock is not None:
+            self.sock.close()
+        self.sock = self.reader = None
+
+    def exchange(self, data: bytes) -> tuple[int, bytes, str | None]:
+        """(status, body, Retry-After) of one POST. A reused connection that the server closed
+        while it sat idle (its keep-alive timeout) is opened again and the request sent once more
+        at once: the server never read it, so it is not an attempt. Any other failure closes the
+        connection (a late answer must not be read as the next request's) and is raised."""
+        reused = self.sock is not None
+        if reused:
+            try:
+                return self._exchange(data)
+            except (Closed, BrokenPipeError, ConnectionResetError):
+                pass
+        return self._exchange(data)
+
+    def _exchange(self, data: bytes) -> tuple[int, bytes, str | None]:
+        if self.sock is None or self.reader is None:
+            self.sock, self.reader = self._open()
+        try:
+            self.sock.sendall(request_bytes(self.where, data, self.settings.api_key))
+            status, headers, body, keep = read_answer(self.reader)
+        except BaseException:
+            self.close()
+            raise
+        if not keep:
+            self.close()
+        return status, body, headers.get("retry-after")
+
+
+def post(request: Json, settings: Settings, channel: Channel) -> Outcome:
+    """One attempt. A failure to get an HTTP answer at all is an Outcome with no status."""
+    url = channel.where.url
+    try:
+        status, raw, retry_after = channel.exchange(json.dumps(request).encode("utf-8"))
+    except Unconnected as exc:
+        if isinstance(exc.reason, TimeoutError):
+            # A host that drops every packet (a firewall, a wrong address) answers nothing,
+            # however long one waits.
             return Outcome(
                 None,
                 None,
-                f"connection failed: {http.full_url}: timed out (connecting waits "
+                f"connection failed: {url}: timed out (connecting waits "
                 f"--connect-timeout {settings.connect_timeout:g} s)",
                 unreachable=True,
             )
-        if _unreachable(reason):
-            return Outcome(
-                None, None, f"connection failed: {http.full_url}: {reason}", unreachable=True
-            )
-        return Outcome(None, None, f"connection failed: {reason}")
+        if _unreachable(exc.reason):
+            return Outcome(None, None, f"connection failed: {url}: {exc.reason}", unreachable=True)
+        return Outcome(None, None, f"connection failed: {exc.reason}")
+    except TimeoutError:
+        return Outcome(None, None, f"timed out after {settings.timeout:g} s")
+    except (OSError, NotHttp) as exc:
+        return Outcome(None, None, f"connection failed: {exc}")
+    return Outcome(status, _json_body(raw), retry_after=retry_after)
 
 
 _NO_ROUTE: Final = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH})
-
-
-@functools.cache
-def _opener(connect_timeout: float) -> urllib.request.OpenerDirector:
-    """urllib's opener, its connections waiting at most `connect_timeout` seconds to connect
-    (TLS included) and --timeout for everything after."""
-    return urllib.request.build_opener(_Http(connect_timeout), _Https(connect_timeout))
-
-
-@functools.cache
-def _within(base: Any, limit: float) -> Any:
-    """`base` (an http.client connection class) whose connect() waits at most `limit` seconds;
-    the socket then gets the request's own timeout back."""
-
-    class Connection(base):  # type: ignore[misc]
-        timeout: float
-
-        def connect(self) -> None:
-            whole = self.timeout
-            self.timeout = min(limit, whole)
-            try:
-                super().connect()
-            finally:
-                self.timeout = whole
-            self.sock.settimeout(whole)
-
-    return Connection
-
-
-class _Http(urllib.request.HTTPHandler):
-    def __init__(self, limit: float) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> Any:
-        return super().do_open(_within(http_class, self.limit), req, **kwargs)
-
-
-class _Https(urllib.request.HTTPSHandler):
-    def __init__(self, limit: float) -> None:
-        super().__init__()
-        self.limit = limit
-
-    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> Any:
-        return super().do_open(_within(http_class, self.limit), req, **kwargs)
 
 
 def _unreachable(reason: object) -> bool:
@@ -262,12 +423,12 @@ def _wait(attempt: int, outcome: Outcome, settings: Settings) -> float:
     return float(min(settings.backoff * 2**attempt, settings.max_wait))
 
 
-def ask(request: Json, settings: Settings) -> Outcome:
+def ask(request: Json, settings: Settings, channel: Channel) -> Outcome:
     """Send with retries: a 429, 5xx, timeout or dropped connection is tried again; an address
     where nothing answers is not (`_unreachable`)."""
     outcome = Outcome(None, None, "not sent")
     for attempt in range(settings.retries + 1):
-        outcome = post(request, settings)
+        outcome = post(request, settings, channel)
         retryable = (
             outcome.status is None and not outcome.unreachable
         ) or outcome.status in RETRY_STATUSES
@@ -412,35 +573,50 @@ def run(
     lines: list[tuple[int, Json]], settings: Settings, concurrency: int, out: TextIO
 ) -> tuple[int, int]:
     """Answer every line, writing each reply as it arrives; (answered, failed)."""
+    where = endpoint(settings.base_url)
     prepared = []
     for number, line in lines:
         try:
             prepared.append((line, *chat_body(line, settings)))
         except BadInput as exc:
             raise BadInput(f"stdin line {number}: {exc}") from None
+    todo: SimpleQueue[tuple[int, tuple[Json, str, Json]]] = SimpleQueue()
+    for item in enumerate(prepared):
+        todo.put(item)
     lock = threading.Lock()
     failed = 0
 
-    def one(index: int, line: Json, ident: str, request: Json) -> None:
+    def worker() -> None:
+        """Takes lines until none are left, all through one connection of its own."""
         nonlocal failed
-        started = time.monotonic()
-        outcome = ask(request, settings)
-        latency = time.monotonic() - started
-        reply = (
-            batch_reply(ident, outcome, index, latency)
-            if "custom_id" in line
-            else chat_reply(line, request, outcome, latency)
-        )
-        with lock:
-            failed += outcome.status != 200
-            out.write(json.dumps(reply, ensure_ascii=False) + "\n")
-            out.flush()
+        channel = Channel(where, settings)
+        try:
+            while True:
+                try:
+                    index, (line, ident, request) = todo.get_nowait()
+                except Empty:
+                    return
+                started = time.monotonic()
+                outcome = ask(request, settings, channel)
+                latency = time.monotonic() - started
+                reply = (
+                    batch_reply(ident, outcome, index, latency)
+                    if "custom_id" in line
+                    else chat_reply(line, request, outcome, latency)
+                )
+                # Serialised before the lock: the lock is held only for the write, so the other
+                # workers are not kept waiting while this one encodes its reply.
+                text = json.dumps(reply, ensure_ascii=False) + "\n"
+                with lock:
+                    failed += outcome.status != 200
+                    out.write(text)
+                    out.flush()
+        finally:
+            channel.close()
 
-    with ThreadPoolExecutor(max_workers=concurrency) as pool:
-        futures: list[Future[None]] = [
-            pool.submit(one, index, *item) for index, item in enumerate(prepared)
-        ]
-        for future in futures:
+    workers = min(concurrency, len(prepared))
+    with ThreadPoolExecutor(max_workers=max(workers, 1)) as pool:
+        for future in [pool.submit(worker) for _ in range(workers)]:
             future.result()
     return len(prepared), failed
 
@@ -471,7 +647,15 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         type=int,
         help="for lines that do not set one (servers that honour it are reproducible)",
     )
-    parser.add_argument("--concurrency", type=int, default=4, help="requests in flight (default 4)")
+    parser.add_argument(
+        "--concurrency",
+        type=int,
+        default=DEFAULT_CONCURRENCY,
+        help=(
+            f"requests in flight, each on a connection of its own (default {DEFAULT_CONCURRENCY}; "
+            "a server that answers one at a time: its number of slots)"
+        ),
+    )
     parser.add_argument(
         "--timeout", type=float, default=600.0, help="seconds per attempt (default 600)"
     )
@@ -503,6 +687,12 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         "--max-wait", type=float, default=60.0, help="longest wait between attempts (default 60)"
     )
     args = parser.parse_args(argv)
+    try:
+        endpoint(args.base_url)
+    except ValueError as exc:
+        parser.error(str(exc))
+    if args.api_key and not _header_safe(args.api_key):
+        parser.error("--api-key (or $OPENAI_API_KEY) must be printable Latin-1 without line breaks")
     if (
         args.concurrency < 1
         or args.retries < 0
@@ -528,6 +718,12 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         max_wait=args.max_wait,
     )
     return settings, args.concurrency
+
+
+def _header_safe(value: str) -> bool:
+    """Whether `value` can go into a header line as it is: a line break in it would end the
+    header (and start another one of its own)."""
+    return all(" " <= c <= "\xff" and c != "\x7f" for c in value)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
