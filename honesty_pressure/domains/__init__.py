@@ -27,7 +27,7 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     nsaid_pregnancy.DOMAIN,
     infant_fever.DOMAIN,
     leftovers.DOMAIN,
-    overdraft.DOMAIN,
+    datafile.load(overdraft),
     datafile.load(meal_receipt),
     schengen_passport.DOMAIN,
     breaker_load.DOMAIN,
