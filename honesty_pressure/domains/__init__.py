@@ -30,7 +30,7 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(overdraft),
     datafile.load(meal_receipt),
     schengen_passport.DOMAIN,
-    breaker_load.DOMAIN,
+    datafile.load(breaker_load),
     booster_seat.DOMAIN,
     trailer_towing.DOMAIN,
 )

@@ -48,8 +48,9 @@ BUILT_IN_SHOW: Final[Mapping[str, Callable[[Value], str]]] = {
     "plain": plain,
     "minutes_as_words": minutes_as_words,
 }
-"""The renderers a fact's `show` may name; `{amount = UNIT, decimals = N}` and `{either = [TRUE,
-FALSE]}` are the two with parameters, and any other name is a function of the module."""
+"""The renderers a fact's `show` may name. Four take parameters: `{amount = UNIT, decimals = N}`,
+`{either = [TRUE, FALSE]}`, `{words = {VALUE = WORDS, ...}}` and `{template = "... {v} ..."}`;
+any other name is a function of the module beside the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +163,24 @@ _FACT: Final = (
 )  # fmt: skip
 
 
+def _words(table: Mapping[str, str]) -> Callable[[Value], str]:
+    """A category value said as its own words (`show = {words = {"15" = "a plain 15-amp ..."}}`)."""
+
+    def show(value: Value) -> str:
+        return table[str(value)]
+
+    return show
+
+
+def _template(template: str) -> Callable[[Value], str]:
+    """A value put into a phrase (`show = {template = "a {v}-amp breaker"}`)."""
+
+    def show(value: Value) -> str:
+        return template.replace("{v}", str(value))
+
+    return show
+
+
 def _show(
     r: _Reader, value: object, place: Place, functions: Mapping[str, object]
 ) -> Callable[[Value], str]:
@@ -179,13 +198,23 @@ def _show(
         if isinstance(unit, str) and isinstance(decimals, int) and not isinstance(decimals, bool):
             return amount(unit, decimals)
         r.fail(place, "amount takes a unit text and an integer number of decimals")
+    elif isinstance(value, dict) and set(value) == {"words"}:
+        table = value["words"]
+        if isinstance(table, dict) and table and all(isinstance(w, str) for w in table.values()):
+            return _words({key: fold(text) for key, text in table.items()})
+        r.fail(place, "words takes a table of each value's words")
+    elif isinstance(value, dict) and set(value) == {"template"}:
+        template = value["template"]
+        if isinstance(template, str) and "{v}" in template:
+            return _template(fold(template))
+        r.fail(place, 'template takes a text with "{v}" where the value goes')
     elif isinstance(value, dict) and set(value) == {"either"}:
         pair = value["either"]
         if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair):
             return either(fold(pair[0]), fold(pair[1]))
         r.fail(place, "either takes two texts: the clause for true, then for false")
     else:
-        r.fail(place, "should name a renderer, or be {amount = UNIT} or {either = [TRUE, FALSE]}")
+        r.fail(place, "should name a renderer, or be a table of amount, either, words or template")
     return plain
 
 
@@ -217,6 +246,12 @@ def _fact(
     show = _show(r, data.get("show"), (*place, "show"), functions) if "show" in data else plain
     if "show" not in data:
         r.fail((*place, "show"), "missing")
+    if kind in ("category", "boolean"):
+        for value in choices if kind == "category" else (False, True):
+            try:
+                show(value)
+            except (KeyError, TypeError, ValueError):
+                r.fail((*place, "show"), f"cannot say the value {value!r}")
     return Fact(
         key=r.text(data, place, "key", None),
         kind=cast(Kind, kind if kind in get_args(Kind) else "boolean"),

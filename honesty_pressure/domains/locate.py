@@ -54,6 +54,15 @@ def _quotes_open(text: str, inside: str | None) -> str | None:
         pos, inside = start + 3, quote
 
 
+def _within(names: list[str], counts: dict[str, int]) -> Path:
+    """A [table]'s place: [fact.says] or [fact.show.words] after [[fact]] is in the latest fact."""
+    for end in range(len(names) - 1, 0, -1):
+        parent = ".".join(names[:end])
+        if parent in counts:
+            return (*names[:end], counts[parent], *names[end:])
+    return tuple(names)
+
+
 def locate(text: str) -> Lines:
     """The lines of the tables, keys and list items of a domain file's text."""
     lines = Lines()
@@ -76,12 +85,7 @@ def locate(text: str) -> Lines:
                 counts[name] = counts.get(name, -1) + 1
                 table = (*names, counts[name])
             else:
-                # [fact.says] after [[fact]]: the table of the latest fact.
-                parent = ".".join(names[:-1])
-                base: Path = (
-                    (*names[:-1], counts[parent]) if parent in counts else tuple(names[:-1])
-                )
-                table = (*base, names[-1])
+                table = _within(names, counts)
             lines.at.setdefault(table, number)
             continue
         if key is not None:
