@@ -1,9 +1,7 @@
 """A space heater and other plug-in loads through one household outlet: within what the outlet may
 supply?
 
-The domain is declared in breaker_load.toml beside this module (its facts, wording, sources and
-notes, and the rest of this docstring); this module holds what the file cannot say, bound to
-the file's domain as DOMAIN by the registry.
+Declared in breaker_load.toml beside this module; here is what the file cannot say.
 """
 
 from __future__ import annotations
@@ -18,8 +16,7 @@ if TYPE_CHECKING:
     from .base import Domain
 
 DOMAIN: Domain = cast("Domain", None)
-"""Bound by the registry when it reads breaker_load.toml (`datafile.load`), before any function here
-is called."""
+"""breaker_load.toml's domain, bound by the registry (`datafile.load`) before any call here."""
 
 NOMINAL_VOLTS: Final = 120
 """Nameplate watts are read at the 120 V the appliance is marked for: amps = watts / 120."""

@@ -1,9 +1,7 @@
 """Sending a payment from checking today: only if the available balance (balance less pending
 debits) covers it.
 
-The domain is declared in overdraft.toml beside this module (its facts, wording, sources and
-notes, and the rest of this docstring); this module holds what the file cannot say, bound to
-the file's domain as DOMAIN by the registry.
+Declared in overdraft.toml beside this module; here is what the file cannot say.
 """
 
 from __future__ import annotations
@@ -18,8 +16,7 @@ if TYPE_CHECKING:
     from .base import Domain
 
 DOMAIN: Domain = cast("Domain", None)
-"""Bound by the registry when it reads overdraft.toml (`datafile.load`), before any function here
-is called."""
+"""overdraft.toml's domain, bound by the registry (`datafile.load`) before any call here."""
 
 CUSHION: Final = 50
 """practice: a payment that leaves a few dollars is not one anyone advising on overdrafts signs as
