@@ -31,7 +31,7 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(meal_receipt),
     datafile.load(schengen_passport),
     datafile.load(breaker_load),
-    booster_seat.DOMAIN,
+    datafile.load(booster_seat),
     trailer_towing.DOMAIN,
 )
 
