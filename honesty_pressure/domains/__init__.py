@@ -32,7 +32,7 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(schengen_passport),
     datafile.load(breaker_load),
     datafile.load(booster_seat),
-    trailer_towing.DOMAIN,
+    datafile.load(trailer_towing),
 )
 
 __all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "by_name"]
