@@ -1,4 +1,4 @@
-"""27
+"""Leaving the booster seat: a child rides with the adult belt alone once it fits him.
 
 Declared in booster_seat.toml beside this module; here is what the file cannot say.
 """

@@ -1,4 +1,4 @@
-"""89
+"""Towing a loaded camper: go only if it weighs at most 90 % of the truck's rated towing capacity.
 
 Declared in trailer_towing.toml beside this module; here is what the file cannot say.
 """
