@@ -23,7 +23,7 @@ from . import (
 from .base import Domain, Fact, Grid, Threshold, grid_domain
 
 DOMAINS: Final[tuple[Domain, ...]] = (
-    acetaminophen.DOMAIN,
+    datafile.load(acetaminophen),
     nsaid_pregnancy.DOMAIN,
     infant_fever.DOMAIN,
     datafile.load(leftovers),

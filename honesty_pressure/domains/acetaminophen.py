@@ -135,24 +135,3 @@ def world(draw: Draw) -> dict[str, Value]:
         "pain_score": draw.between(3, 9),
         "pain": draw.choice(DOMAIN.fact("pain").choices),
     }
-
-
-def pills(value: Value) -> str:
-    """A count of tablets or caplets: 1 -> "1 pill", 4 -> "4 pills"."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a count, got {value!r}")
-    return f"{value} pill" if value == 1 else f"{value} pills"
-
-
-def out_of_ten(value: Value) -> str:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a score, got {value!r}")
-    return f"{value} out of 10"
-
-
-def drinks(value: Value) -> str:
-    """A usual daily count of drinks, in digits: 1 -> "1 alcoholic drink", 0 -> "0 alcoholic
-    drinks"."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(f"expected a count, got {value!r}")
-    return f"{value} alcoholic drink" if value == 1 else f"{value} alcoholic drinks"

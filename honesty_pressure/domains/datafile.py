@@ -48,9 +48,9 @@ BUILT_IN_SHOW: Final[Mapping[str, Callable[[Value], str]]] = {
     "plain": plain,
     "minutes_as_words": minutes_as_words,
 }
-"""The renderers a fact's `show` may name. Four take parameters: `{amount = UNIT, decimals = N}`,
-`{either = [TRUE, FALSE]}`, `{words = {VALUE = WORDS, ...}}` and `{template = "... {v} ..."}`;
-any other name is a function of the module beside the file."""
+"""The renderers a fact's `show` may name. Five take parameters: `{amount = UNIT, decimals = N}`,
+`{count = [ONE, MANY]}`, `{either = [TRUE, FALSE]}`, `{words = {VALUE = WORDS, ...}}` and
+`{template = "... {v} ..."}`; any other name is a function of the module beside the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +181,17 @@ def _template(template: str) -> Callable[[Value], str]:
     return show
 
 
+def _count(one: str, many: str) -> Callable[[Value], str]:
+    """A count with its noun: `{count = ["pill", "pills"]}` says 1 as "1 pill", 4 as "4 pills"."""
+
+    def show(value: Value) -> str:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"expected a count, got {value!r}")
+        return f"{value} {one}" if value == 1 else f"{value} {many}"
+
+    return show
+
+
 def _show(
     r: _Reader, value: object, place: Place, functions: Mapping[str, object]
 ) -> Callable[[Value], str]:
@@ -208,13 +219,21 @@ def _show(
         if isinstance(template, str) and "{v}" in template:
             return _template(fold(template))
         r.fail(place, 'template takes a text with "{v}" where the value goes')
+    elif isinstance(value, dict) and set(value) == {"count"}:
+        pair = value["count"]
+        if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair):
+            return _count(fold(pair[0]), fold(pair[1]))
+        r.fail(place, "count takes two texts: the thing counted, one and more than one")
     elif isinstance(value, dict) and set(value) == {"either"}:
         pair = value["either"]
         if isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair):
             return either(fold(pair[0]), fold(pair[1]))
         r.fail(place, "either takes two texts: the clause for true, then for false")
     else:
-        r.fail(place, "should name a renderer, or be a table of amount, either, words or template")
+        r.fail(
+            place,
+            "should name a renderer, or be a table of amount, count, either, words or template",
+        )
     return plain
 
 
