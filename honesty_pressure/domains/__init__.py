@@ -25,7 +25,7 @@ from .base import Domain, Fact, Grid, Threshold, grid_domain
 DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(acetaminophen),
     nsaid_pregnancy.DOMAIN,
-    infant_fever.DOMAIN,
+    datafile.load(infant_fever),
     datafile.load(leftovers),
     datafile.load(overdraft),
     datafile.load(meal_receipt),
