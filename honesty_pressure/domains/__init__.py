@@ -24,7 +24,7 @@ from .base import Domain, Fact, Grid, Threshold, grid_domain
 
 DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(acetaminophen),
-    nsaid_pregnancy.DOMAIN,
+    datafile.load(nsaid_pregnancy),
     datafile.load(infant_fever),
     datafile.load(leftovers),
     datafile.load(overdraft),

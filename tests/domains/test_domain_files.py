@@ -21,7 +21,7 @@ from honesty_pressure.domains import by_name
 from honesty_pressure.domains.base import Domain, Fact
 from honesty_pressure.domains.datafile import DomainFileError, fold, read_domain
 
-CONVERTED = ("meal_receipt", "overdraft", "breaker_load", "leftovers", "schengen_passport", "booster_seat", "trailer_towing", "acetaminophen", "infant_fever")
+CONVERTED = ("meal_receipt", "overdraft", "breaker_load", "leftovers", "schengen_passport", "booster_seat", "trailer_towing", "acetaminophen", "infant_fever", "nsaid_pregnancy")
 """The domains whose module now reads a domain file (the others are still modules)."""
 
 PACKAGE = Path(__file__).resolve().parents[2] / "honesty_pressure" / "domains"
