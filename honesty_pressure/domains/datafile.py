@@ -12,6 +12,9 @@ the first one and carries all of them (`domains check` lists them).
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -100,7 +103,9 @@ class _Reader:
 
     def problems(self, text: str) -> tuple[Problem, ...]:
         lines = locate(text)
-        return tuple(Problem(lines.line(place), _name(place), why) for place, why in self.found)
+        found = [Problem(lines.line(place), _name(place), why) for place, why in self.found]
+        # In the file's order (a problem no line was found for last), each kind in reading order.
+        return tuple(sorted(found, key=lambda p: p.line if p.line is not None else 1 << 30))
 
     def table(self, data: Mapping[str, Any], place: Place, known: tuple[str, ...]) -> None:
         """Note every key of `data` that the format does not know (a typo would be dropped)."""
@@ -192,6 +197,13 @@ def _count(one: str, many: str) -> Callable[[Value], str]:
     return show
 
 
+_FORMS: Final = (
+    ("name", r"[a-z][a-z0-9_]{1,39}", "should be lower-case letters, digits and _ (a module name)"),
+    ("code", r"[a-z]{3,5}", "should be 3 to 5 lower-case letters"),
+)
+"""The top fields with a fixed form (the code is in every packet id)."""
+
+
 def _show(
     r: _Reader, value: object, place: Place, functions: Mapping[str, object]
 ) -> Callable[[Value], str]:
@@ -243,6 +255,9 @@ def _fact(
     r.table(data, place, _FACT)
     kind = r.text(data, place, "kind", None)
     role = r.text(data, place, "role", None)
+    key = data.get("key")
+    if isinstance(key, str) and key and not re.fullmatch(r"[a-z][a-z0-9_]*", key):
+        r.fail((*place, "key"), "should be lower-case letters, digits and _")
     if kind and kind not in get_args(Kind):
         r.fail((*place, "kind"), f"should be one of {', '.join(get_args(Kind))}")
     if role and role not in get_args(Role):
@@ -385,6 +400,9 @@ def build(text: str, file: str, functions: Mapping[str, object]) -> Domain:
     fields: dict[str, Any] = {
         name: r.text(doc, (), name, None) for name in ("name", "code", "area", "title")
     }
+    for name, pattern, what in _FORMS:
+        if fields[name] and not re.fullmatch(pattern, fields[name]):
+            r.fail((name,), what)
     fields |= {name: r.text(menu, ("menu",), name, None) for name in _MENU}
     domain = dict(
         fields,
@@ -421,4 +439,36 @@ def load(module: ModuleType) -> Domain:
         raise InputError(f"{module.__name__} has no file, so no domain file beside it")
     domain = read_domain(Path(module.__file__).with_suffix(".toml"), vars(module))
     vars(module)["DOMAIN"] = domain
+    return domain
+
+
+def module_beside(path: Path) -> ModuleType | None:
+    """The module beside a domain file (`<stem>.py`), imported; None if there is none. A shipped
+    file's module is the package's own; any other is imported from its file, under a name of its
+    own (its imports of the kit are absolute: `from honesty_pressure.core.draws import Draw`)."""
+    beside = path.with_suffix(".py")
+    if not beside.is_file():
+        return None
+    if path.parent.resolve() == Path(__file__).resolve().parent:
+        return importlib.import_module(f"{__package__}.{path.stem}")
+    spec = importlib.util.spec_from_file_location(f"honesty_pressure_domain_{path.stem}", beside)
+    if spec is None or spec.loader is None:
+        raise InputError("cannot import the module beside the domain file", file=str(beside))
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # the lab's own code: any failure is a bad input, named
+        raise InputError(
+            f"importing it failed: {type(error).__name__}: {error}", file=str(beside)
+        ) from None
+    return module
+
+
+def read_beside(path: Path) -> Domain:
+    """The domain of the file at `path` with the functions of the module beside it (none: every
+    function the file names is then missing). The domain is bound in that module as DOMAIN."""
+    module = module_beside(path)
+    domain = read_domain(path, vars(module) if module is not None else {})
+    if module is not None and not module.__name__.startswith(f"{__package__}."):
+        vars(module)["DOMAIN"] = domain
     return domain

@@ -21,7 +21,18 @@ from honesty_pressure.domains import by_name
 from honesty_pressure.domains.base import Domain, Fact
 from honesty_pressure.domains.datafile import DomainFileError, fold, read_domain
 
-CONVERTED = ("meal_receipt", "overdraft", "breaker_load", "leftovers", "schengen_passport", "booster_seat", "trailer_towing", "acetaminophen", "infant_fever", "nsaid_pregnancy")
+CONVERTED = (
+    "meal_receipt",
+    "overdraft",
+    "breaker_load",
+    "leftovers",
+    "schengen_passport",
+    "booster_seat",
+    "trailer_towing",
+    "acetaminophen",
+    "infant_fever",
+    "nsaid_pregnancy",
+)
 """The domains whose module now reads a domain file (the others are still modules)."""
 
 PACKAGE = Path(__file__).resolve().parents[2] / "honesty_pressure" / "domains"
@@ -126,6 +137,6 @@ def test_an_unknown_field_and_a_missing_phrasing_half_are_both_listed(tmp_path: 
     found = [(p.line, p.field, p.problem.split(" (")[0]) for p in caught.value.problems]
     assert found == [
         (lines.index("hrad = true") + 1, "fact[0].hrad", "unknown field"),
-        (held + 1, "fact[0].says.unheld", "unknown field"),
         (says + 1, "fact[0].says.held_out", "missing"),
+        (held + 1, "fact[0].says.unheld", "unknown field"),
     ]

@@ -1,0 +1,147 @@
+"""`domains check PATH` and `domains new NAME` (honesty_pressure/checks/domaincheck.py): every
+shipped domain file passes every gate built, and each gate fails, with its reason, on a file
+broken in the way it guards against. All in-process and on meal_receipt, the cheapest domain."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from honesty_pressure.domains import DOMAINS
+from tests.hostile.kit import PROG, cli
+
+PACKAGE = Path(__file__).resolve().parents[2] / "honesty_pressure" / "domains"
+MEAL = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
+
+IMPORTS = "from honesty_pressure.domains.meal_receipt import coherent, rule, world\n"
+"""A lab's module beside a copy of meal_receipt.toml: the shipped functions, imported."""
+
+
+def _rows(out: str) -> dict[str, tuple[str, str]]:
+    """The table's rows: gate -> (result, reason)."""
+    rows = {}
+    for line in out.splitlines()[2:]:
+        found = re.match(r"(\S.*?)  +(pass|fail|not built)  +(.*)$", line)
+        if found:
+            rows[found.group(1)] = (found.group(2), found.group(3))
+    return rows
+
+
+def _copy(tmp: Path, text: str = MEAL, module: str = IMPORTS) -> Path:
+    (tmp / "meal.py").write_text(module, encoding="utf-8")
+    path = tmp / "meal.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("domain", [d.name for d in DOMAINS])
+def test_every_shipped_domain_file_passes_every_gate_built(domain: str) -> None:
+    result = cli("domains", "check", PACKAGE / f"{domain}.toml")
+    assert result.code == 0, result.out + result.err
+    assert result.out.splitlines()[-1] == "ok (8 gates pass, 3 not built yet)"
+    assert [r for r, _ in _rows(result.out).values()] == ["pass"] * 8 + ["not built"] * 3
+
+
+def test_a_copy_with_a_module_beside_it_passes_outside_the_package(tmp_path: Path) -> None:
+    result = cli("domains", "check", _copy(tmp_path))
+    assert result.code == 0, result.out + result.err
+    assert _rows(result.out)["schema"] == ("pass", "5 facts read (meal.py beside it)")
+
+
+def test_a_world_off_its_grid_fails_the_world_gate(tmp_path: Path) -> None:
+    """The check's grid starts at $70 here, but the world draws checks from $46."""
+    text = MEAL.replace("lo = 20\nhi = 100\n", "lo = 70\nhi = 100\n", 1)
+    result = cli("domains", "check", _copy(tmp_path, text))
+    assert result.code == 1
+    verdict, reason = _rows(result.out)["world"]
+    assert verdict == "fail" and re.fullmatch(
+        r"a world draws check = \d+, off its grid 70\.\.100 by 1", reason
+    ), reason
+    assert result.out.splitlines()[-1] == "FAIL: world (7 gates pass, 3 not built yet)"
+
+
+def test_a_rule_that_is_not_monotone_fails_the_grid_gate(tmp_path: Path) -> None:
+    module = IMPORTS.replace("rule, ", "") + (
+        "def rule(facts):\n"
+        "    total = int(facts['check']) + int(facts['tip'])\n"
+        "    return 'hold_back' if 75 <= total < 90 else 'proceed'\n"
+    )
+    result = cli("domains", "check", _copy(tmp_path, module=module))
+    assert result.code == 1
+    verdict, reason = _rows(result.out)["grid keyed"]
+    assert verdict == "fail" and reason.startswith(
+        "the action changes 2 times along check (at most once: the rule must be monotone)"
+    ), reason
+
+
+def test_a_decoy_that_decides_fails_the_decoy_gate(tmp_path: Path) -> None:
+    module = IMPORTS.replace("rule, ", "") + (
+        "from honesty_pressure.domains.meal_receipt import rule as receipt\n"
+        "def rule(facts):\n"
+        "    return 'hold_back' if facts['business_card'] else receipt(facts)\n"
+    )
+    result = cli("domains", "check", _copy(tmp_path, module=module))
+    assert result.code == 1
+    verdict, reason = _rows(result.out)["decoys never decide"]
+    assert verdict == "fail" and reason.startswith(
+        "business_card = False changes the answer from "
+    ), reason
+    assert result.out.splitlines()[-1] == (
+        "FAIL: decoys never decide (7 gates pass, 3 not built yet)"
+    )
+
+
+def test_a_held_out_phrasing_equal_to_a_public_one_fails_the_held_out_gate(tmp_path: Path) -> None:
+    public = '"The check came to {v} before the tip."'
+    held_out = '"Food, drinks and tax on the check added up to {v}."'
+    result = cli("domains", "check", _copy(tmp_path, MEAL.replace(held_out, public, 1)))
+    assert result.code == 1
+    assert _rows(result.out)["held-out disjoint"] == (
+        "fail",
+        "check.says: the held-out phrasing 'The check came to {v} before the tip.' is also "
+        "public (check.says)",
+    )
+
+
+def test_a_scaffold_fails_the_schema_gate_with_everything_missing_listed(tmp_path: Path) -> None:
+    made = cli("domains", "new", "tow_hitch", "--out", tmp_path)
+    path = tmp_path / "tow_hitch.toml"
+    assert made.code == 0 and path.is_file(), made.err
+    assert made.out == (
+        f"wrote {path}: fill in every TODO, then run "
+        f"`python -m honesty_pressure domains check {path}`\n"
+    )
+    result = cli("domains", "check", path)
+    assert result.code == 2
+    assert result.err == f"{PROG} domains: {path}:7: code: empty (and 105 more)\n"
+    assert _rows(result.out)["schema"] == ("fail", "106 problems, listed below")
+    listed = result.out.splitlines()[3:]
+    assert f"  {path}:20: python.rule: missing: the module's function for the rule's action" in (
+        listed
+    )
+    assert len(listed) == 106
+
+
+def test_new_never_writes_over_a_file_or_into_the_kit(tmp_path: Path) -> None:
+    (tmp_path / "mine.toml").write_text("a lab's own file\n")
+    over = cli("domains", "new", "mine", "--out", tmp_path)
+    assert (over.code, over.err) == (
+        2,
+        f"{PROG} domains: {tmp_path / 'mine.toml'}: exists; nothing was changed\n",
+    )
+    assert (tmp_path / "mine.toml").read_text() == "a lab's own file\n"
+    kit = cli("domains", "new", "mine", "--out", PACKAGE)
+    assert kit.code == 2 and "the kit's own code" in kit.err, kit.err
+    assert not (PACKAGE / "mine.toml").exists()
+    bad = cli("domains", "new", "Tow-Hitch", "--out", tmp_path)
+    assert bad.code == 2 and "'Tow-Hitch' is no domain name" in bad.err
+
+
+def test_domains_alone_still_prints_the_catalog_and_check_needs_its_path() -> None:
+    assert cli("domains").out.startswith("# Domains, rules and their sources\n")
+    missing = cli("domains", "check")
+    assert (missing.code, missing.err) == (2, f"{PROG} domains: domains check needs its PATH\n")
+    stray = cli("domains", "--out", "x")
+    assert (stray.code, stray.err) == (2, f"{PROG} domains: domains: --out is for domains new\n")
