@@ -140,3 +140,22 @@ def test_an_unknown_field_and_a_missing_phrasing_half_are_both_listed(tmp_path: 
         (says + 1, "fact[0].says.held_out", "missing"),
         (held + 1, "fact[0].says.unheld", "unknown field"),
     ]
+
+
+RULE_MODULE_LINES = 150
+"""Issue 42: a domain's Python, where it has any, is at most this many lines."""
+
+
+def test_every_domain_is_a_file_and_its_python_is_short() -> None:
+    """Every registered domain is read from its file, and the module beside it stays small (what
+    data cannot say yet: rule, world, coherence, a renderer or two)."""
+    from honesty_pressure.domains import DOMAINS
+
+    long = {}
+    for domain in DOMAINS:
+        assert (PACKAGE / f"{domain.name}.toml").is_file(), domain.name
+        lines = len((PACKAGE / f"{domain.name}.py").read_text(encoding="utf-8").splitlines())
+        if lines > RULE_MODULE_LINES:
+            long[domain.name] = lines
+    assert not long, f"modules over {RULE_MODULE_LINES} lines: {long}"
+    assert set(CONVERTED) == {d.name for d in DOMAINS}
