@@ -17,10 +17,11 @@ from typing import Final, Literal, get_args
 from ..core.construct import Action, Extra, Value
 from ..core.draws import Draw
 from ..domains.base import MIN_PHRASINGS, Domain, Fact, Say, grid_fact, has_held_out_grid
-from ..domains.datafile import DomainFileError, read_beside
+from ..domains.datafile import DomainFileError, parse, read_beside
+from ..generate.generate import DEFAULT_SEED, PAIR_TARGET_PERCENT, SOURCES_PER_DOMAIN, build
 from ..generate.twins import margins_kept
 
-Result = Literal["pass", "fail", "not built"]
+Result = Literal["pass", "fail", "not built", "skipped"]
 
 WORLDS: Final = 200
 """Worlds drawn (seed 1 and seed 2, half each) for the gates that walk values through worlds."""
@@ -37,7 +38,6 @@ DECOY_VALUES: Final = 60
 """At most this many values of a decoy are tried in each world (evenly spread over its grid)."""
 
 NOT_BUILT: Final = (
-    ("decisive minimal-set share", "not built yet: the share of sources with a minimal pair"),
     ("practice invariants", "not built yet: the invariants are tests/practice/ code, not data"),
     ("learned audit", "not built yet: selfcheck's learned audit on this domain alone"),
 )
@@ -305,6 +305,33 @@ def gate_contract(domain: Domain) -> Gate:
     )
 
 
+PAIRS: Final = "decisive minimal pairs"
+
+
+def pairs_verdict(pairs: int, decisive: int, reason: str) -> Gate:
+    """The round-1 minimal pairs' gate: at least PAIR_TARGET_PERCENT decisive, or a declared
+    reason why practice allows no more (the file's `[docs] pairs_below_target`, DESIGN.md 6a)."""
+    share = 100 * decisive / pairs if pairs else 0.0
+    counted = f"{decisive} of {pairs} decisive ({share:.1f} %, target {PAIR_TARGET_PERCENT} %)"
+    if pairs and share >= PAIR_TARGET_PERCENT:
+        return Gate(PAIRS, "pass", counted)
+    if reason:
+        return Gate(PAIRS, "pass", f"{counted}; below the target, and the file says why")
+    return Gate(
+        PAIRS,
+        "fail",
+        f"{counted}; below the target with no [docs] pairs_below_target saying why",
+    )
+
+
+def gate_pairs(domain: Domain, reason: str) -> Gate:
+    """The domain alone, built as the committed set builds it (its seed, 60 sources): how many of
+    its round-1 crossing pairs are decisive minimal pairs (DESIGN.md 6a)."""
+    built = build(DEFAULT_SEED, SOURCES_PER_DOMAIN, domains=[domain])
+    marks = [p.minimal_pair for item in built for p in item.packets if p.minimal_pair is not None]
+    return pairs_verdict(len(marks), sum(marks), reason)
+
+
 GATES: Final[tuple[Callable[[Domain], Gate], ...]] = (
     gate_contract,
     gate_world,
@@ -316,18 +343,28 @@ GATES: Final[tuple[Callable[[Domain], Gate], ...]] = (
 )
 
 
-def _guarded(gate: Callable[[Domain], Gate], domain: Domain) -> Gate:
+def _guarded(gate: Callable[[Domain], Gate], domain: Domain, name: str = "") -> Gate:
     """A gate whose run raised: a lab's world or rule failing is a finding, not a crash."""
     try:
         return gate(domain)
     except Exception as error:  # the domain's own functions ran inside the gate
-        name = gate.__name__.removeprefix("gate_").replace("_", " ")
+        name = name or gate.__name__.removeprefix("gate_").replace("_", " ")
         return Gate(name, "fail", f"the domain's functions failed: {type(error).__name__}: {error}")
 
 
-def check_domain_file(path: Path) -> tuple[list[Gate], DomainFileError | None]:
+def pairs_reason(path: Path) -> str:
+    """The file's declared reason for missing the pair target (read again: not a Domain field)."""
+    docs = parse(path.read_text(encoding="utf-8"), str(path)).get("docs", {})
+    reason = docs.get("pairs_below_target", "") if isinstance(docs, dict) else ""
+    return reason.strip() if isinstance(reason, str) else ""
+
+
+def check_domain_file(
+    path: Path, *, pairs: bool = True
+) -> tuple[list[Gate], DomainFileError | None]:
     """Every gate on the domain file at `path`; a file that does not read is the schema gate's
-    failure (with every problem), and the others are then not run."""
+    failure (with every problem), and the others are then not run. `pairs=False` leaves out the
+    one gate that builds packets (seconds for a large domain): its row says "skipped"."""
     try:
         domain = read_beside(path)
     except DomainFileError as error:
@@ -336,6 +373,11 @@ def check_domain_file(path: Path) -> tuple[list[Gate], DomainFileError | None]:
     module = path.with_suffix(".py").name if path.with_suffix(".py").is_file() else "no module"
     gates = [Gate("schema", "pass", f"{len(domain.facts)} facts read ({module} beside it)")]
     gates += [_guarded(gate, domain) for gate in GATES]
+    if pairs:
+        reason = pairs_reason(path)
+        gates.append(_guarded(lambda d: gate_pairs(d, reason), domain, PAIRS))
+    else:
+        gates.append(Gate(PAIRS, "skipped", "left out (--skip-pairs)"))
     gates += [Gate(name, "not built", why) for name, why in NOT_BUILT]
     return gates, None
 

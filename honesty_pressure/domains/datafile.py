@@ -396,7 +396,8 @@ def build(text: str, file: str, functions: Mapping[str, object]) -> Domain:
     if not facts:
         r.fail(("fact",), "missing: a domain declares its facts as [[fact]] tables")
     docs = r.get(doc, (), "docs", dict, {}) or {}
-    r.table(docs, ("docs",), ("notes",))
+    r.table(docs, ("docs",), ("notes", "pairs_below_target"))
+    r.text(docs, ("docs",), "pairs_below_target", "")  # read by `domains check`, not a Domain's
     fields: dict[str, Any] = {
         name: r.text(doc, (), name, None) for name in ("name", "code", "area", "title")
     }

@@ -89,6 +89,7 @@ practice = ""  # optional: how practitioners apply it, where that differs
 {details}
 [docs]
 notes = []     # paragraphs for docs/DOMAINS.md: the practice reading, margins, what is left out
+# pairs_below_target = "..."  # under 90 % decisive minimal pairs only: why no more can be
 """
 
 _WHY = {
