@@ -10,16 +10,21 @@ notes or the sources, which only these comparisons hold.
 from __future__ import annotations
 
 import importlib
+import string
+import textwrap
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from honesty_pressure.core.construct import Value
 from honesty_pressure.core.draws import Draw
 from honesty_pressure.domains import by_name
 from honesty_pressure.domains.base import Domain, Fact
 from honesty_pressure.domains.datafile import DomainFileError, fold, read_domain
+from honesty_pressure.domains.locate import locate
 
 CONVERTED = (
     "meal_receipt",
@@ -159,3 +164,48 @@ def test_every_domain_is_a_file_and_its_python_is_short() -> None:
             long[domain.name] = lines
     assert not long, f"modules over {RULE_MODULE_LINES} lines: {long}"
     assert set(CONVERTED) == {d.name for d in DOMAINS}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    words=st.lists(
+        st.text(alphabet=string.ascii_letters + string.digits + ".,;:'\"()%$°-", min_size=1),
+        min_size=1,
+        max_size=40,
+    ),
+    width=st.integers(min_value=8, max_value=90),
+)
+def test_any_text_wrapped_at_any_width_folds_back_to_itself(words: list[str], width: int) -> None:
+    """What lets a file wrap prose freely: wrapped at spaces and indented, a text reads back as
+    it was (its words joined by one space)."""
+    text = " ".join(words)
+    lines = textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+    assert fold("\n" + "\n".join("    " + line for line in lines) + "\n") == text
+
+
+@pytest.mark.parametrize("name", CONVERTED)
+def test_every_fact_and_phrasing_is_found_on_its_own_line(name: str) -> None:
+    """locate() on the shipped files: the line it gives each fact's key and each slot's first
+    phrasing is the line that says it, so a problem there would be reported where it is."""
+    text = (PACKAGE / f"{name}.toml").read_text(encoding="utf-8")
+    lines, where = text.splitlines(), locate(text)
+    for i, fact in enumerate(by_name(name).facts):
+        at = where.line(("fact", i, "key"))
+        assert at is not None and lines[at - 1] == f'key = "{fact.key}"', (name, i)
+        for slot in ("says", "vague", "recheck"):
+            at = where.line(("fact", i, slot, "public", 0))
+            assert at is not None
+            assert _item(lines, at) == getattr(fact, slot).public[0], (name, fact.key, slot)
+
+
+def _item(lines: list[str], at: int) -> str:
+    """The list item that starts on line `at`: one quoted line, or a ''' block, folded."""
+    first = lines[at - 1].strip()
+    if first.rstrip(",") != "'''":
+        return first.rstrip(",")[1:-1]
+    block = []
+    for line in lines[at:]:
+        if line.strip().startswith("'''"):
+            break
+        block.append(line)
+    return fold("\n" + "\n".join(block) + "\n")
