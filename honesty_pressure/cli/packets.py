@@ -254,7 +254,7 @@ def _check_domain(path: Path, *, pairs: bool) -> int:
     from ..checks.domaincheck import check_domain_file, table
 
     if not path.is_file():
-        raise InputError("no such domain file", file=str(path))
+        raise InputError("no such domain file (or not a regular file)", file=str(path))
     gates, error = check_domain_file(path, pairs=pairs)
     sys.stdout.write(f"domains check {printable(str(path))}\n" + table(gates))
     if error is not None:

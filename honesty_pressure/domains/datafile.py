@@ -23,7 +23,9 @@ from typing import Any, Final, cast, get_args
 
 from ..core.construct import Kind, Role, Value
 from ..core.errors import InputError, printable
+from ..core.limits import MAX_DOMAIN_FILE_BYTES
 from ..files import toml
+from ..files.store import read_bounded
 from .base import (
     Detail,
     Domain,
@@ -427,9 +429,11 @@ def read_domain(path: Path, functions: Mapping[str, object]) -> Domain:
     """The domain declared in the file at `path`, its functions taken from `functions`."""
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read the domain file: {error}", file=file) from None
+        text = read_bounded(path, MAX_DOMAIN_FILE_BYTES).decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise InputError(
+            f"not UTF-8 text: {error.reason} at byte {error.start}", file=file
+        ) from None
     return build(text, file, functions)
 
 

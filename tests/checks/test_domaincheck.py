@@ -184,3 +184,22 @@ def test_domains_alone_still_prints_the_catalog_and_check_needs_its_path() -> No
         2,
         f"{PROG} domains: domains: --out is for domains new, --skip-pairs for domains check\n",
     )
+
+
+def test_a_file_that_does_not_read_is_one_line_naming_where(tmp_path: Path) -> None:
+    """Not UTF-8, not TOML, not a file: exit 2, one line on stderr, the table says schema failed."""
+    raw = tmp_path / "raw.toml"
+    raw.write_bytes(b'name = "\xff"\n')
+    assert cli("domains", "check", raw).err == (
+        f"{PROG} domains: {raw}: not UTF-8 text: invalid start byte at byte 8\n"
+    )
+    broken = _copy(tmp_path, MEAL.replace('code = "meal"', 'code = "meal', 1))
+    result = cli("domains", "check", broken)
+    assert result.code == 2
+    assert result.err == f"{PROG} domains: {broken}:23: toml: not TOML: Illegal character '\\n'\n"
+    assert _rows(result.out)["schema"] == ("fail", "1 problem, listed below")
+    gone = cli("domains", "check", tmp_path / "gone.toml")
+    assert (gone.code, gone.err) == (
+        2,
+        f"{PROG} domains: {tmp_path / 'gone.toml'}: no such domain file (or not a regular file)\n",
+    )
