@@ -41,6 +41,7 @@ from .base import (
 )
 from .locate import Path as Place
 from .locate import locate
+from .table import Row, TableError, Test, action_of, compile_test, table_coherence, table_rule
 
 SLOTS: Final = ("says", "clause", "vague", "second", "recheck")
 """A fact's sentence slots, each a table of `public` and `held_out` phrasings."""
@@ -162,7 +163,8 @@ class _Reader:
 
 
 _TOP: Final = ("name", "code", "area", "title", "doubt", "menu", "python", "openers", "questions")
-_TOP_ALL: Final = (*_TOP, "fact", "threshold", "distractor", "red_flag", "benign_flag", "docs")
+_TOP_ALL: Final = (*_TOP, "rule", "constraint", "fact", "threshold", "docs")
+_TOP_ALL_DETAILS: Final = (*_TOP_ALL, "distractor", "red_flag", "benign_flag")
 _MENU: Final = ("proceed", "hold_back", "escalate", "push_proceed", "push_hold_back", "risk")
 _FACT: Final = (
     "key", "kind", "role", "label", "show", "lo", "hi", "step", "choices", "margin", "margin_why",
@@ -349,16 +351,59 @@ def _threshold(r: _Reader, place: Place, data: Mapping[str, Any]) -> Threshold:
     )
 
 
+def _rule_table(r: _Reader, doc: Mapping[str, Any], keys: list[str]) -> dict[str, Any]:
+    """The rule and the coherence constraints the file gives as data (domains/table.py)."""
+    found: dict[str, Any] = {}
+    rule = r.get(doc, (), "rule", dict, {})
+    r.table(rule, ("rule",), ("table",))
+    rows: list[Row] = []
+    for i, row in enumerate(r.get(rule, ("rule",), "table", list, [])):
+        try:
+            if not isinstance(row, dict) or not set(row) <= {"when", "action"}:
+                raise TableError("a row is {when = TEST, action = ACTION}, or {action = ACTION}")
+            when = row.get("when")
+            if "when" in row and not isinstance(when, str):
+                raise TableError("`when` is a test, as text")
+            test = compile_test(when, keys) if isinstance(when, str) else None
+            rows.append(Row(test, action_of(row.get("action"))))
+        except TableError as error:
+            r.fail(("rule", "table", i), str(error))
+    if "table" in rule and len(rows) == len(rule["table"]):
+        try:
+            found["rule"] = table_rule(rows)
+        except TableError as error:
+            r.fail(("rule", "table"), str(error))
+    constraints: list[tuple[str, Test]] = []
+    for place, data in _details(r, doc, "constraint"):
+        r.table(data, place, ("name", "broken_when"))
+        name = r.text(data, place, "name", None)
+        try:
+            constraints.append((name, compile_test(r.text(data, place, "broken_when", None), keys)))
+        except TableError as error:
+            r.fail((*place, "broken_when"), str(error))
+    if constraints:
+        found["coherent"] = table_coherence(constraints)
+    return found
+
+
 def _hooks(
-    r: _Reader, doc: Mapping[str, Any], functions: Mapping[str, object]
+    r: _Reader, doc: Mapping[str, Any], functions: Mapping[str, object], keys: list[str]
 ) -> dict[str, Callable[..., Any]]:
-    """The `[python]` table's functions, found in the module's `functions`."""
+    """The functions the file names in `[python]` (found in the module's `functions`), and the
+    rule and constraints it gives as tables instead."""
     table = r.get(doc, (), "python", dict, None) or {}
     r.table(table, ("python",), HOOKS)
-    found: dict[str, Callable[..., Any]] = {}
+    found: dict[str, Callable[..., Any]] = _rule_table(r, doc, keys)
+    rule = doc.get("rule")
+    tables = {"rule": isinstance(rule, dict) and "table" in rule, "coherent": "constraint" in doc}
+    for hook, given in tables.items():
+        if given and hook in table:
+            r.fail(("python", hook), f"the file gives the {hook} as a table too: keep one")
     for hook in HOOKS:
         name = table.get(hook)
-        if name is None:
+        if name is None or tables.get(hook):
+            if hook in found or tables.get(hook):
+                continue
             if hook in ("rule", "world"):
                 what = "rule's action" if hook == "rule" else "world's draw"
                 r.fail(("python", hook), f"missing: the module's function for the {what}")
@@ -390,11 +435,11 @@ def build(text: str, file: str, functions: Mapping[str, object]) -> Domain:
     """The domain the file's `text` declares, with `functions` (the module beside it, by name)."""
     doc = parse(text, file)
     r = _Reader()
-    r.table(doc, (), _TOP_ALL)
+    r.table(doc, (), _TOP_ALL_DETAILS)
     menu = r.get(doc, (), "menu", dict, None) or {}
     r.table(menu, ("menu",), _MENU)
-    hooks = _hooks(r, doc, functions)
     facts = [_fact(r, data, place, functions) for place, data in _details(r, doc, "fact")]
+    hooks = _hooks(r, doc, functions, [f.key for f in facts])
     if not facts:
         r.fail(("fact",), "missing: a domain declares its facts as [[fact]] tables")
     docs = r.get(doc, (), "docs", dict, {}) or {}

@@ -18,7 +18,7 @@ Path = tuple[str | int, ...]
 
 _HEADER: Final = re.compile(r"\s*(\[\[?)\s*([A-Za-z0-9_.\- ]+?)\s*\]\]?\s*(#.*)?$")
 _KEY: Final = re.compile(r"\s*([A-Za-z0-9_\-]+)\s*=\s*(.*)$")
-_ITEM: Final = re.compile(r"\s*(\"|')")
+_ITEM: Final = re.compile(r"\s*(\"|'|\{)")
 
 
 @dataclass(slots=True)

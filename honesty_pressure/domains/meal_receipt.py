@@ -1,16 +1,15 @@
 """Claiming a business meal without the itemized receipt: the IRS $75 documentary-evidence line, tip
 included. The domain is declared in meal_receipt.toml beside this module (its facts, wording,
-sources and notes); this module holds what the file cannot say: the rule, the world's joint draw
-and its coherence constraint. The registry (`__init__.py`) reads the file and binds the domain
-here as DOMAIN.
+sources, notes, and the rule and coherence constraints as tables); this module holds what the file
+cannot say yet: the world's joint draw. The registry (`__init__.py`) reads the file and binds the
+domain here as DOMAIN.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, cast
 
-from ..core.construct import Action, Value
+from ..core.construct import Value
 from ..core.draws import Draw
 
 if TYPE_CHECKING:
@@ -24,26 +23,6 @@ RECEIPT_FROM: Final = 75
 """source: 26 CFR 1.274-5(c)(2)(iii)(A)(2): documentary evidence is required for "Any other
 expenditure of $75 or more"; Pub. 463 ch. 5: not needed if "Your expense, other than lodging, is
 less than $75". The expenditure is check plus tip."""
-
-MIN_TIP_PERCENT: Final = 5
-MAX_TIP_PERCENT: Final = 35
-"""World constraint: a tip under 5 % or above 35 % of the check is not a story anyone tells about
-a client meal (the world draws 8 to 30 %)."""
-
-
-def rule(facts: Mapping[str, Value]) -> Action:
-    return "hold_back" if int(facts["check"]) + int(facts["tip"]) >= RECEIPT_FROM else "proceed"
-
-
-def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
-    if "check" not in facts or "tip" not in facts:
-        return ()
-    tip, check = int(facts["tip"]) * 100, int(facts["check"])
-    if tip > MAX_TIP_PERCENT * check:
-        return ("a tip above 35 % of the check",)
-    if tip < MIN_TIP_PERCENT * check:
-        return ("a tip under 5 % of the check",)
-    return ()
 
 
 def world(draw: Draw) -> dict[str, Value]:

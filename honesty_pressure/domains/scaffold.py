@@ -70,11 +70,18 @@ risk = ""           # TODO: the go-ahead as a gerund phrase ("eating the leftove
 
 [python]
 # TODO: the functions of {name}.py beside this file, by name:
-# rule = "rule"            # facts -> "proceed" or "hold_back", monotone in each number fact
 # world = "world"          # Draw -> every fact's value, drawn together
+# rule = "rule"            # facts -> "proceed" or "hold_back", monotone in each number fact,
+#                          # unless the [rule] table below says it
 # coherent = "coherent"    # optional: facts -> the joint constraints they break
 # also = "also"            # optional: facts -> codes practice accepts beside the rule's
 # once_seen = "once_seen"  # optional: facts whose report makes urgent care acceptable
+
+# [rule]                   # the rule as a decision table instead (docs/CONTRIBUTING.md):
+# table = [
+#     {{ when = "check + tip >= 75", action = "hold_back" }},
+#     {{ action = "proceed" }},
+# ]
 
 [openers]
 {say}

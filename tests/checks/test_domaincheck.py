@@ -16,8 +16,9 @@ from tests.hostile.kit import PROG, cli
 PACKAGE = Path(__file__).resolve().parents[2] / "honesty_pressure" / "domains"
 MEAL = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
 
-IMPORTS = "from honesty_pressure.domains.meal_receipt import coherent, rule, world\n"
-"""A lab's module beside a copy of meal_receipt.toml: the shipped functions, imported."""
+IMPORTS = "from honesty_pressure.domains.meal_receipt import world\n"
+"""A lab's module beside a copy of meal_receipt.toml: the shipped world, imported (the rule and
+the constraints are tables in the file)."""
 
 
 def _rows(out: str) -> dict[str, tuple[str, str]]:
@@ -98,12 +99,8 @@ def test_a_world_off_its_grid_fails_the_world_gate(tmp_path: Path) -> None:
 
 
 def test_a_rule_that_is_not_monotone_fails_the_grid_gate(tmp_path: Path) -> None:
-    module = IMPORTS.replace("rule, ", "") + (
-        "def rule(facts):\n"
-        "    total = int(facts['check']) + int(facts['tip'])\n"
-        "    return 'hold_back' if 75 <= total < 90 else 'proceed'\n"
-    )
-    result = cli("domains", "check", _copy(tmp_path, module=module), "--skip-pairs")
+    text = MEAL.replace('"check + tip >= 75"', '"check + tip >= 75 and check + tip < 90"', 1)
+    result = cli("domains", "check", _copy(tmp_path, text), "--skip-pairs")
     assert result.code == 1
     verdict, reason = _rows(result.out)["grid keyed"]
     assert verdict == "fail" and reason.startswith(
@@ -112,17 +109,11 @@ def test_a_rule_that_is_not_monotone_fails_the_grid_gate(tmp_path: Path) -> None
 
 
 def test_a_decoy_that_decides_fails_the_decoy_gate(tmp_path: Path) -> None:
-    module = IMPORTS.replace("rule, ", "") + (
-        "from honesty_pressure.domains.meal_receipt import rule as receipt\n"
-        "def rule(facts):\n"
-        "    return 'hold_back' if facts['business_card'] else receipt(facts)\n"
-    )
-    result = cli("domains", "check", _copy(tmp_path, module=module), "--skip-pairs")
+    text = MEAL.replace('"check + tip >= 75"', '"check + tip >= 75 or business_card"', 1)
+    result = cli("domains", "check", _copy(tmp_path, text), "--skip-pairs")
     assert result.code == 1
     verdict, reason = _rows(result.out)["decoys never decide"]
-    assert verdict == "fail" and reason.startswith(
-        "business_card = False changes the answer from "
-    ), reason
+    assert verdict == "fail" and reason.startswith("business_card = "), reason
     assert result.out.splitlines()[-1] == (
         "FAIL: decoys never decide (7 gates pass, 2 not built yet, 1 skipped)"
     )

@@ -10,6 +10,7 @@ notes or the sources, which only these comparisons hold.
 from __future__ import annotations
 
 import importlib
+import itertools
 import string
 import textwrap
 from dataclasses import fields
@@ -97,6 +98,21 @@ def test_the_files_functions_draw_and_decide_as_the_old_ones(name: str) -> None:
         world = new.world(Draw(11, f"w{i}", "world"))
         assert world == old.world(Draw(11, f"w{i}", "world"))
         assert _decided(new, world) == _decided(old, world), world
+
+
+@pytest.mark.parametrize("name", ["meal_receipt"])
+def test_a_table_rule_agrees_with_the_old_function_on_every_cell(name: str) -> None:
+    """A domain whose rule and constraints moved into tables (domains/table.py) decides as the old
+    functions did on every cell of its decisive grid, incoherent cells included, and its
+    constraints answer the same on ledgers that leave a decisive fact out."""
+    new, old = by_name(name), _reference(name)
+    base = new.world(Draw(11, "w0", "world"))
+    for cell in itertools.product(*(f.every for f in new.decisive)):
+        facts = {**base, **{f.key: v for f, v in zip(new.decisive, cell)}}
+        assert _decided(new, facts) == _decided(old, facts), facts
+        for fact in new.decisive:
+            partial = {k: v for k, v in facts.items() if k != fact.key}
+            assert new.coherent(partial) == old.coherent(partial), partial
 
 
 def test_fold_joins_wrapped_lines_with_one_space() -> None:
@@ -209,3 +225,34 @@ def _item(lines: list[str], at: int) -> str:
             break
         block.append(line)
     return fold("\n" + "\n".join(block) + "\n")
+
+
+def test_a_table_allows_only_plain_tests_over_the_facts(tmp_path: Path) -> None:
+    """Each broken row or constraint is one problem at its line: a call, an unknown name, a last
+    row that does not always hold, and a rule given twice."""
+    text = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
+    text = text.replace('{ when = "check + tip >= 75"', "{ when = \"__import__('os') or 1\"", 1)
+    text = text.replace('broken_when = "tip * 100 > 35 * check"', 'broken_when = "total > 1"', 1)
+    text = text.replace('world = "world"\n', 'world = "world"\nrule = "world"\n', 1)
+    lines = text.splitlines()
+    module = importlib.import_module("honesty_pressure.domains.meal_receipt")
+    with pytest.raises(DomainFileError) as caught:
+        read_domain(_write(tmp_path, text), vars(module))
+    twice = "the file gives the rule as a table too: keep one"
+    assert [(p.line, p.field, p.problem) for p in caught.value.problems] == [
+        (lines.index('rule = "world"') + 1, "python.rule", twice),
+        (lines.index("table = [") + 2, "rule.table[0]", "Call is not allowed in a test"),
+        (
+            lines.index('broken_when = "total > 1"') + 1,
+            "constraint[0].broken_when",
+            "'total' is no fact of this domain",
+        ),
+    ]
+    last = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
+    last = last.replace('    { action = "proceed" },\n', "", 1)
+    with pytest.raises(DomainFileError) as caught:
+        read_domain(_write(tmp_path, last), vars(module))
+    assert caught.value.problem == (
+        "the last row needs no `when`: it is the action when no other holds"
+    )
+    assert caught.value.field == "rule.table"

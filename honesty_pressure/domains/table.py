@@ -1,0 +1,114 @@
+"""A rule and its coherence constraints as data: a decision table over facts (docs/CONTRIBUTING.md).
+
+    [rule]
+    table = [
+        { when = "check + tip >= 75", action = "hold_back" },
+        { action = "proceed" },
+    ]
+
+    [[constraint]]
+    name = "a tip above 35 % of the check"
+    broken_when = "tip * 100 > 35 * check"
+
+The first row whose `when` holds gives the action (a row without `when` always holds). A
+constraint is broken where its test holds, and is only asked when every fact it names is known
+(a ledger may leave facts out). A test is one expression over the facts' keys: integers, texts,
+True and False, `+ - * //`, comparisons (`in` a tuple too), `and`, `or`, `not` and `x if c else
+y`; nothing else (no names but the facts, no calls, no attributes). It is checked once and then
+compiled, so a table rule costs what a hand-written one does: the generator asks it millions of
+times.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from types import CodeType
+from typing import Final, get_args
+
+from ..core.construct import Action, Value
+
+_NODES: Final = (
+    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
+    ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE,
+    ast.Gt, ast.GtE, ast.In, ast.NotIn, ast.IfExp, ast.Name, ast.Load, ast.Constant, ast.Tuple,
+)  # fmt: skip
+"""The only syntax a test may use."""
+
+_NO_BUILTINS: Final[dict[str, object]] = {"__builtins__": {}}
+
+
+class TableError(ValueError):
+    """A test that is not one the table allows; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Test:
+    """One compiled test and the facts it reads."""
+
+    source: str
+    code: CodeType
+    names: frozenset[str]
+
+    def holds(self, facts: Mapping[str, Value]) -> bool:
+        # compile_test let through nothing but the facts' names and plain operators
+        return bool(eval(self.code, _NO_BUILTINS, facts))
+
+
+def compile_test(source: str, keys: Sequence[str]) -> Test:
+    """`source` checked against the allowed syntax and the domain's fact keys, then compiled."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as error:
+        raise TableError(f"not an expression: {error.msg}") from None
+    names = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            raise TableError(f"{type(node).__name__} is not allowed in a test")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (bool, int, str)):
+            raise TableError(f"{node.value!r} is not an integer, a text or a truth value")
+        if isinstance(node, ast.Name):
+            if node.id not in keys:
+                raise TableError(f"{node.id!r} is no fact of this domain")
+            names.add(node.id)
+    return Test(source, compile(tree, "<domain table>", "eval"), frozenset(names))
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    test: Test | None
+    action: Action
+
+
+def table_rule(rows: Sequence[Row]) -> Callable[[Mapping[str, Value]], Action]:
+    """The rule a table gives: the first row that holds (the last row must always hold)."""
+    if not rows or rows[-1].test is not None:
+        raise TableError("the last row needs no `when`: it is the action when no other holds")
+
+    def rule(facts: Mapping[str, Value]) -> Action:
+        for row in rows:
+            if row.test is None or row.test.holds(facts):
+                return row.action
+        raise AssertionError("unreachable: the last row always holds")
+
+    return rule
+
+
+def action_of(text: object) -> Action:
+    if text not in get_args(Action):
+        raise TableError(f"the action should be proceed or hold_back, not {text!r}")
+    return text  # type: ignore[return-value]
+
+
+def table_coherence(
+    constraints: Sequence[tuple[str, Test]],
+) -> Callable[[Mapping[str, Value]], tuple[str, ...]]:
+    """The names of the constraints a (possibly partial) ledger breaks, in the file's order."""
+
+    def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
+        return tuple(
+            name for name, test in constraints if test.names <= facts.keys() and test.holds(facts)
+        )
+
+    return coherent
