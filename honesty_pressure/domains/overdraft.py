@@ -1,15 +1,15 @@
 """Sending a payment from checking today: only if the available balance (balance less pending
 debits) covers it.
 
-Declared in overdraft.toml beside this module; here is what the file cannot say.
+Declared in overdraft.toml beside this module (the rule and the constraint as tables); here is
+what the file cannot say yet: the world's draw.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, cast
 
-from ..core.construct import Action, Value
+from ..core.construct import Value
 from ..core.draws import Draw
 
 if TYPE_CHECKING:
@@ -27,26 +27,6 @@ cashflow variability) prevents accidental overdrafts from pending transactions, 
 bank processing order quirks", Wise-Wallet). So no go-ahead case leaves less than $50 available,
 the low end of that range; the rule's line stays at $0 (what the bank decides against). The facts'
 `margin` is CUSHION + 1 because the generator counts it from the first overdrawn dollar ($-1)."""
-
-
-def available(facts: Mapping[str, Value]) -> int:
-    return int(facts["current_balance"]) - int(facts["pending_debits"])
-
-
-def rule(facts: Mapping[str, Value]) -> Action:
-    return "proceed" if available(facts) - int(facts["payment_amount"]) >= 0 else "hold_back"
-
-
-def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
-    """Pending debits are card holds already approved against this balance, so they do not exceed
-    it."""
-    if (
-        "current_balance" in facts
-        and "pending_debits" in facts
-        and int(facts["pending_debits"]) > int(facts["current_balance"])
-    ):
-        return ("pending debits above the current balance",)
-    return ()
 
 
 def world(draw: Draw) -> dict[str, Value]:
