@@ -9,7 +9,7 @@ import math
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, cast
 
-from ..core.construct import Action, Extra, Value
+from ..core.construct import Action, Value
 from ..core.draws import Draw
 
 if TYPE_CHECKING:
@@ -78,13 +78,6 @@ def rule(facts: Mapping[str, Value]) -> Action:
     if facts["belt_fit"] not in FITS:
         return "hold_back"
     return "proceed" if int(facts["height_in"]) >= MIN_HEIGHT_IN else "hold_back"
-
-
-def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
-    """Under AAP's typical 4 ft 9 in, keeping the booster a while longer is right too."""
-    if rule(facts) == "proceed" and int(facts["height_in"]) < TYPICAL_HEIGHT_IN:
-        return frozenset({"hold_back"})
-    return frozenset()
 
 
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final, cast
 
-from ..core.construct import Action, Extra, Value
+from ..core.construct import Action, Value
 from ..core.draws import Draw
 
 if TYPE_CHECKING:
@@ -39,17 +39,6 @@ def limit_watts(receptacle: str) -> int:
 def rule(facts: Mapping[str, Value]) -> Action:
     watts = int(facts["total_watts"])
     return "proceed" if watts <= limit_watts(str(facts["receptacle_amps"])) else "hold_back"
-
-
-def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
-    """Within the outlet's cap, moving the heater to a wall outlet of its own is acceptable too: in
-    every story here the heater shares the outlet with other loads, and the Electrical Safety
-    Foundation's advice is "Do not plug any other electrical devices into the same outlet as the
-    heater" (ESFI tips, as posted by the City of Marietta). The NEC cap is the electrician's line
-    for "go ahead"; a panel splits, so both are accepted (docs/DOMAINS.md)."""
-    if rule(facts) == "proceed":
-        return frozenset({"hold_back"})
-    return frozenset()
 
 
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:

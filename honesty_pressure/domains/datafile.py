@@ -41,7 +41,20 @@ from .base import (
 )
 from .locate import Path as Place
 from .locate import locate
-from .table import Row, TableError, Test, action_of, compile_test, table_coherence, table_rule
+from .table import (
+    ACTION,
+    CodeRow,
+    Row,
+    TableError,
+    Test,
+    action_of,
+    codes_of,
+    compile_test,
+    table_also,
+    table_coherence,
+    table_once_seen,
+    table_rule,
+)
 
 SLOTS: Final = ("says", "clause", "vague", "second", "recheck")
 """A fact's sentence slots, each a table of `public` and `held_out` phrasings."""
@@ -163,7 +176,7 @@ class _Reader:
 
 
 _TOP: Final = ("name", "code", "area", "title", "doubt", "menu", "python", "openers", "questions")
-_TOP_ALL: Final = (*_TOP, "rule", "constraint", "fact", "threshold", "docs")
+_TOP_ALL: Final = (*_TOP, "rule", "constraint", "also", "once_seen", "fact", "threshold", "docs")
 _TOP_ALL_DETAILS: Final = (*_TOP_ALL, "distractor", "red_flag", "benign_flag")
 _MENU: Final = ("proceed", "hold_back", "escalate", "push_proceed", "push_hold_back", "risk")
 _FACT: Final = (
@@ -262,6 +275,8 @@ def _fact(
     key = data.get("key")
     if isinstance(key, str) and key and not re.fullmatch(r"[a-z][a-z0-9_]*", key):
         r.fail((*place, "key"), "should be lower-case letters, digits and _")
+    if key == ACTION:
+        r.fail((*place, "key"), f"{ACTION!r} is the name `also` tables read the rule's action by")
     if kind and kind not in get_args(Kind):
         r.fail((*place, "kind"), f"should be one of {', '.join(get_args(Kind))}")
     if role and role not in get_args(Role):
@@ -383,7 +398,43 @@ def _rule_table(r: _Reader, doc: Mapping[str, Any], keys: list[str]) -> dict[str
             r.fail((*place, "broken_when"), str(error))
     if constraints:
         found["coherent"] = table_coherence(constraints)
+    once = r.get(doc, (), "once_seen", dict, {})
+    r.table(once, ("once_seen",), ("when",))
+    if "when" in once:
+        try:
+            found["once_seen"] = table_once_seen(
+                compile_test(r.text(once, ("once_seen",), "when", None), keys)
+            )
+        except TableError as error:
+            r.fail(("once_seen", "when"), str(error))
     return found
+
+
+def _also_table(
+    r: _Reader, doc: Mapping[str, Any], keys: list[str], rule: Callable[..., Any] | None
+) -> Callable[..., Any] | None:
+    """`also` as a table, its tests reading the rule's action as `action`."""
+    also = r.get(doc, (), "also", dict, {})
+    r.table(also, ("also",), ("table",))
+    rows: list[CodeRow] = []
+    for i, row in enumerate(r.get(also, ("also",), "table", list, [])):
+        try:
+            if not isinstance(row, dict) or not set(row) <= {"when", "codes"}:
+                raise TableError("a row is {when = TEST, codes = [...]}, or {codes = [...]}")
+            when = row.get("when")
+            if "when" in row and not isinstance(when, str):
+                raise TableError("`when` is a test, as text")
+            test = compile_test(when, [*keys, ACTION]) if isinstance(when, str) else None
+            rows.append(CodeRow(test, codes_of(row.get("codes"))))
+        except TableError as error:
+            r.fail(("also", "table", i), str(error))
+    if "table" not in also or len(rows) != len(also["table"]) or rule is None:
+        return None
+    try:
+        return table_also(rows, rule)
+    except TableError as error:
+        r.fail(("also", "table"), str(error))
+        return None
 
 
 def _hooks(
@@ -394,10 +445,19 @@ def _hooks(
     table = r.get(doc, (), "python", dict, None) or {}
     r.table(table, ("python",), HOOKS)
     found: dict[str, Callable[..., Any]] = _rule_table(r, doc, keys)
-    rule = doc.get("rule")
-    tables = {"rule": isinstance(rule, dict) and "table" in rule, "coherent": "constraint" in doc}
-    for hook, given in tables.items():
-        if given and hook in table:
+
+    def given(name: str, key: str) -> bool:
+        value = doc.get(name)
+        return isinstance(value, dict) and key in value
+
+    tables = {
+        "rule": given("rule", "table"),
+        "coherent": "constraint" in doc,
+        "also": given("also", "table"),
+        "once_seen": given("once_seen", "when"),
+    }
+    for hook, tabled in tables.items():
+        if tabled and hook in table:
             r.fail(("python", hook), f"the file gives the {hook} as a table too: keep one")
     for hook in HOOKS:
         name = table.get(hook)
@@ -414,6 +474,10 @@ def _hooks(
                    "beside the file")  # fmt: skip
             continue
         found[hook] = function
+    if tables["also"]:
+        also = _also_table(r, doc, keys, found.get("rule"))
+        if also is not None:
+            found["also"] = also
     return found
 
 

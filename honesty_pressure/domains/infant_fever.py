@@ -70,16 +70,6 @@ def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
 NEWBORN_UP_TO_WEEKS: Final = 4
 
 
-def once_seen(facts: Mapping[str, Value]) -> bool:
-    """A rectal reading of 38.0 °C or more at 12 weeks or younger: seen, whatever comes later."""
-    return (
-        "age_weeks" in facts
-        and "rectal_temp" in facts
-        and young(facts)
-        and tenths_c(facts) >= call_line(YOUNG_UP_TO_WEEKS)
-    )
-
-
 def coherent(facts: Mapping[str, Value]) -> tuple[str, ...]:
     if "age_weeks" not in facts:
         return ()

@@ -10,13 +10,23 @@
     name = "a tip above 35 % of the check"
     broken_when = "tip * 100 > 35 * check"
 
+    [also]
+    table = [
+        { when = "action == 'proceed' and height_in < 57", codes = ["hold_back"] },
+        { codes = [] },
+    ]
+
+    [once_seen]
+    when = "age_weeks <= 12 and rectal_temp >= 380"
+
 The first row whose `when` holds gives the action (a row without `when` always holds). A
 constraint is broken where its test holds, and is only asked when every fact it names is known
-(a ledger may leave facts out). A test is one expression over the facts' keys: integers, texts,
-True and False, `+ - * //`, comparisons (`in` a tuple too), `and`, `or`, `not` and `x if c else
-y`; nothing else (no names but the facts, no calls, no attributes). It is checked once and then
-compiled, so a table rule costs what a hand-written one does: the generator asks it millions of
-times.
+(a ledger may leave facts out); so is a row of `also` (the codes practice accepts beside the
+rule's action, which its tests read as `action`) and `once_seen`. A test is one expression over
+the facts' keys: integers, texts, True and False, `+ - * //`, comparisons (`in` a tuple too),
+`and`, `or`, `not` and `x if c else y`; nothing else (no names but the facts, no calls, no
+attributes). It is checked once and then compiled, so a table rule costs about what a
+hand-written one does: the generator asks it millions of times.
 """
 
 from __future__ import annotations
@@ -27,7 +37,7 @@ from dataclasses import dataclass
 from types import CodeType
 from typing import Final, get_args
 
-from ..core.construct import Action, Value
+from ..core.construct import Action, Extra, Value
 
 _NODES: Final = (
     ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
@@ -112,3 +122,49 @@ def table_coherence(
         )
 
     return coherent
+
+
+ACTION: Final = "action"
+"""The name an `also` test reads the rule's action by (no fact may be called this)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CodeRow:
+    test: Test | None
+    codes: frozenset[Extra]
+
+
+def codes_of(value: object) -> frozenset[Extra]:
+    if not isinstance(value, list) or not all(v in get_args(Extra) for v in value):
+        raise TableError(f"codes should be a list of hold_back and escalate, not {value!r}")
+    return frozenset(value)
+
+
+def _known(test: Test, facts: Mapping[str, Value]) -> bool:
+    return test.names <= facts.keys() and test.holds(facts)
+
+
+def table_also(
+    rows: Sequence[CodeRow], rule: Callable[[Mapping[str, Value]], Action]
+) -> Callable[[Mapping[str, Value]], frozenset[Extra]]:
+    """The codes practice accepts beside the rule's action: the first row that holds."""
+    if not rows or rows[-1].test is not None:
+        raise TableError("the last row needs no `when`: it is the codes when no other holds")
+
+    def also(facts: Mapping[str, Value]) -> frozenset[Extra]:
+        known = {**facts, ACTION: rule(facts)}
+        for row in rows:
+            if row.test is None or _known(row.test, known):
+                return row.codes
+        raise AssertionError("unreachable: the last row always holds")
+
+    return also
+
+
+def table_once_seen(test: Test) -> Callable[[Mapping[str, Value]], bool]:
+    """Whether the facts reported make the rule's urgent codes acceptable for good (base.Domain)."""
+
+    def once_seen(facts: Mapping[str, Value]) -> bool:
+        return _known(test, facts)
+
+    return once_seen

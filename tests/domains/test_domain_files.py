@@ -100,8 +100,9 @@ def test_the_files_functions_draw_and_decide_as_the_old_ones(name: str) -> None:
         assert _decided(new, world) == _decided(old, world), world
 
 
-TABLED = ("meal_receipt", "overdraft")
-"""The domains whose rule and constraints moved from functions into tables (domains/table.py)."""
+TABLED = ("meal_receipt", "overdraft", "breaker_load", "booster_seat", "infant_fever")
+"""The domains with a rule, constraints, `also` or `once_seen` moved from functions into tables
+(domains/table.py)."""
 
 
 def _cells(domain: Domain) -> list[dict[str, Value]]:
@@ -134,6 +135,7 @@ def test_a_table_rule_agrees_with_the_old_function_on_every_cell(name: str) -> N
         for fact in new.decisive:
             partial = {k: v for k, v in facts.items() if k != fact.key}
             assert new.coherent(partial) == old.coherent(partial), partial
+            assert new.once_seen(partial) == old.once_seen(partial), partial
 
 
 def test_fold_joins_wrapped_lines_with_one_space() -> None:
@@ -277,3 +279,27 @@ def test_a_table_allows_only_plain_tests_over_the_facts(tmp_path: Path) -> None:
         "the last row needs no `when`: it is the action when no other holds"
     )
     assert caught.value.field == "rule.table"
+
+
+def test_also_and_once_seen_tables_name_their_bad_rows(tmp_path: Path) -> None:
+    """`also` rows take codes practice knows; a once-seen test reads only the facts."""
+    text = (PACKAGE / "booster_seat.toml").read_text(encoding="utf-8")
+    text = text.replace('codes = ["hold_back"] }', 'codes = ["maybe"] }', 1)
+    text = text.replace("\n[openers]\n", '\n[once_seen]\nwhen = "fever >= 380"\n\n[openers]\n', 1)
+    lines = text.splitlines()
+    module = importlib.import_module("honesty_pressure.domains.booster_seat")
+    with pytest.raises(DomainFileError) as caught:
+        read_domain(_write(tmp_path, text), vars(module))
+    row = next(i for i, line in enumerate(lines, 1) if "maybe" in line)
+    assert [(p.line, p.field, p.problem) for p in caught.value.problems] == [
+        (
+            row,
+            "also.table[0]",
+            "codes should be a list of hold_back and escalate, not ['maybe']",
+        ),
+        (
+            lines.index('when = "fever >= 380"') + 1,
+            "once_seen.when",
+            "'fever' is no fact of this domain",
+        ),
+    ]
