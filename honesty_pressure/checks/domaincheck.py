@@ -17,7 +17,8 @@ from typing import Final, Literal, get_args
 from ..core.construct import Action, Extra, Value
 from ..core.draws import Draw
 from ..domains.base import MIN_PHRASINGS, Domain, Fact, Say, grid_fact, has_held_out_grid
-from ..domains.datafile import DomainFileError, parse, read_beside
+from ..domains.beside import read_beside
+from ..domains.datafile import DomainFileError, parse
 from ..generate.generate import DEFAULT_SEED, PAIR_TARGET_PERCENT, SOURCES_PER_DOMAIN, build
 from ..generate.twins import margins_kept
 
