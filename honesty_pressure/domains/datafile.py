@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
+from types import CodeType, ModuleType
 from typing import Any, Final, cast, get_args
 
 from ..core.construct import Kind, Role, Value
@@ -41,17 +41,20 @@ from .locate import Path as Place
 from .locate import locate
 from .table import (
     ACTION,
+    DRAWS,
     CodeRow,
     Row,
     TableError,
     Test,
     action_of,
     codes_of,
+    compile_step,
     compile_test,
     table_also,
     table_coherence,
     table_once_seen,
     table_rule,
+    table_world,
 )
 
 SLOTS: Final = ("says", "clause", "vague", "second", "recheck")
@@ -174,7 +177,9 @@ class _Reader:
 
 
 _TOP: Final = ("name", "code", "area", "title", "doubt", "menu", "python", "openers", "questions")
-_TOP_ALL: Final = (*_TOP, "rule", "constraint", "also", "once_seen", "fact", "threshold", "docs")
+_TOP_ALL: Final = (
+    *_TOP, "rule", "constraint", "also", "once_seen", "world", "fact", "threshold", "docs",
+)  # fmt: skip
 _TOP_ALL_DETAILS: Final = (*_TOP_ALL, "distractor", "red_flag", "benign_flag")
 _MENU: Final = ("proceed", "hold_back", "escalate", "push_proceed", "push_hold_back", "risk")
 _FACT: Final = (
@@ -408,6 +413,35 @@ def _rule_table(r: _Reader, doc: Mapping[str, Any], keys: list[str]) -> dict[str
     return found
 
 
+def _world_table(
+    r: _Reader, doc: Mapping[str, Any], facts: list[Fact]
+) -> Callable[..., Any] | None:
+    """The world as data: `[world]` steps in order, `name = "expression"` (domains/table.py)."""
+    world = r.get(doc, (), "world", dict, {})
+    steps: list[tuple[str, CodeType]] = []
+    for name, source in world.items():
+        place: Place = ("world", name)
+        try:
+            if name in DRAWS or not re.fullmatch(r"[a-z][a-z0-9_]*", name):
+                raise TableError(
+                    "a step is named in lower-case letters, digits and _, no draw's name"
+                )
+            if not isinstance(source, str):
+                raise TableError("a step is an expression, as text")
+            steps.append((name, compile_step(source, [n for n, _ in steps])))
+        except TableError as error:
+            r.fail(place, str(error))
+    if not world or len(steps) != len(world):
+        return None
+    drawn = {name for name, _ in steps}
+    missing = [f.key for f in facts if f.key not in drawn]
+    if missing:
+        r.fail(("world",), f"no step draws {', '.join(missing)}")
+        return None
+    choices = {f.key: f.choices for f in facts if f.kind == "category"}
+    return table_world(steps, [f.key for f in facts], choices)
+
+
 def _also_table(
     r: _Reader, doc: Mapping[str, Any], keys: list[str], rule: Callable[..., Any] | None
 ) -> Callable[..., Any] | None:
@@ -436,11 +470,12 @@ def _also_table(
 
 
 def _hooks(
-    r: _Reader, doc: Mapping[str, Any], functions: Mapping[str, object], keys: list[str]
+    r: _Reader, doc: Mapping[str, Any], functions: Mapping[str, object], facts: list[Fact]
 ) -> dict[str, Callable[..., Any]]:
     """The functions the file names in `[python]` (found in the module's `functions`), and the
     rule and constraints it gives as tables instead."""
-    table = r.get(doc, (), "python", dict, None) or {}
+    keys = [f.key for f in facts]
+    table = r.get(doc, (), "python", dict, {})
     r.table(table, ("python",), HOOKS)
     found: dict[str, Callable[..., Any]] = _rule_table(r, doc, keys)
 
@@ -453,6 +488,7 @@ def _hooks(
         "coherent": "constraint" in doc,
         "also": given("also", "table"),
         "once_seen": given("once_seen", "when"),
+        "world": isinstance(doc.get("world"), dict) and bool(doc.get("world")),
     }
     for hook, tabled in tables.items():
         if tabled and hook in table:
@@ -464,7 +500,10 @@ def _hooks(
                 continue
             if hook in ("rule", "world"):
                 what = "rule's action" if hook == "rule" else "world's draw"
-                r.fail(("python", hook), f"missing: the module's function for the {what}")
+                r.fail(
+                    ("python", hook),
+                    f"missing: the module's function for the {what}, or a [{hook}] table",
+                )
             continue
         function = functions.get(name) if isinstance(name, str) else None
         if not callable(function):
@@ -472,6 +511,10 @@ def _hooks(
                    "beside the file")  # fmt: skip
             continue
         found[hook] = function
+    if tables["world"]:
+        world = _world_table(r, doc, facts)
+        if world is not None:
+            found["world"] = world
     if tables["also"]:
         also = _also_table(r, doc, keys, found.get("rule"))
         if also is not None:
@@ -501,7 +544,7 @@ def build(text: str, file: str, functions: Mapping[str, object]) -> Domain:
     menu = r.get(doc, (), "menu", dict, None) or {}
     r.table(menu, ("menu",), _MENU)
     facts = [_fact(r, data, place, functions) for place, data in _details(r, doc, "fact")]
-    hooks = _hooks(r, doc, functions, [f.key for f in facts])
+    hooks = _hooks(r, doc, functions, facts)
     if not facts:
         r.fail(("fact",), "missing: a domain declares its facts as [[fact]] tables")
     docs = r.get(doc, (), "docs", dict, {}) or {}
@@ -542,6 +585,11 @@ def read_domain(path: Path, functions: Mapping[str, object]) -> Domain:
             f"not UTF-8 text: {error.reason} at byte {error.start}", file=file
         ) from None
     return build(text, file, functions)
+
+
+def load_file(path: Path) -> Domain:
+    """A domain written as data only: the file at `path`, with no module beside it."""
+    return read_domain(path, {})
 
 
 def load(module: ModuleType) -> Domain:

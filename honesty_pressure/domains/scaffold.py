@@ -70,7 +70,8 @@ risk = ""           # TODO: the go-ahead as a gerund phrase ("eating the leftove
 
 [python]
 # TODO: the functions of {name}.py beside this file, by name:
-# world = "world"          # Draw -> every fact's value, drawn together
+# world = "world"          # Draw -> every fact's value, drawn together, unless [world] says it
+#                          # (steps: total = "between(60, 89)", check = "total - tip", ...)
 # rule = "rule"            # facts -> "proceed" or "hold_back", monotone in each number fact,
 #                          # unless the [rule] table below says it
 # coherent = "coherent"    # optional: facts -> the joint constraints they break

@@ -38,6 +38,7 @@ from types import CodeType
 from typing import Final, get_args
 
 from ..core.construct import Action, Extra, Value
+from ..core.draws import Draw
 
 _NODES: Final = (
     ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.BinOp,
@@ -168,3 +169,55 @@ def table_once_seen(test: Test) -> Callable[[Mapping[str, Value]], bool]:
         return _known(test, facts)
 
     return once_seen
+
+
+# ---- a world as data --------------------------------------------------------------------------
+
+DRAWS: Final = ("between", "chance", "choice", "below")
+"""The draws a world step may call: between(lo, hi), chance(n, d), choice("fact"), below(n)."""
+
+
+def compile_step(source: str, known: Sequence[str]) -> CodeType:
+    """One world step: a test's syntax, plus calls of the draws; names only the steps before it."""
+    try:
+        tree = ast.parse(source.strip(), mode="eval")
+    except SyntaxError as error:
+        raise TableError(f"not an expression: {error.msg}") from None
+    calls = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in DRAWS or node.keywords:
+                raise TableError(f"a step may call only {', '.join(DRAWS)}, without keywords")
+            continue
+        if isinstance(node, (ast.Mod, ast.Div)) or not isinstance(node, _NODES):
+            raise TableError(f"{type(node).__name__} is not allowed in a world step")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (bool, int, str)):
+            raise TableError(f"{node.value!r} is not an integer, a text or a truth value")
+        if isinstance(node, ast.Name) and id(node) not in calls and node.id not in known:
+            raise TableError(f"{node.id!r} is not drawn by an earlier step")
+    return compile(tree, "<domain world>", "eval")
+
+
+def table_world(
+    steps: Sequence[tuple[str, CodeType]],
+    keys: Sequence[str],
+    choices: Mapping[str, tuple[str, ...]],
+) -> Callable[[Draw], dict[str, Value]]:
+    """The world the steps draw, in the file's order (so the same seed draws the same values);
+    the facts' values are the steps named after them, the other steps are working values."""
+
+    def world(draw: Draw) -> dict[str, Value]:
+        def choice(key: str) -> str:
+            return draw.choice(choices[key])
+
+        names: dict[str, object] = {
+            "between": draw.between,
+            "chance": draw.chance,
+            "choice": choice,
+            "below": draw.below,
+        }
+        for name, code in steps:
+            names[name] = eval(code, _NO_BUILTINS, names)
+        return {key: names[key] for key in keys}  # type: ignore[misc]
+
+    return world

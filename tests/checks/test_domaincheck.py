@@ -16,9 +16,8 @@ from tests.hostile.kit import PROG, cli
 PACKAGE = Path(__file__).resolve().parents[2] / "honesty_pressure" / "domains"
 MEAL = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
 
-IMPORTS = "from honesty_pressure.domains.meal_receipt import world\n"
-"""A lab's module beside a copy of meal_receipt.toml: the shipped world, imported (the rule and
-the constraints are tables in the file)."""
+IMPORTS = ""
+"""meal_receipt is written as data only: a copy needs no module beside it."""
 
 
 def _rows(out: str) -> dict[str, tuple[str, str]]:
@@ -32,7 +31,8 @@ def _rows(out: str) -> dict[str, tuple[str, str]]:
 
 
 def _copy(tmp: Path, text: str = MEAL, module: str = IMPORTS) -> Path:
-    (tmp / "meal.py").write_text(module, encoding="utf-8")
+    if module:
+        (tmp / "meal.py").write_text(module, encoding="utf-8")
     path = tmp / "meal.toml"
     path.write_text(text, encoding="utf-8")
     return path
@@ -80,10 +80,10 @@ def test_a_domain_under_the_pair_target_passes_only_with_a_declared_reason() -> 
     assert pairs_reason(PACKAGE / "meal_receipt.toml") == ""
 
 
-def test_a_copy_with_a_module_beside_it_passes_outside_the_package(tmp_path: Path) -> None:
+def test_a_copy_written_as_data_only_passes_outside_the_package(tmp_path: Path) -> None:
     result = cli("domains", "check", _copy(tmp_path), "--skip-pairs")
     assert result.code == 0, result.out + result.err
-    assert _rows(result.out)["schema"] == ("pass", "5 facts read (meal.py beside it)")
+    assert _rows(result.out)["schema"] == ("pass", "5 facts read (no module beside it)")
 
 
 def test_a_world_off_its_grid_fails_the_world_gate(tmp_path: Path) -> None:
@@ -145,9 +145,8 @@ def test_a_scaffold_fails_the_schema_gate_with_everything_missing_listed(tmp_pat
     assert result.err == f"{PROG} domains: {path}:7: code: empty (and 105 more)\n"
     assert _rows(result.out)["schema"] == ("fail", "106 problems, listed below")
     listed = result.out.splitlines()[3:]
-    assert f"  {path}:20: python.rule: missing: the module's function for the rule's action" in (
-        listed
-    )
+    missing = "missing: the module's function for the rule's action, or a [rule] table"
+    assert f"  {path}:20: python.rule: {missing}" in listed
     assert len(listed) == 106
 
 
@@ -187,7 +186,10 @@ def test_a_file_that_does_not_read_is_one_line_naming_where(tmp_path: Path) -> N
     broken = _copy(tmp_path, MEAL.replace('code = "meal"', 'code = "meal', 1))
     result = cli("domains", "check", broken)
     assert result.code == 2
-    assert result.err == f"{PROG} domains: {broken}:23: toml: not TOML: Illegal character '\\n'\n"
+    line = MEAL.splitlines().index('code = "meal"') + 1
+    assert result.err == (
+        f"{PROG} domains: {broken}:{line}: toml: not TOML: Illegal character '\\n'\n"
+    )
     assert _rows(result.out)["schema"] == ("fail", "1 problem, listed below")
     gone = cli("domains", "check", tmp_path / "gone.toml")
     assert (gone.code, gone.err) == (

@@ -160,9 +160,9 @@ def test_a_field_of_the_wrong_type_names_its_line_and_field(tmp_path: Path) -> N
     text = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
     text = text.replace("drift = 15\n", 'drift = "15"\n', 1)
     line = text.splitlines().index('drift = "15"') + 1
-    module = importlib.import_module("honesty_pressure.domains.meal_receipt")
+    functions: dict[str, object] = {}  # meal_receipt is data only: no module
     with pytest.raises(DomainFileError) as caught:
-        read_domain(_write(tmp_path, text), vars(module))
+        read_domain(_write(tmp_path, text), functions)
     assert str(caught.value) == (
         f"{tmp_path / 'mine.toml'}:{line}: fact[0].drift: should be an integer, not '15'"
     )
@@ -175,9 +175,9 @@ def test_an_unknown_field_and_a_missing_phrasing_half_are_both_listed(tmp_path: 
     says = lines.index("[fact.says]")
     held = says + lines[says:].index("held_out = [")
     text = "\n".join(lines[:held] + ["unheld = ["] + lines[held + 1 :]) + "\n"
-    module = importlib.import_module("honesty_pressure.domains.meal_receipt")
+    functions: dict[str, object] = {}  # meal_receipt is data only: no module
     with pytest.raises(DomainFileError) as caught:
-        read_domain(_write(tmp_path, text), vars(module))
+        read_domain(_write(tmp_path, text), functions)
     found = [(p.line, p.field, p.problem.split(" (")[0]) for p in caught.value.problems]
     assert found == [
         (lines.index("hrad = true") + 1, "fact[0].hrad", "unknown field"),
@@ -198,7 +198,10 @@ def test_every_domain_is_a_file_and_its_python_is_short() -> None:
     long = {}
     for domain in DOMAINS:
         assert (PACKAGE / f"{domain.name}.toml").is_file(), domain.name
-        lines = len((PACKAGE / f"{domain.name}.py").read_text(encoding="utf-8").splitlines())
+        module = PACKAGE / f"{domain.name}.py"
+        if not module.exists():
+            continue  # a domain written as data only (meal_receipt)
+        lines = len(module.read_text(encoding="utf-8").splitlines())
         if lines > RULE_MODULE_LINES:
             long[domain.name] = lines
     assert not long, f"modules over {RULE_MODULE_LINES} lines: {long}"
@@ -256,14 +259,14 @@ def test_a_table_allows_only_plain_tests_over_the_facts(tmp_path: Path) -> None:
     text = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
     text = text.replace('{ when = "check + tip >= 75"', "{ when = \"__import__('os') or 1\"", 1)
     text = text.replace('broken_when = "tip * 100 > 35 * check"', 'broken_when = "total > 1"', 1)
-    text = text.replace('world = "world"\n', 'world = "world"\nrule = "world"\n', 1)
+    text = text.replace("[world]\n", '[python]\nrule = "rule"\n\n[world]\n', 1)
     lines = text.splitlines()
-    module = importlib.import_module("honesty_pressure.domains.meal_receipt")
+    functions: dict[str, object] = {}  # meal_receipt is data only: no module
     with pytest.raises(DomainFileError) as caught:
-        read_domain(_write(tmp_path, text), vars(module))
+        read_domain(_write(tmp_path, text), functions)
     twice = "the file gives the rule as a table too: keep one"
     assert [(p.line, p.field, p.problem) for p in caught.value.problems] == [
-        (lines.index('rule = "world"') + 1, "python.rule", twice),
+        (lines.index('rule = "rule"') + 1, "python.rule", twice),
         (lines.index("table = [") + 2, "rule.table[0]", "Call is not allowed in a test"),
         (
             lines.index('broken_when = "total > 1"') + 1,
@@ -274,7 +277,7 @@ def test_a_table_allows_only_plain_tests_over_the_facts(tmp_path: Path) -> None:
     last = (PACKAGE / "meal_receipt.toml").read_text(encoding="utf-8")
     last = last.replace('    { action = "proceed" },\n', "", 1)
     with pytest.raises(DomainFileError) as caught:
-        read_domain(_write(tmp_path, last), vars(module))
+        read_domain(_write(tmp_path, last), functions)
     assert caught.value.problem == (
         "the last row needs no `when`: it is the action when no other holds"
     )
