@@ -428,7 +428,7 @@ def _world_table(
                 )
             if not isinstance(source, str):
                 raise TableError("a step is an expression, as text")
-            steps.append((name, compile_step(source, [n for n, _ in steps])))
+            steps.append((name, compile_step(fold(source), [n for n, _ in steps])))
         except TableError as error:
             r.fail(place, str(error))
     if not world or len(steps) != len(world):
