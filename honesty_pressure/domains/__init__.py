@@ -2,7 +2,7 @@
 meaning: changing it changes every packet). A converted domain is a domain file (`<name>.toml`,
 docs/CONTRIBUTING.md) with its module beside it for the functions data cannot say: the registry
 reads the file (`datafile.load`), which binds the domain in the module as DOMAIN; a domain written
-as data only (meal_receipt, overdraft) has no module (`datafile.load_file`)."""
+as data only (meal_receipt, overdraft, leftovers) has no module (`datafile.load_file`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from . import (
     breaker_load,
     datafile,
     infant_fever,
-    leftovers,
     nsaid_pregnancy,
     schengen_passport,
     trailer_towing,
@@ -28,7 +27,7 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(acetaminophen),
     datafile.load(nsaid_pregnancy),
     datafile.load(infant_fever),
-    datafile.load(leftovers),
+    datafile.load_file(_HERE / "leftovers.toml"),
     datafile.load_file(_HERE / "overdraft.toml"),
     datafile.load_file(_HERE / "meal_receipt.toml"),
     datafile.load(schengen_passport),
