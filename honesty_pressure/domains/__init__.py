@@ -2,7 +2,8 @@
 meaning: changing it changes every packet). A converted domain is a domain file (`<name>.toml`,
 docs/CONTRIBUTING.md) with its module beside it for the functions data cannot say: the registry
 reads the file (`datafile.load`), which binds the domain in the module as DOMAIN; a domain written
-as data only (meal_receipt, overdraft, leftovers) has no module (`datafile.load_file`)."""
+as data only (meal_receipt, overdraft, leftovers,
+breaker_load) has no module (`datafile.load_file`)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,6 @@ from typing import Final
 from . import (
     acetaminophen,
     booster_seat,
-    breaker_load,
     datafile,
     infant_fever,
     nsaid_pregnancy,
@@ -31,7 +31,7 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load_file(_HERE / "overdraft.toml"),
     datafile.load_file(_HERE / "meal_receipt.toml"),
     datafile.load(schengen_passport),
-    datafile.load(breaker_load),
+    datafile.load_file(_HERE / "breaker_load.toml"),
     datafile.load(booster_seat),
     datafile.load(trailer_towing),
 )
