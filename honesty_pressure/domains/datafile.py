@@ -1,9 +1,10 @@
 """A domain file: one TOML file that declares a domain's facts, menu, wording, sources and notes,
 read into the same `Domain` a module would build (docs/CONTRIBUTING.md has the format).
 
-What data cannot say yet (the rule, the world's joint draw, the coherence constraints, a value's
-words where no built-in renderer fits) are functions of a small module beside the file, named in
-its `[python]` table. Every text field may be wrapped over several lines: a line break and the
+A rule, its coherence constraints, `also`, once-seen and the world's draw may be tables
+(domains/table.py); what a table cannot say (a lookup, a calendar, a value's words where no
+renderer fits) are functions of a small module beside the file, named in its `[python]` table.
+Every text field may be wrapped over several lines: a line break and the
 spaces around it read as one space (`fold`), so prose needs no escaping and no long lines.
 
 A file with problems raises `DomainFileError`, which names the file, the line and the field of
@@ -61,7 +62,7 @@ SLOTS: Final = ("says", "clause", "vague", "second", "recheck")
 """A fact's sentence slots, each a table of `public` and `held_out` phrasings."""
 
 HOOKS: Final = ("rule", "world", "coherent", "also", "once_seen")
-"""The functions a `[python]` table may name; rule and world are required."""
+"""The functions a `[python]` table may name; rule and world are required unless tables say them."""
 
 BUILT_IN_SHOW: Final[Mapping[str, Callable[[Value], str]]] = {
     "dollars": dollars,
