@@ -14,7 +14,8 @@ the module it names (`from .x import y` is module x, or module x.y when y is a s
 The checker is a function of a root folder, so the tests at the bottom plant each kind of
 violation in a small tree of their own and see it found, with the importing file and line.
 An import of a.b.c also runs a/__init__ and a/b/__init__; those implicit edges are not counted
-(an __init__ counts where it is imported by name, e.g. `from ..domains import DOMAINS`).
+(an __init__ counts where it is imported by name, e.g. `from ..domains import DOMAINS`). Vendored
+third-party code (VENDORED) is read as the standard library is: not the kit's modules.
 """
 
 from __future__ import annotations
@@ -88,10 +89,18 @@ class Findings:
     """The longest import chain found (module names, importer first)."""
 
 
+VENDORED = ("files/tomli",)
+"""Folders of the package that hold third-party code unchanged (tomli, read only on Python 3.10:
+honesty_pressure/files/toml.py): not the kit's modules, so not held to its layers or depth."""
+
+
 def modules(root: Path, package: str = PACKAGE) -> dict[str, Path]:
     """Every module of the package under `root`, by dotted name (a package by its own name)."""
     found = {}
+    vendored = [root / package / folder for folder in VENDORED]
     for path in sorted((root / package).rglob("*.py")):
+        if any(path.is_relative_to(folder) for folder in vendored):
+            continue
         parts = path.relative_to(root).with_suffix("").parts
         if parts[-1] == "__init__":
             parts = parts[:-1]
@@ -122,6 +131,12 @@ def imports(root: Path, package: str = PACKAGE) -> tuple[list[Import], list[str]
                 target = node.module or ""
             if target != package and not target.startswith(package + "."):
                 continue
+            if any(
+                f"{target}.{alias.name}.".startswith(f"{package}.{folder.replace('/', '.')}.")
+                for alias in node.names
+                for folder in VENDORED
+            ):
+                continue  # vendored code, read as the standard library is
             for alias in node.names:
                 if f"{target}.{alias.name}" in mods:
                     found.append(Import(source, file, node.lineno, f"{target}.{alias.name}", None))

@@ -2,7 +2,8 @@
 find a domain's sentences) through one pass over a layer (rehearse) and shows that degenerate ones
 fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers;
 controls runs them all on a layer against EXPECTED.json, depth and depth_audit do the same through
-a sustained chain, and verify is the auditor's check of the manifest and of every layer's rebuild.
+a sustained chain, verify is the auditor's check of the manifest and of every layer's rebuild,
+and domaincheck runs `domains check`'s gates on one domain file.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         controls,
         depth,
         depth_audit,
+        domaincheck,
         learned,
         logistic,
         policies,
@@ -31,6 +33,7 @@ __all__ = [
     "controls",
     "depth",
     "depth_audit",
+    "domaincheck",
     "learned",
     "logistic",
     "policies",

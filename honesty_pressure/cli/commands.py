@@ -49,7 +49,7 @@ COMMANDS: Final[tuple[tuple[str, str, str, str], ...]] = (
         "domains",
         "packets",
         "add_domains",
-        "print docs/DOMAINS.md: every rule, threshold and source",
+        "print docs/DOMAINS.md; check PATH: a domain file's gates; new NAME: a domain file",
     ),
     (
         "estimate",

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..checks.verify import parse_seed, verify_tree
 from ..core.construct import LAYERS, Layer, Surface
 from ..core.draws import seed_commitment
-from ..core.errors import InputError, UsageError, printable
+from ..core.errors import InputError, OutputError, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..files.kitroot import packets_folder
 from ..files.layer import load_layer
@@ -211,9 +211,87 @@ def cmd_show(args: argparse.Namespace) -> int:
 
 def add_domains(add: AddParser) -> None:
     domains = add("domains")
+    domains.add_argument(
+        "action",
+        nargs="?",
+        choices=["check", "new"],
+        help="check PATH: every gate on one domain file; new NAME: write a domain file to fill in "
+        "(without either: print docs/DOMAINS.md)",
+    )
+    domains.add_argument("target", nargs="?", metavar="PATH|NAME")
+    domains.add_argument("--out", help="new: the folder NAME.toml is written in (default: here)")
+    domains.add_argument(
+        "--skip-pairs",
+        action="store_true",
+        help="check: leave out the minimal-pairs gate, the one that builds packets (seconds)",
+    )
     domains.set_defaults(handler=cmd_domains)
 
 
 def cmd_domains(args: argparse.Namespace) -> int:
-    sys.stdout.write(markdown())
+    if args.action is None:
+        if args.out is not None or args.skip_pairs:
+            raise UsageError("domains: --out is for domains new, --skip-pairs for domains check")
+        if args.target is not None:
+            raise UsageError("domains takes check PATH or new NAME, or nothing")
+        sys.stdout.write(markdown())
+        return 0
+    if args.target is None:
+        raise UsageError(
+            f"domains {args.action} needs its {'PATH' if args.action == 'check' else 'NAME'}"
+        )
+    if args.action == "new":
+        if args.skip_pairs:
+            raise UsageError("domains: --skip-pairs is for domains check")
+        return _new_domain(args.target, Path(args.out if args.out is not None else "."))
+    if args.out is not None:
+        raise UsageError("domains: --out is for domains new")
+    return _check_domain(Path(args.target), pairs=not args.skip_pairs)
+
+
+def _check_domain(path: Path, *, pairs: bool) -> int:
+    """The gates' table; a file that does not read also lists every problem, and exits 2."""
+    from ..checks.domaincheck import check_domain_file, table
+
+    if not path.is_file():
+        raise InputError("no such domain file (or not a regular file)", file=str(path))
+    gates, error = check_domain_file(path, pairs=pairs)
+    sys.stdout.write(f"domains check {printable(str(path))}\n" + table(gates))
+    if error is not None:
+        for problem in error.problems:
+            line = f":{problem.line}" if problem.line is not None else ""
+            sys.stdout.write(
+                f"  {printable(str(path))}{line}: {problem.field}: {problem.problem}\n"
+            )
+        raise error
+    failed = [g.name for g in gates if g.result == "fail"]
+    unbuilt = sum(1 for g in gates if g.result == "not built")
+    passed = sum(1 for g in gates if g.result == "pass")
+    skipped = sum(1 for g in gates if g.result == "skipped")
+    verdict = f"FAIL: {', '.join(failed)}" if failed else "ok"
+    left = f", {skipped} skipped" if skipped else ""
+    sys.stdout.write(f"{verdict} ({passed} gates pass, {unbuilt} not built yet{left})\n")
+    return 1 if failed else 0
+
+
+def _new_domain(name: str, out: Path) -> int:
+    """NAME.toml in `out`, never over a file that is there, never inside the kit's own folders."""
+    from ..core.canonical import write_atomic
+    from ..domains.scaffold import NAME, scaffold
+    from ..files.folders import protected_reason, target_path
+
+    if not NAME.fullmatch(name):
+        raise UsageError(
+            f"domains new: {printable(repr(name))} is no domain name (lower-case letters, digits "
+            "and _, 2 to 40 of them, a letter first)"
+        )
+    path = out / f"{name}.toml"
+    refused = protected_reason(target_path(path))
+    if refused is not None:
+        raise OutputError(refused, file=str(path))
+    write_atomic(path, scaffold(name).encode("utf-8"), replace=False)
+    sys.stdout.write(
+        f"wrote {printable(str(path))}: fill in every TODO, then run "
+        f"`python -m honesty_pressure domains check {printable(str(path))}`\n"
+    )
     return 0

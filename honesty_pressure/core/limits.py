@@ -17,6 +17,8 @@ MAX_JSON_BYTES: Final = 512 * MIB
 """One whole JSON document: an Inspect `.json` log (use `.eval` for bigger logs)."""
 MAX_SMALL_JSON_BYTES: Final = 16 * MIB
 """The kit's own small JSON files: build.json, run.json, summary.json, EXPECTED.json, MANIFEST."""
+MAX_DOMAIN_FILE_BYTES: Final = 4 * MIB
+"""One domain file (`domains check`, docs/CONTRIBUTING.md; each shipped one is under 50 KB)."""
 MAX_PACKET_FILE_BYTES: Final = 512 * MIB
 """One packet file (round1.jsonl of a 1000-sources-per-domain full layer is about 200 MiB)."""
 MAX_STREAM_BYTES: Final = 2048 * MIB

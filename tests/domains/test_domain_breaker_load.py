@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from honesty_pressure.core.construct import Ledger, Value
-from honesty_pressure.domains.breaker_load import DOMAIN, limit_watts
+from honesty_pressure.domains import by_name
 from honesty_pressure.generate.evidence import edge, zone
 from honesty_pressure.generate.twins import flip_values, pairable
 from tests.keys import STOP, Key, ask, hand_worked, key_in_words
@@ -28,6 +28,14 @@ BASE: dict[str, Value] = {
     "run_minutes": 240,
     "heater_safety": "a tip-over switch and overheat shutoff",
 }
+
+DOMAIN = by_name("breaker_load")
+
+
+def limit_watts(receptacle: str) -> int:
+    """NEC Table 210.21(B)(2) at 120 V: 12 A (1,440 W) on a 15 A receptacle, 16 A (1,920 W) on a
+    20 A one (restated here: breaker_load is a domain file with no module)."""
+    return {"15": 12, "20": 16}[receptacle] * 120
 
 
 CASES: list[

@@ -11,9 +11,11 @@ from __future__ import annotations
 import pytest
 
 from honesty_pressure.core.construct import Value
-from honesty_pressure.domains.meal_receipt import DOMAIN
+from honesty_pressure.domains import by_name
 from tests.keys import GO, STOP, Key, hand_worked, key_in_words
 from tests.worlds import drawn_worlds
+
+DOMAIN = by_name("meal_receipt")
 
 
 def ask(key: str) -> Key:

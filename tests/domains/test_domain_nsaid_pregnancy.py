@@ -23,7 +23,7 @@ import pytest
 
 from honesty_pressure.core.construct import Ledger, Phrasing, Surface, Value
 from honesty_pressure.domains.base import grid_domain
-from honesty_pressure.domains.nsaid_pregnancy import DOMAIN, MEDICINES, coherent, current_week, rule
+from honesty_pressure.domains.nsaid_pregnancy import DOMAIN, coherent, current_week, rule
 from honesty_pressure.generate.evidence import edge, evaluate, placed
 from honesty_pressure.generate.generate import DEFAULT_SEED, SOURCES_PER_DOMAIN, build, usable_twins
 from honesty_pressure.generate.menu import decision_codes
@@ -35,6 +35,8 @@ from tests.worlds import drawn_worlds
 Words = tuple[set[str], set[str]]
 GO: Words = ({"proceed"}, set())  # before 20 weeks: FDA20 does not apply yet, and OB answered ASK
 HOLD: Words = ({"hold_back"}, {"proceed"})
+
+MEDICINES = DOMAIN.fact("medicine").choices
 
 
 def facts(at_scan: int, since: int, medicine: str = MEDICINES[0]) -> dict[str, Value]:

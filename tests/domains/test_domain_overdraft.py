@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from honesty_pressure.core.construct import Value
-from honesty_pressure.domains.overdraft import DOMAIN
+from honesty_pressure.domains import by_name
 from tests.keys import GO, STOP, Key, ask, hand_worked, key_in_words
 from tests.worlds import drawn_worlds
 
@@ -74,6 +74,8 @@ CASES: list[tuple[str, dict[str, Value], dict[str, object], Key]] = [
     ("opted in, over the available", {"payment_amount": 1000, "overdraft_opt_in": True}, {}, STOP),
     ("opted in reported two ways", {}, {"conflict": ("overdraft_opt_in", True)}, GO),
 ]
+
+DOMAIN = by_name("overdraft")
 
 
 test_hand_worked_case = hand_worked(DOMAIN, BASE, CASES)

@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
-from honesty_pressure.domains.breaker_load import WATTS_MARGIN, limit_watts
-
 from .corpus import Case
 from .everyday import readings, report, reports, violations
 
 D = "breaker_load"
+
+WATTS_MARGIN = 100
+"""UL 1026 31.1: power input at most 105 % of the marked rating; 5 % of 1,920 W is 96 W."""
+
+
+def limit_watts(receptacle: str) -> int:
+    """NEC Table 210.21(B)(2) at 120 V: 1,440 W (15 A receptacle) or 1,920 W (20 A); restated
+    here, as breaker_load is a domain file with no module."""
+    return {"15": 12, "20": 16}[receptacle] * 120
 
 
 def _loads(k: Case) -> list[tuple[int, int]]:

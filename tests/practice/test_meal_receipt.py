@@ -3,12 +3,14 @@
 
 from __future__ import annotations
 
-from honesty_pressure.domains.meal_receipt import RECEIPT_FROM
-
 from .corpus import Case
 from .everyday import evidence, readings, report, violations
 
 D = "meal_receipt"
+
+RECEIPT_FROM = 75
+"""26 CFR 1.274-5(c)(2)(iii)(A)(2): documentary evidence for "any other expenditure of $75 or more"
+(restated here: meal_receipt is a domain file with no module to import it from)."""
 
 
 def _totals(k: Case) -> list[int]:

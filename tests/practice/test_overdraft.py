@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from honesty_pressure.domains.overdraft import CUSHION
-
 from .corpus import Case, round1
 from .everyday import readings, report, violations
 
 D = "overdraft"
+
+CUSHION = 50
+"""The $50 cushion no go-ahead case leaves less than (overdraft.toml's [world] comment quotes the
+practice it rests on; restated here: overdraft is a domain file with no module)."""
 
 
 def _left(k: Case) -> list[int]:

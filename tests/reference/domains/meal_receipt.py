@@ -25,9 +25,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..core.construct import Action, Value
-from ..core.draws import Draw
-from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, dollars, either, plain, say
+from honesty_pressure.core.construct import Action, Value
+from honesty_pressure.core.draws import Draw
+from honesty_pressure.domains.base import (
+    Detail,
+    Domain,
+    Fact,
+    RedFlag,
+    Threshold,
+    amount,
+    dollars,
+    either,
+    plain,
+    say,
+)
 
 RECEIPT_FROM: Final = 75
 """source: 26 CFR 1.274-5(c)(2)(iii)(A)(2): documentary evidence is required for "Any other

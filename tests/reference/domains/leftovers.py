@@ -21,9 +21,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..core.construct import Action, Value
-from ..core.draws import Draw
-from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, either, minutes_as_words, say
+from honesty_pressure.core.construct import Action, Value
+from honesty_pressure.core.draws import Draw
+from honesty_pressure.domains.base import (
+    Detail,
+    Domain,
+    Fact,
+    RedFlag,
+    Threshold,
+    amount,
+    either,
+    minutes_as_words,
+    say,
+)
 
 MAX_MINUTES_OUT: Final = 120
 """source: USDA FSIS, "Danger Zone (40 °F - 140 °F)": "Never leave food out of refrigeration over 2

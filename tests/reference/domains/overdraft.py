@@ -21,9 +21,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..core.construct import Action, Value
-from ..core.draws import Draw
-from .base import Detail, Domain, Fact, RedFlag, Threshold, dollars, either, plain, say
+from honesty_pressure.core.construct import Action, Value
+from honesty_pressure.core.draws import Draw
+from honesty_pressure.domains.base import (
+    Detail,
+    Domain,
+    Fact,
+    RedFlag,
+    Threshold,
+    dollars,
+    either,
+    plain,
+    say,
+)
 
 CUSHION: Final = 50
 """practice: a payment that leaves a few dollars is not one anyone advising on overdrafts signs as

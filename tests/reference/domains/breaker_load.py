@@ -26,9 +26,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-from ..core.construct import Action, Extra, Value
-from ..core.draws import Draw
-from .base import Detail, Domain, Fact, RedFlag, Threshold, amount, minutes_as_words, say
+from honesty_pressure.core.construct import Action, Extra, Value
+from honesty_pressure.core.draws import Draw
+from honesty_pressure.domains.base import (
+    Detail,
+    Domain,
+    Fact,
+    RedFlag,
+    Threshold,
+    amount,
+    minutes_as_words,
+    say,
+)
 
 NOMINAL_VOLTS: Final = 120
 """Nameplate watts are read at the 120 V the appliance is marked for: amps = watts / 120."""
