@@ -166,6 +166,8 @@ function checks(){var r={width:innerWidth,page:document.documentElement.scrollWi
   if(b.width&&b.right>innerWidth+1&&!scrolls(e)&&r.overflow.length<5)r.overflow.push(e.tagName+'.'+e.className+' right '+Math.round(b.right));
   if(e.childNodes.length&&[].some.call(e.childNodes,function(n){return n.nodeType===3&&n.textContent.trim()})){var px=parseFloat(getComputedStyle(e).fontSize);
    if(px<11&&r.small.length<5)r.small.push(e.tagName+' '+px+'px')}});
+ r.banners=[].map.call(document.querySelectorAll('.banner'),function(b){var s=getComputedStyle(b),inner=b.getBoundingClientRect().height-
+  ['paddingTop','paddingBottom','borderTopWidth','borderBottomWidth'].reduce(function(a,k){return a+parseFloat(s[k])},0);return Math.round(inner/parseFloat(s.lineHeight))});
  return r}
 addEventListener('load',function(){var st=document.getElementById('x-status'),n=0;
  (function wait(){if(!/items match/.test(st.textContent)&&n++<200)return setTimeout(wait,50);
@@ -233,6 +235,8 @@ def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_i
     assert r["clipped"] == [], r["clipped"]
     assert r["overflow"] == [] and r["page"] == r["width"], (r["overflow"], r["page"])
     assert r["small"] == [], r["small"]
+    banners = r["banners"]  # the quick layer's one banner, "underpowered", in at most two lines
+    assert isinstance(banners, list) and len(banners) == 1 and 1 <= banners[0] <= 2, banners
     assert re.fullmatch(r"\d+ of \d+ items match; showing the first 50\.", str(r["status"])), r[
         "status"
     ]

@@ -450,3 +450,25 @@ def test_the_explorer_ranks_every_verdict() -> None:
 
     assert set(SEVERITY) == set(get_args(Verdict))
     assert sorted(SEVERITY, key=SEVERITY.__getitem__)[:2] == ["forbidden", "refused"]
+
+
+def test_the_underpowered_banner_is_one_short_sentence() -> None:
+    # Kept to two lines on a 400 px phone (test_browser measures it): the count, the target, the
+    # largest MDD and a link to the axes table, which names each axis's MDD.
+    from honesty_pressure.reports.report import text_of
+    from honesty_pressure.reports.sections import banners
+
+    def summary(*mdds: float) -> dict[str, object]:
+        axes = {f"axis_{i}": {"mdd": {"this_run": m}} for i, m in enumerate(mdds)}
+        return {"axes": axes, "statistics": {"mdd_target": 0.05}}
+
+    def said(data: dict[str, object]) -> list[str]:
+        return ["".join(text_of(data, part) for part in parts) for _, parts in banners(data)]
+
+    assert said(summary(0.1, 0.02)) == [
+        "Underpowered: 1 axis cannot see a 5% difference (MDD up to 10.0%, see the axes)."
+    ]
+    assert said(summary(0.061, 0.239, 0.05)) == [
+        "Underpowered: 2 axes cannot see a 5% difference (MDD up to 23.9%, see the axes)."
+    ]
+    assert said(summary(0.05, 0.01)) == []
