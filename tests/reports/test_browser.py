@@ -2,9 +2,10 @@
 layer's page; the screenshot must not be blank and the page must log nothing to the console.
 
 At 1400 px and at 400 px (a phone) a probe script, added to a copy of the page, checks with the
-DOM that every chart label lies inside its chart, that no element reaches past the viewport
-unless a box of its own scrolls it, that text is at least 11 px (SVG text as drawn, after the
-chart's scaling), and that the explorer's search finds an item by its id. Screenshots of both
+DOM that every chart label lies inside its chart, that no chart is wider than its box (none
+scrolls: charts are fluid), that no element reaches past the viewport unless a box of its own
+scrolls it (a table), that text is at least 11 px (SVG text as drawn), that the underpowered
+banner takes at most two lines, and that the explorer's search finds an item by its id. Screenshots of both
 widths are taken; the demo printed to PDF must fit in PRINT_PAGES pages. A page of the explorer
 alone, opened by a link with a malformed "#" escape, must still start and find a refusal by its
 text.
@@ -158,10 +159,11 @@ function shown(node){for(var e=node;e&&e!==document.body;e=e.parentElement){var 
  if(e.tagName==='DETAILS'&&!e.open&&e!==node)return !!(e.firstElementChild&&e.firstElementChild.tagName==='SUMMARY'&&e.firstElementChild.contains(node))}return true}
 function scrolls(e){for(e=e.parentElement;e&&e!==document.body;e=e.parentElement){var o=getComputedStyle(e).overflowX;if(o==='auto'||o==='scroll'||o==='hidden')return true}return false}
 function checks(){var r={width:innerWidth,page:document.documentElement.scrollWidth,clipped:[],overflow:[],small:[]};
- document.querySelectorAll('svg.chart').forEach(function(svg){var vb=svg.viewBox.baseVal,scale=svg.getBoundingClientRect().width/vb.width;
-  svg.querySelectorAll('text').forEach(function(t){var b=t.getBBox();
-   if(b.x<-0.5||b.y<-0.5||b.x+b.width>vb.width+0.5||b.y+b.height>vb.height+0.5)r.clipped.push(t.textContent+' in '+svg.getAttribute('aria-label'));
+ document.querySelectorAll('svg.chart').forEach(function(svg){var s=svg.getBoundingClientRect(),vb=svg.viewBox.baseVal,scale=vb&&vb.width?s.width/vb.width:1;
+  svg.querySelectorAll('text').forEach(function(t){var b=t.getBoundingClientRect();
+   if(b.left<s.left-0.5||b.top<s.top-0.5||b.right>s.right+0.5||b.bottom>s.bottom+0.5)r.clipped.push(t.textContent+' in '+svg.getAttribute('aria-label'));
    var px=parseFloat(getComputedStyle(t).fontSize)*scale;if(px<11-0.01&&r.small.length<5)r.small.push(t.textContent+' '+px.toFixed(1)+'px')})});
+ r.scrolled=[].filter.call(document.querySelectorAll('.plot'),function(p){return p.scrollWidth>p.clientWidth+1}).map(function(p){return (p.querySelector('svg')||p).getAttribute('aria-label')});
  document.querySelectorAll('body *').forEach(function(e){if(!shown(e)||e.closest('svg'))return;var b=e.getBoundingClientRect();
   if(b.width&&b.right>innerWidth+1&&!scrolls(e)&&r.overflow.length<5)r.overflow.push(e.tagName+'.'+e.className+' right '+Math.round(b.right));
   if(e.childNodes.length&&[].some.call(e.childNodes,function(n){return n.nodeType===3&&n.textContent.trim()})){var px=parseFloat(getComputedStyle(e).fontSize);
@@ -235,6 +237,7 @@ def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_i
     assert r["clipped"] == [], r["clipped"]
     assert r["overflow"] == [] and r["page"] == r["width"], (r["overflow"], r["page"])
     assert r["small"] == [], r["small"]
+    assert r["scrolled"] == [], ("charts that do not fit: they scroll in their box", r["scrolled"])
     banners = r["banners"]  # the quick layer's one banner, "underpowered", in at most two lines
     assert isinstance(banners, list) and len(banners) == 1 and 1 <= banners[0] <= 2, banners
     assert re.fullmatch(r"\d+ of \d+ items match; showing the first 50\.", str(r["status"])), r[
@@ -257,16 +260,20 @@ def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_i
 def test_the_probe_sees_a_clipped_label_an_overflow_and_small_text(
     quick_demo: Path, tmp_path: Path
 ) -> None:
-    """The same checks on a page broken three ways must report each."""
+    """The same checks on a page broken four ways must report each."""
     page = tmp_path / "broken.html"
     text = (quick_demo / "report.html").read_text(encoding="utf-8")
-    text = text.replace('<text class="label" x="0" y="16"', '<text class="label" x="-40" y="16"', 1)
+    text = text.replace('<tspan x="0" y="', '<tspan x="-40" y="', 1)
+    wide = text.replace('style="min-width:340px"', 'style="min-width:900px"', 1)
+    assert wide != text
+    text = wide
     text = text.replace(
         "</h1>", '</h1><div style="width:3000px;font-size:8px">too wide and too small</div>', 1
     )
     page.write_text(text, encoding="utf-8")
     r = probe(page, tmp_path, 400, an_item(quick_demo))
     assert r["clipped"] and r["overflow"] and r["small"]
+    assert r["scrolled"] == ["The axes: acceptable (solid) and forbidden (hatched), with intervals"]
     assert any("too wide" in "".join(map(str, r["small"])) or "DIV" in str(s) for s in r["small"])
 
 

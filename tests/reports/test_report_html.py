@@ -129,7 +129,7 @@ def test_the_page_is_self_contained_and_has_charts(
     assert page.tags.get("svg", 0) >= (4 if summary["round"] == 1 else 12)
     assert page.tags.get("table", 0) >= page.tags.get("svg", 0), "a table beside every chart"
     figures = re.findall(
-        r'<figure class="fig"><div class="plot"><svg '
+        r'<figure class="fig"><div class="plot"><p class="chart-title">[^<]+</p><svg '
         r".*?</svg></div><details><summary>[^<]*</summary>(.*?)</details></figure>",
         text,
         re.S,
