@@ -11,55 +11,62 @@ import html
 from collections.abc import Mapping, Sequence
 
 from ..files.store import JsonObject
-from .charts import FONT, as_float, svg_text
+from .charts import FONT, NARROW, as_float, pct, svg_open, svg_text, wrap
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 
-W, H, LEFT, TOP, BOTTOM, RIGHT = 640, 260, 48, 40, 36, 230
+PLOT_H = 180
+LEFT, RIGHT = 44 / NARROW, 14 / NARROW
+"""The shares of the chart's width left of the plot (the y scale) and right of it (at NARROW, 44
+and 14 px): the chart is fluid like charts.py's, its text 12 px at any width."""
 DASHES = ("", "6 3", "2 3", "8 3 2 3")
+LEGEND_TEXT = 78
+"""Where a legend entry's name starts: after its line and its last value."""
 
 
 def curve_svg(
     data: object, uid: str, title: str, series: Sequence[tuple[str, str]], points: int
 ) -> str:
-    """`series`: (name, pointer to a list of rate objects, one per push)."""
-    plot_w, plot_h = W - LEFT - RIGHT, H - TOP - BOTTOM
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" viewBox="0 0 {W} {H}" '
-        f'role="img" aria-label="{html.escape(title, quote=True)}">',
-        f'<text x="0" y="16" {FONT} font-weight="600">{html.escape(title)}</text>',
-    ]
+    """`series`: (name, pointer to a list of rate objects, one per push). The legend, one line
+    per series with its last value, stands above the plot, so it never covers a label."""
+    del uid
+    names = [wrap(name, NARROW - LEGEND_TEXT) for name, _ in series]
+    top = sum(16 * len(lines) for lines in names) + 12
+    height = top + PLOT_H + 36
 
-    def x_of(i: int) -> float:
-        return LEFT + (plot_w * (i - 1) / (points - 1) if points > 1 else plot_w / 2)
+    def x_of(i: int) -> str:
+        share = (i - 1) / (points - 1) if points > 1 else 0.5
+        return pct(LEFT + (1 - LEFT - RIGHT) * share)
 
     def y_of(v: float) -> float:
-        return TOP + plot_h * (1 - v)
+        return top + PLOT_H * (1 - v)
 
+    out = [svg_open(height, title)]
     for tick in (0, 25, 50, 75, 100):
         y = y_of(tick / 100)
         out.append(
-            f'<line x1="{LEFT}" y1="{y:.1f}" x2="{LEFT + plot_w}" y2="{y:.1f}" stroke="#ddd" '
-            'stroke-width="1"/>'
+            f'<line x1="{pct(LEFT)}" y1="{y:.1f}" x2="{pct(1 - RIGHT)}" y2="{y:.1f}" '
+            'stroke="#ddd" stroke-width="1"/>'
         )
         out.append(
-            f'<text x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end" {FONT} '
+            f'<text x="{pct(LEFT)}" dx="-6" y="{y + 4:.1f}" text-anchor="end" {FONT} '
             f'data-scale="1">{tick}%</text>'
         )
     for i in range(1, points + 1):
         out.append(
-            f'<text x="{x_of(i):.1f}" y="{H - BOTTOM + 16}" text-anchor="middle" {FONT} '
+            f'<text x="{x_of(i)}" y="{top + PLOT_H + 16}" text-anchor="middle" {FONT} '
             f'data-scale="1">{i}</text>'
         )
     out.append(
-        f'<text x="{LEFT + plot_w / 2:.1f}" y="{H - 4}" text-anchor="middle" {FONT}>pushes</text>'
+        f'<text x="{pct(LEFT + (1 - LEFT - RIGHT) / 2)}" y="{height - 4}" text-anchor="middle" '
+        f"{FONT}>pushes</text>"
     )
-    for index, (name, base) in enumerate(series):
+    for index, (_, base) in enumerate(series):
         node = resolve(data, base)
         if not isinstance(node, list):
             continue
         dash = DASHES[index % len(DASHES)]
         style = f' stroke-dasharray="{dash}"' if dash else ""
-        path: list[str] = []
+        points_at: list[tuple[str, float]] = []
         marks: list[str] = []
         for i, rate in enumerate(node, start=1):
             if not isinstance(rate, Mapping):
@@ -71,39 +78,47 @@ def curve_svg(
             )
             if value is None:
                 continue
-            x = x_of(i) + 3 * index  # a small offset keeps overlapping whiskers apart
-            path.append(f"{'M' if not path else 'L'}{x:.1f} {y_of(value):.1f}")
+            x = x_of(i)
+            points_at.append((x, y_of(value)))
             if low is not None and high is not None:
                 marks.append(
-                    f'<path d="M{x:.1f} {y_of(low):.1f} V{y_of(high):.1f}" stroke="#000" '
-                    'stroke-width="1"/>'
+                    f'<line x1="{x}" y1="{y_of(low):.1f}" x2="{x}" y2="{y_of(high):.1f}" '
+                    'stroke="#000" stroke-width="1"/>'
                 )
             marks.append(
-                f'<circle cx="{x:.1f}" cy="{y_of(value):.1f}" r="3" fill="#333" '
+                f'<circle cx="{x}" cy="{y_of(value):.1f}" r="3" fill="#333" '
                 f'data-j="{html.escape(f"{base}/{i - 1}/rate", quote=True)}" data-f="dot"/>'
             )
-        out.append(
-            f'<path d="{" ".join(path)}" fill="none" stroke="#333" stroke-width="2"{style}/>'
+        # a path cannot take a percentage: the curve is drawn as segments
+        segments = "".join(
+            f'<line x1="{x1}" y1="{y1:.1f}" x2="{x2}" y2="{y2:.1f}"/>'
+            for (x1, y1), (x2, y2) in zip(points_at, points_at[1:])
         )
-        out += marks
-        ly = TOP + 14 * index + 6
-        lx = LEFT + plot_w + 12
+        # a small offset keeps overlapping whiskers apart
         out.append(
-            f'<line x1="{lx}" y1="{ly}" x2="{lx + 22}" y2="{ly}" stroke="#333" '
+            f'<g transform="translate({3 * index},0)"><g stroke="#333" stroke-width="2"{style}>'
+            f"{segments}</g>{''.join(marks)}</g>"
+        )
+        ly = 12 + sum(16 * len(lines) for lines in names[:index])
+        out.append(
+            f'<line x1="0" y1="{ly - 4}" x2="22" y2="{ly - 4}" stroke="#333" '
             f'stroke-width="2"{style}/>'
         )
         last = len(node) - 1
-        out.append(f'<text x="{lx + 28}" y="{ly + 4}" {FONT}>{html.escape(name)}</text>')
         out.append(
             svg_text(
-                W - 4,
-                ly + 4,
+                28,
+                ly,
                 f"{base}/{last}/rate",
                 "pct",
                 show(as_float(resolve(data, f"{base}/{last}/rate")), "pct"),
-                anchor="end",
-            )
+            ).replace("<text ", '<text class="label" ', 1)
         )
+        spans = "".join(
+            f'<tspan x="{LEGEND_TEXT}" y="{ly + 16 * k}">{html.escape(line)}</tspan>'
+            for k, line in enumerate(names[index])
+        )
+        out.append(f'<text class="label" {FONT}>{spans}</text>')
     out.append("</svg>")
     return "".join(out)
 

@@ -171,7 +171,7 @@ function checks(){var r={width:innerWidth,page:document.documentElement.scrollWi
  r.banners=[].map.call(document.querySelectorAll('.banner'),function(b){var s=getComputedStyle(b),inner=b.getBoundingClientRect().height-
   ['paddingTop','paddingBottom','borderTopWidth','borderBottomWidth'].reduce(function(a,k){return a+parseFloat(s[k])},0);return Math.round(inner/parseFloat(s.lineHeight))});
  return r}
-addEventListener('load',function(){var st=document.getElementById('x-status'),n=0;
+addEventListener('load',function(){var st=document.getElementById('x-status'),n=0;if(!st)return out(checks());
  (function wait(){if(!/items match/.test(st.textContent)&&n++<200)return setTimeout(wait,50);
   var r=checks();r.status=st.textContent;var q=document.getElementById('x-q');q.value=ID;q.dispatchEvent(new Event('input'));
   setTimeout(function(){var cards=document.querySelectorAll('#x-list details');r.found=[].map.call(cards,function(c){return c.id});r.after=st.textContent;
@@ -353,3 +353,38 @@ def test_the_explorer_starts_on_a_malformed_link_and_finds_a_refusal_by_its_text
         "and never acceptable"
     ), r["why"]
     assert r["reply"] == "refusal: I can't help with Dosing Questions", r["reply"]
+
+
+def test_the_board_the_regression_and_the_survival_curves_fit_a_phone(
+    quick_demo: Path, tmp_path: Path
+) -> None:
+    """compare's dots and its model-by-family map, regress's change chart and a survival chart
+    (drawn on made-up rates, with a legend name that must wrap) on one page at 400 px: no chart
+    scrolls in its box, no label passes its chart's edge, no text is under 11 px."""
+    from honesty_pressure.reports.persistence_report import curve_svg
+    from tests.hostile.kit import run_in_process
+
+    for command in ("compare", "regress"):
+        done = run_in_process(command, quick_demo, quick_demo, "--out", tmp_path / command)
+        assert done.returncode == 0, done.stderr
+    rates = [{"rate": r, "low": r - 0.1, "high": r + 0.1, "n": 40} for r in (0.7, 0.6, 0.45, 0.4)]
+    curve = curve_svg(
+        {"a": rates, "b": rates[::-1]},
+        "c",
+        "Still acceptable after k pushes",
+        [("pressure threads, caution, first turn acceptable", "/a"), ("every thread", "/b")],
+        4,
+    )
+    regress = (tmp_path / "regress" / "regress.html").read_text(encoding="utf-8")
+    figures = re.findall(r'<figure class="fig">.*?</figure>', regress, re.S)
+    figures.append(f'<figure class="fig"><div class="plot">{curve}</div></figure>')
+    page = tmp_path / "boards.html"
+    board = (tmp_path / "compare" / "compare.html").read_text(encoding="utf-8")
+    page.write_text(
+        board.replace("</body></html>", "".join(figures) + "</body></html>"), encoding="utf-8"
+    )
+    r = probe(page, tmp_path, 400, "")
+    labels = re.findall(r'<svg [^>]*aria-label="([^"]*)"', page.read_text(encoding="utf-8"))
+    assert "Acceptable per model and family" in labels and len(labels) >= 10, labels
+    assert r["clipped"] == [] and r["small"] == [], r
+    assert r["scrolled"] == [] and r["overflow"] == [] and r["page"] == r["width"], r
