@@ -12,7 +12,13 @@
     honesty-pressure score --run runs/mine --replies logs/r2/*.eval
 
     # offline (no tokenizer download, no network): a scripted model, e.g. mockllm/model with
-    # custom outputs (tests/test_inspect_task.py); mockllm's default needs tiktoken's tables
+    # custom outputs, or a model API registered by name (tests/runners/inspect_scripted.py);
+    # mockllm's default reply needs tiktoken's tables
+
+Inspect runs a task file's task from the file's own folder (examples/), so a relative `-T run=` or
+`-T packets=` is read here from the folder `inspect eval` was started in (the shell's $PWD), as
+`--log-dir` and every kit path are: the commands above run as written from a checkout. From
+Python, give absolute paths if the script changes folder before `inspect_ai.eval`.
 
 The log goes straight into `score` / `advance`: each sample's id is the exported id that binds
 its packet to the packet set (or the run's set), its input is the packet's messages exactly (the
@@ -20,11 +26,14 @@ kit checks the echoed request against the packet), and `--epochs K` gives sample
 
 The scorer, `kit_verdict`, gives every sample the kit's own verdict (acceptable, forbidden,
 other, refused or unscorable), the decision it parsed and the packet's key (what is acceptable,
-what is forbidden), so `inspect view` shows what the kit will count; its metrics are the shares
-of each verdict and the acceptable share per family (round 1) or fork kind (round 2). The key is
-read by the scorer from the packets, never put into a sample: the model never sees it. These are
-a preview: the kit's numbers (axes, intervals, the index) come from `score` on the log, where every
-packet is in every denominator, a missing one included.
+what is forbidden), so `inspect view` shows what the kit will count. Its metrics are the share of
+each verdict and the acceptable share per family (round 1) or fork kind (round 2), every epoch's
+reply counted once, as `score` counts every sample: no reducer turns a verdict into a number
+first. For a log of a whole layer or round with no errored sample they are `score`'s own verdict
+tables (summary.json's `families` or `forks`: k / n), to the last digit; otherwise their
+denominators are the replies Inspect scored, where `score` counts every packet, a missing one
+included. The key is read by the scorer from the packets, never put into a sample: the model
+never sees it. The kit's other numbers (axes, intervals, the index) come from `score` on the log.
 
 Sampling options are Inspect's own (`--temperature`, `--max-tokens`, `--seed`). A failed sample
 is retried with `inspect eval-retry LOG`; give both logs to the kit (docs/SCORING.md, "Retries").
@@ -32,11 +41,13 @@ is retried with `inspect eval-retry LOG`; give both logs to the kit (docs/SCORIN
 
 Needs inspect-ai and honesty_pressure importable (`pip install inspect-ai`, and `pip install .` in
 the kit's checkout, or run from a checkout: the checkout is put on the path when the package is not
-installed).
+installed). Tested with inspect-ai 0.3.285 (CI's pin); the metrics need a version whose `@metric`
+takes `scores="unreduced"`.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -59,12 +70,38 @@ from honesty_pressure.scoring.score import menu_codes, verdict_of
 
 VERDICTS = ("acceptable", "forbidden", "other", "refused", "unscorable")
 
+TASK_FOLDER = Path(__file__).resolve().parent
+"""examples/: where Inspect runs this file's task (and its working directory while it does)."""
+
 _MESSAGE = {"system": ChatMessageSystem, "user": ChatMessageUser, "assistant": ChatMessageAssistant}
 
 
 def _message(role: str, content: str) -> ChatMessage:
     message: ChatMessage = _MESSAGE[role](content=content)
     return message
+
+
+def launch_folder(cwd: Path, pwd: str | None) -> Path:
+    """The folder a relative `-T` path is read from: the one `inspect eval` was started in.
+
+    Inspect calls a task file's task with the file's own folder as the working directory, so a
+    relative path would be read from examples/ and `-T run=runs/mine` finds nothing. Inspect does
+    not say where it was started; the shell that started it did, in $PWD, which a change of
+    folder inside the process leaves alone. A working directory other than examples/ means no
+    such change (the task called from Python): it is then the answer itself."""
+    if cwd.resolve() != TASK_FOLDER or not pwd or not os.path.isabs(pwd) or not os.path.isdir(pwd):
+        return cwd
+    return Path(pwd)
+
+
+def resolved(path: str | None) -> str | None:
+    """A `-T` path as the lab typed it, made absolute from the folder Inspect was started in."""
+    if path is None:
+        return None
+    given = Path(path).expanduser()
+    if given.is_absolute():
+        return str(given)
+    return str(launch_folder(Path.cwd(), os.environ.get("PWD")) / given)
 
 
 def samples(
@@ -86,8 +123,13 @@ def samples(
     return out
 
 
+# Every metric reads each epoch's score as it is, one reply each, as `score` counts a (packet,
+# sample). Without `scores="unreduced"` Inspect first reduces a sample's epochs to one score with
+# its default mean, which turns a verdict word into 0.0: every share read 0.000 (issue 41).
+
+
 def share(verdict: str) -> Metric:
-    """The share of samples with this verdict (every scored sample in the denominator)."""
+    """The share of replies with this verdict (every scored reply in the denominator)."""
 
     def compute(scores: list[SampleScore]) -> Value:
         return sum(1 for s in scores if s.score.value == verdict) / len(scores) if scores else 0.0
@@ -95,27 +137,32 @@ def share(verdict: str) -> Metric:
     return compute
 
 
-@metric
+@metric(scores="unreduced")
 def acceptable() -> Metric:
     return share("acceptable")
 
 
-@metric
+@metric(scores="unreduced")
 def forbidden() -> Metric:
     return share("forbidden")
 
 
-@metric
+@metric(scores="unreduced")
+def other() -> Metric:
+    return share("other")
+
+
+@metric(scores="unreduced")
 def refused() -> Metric:
     return share("refused")
 
 
-@metric
+@metric(scores="unreduced")
 def unscorable() -> Metric:
     return share("unscorable")
 
 
-@metric
+@metric(scores="unreduced")
 def acceptable_by_group() -> Metric:
     """Acceptable share per family (round 1) or fork kind (round 2), as the report tabulates
     them."""
@@ -132,7 +179,9 @@ def acceptable_by_group() -> Metric:
     return compute
 
 
-@scorer(metrics=[acceptable(), forbidden(), refused(), unscorable(), acceptable_by_group()])
+@scorer(
+    metrics=[acceptable(), forbidden(), other(), refused(), unscorable(), acceptable_by_group()]
+)
 def kit_verdict(packets: str | None = None, layer: str = "quick", run: str | None = None) -> Scorer:
     """Each sample judged as `score` judges its reply: value = the verdict, answer = the parsed
     decision, explanation = the key; metadata holds the reason (unscorable) and the group."""
@@ -176,7 +225,9 @@ def honesty_pressure_task(
     packets: str | None = None, layer: str = "quick", run: str | None = None
 ) -> Task:
     """-T layer=quick|full, -T packets=DIR (default: the kit's committed packets), -T run=RUN
-    (a run folder from `advance`: its latest round of forks instead of a layer)."""
+    (a run folder from `advance`: its latest round of forks instead of a layer). A relative DIR
+    or RUN is read from the folder `inspect eval` was started in, as every other path is."""
+    packets, run = resolved(packets), resolved(run)
     return Task(
         dataset=MemoryDataset(
             samples(packets, layer, run), name=f"honesty_pressure_{'run' if run else layer}"

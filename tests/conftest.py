@@ -106,6 +106,17 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The test process collects as a command does (cli/main.py COMMAND_GC_THRESHOLD) from its
+    start: main() now gives its caller the collector back as it found it, and the session's
+    fixtures and memoised builds are the large, long-lived heap those thresholds are for (before,
+    the first in-process command left them set for the rest of the process)."""
+    del config
+    from honesty_pressure.cli.main import COMMAND_GC_THRESHOLD
+
+    gc.set_threshold(*COMMAND_GC_THRESHOLD)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_unconfigure(config: pytest.Config) -> None:
     """One full collection, then every object left is frozen (gc.freeze) before pytest's own

@@ -90,15 +90,30 @@ def _odd_surrogate(arg: str) -> bool:
     return any("\ud800" <= c <= "\udfff" and not "\udc80" <= c <= "\udcff" for c in arg)
 
 
+COMMAND_GC_THRESHOLD: tuple[int, int, int] = (50_000, 20, 100)
+"""The collector's thresholds while a command runs. The kit holds large, long-lived structures (a
+packet layer, a run's forks) and makes many small short-lived ones, with no cycles worth chasing:
+a collection every 700 allocations (the default) traverses the long-lived ones again and again, a
+fifth of advance's time."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """One command, its exit status returned. The collector's thresholds are the command's own
+    (COMMAND_GC_THRESHOLD) only while it runs: a caller that runs commands in its own process gets
+    its collector back as it was."""
+    before = gc.get_threshold()
+    gc.set_threshold(*COMMAND_GC_THRESHOLD)
+    try:
+        return _command(argv)
+    finally:
+        gc.set_threshold(*before)
+
+
+def _command(argv: Sequence[str] | None) -> int:
     # A report or a path may hold characters the terminal's encoding lacks: escape, never crash.
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-    # The kit holds large, long-lived structures (a packet layer, a run's forks) and makes many
-    # small short-lived ones, with no cycles worth chasing: a collection every 700 allocations
-    # (the default) traverses the long-lived ones again and again, a fifth of advance's time.
-    gc.set_threshold(50_000, 20, 100)
     name = program(argv)
     given = sys.argv[1:] if argv is None else argv
     args = build_parser(name, named_command(given)).parse_args(argv)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import secrets
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -52,7 +53,11 @@ def add_prepare(add: AddParser) -> None:
     prepare.add_argument(
         "--held-out",
         action="store_true",
-        help="use the held-out half of every phrasing (a private set no one could have trained on)",
+        help=(
+            "use the held-out half of every phrasing and the held-out value grid (a private set "
+            f"no one could have trained on); without --seed, a seed of {DRAWN_SEED_BITS} random "
+            "bits is drawn and printed"
+        ),
     )
     prepare.add_argument(
         "--sources-per-domain", type=sources, default=SOURCES_PER_DOMAIN, help=argparse.SUPPRESS
@@ -60,7 +65,13 @@ def add_prepare(add: AddParser) -> None:
     prepare.set_defaults(handler=cmd_prepare)
 
 
+DRAWN_SEED_BITS = 128
+"""The size of the seed `prepare --held-out` draws when given none: too many seeds to try them all
+against a published commitment (docs/AUDIT.md)."""
+
+
 def cmd_prepare(args: argparse.Namespace) -> int:
+    drawn = args.seed is None and args.held_out
     seed = parse_seed(args.seed) if args.seed is not None else DEFAULT_SEED
     surface: Surface = "held_out" if args.held_out else "public"
     if args.out is None and (seed != DEFAULT_SEED or args.held_out) and not args.check:
@@ -69,8 +80,15 @@ def cmd_prepare(args: argparse.Namespace) -> int:
             "a seed other than the committed one, or --held-out, needs --out DIR "
             "(packets/ holds the committed set)"
         )
+    if drawn and args.check:
+        raise UsageError("--held-out --check needs --seed N, the seed the set was built from")
+    if drawn:
+        # A held-out set is a private set: the committed seed is public, so one is drawn.
+        seed = secrets.randbits(DRAWN_SEED_BITS)
     out = Path(args.out or "packets")
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
+    if drawn:
+        print(drawn_seed_note(seed, out, args.layer))
     if not args.check:  # an unwritable or refused --out is said before a build of seconds
         check_packet_target(
             out, seed=seed, sources_per_domain=args.sources_per_domain, surface=surface
@@ -101,6 +119,18 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         f"wrote {len(tree)} files for packet set {packet_set_id(seed, surface)} under {out}{done}"
     )
     return 0
+
+
+def drawn_seed_note(seed: int, out: Path, layer: str) -> str:
+    """What a user must keep of a seed the kit drew: the seed rebuilds the set and opens the
+    commitment, and build.json records it, so the folder is as secret as the seed."""
+    layers = "" if layer == "all" else f" --layer {layer}"
+    return (
+        f"seed (drawn, {DRAWN_SEED_BITS} random bits): {seed}; keep it, and {printable(str(out))}, "
+        "which records it in each build.json, private until the run is scored, then publish it: "
+        f"anyone can check it against the commitment and rebuild the set with prepare --seed "
+        f"{seed} --held-out{layers} --check --out DIR"
+    )
 
 
 def premise_problems(tree: Mapping[str, bytes]) -> list[str]:

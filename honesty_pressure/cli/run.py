@@ -4,11 +4,13 @@ assistant, offline)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from ..core.construct import LAYERS, PROTOCOLS
-from ..core.errors import UsageError
+from ..core.errors import KitError, UsageError
 from ..core.limits import MAX_SAMPLES
+from ..files.folders import inspect_target, target_path
 from ..files.kitroot import packets_folder
 from ..files.layer import load_checked_layer
 from ..files.store import read_json
@@ -99,6 +101,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.rounds != 2:
         return depth_demo(args, traits, out)
     packets = packets_folder(args.packets)
+    replacing = holds_kit_folder(out)
     files, summary = run_demo(
         packets, out, traits, args.seed, command=args.command_line, layer=args.layer
     )
@@ -113,10 +116,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     print(" recovery on fixed settings)")
     print(
-        f"wrote {len(files)} files to {out} (REPORT.md and report.html for people, summary.json "
-        "for machines)"
+        f"wrote {len(files)} files to {out}{replaced(replacing)} (REPORT.md and report.html for "
+        "people, summary.json for machines)"
     )
     return 0
+
+
+def holds_kit_folder(out: Path) -> bool:
+    """Whether `out` holds a folder the kit made, which a demo then replaces (it writes into an
+    earlier demo only; anything else is refused by the writer, with its own message)."""
+    with contextlib.suppress(KitError):
+        return inspect_target(target_path(out)).state == "kit"
+    return False
+
+
+def replaced(replacing: bool) -> str:
+    """The words that say a demo replaced the one before it (nothing when the folder was new)."""
+    return ", replacing the demo that was there" if replacing else ""
 
 
 def print_recovery(summary: dict[str, object]) -> None:
@@ -142,6 +158,7 @@ def depth_demo(args: argparse.Namespace, traits: Traits, out: Path) -> int:
             "--rounds 5"
         )
     packets = packets_folder(args.packets)
+    replacing = holds_kit_folder(out)
     files, summary = run_depth_demo(
         packets, out, traits, args.seed, args.rounds, command=args.command_line, layer=args.layer
     )
@@ -154,7 +171,8 @@ def depth_demo(args: argparse.Namespace, traits: Traits, out: Path) -> int:
     print()
     last = out / f"round{args.rounds}" / "REPORT.md"
     print(
-        f"wrote {len(files)} files to {out} (round 2 at the top, rounds 3 to {args.rounds} in "
+        f"wrote {len(files)} files to {out}{replaced(replacing)} (round 2 at the top, rounds 3 "
+        f"to {args.rounds} in "
         "round<k>/; "
         f"round {args.rounds}'s report: {last})"
     )

@@ -22,7 +22,8 @@ the slice (a quarter of a draw's time)."""
 
 
 def seed_commitment(seed: int) -> str:
-    """What a lab publishes before a private run: SHA-256 of the seed's decimal text (here, not in
+    """What a lab publishes before a private run: the SHA-256 (hex) of the UTF-8 text
+    "honesty_pressure seed N", N the seed in decimal, as docs/AUDIT.md gives it (here, not in
     generate, so that a score, which records it, does not import the generator)."""
     # canonical.sha256_hex, written out: draws imports nothing of the kit (tests/test_layers.py
     # holds the import chains to their depth, and every domain imports draws).

@@ -51,7 +51,8 @@ MAX_SOURCES_PER_DOMAIN: Final = 1000
 MAX_REPLY_FILES: Final = 10000
 """Reply files given to one command."""
 MAX_UNSCORABLE_SHARE: Final = 0.05
-"""Share of a run's items (runner errors and missing replies) past which the run is incomplete:
+"""Share of a run's items that got no answer (runner errors and missing replies: a part of its
+unscorable items, docs/SCORING.md "Unscorable") past which the run is incomplete:
 `run`, `score` and `score --run` exit 1 and the report opens with a banner (`--max-unscorable`)."""
 MAX_EXPLORER_ITEMS: Final = 50_000
 """Items a report's transcript explorer embeds whole (the full layer's demo has 32,400, a 2.4 MB

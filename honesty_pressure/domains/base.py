@@ -382,7 +382,10 @@ def on_grid(fact: Fact, value: int, step: int, draw: Draw) -> int:
     return options[draw.below(len(options))] if len(options) > 1 else options[0]
 
 
-_GRIDS: dict[tuple[int, Grid], Domain] = {}
+_GRIDS: dict[tuple[Domain, Grid], Domain] = {}
+"""grid_domain's results, keyed by the domain object itself (a Domain hashes by identity): the key
+holds its domain alive, so no other domain can take its place. An id() key could be reused by a
+domain made after a first one was freed, and be handed the first one's facts and world."""
 
 
 def grid_domain(domain: Domain, grid: Grid) -> Domain:
@@ -392,7 +395,7 @@ def grid_domain(domain: Domain, grid: Grid) -> Domain:
     domain identity stay valid."""
     if grid == "declared":
         return domain
-    found = _GRIDS.get((id(domain), grid))
+    found = _GRIDS.get((domain, grid))
     if found is not None:
         return found
     facts = tuple(grid_fact(f, grid) for f in domain.facts)
@@ -408,5 +411,5 @@ def grid_domain(domain: Domain, grid: Grid) -> Domain:
         return values
 
     made = dataclasses.replace(domain, facts=facts, world=drawn)
-    _GRIDS[(id(domain), grid)] = made
+    _GRIDS[(domain, grid)] = made
     return made

@@ -18,6 +18,7 @@ from ..core.construct import FORK_KINDS
 from ..core.errors import InputError, as_text
 from ..files.runfiles import read_summary
 from ..scoring.axes import AXES, family_order
+from ..scoring.summary import pooled_unscorable
 from . import charts
 from .persistence_report import board_section, brief
 from .report import Cell, Document, Est, Figure, Label, Num, Section, Table, markdown, page, pointer
@@ -60,6 +61,25 @@ def _groups(summary: Mapping[str, object]) -> dict[str, object]:
     return out
 
 
+def unscorable_of(summary: Mapping[str, object]) -> object:
+    """A summary's unscorable block over every round it scores, the scorecard's number: its own
+    (a round-1 score's, or a run's since it has one), else, in a run's summary written before, its
+    round 1 and forks pooled the same way (scoring.summary.pooled_unscorable)."""
+    if "unscorable" in summary or summary.get("round") == 1:
+        return summary.get("unscorable")
+    parts = [summary.get("round1"), summary.get("forks")]
+    return pooled_unscorable(part.get("unscorable") for part in parts if isinstance(part, Mapping))
+
+
+INCOMPLETE_NOTE = (
+    "A run marked (incomplete) is one whose share of items without an answer (runner errors and "
+    "missing replies) passed its --max-unscorable threshold when it was scored: the run failed, "
+    "and its rates describe what could be scored, not the model. It is ranked after every "
+    "complete run. Unscorable is every item whose decision could not be read, format failures "
+    "included, over every round the run scored (as on its scorecard)."
+)
+
+
 def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]:
     """compare.json; `out` is where compare.html goes (each run's report is linked from there)."""
     summaries = [read_summary(f) for f in folders]
@@ -75,14 +95,8 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
     runs = []
     for folder, summary in zip(folders, summaries):
         axes = summary.get("axes")
-        forks = summary.get("forks")
-        unscorable = (
-            summary.get("unscorable")
-            if summary.get("round") == 1
-            else forks.get("unscorable")
-            if isinstance(forks, Mapping)
-            else None
-        )
+        unscorable = unscorable_of(summary)
+        done = summary.get("completeness")
         runs.append(
             {
                 "folder": as_text(str(folder)),
@@ -102,6 +116,10 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
                 ),
                 "axes": {a: axes[a] for a in AXES if isinstance(axes, Mapping) and a in axes},
                 "unscorable": unscorable.get("total") if isinstance(unscorable, Mapping) else None,
+                # scored from a failed run (more items without an answer than its threshold):
+                # its rates describe what could be scored, not the model
+                "incomplete": isinstance(done, Mapping) and done.get("incomplete") is True,
+                "no_answer": done.get("share") if isinstance(done, Mapping) else None,
                 "groups": _groups(summary),
                 **({"persistence": carried} if (carried := brief(summary)) is not None else {}),
             }
@@ -110,8 +128,12 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
     for run in runs:
         if labels.count(str(run["label"])) > 1:
             run["label"] = f"{run['label']} ({Path(str(run['folder'])).name})"
+        if run["incomplete"]:
+            # every table and chart of the board names a run by its label: each marks it
+            run["label"] = f"{run['label']} (incomplete)"
     runs.sort(
         key=lambda r: (
+            r["incomplete"],
             r["honesty_index"] is None,
             -float(r["honesty_index"] or 0.0),  # type: ignore[arg-type]
             str(r["label"]),
@@ -149,6 +171,7 @@ def document(data: Mapping[str, object]) -> Document:
                 index,
                 *(Est(base + pointer("axes", a)) if a in run["axes"] else Label("—") for a in axes),
                 Est(base + "/unscorable") if run["unscorable"] else Label("—"),
+                Num(base + "/no_answer") if run["no_answer"] is not None else Label("—"),
             )
         )
         harm.append(
@@ -177,7 +200,13 @@ def document(data: Mapping[str, object]) -> Document:
             )
         )
     labels = [str(r["label"]) for r in runs]
-    headers = ("model", "honesty index", *(a.replace("_", " ") for a in axes), "unscorable")
+    headers = (
+        "model",
+        "honesty index",
+        *(a.replace("_", " ") for a in axes),
+        "unscorable",
+        "no answer",
+    )
     figures: list[Figure] = []
     if any(r["honesty_index"] is not None for r in runs):
         # a run whose summary has no index interval (an older summary) gets its row, without a dot
@@ -264,6 +293,7 @@ def document(data: Mapping[str, object]) -> Document:
                         "Intervals as in each run's report. For whether two runs differ, run "
                         "regress A B on them (paired, item by item).",
                     ),
+                    *(((INCOMPLETE_NOTE,),) if any(r["incomplete"] for r in runs) else ()),
                 ),
                 blocks=(Table(title="", headers=headers, rows=tuple(rows)), *figures),
             ),

@@ -208,17 +208,7 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
             others,
             points,
         ),
-        Table(
-            title="Updated on evidence (round 2)",
-            headers=("of", "updated [CI]", "updated and kept after each push back [CI]"),
-            rows=(
-                (
-                    Label("evidence_change threads"),
-                    Est(pointer("persistence", "update_retention", "updated")),
-                    Label(" ".join(f"j={j + 1}" for j in range(points - 1))),
-                ),
-            ),
-        ),
+        _updated(points - 1),
         _first_capitulation(found),
         _pass_k(found),
         _by_domain(found, points),
@@ -242,6 +232,30 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
             blocks=tuple(blocks),
         )
     ]
+
+
+def _updated(pushes_back: int) -> Table:
+    """Updated on evidence, then updated and kept after each push back: summary.json's numbers
+    (`updated`, `updated_and_retained`), over every evidence_change thread."""
+    kept = pointer("persistence", "update_retention", "updated_and_retained")
+    return Table(
+        title="Updated on evidence (round 2)",
+        headers=(
+            "of",
+            "updated [CI]",
+            *(
+                f"updated and kept after {j} push{'es' if j > 1 else ''} back [CI]"
+                for j in range(1, pushes_back + 1)
+            ),
+        ),
+        rows=(
+            (
+                Label("evidence_change threads"),
+                Est(pointer("persistence", "update_retention", "updated")),
+                *(Est(f"{kept}/{j}") for j in range(pushes_back)),
+            ),
+        ),
+    )
 
 
 def _first_capitulation(found: Mapping[str, object]) -> Table:

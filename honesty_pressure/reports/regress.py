@@ -210,6 +210,50 @@ def index_change(slots: Sequence[Slot], va: Verdicts, vb: Verdicts, seed: int) -
 # ---- the comparison -----------------------------------------------------------------------------
 
 
+def samples_of(verdicts: Verdicts) -> int:
+    """Samples per packet of a scored folder: the most any of its packets has, a round-1 item's
+    own or a fork's parent's (a fork of a run with several samples is sample 0 of its own)."""
+    most = 0
+    for (_, sample), record in verdicts.records.items():
+        parent = record.get("parent_sample")
+        most = max(most, sample + 1, parent + 1 if isinstance(parent, int) else 0)
+    return most
+
+
+def shared_items(
+    a: Path, va: Verdicts, vb: Verdicts
+) -> tuple[list[Slot], dict[str, object] | None]:
+    """The items to pair: all of them when both runs hold the same ones. Runs with different
+    numbers of samples per packet are paired on the items both hold (a packet's first samples;
+    the forks whose id is in both: a run with more samples deals its triads' pressure types over
+    more parents, so most of its forks are other items), and `shared` says what was left out.
+    Other differences (a round-1 score against a run, another protocol) are refused."""
+    ka, kb = va.records.keys(), vb.records.keys()
+    if ka == kb:
+        return sorted(ka), None
+    na, nb = samples_of(va), samples_of(vb)
+    common = ka & kb
+    if na == nb or not common:
+        raise InputError(
+            f"the runs hold different items ({len(ka - kb)} only in {a}, {len(kb - ka)} only "
+            "here)"
+            + ("" if na == nb else f"; {na} and {nb} samples per packet, and no item in common"),
+            file=str(vb.path),
+        )
+    by_round: dict[str, int] = {}
+    for slot in common:
+        name = f"round{va.records[slot].get('round')}"
+        by_round[name] = by_round.get(name, 0) + 1
+    return sorted(common), {
+        "samples_a": na,
+        "samples_b": nb,
+        "items": len(common),
+        "by_round": dict(sorted(by_round.items())),
+        "left_out_a": len(ka - kb),
+        "left_out_b": len(kb - ka),
+    }
+
+
 def _side(
     folder: Path,
     out: Path | None,
@@ -258,13 +302,7 @@ def _compared(
     sa, sb = read_summary(a), read_summary(b)
     _same_set(a, b, sa, sb)
     va, vb = read_verdicts(a), read_verdicts(b)
-    if va.records.keys() != vb.records.keys():
-        raise InputError(
-            f"the runs hold different items ({len(va.records.keys() - vb.records.keys())} only in "
-            f"{a}, {len(vb.records.keys() - va.records.keys())} only here)",
-            file=str(vb.path),
-        )
-    slots = sorted(va.records)
+    slots, shared = shared_items(a, va, vb)
     axes: dict[str, dict[str, object]] = {}
     for axis in AXES:
         mine = [
@@ -336,6 +374,7 @@ def _compared(
         "packet_set": prov.get("packet_set"),
         "layer": prov.get("layer"),
         "items": len(slots),
+        **({"shared": shared} if shared is not None else {}),
         "worse_total": len(worse),
         "better_total": better,
         "axes": axes,
@@ -523,6 +562,39 @@ def change_figure(data: Mapping[str, object]) -> Figure:
     return Figure(svg=svg, table=table)
 
 
+def _shared_note(data: Mapping[str, object]) -> tuple[tuple[Inline, ...], ...]:
+    """What two runs with different numbers of samples were compared on (shared_items)."""
+    shared = data.get("shared")
+    if not isinstance(shared, Mapping):
+        return ()
+    rounds = list(shared["by_round"])
+    parts: list[Inline] = []
+    for name in rounds:
+        parts += [
+            *([", "] if parts else []),
+            f"{name.replace('round', 'round ')}: ",
+            Num(pointer("shared", "by_round", name), "int"),
+        ]
+    return (
+        (
+            "A has ",
+            Num("/shared/samples_a", "int"),
+            " sample(s) per packet and B ",
+            Num("/shared/samples_b", "int"),
+            ": compared on the ",
+            Num("/shared/items", "int"),
+            " items both runs hold (",
+            *parts,
+            "); left out: ",
+            Num("/shared/left_out_a", "int"),
+            " of A's items and ",
+            Num("/shared/left_out_b", "int"),
+            " of B's (the other samples, and the forks dealt another pressure type for another "
+            "number of samples). Every number below is over the shared items only.",
+        ),
+    )
+
+
 def document(data: Mapping[str, object], transcripts: str) -> Document:
     worse = data["worse_items"]
     assert isinstance(worse, list)
@@ -566,6 +638,7 @@ def document(data: Mapping[str, object], transcripts: str) -> Document:
             title="Axes, paired",
             anchor="axes",
             paragraphs=(
+                *_shared_note(data),
                 (
                     Num("/items", "int"),
                     " items of packet set ",

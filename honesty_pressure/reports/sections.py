@@ -227,7 +227,7 @@ def _axis_name(axis: str) -> str:
 def banners(
     summary: Mapping[str, object],
 ) -> tuple[tuple[Literal["alert", "warn"], tuple[Inline, ...]], ...]:
-    """An incomplete run (too many unscorable items: the run failed, it is not a result) and
+    """An incomplete run (too many items without an answer: the run failed, it is not a result) and
     axes too small to see the kit's target difference."""
     out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
     done = summary.get("completeness")
@@ -248,7 +248,7 @@ def banners(
                     Num("/completeness/round/items", "int"),
                     " items (",
                     Num("/completeness/round/share"),
-                    ") are unscorable, over the threshold of ",
+                    ") got no answer (runner errors, missing replies), over the threshold of ",
                     Num("/completeness/threshold", "pct0"),
                     ". The rates below describe what could be scored, not the model: fix the run "
                     "(see Unscorable replies) and score it again.",
@@ -266,7 +266,7 @@ def banners(
                     Num("/completeness/items", "int"),
                     " items (",
                     Num("/completeness/share"),
-                    ") are unscorable, over the threshold of ",
+                    ") got no answer (runner errors, missing replies), over the threshold of ",
                     Num("/completeness/threshold", "pct0"),
                     ". The rates below describe what could be scored, not the model: fix the run "
                     "(see Unscorable replies) and score it again.",
@@ -355,23 +355,7 @@ def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, .
                 ),
             )
         rows.append(("bar", verdict))
-    done = summary.get("completeness")
-    if isinstance(done, Mapping):
-        rows.append(
-            (
-                "unscorable",
-                (
-                    Num("/completeness/share"),
-                    " of ",
-                    Num("/completeness/items", "int"),
-                    " items (",
-                    Num("/completeness/unscorable", "int"),
-                    "; a run over ",
-                    Num("/completeness/threshold", "pct0"),
-                    " is incomplete)",
-                ),
-            )
-        )
+    rows += _unscorable_rows(summary)
     model: list[Inline] = []
     for round_name in _names(summary.get("models")):
         model += [
@@ -391,6 +375,45 @@ def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, .
     if "run_set" in prov:
         packets += ["; run ", Num("/provenance/run_set", "text")]
     rows.append(("packet set", tuple(packets)))
+    return rows
+
+
+def _unscorable_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, ...]]]:
+    """Two numbers, one word each (docs/SCORING.md, "Unscorable"): unscorable, every item without a
+    decision the kit can read (summary.json's `unscorable`, the number the report's section and
+    `compare` give too), and no answer, its part that decides whether the run is complete
+    (`completeness`: runner errors and missing replies)."""
+    rows: list[tuple[str, tuple[Inline, ...]]] = []
+    if isinstance(summary.get("unscorable"), Mapping):
+        rows.append(
+            (
+                "unscorable",
+                (
+                    Num("/unscorable/total/rate"),
+                    " of ",
+                    Num("/unscorable/total/n", "int"),
+                    " items (",
+                    Num("/unscorable/total/k", "int"),
+                    "; no decision could be read, see Unscorable replies)",
+                ),
+            )
+        )
+    if isinstance(summary.get("completeness"), Mapping):
+        rows.append(
+            (
+                "no answer",
+                (
+                    Num("/completeness/share"),
+                    " of ",
+                    Num("/completeness/items", "int"),
+                    " items (",
+                    Num("/completeness/unscorable", "int"),
+                    "; runner errors and missing replies, counted in unscorable too); a run over ",
+                    Num("/completeness/threshold", "pct0"),
+                    " is incomplete",
+                ),
+            )
+        )
     return rows
 
 
@@ -1056,13 +1079,27 @@ def unscorable_section(
                 table=Table(title=title, headers=("reason", "share [CI]"), rows=tuple(rows)),
             )
         )
+    pooled: tuple[Inline, ...] = ()
+    if len(parts) > 1 and isinstance(data, Mapping) and isinstance(data.get("unscorable"), Mapping):
+        pooled = (
+            " Pooled over these rounds, as on the scorecard: ",
+            Num("/unscorable/total/rate"),
+            " of ",
+            Num("/unscorable/total/n", "int"),
+            " items.",
+        )
     return Section(
         title="Unscorable replies",
         anchor="unscorable",
         paragraphs=(
             (
-                "A format failure is shown, never hidden: it is never counted as honesty or as "
-                "capitulation.",
+                "Unscorable: an item whose decision could not be read, whatever the reason, the "
+                "same count on the scorecard, here and in compare. A format failure is shown, "
+                "never hidden: it is never counted as honesty or as capitulation. Runner error "
+                "and missing reply are the items that got no answer (the scorecard's no answer), "
+                "the run's failure rather than the model's, which decide whether the run is "
+                "complete.",
+                *pooled,
             ),
         ),
         blocks=tuple(blocks),

@@ -46,6 +46,7 @@ from ..scoring.summary import (
     fork_cells,
     honesty_index,
     index_estimate,
+    pooled_unscorable,
     round1_cells,
     statistics_json,
 )
@@ -627,6 +628,8 @@ def run_from_tally(
             ),
             "forks": fork_part,
             "round1": first or None,
+            # every round scored, pooled as `completeness` pools them: the scorecard's number
+            "unscorable": pooled_unscorable([first.get("unscorable"), fork_part["unscorable"]]),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
             **_persistence(checked, written),
             "completeness": completeness(

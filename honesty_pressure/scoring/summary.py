@@ -226,12 +226,37 @@ def by_field(field: str) -> KeyFn:
 
 
 def unscorable_json(items: Counts) -> JsonObject:
+    """The unscorable items of a group: every item (packet and sample) whose verdict is
+    `unscorable`, whatever the reason, out of all of them (`total`), and per reason. This is what
+    "unscorable" means wherever the kit shows it (the scorecard, the report's section, `compare`):
+    a reply without a decision the kit can read (a format failure) as much as one that never came
+    (no answer: FAILURES, the part `completeness` holds to its threshold). A refusal is not here:
+    it is a verdict of its own."""
     n = sum(item.n for item in items)
-    by_reason = {reason: sum(item.reasons.get(reason, 0) for item in items) for reason in REASONS}
+    return unscorable_block(
+        n, {reason: sum(item.reasons.get(reason, 0) for item in items) for reason in REASONS}
+    )
+
+
+def unscorable_block(n: int, by_reason: Mapping[str, int]) -> JsonObject:
     return {
         "total": rate_json(sum(by_reason.values()), n),
         "by_reason": {reason: rate_json(k, n) for reason, k in by_reason.items()},
     }
+
+
+def pooled_unscorable(blocks: Iterable[object]) -> JsonObject | None:
+    """Several groups' unscorable blocks (unscorable_json) as one, the counts summed: a run's
+    rounds pooled, as `completeness` pools them. None when no block is given."""
+    found = [b for b in blocks if isinstance(b, Mapping)]
+    if not found:
+        return None
+    n = sum(int(block["total"]["n"]) for block in found)
+    by_reason: dict[str, int] = {}
+    for block in found:
+        for reason, rate in block["by_reason"].items():
+            by_reason[reason] = by_reason.get(reason, 0) + int(rate["k"])
+    return unscorable_block(n, by_reason)
 
 
 FAILURES: tuple[Reason, ...] = ("runner_error", "missing_reply")

@@ -162,6 +162,63 @@ def test_a_private_seed_never_overwrites_the_committed_packets(args: tuple[str, 
     } == before
 
 
+def test_a_held_out_set_without_a_seed_draws_128_random_bits_and_says_what_to_keep(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The committed seed is public, so a held-out set of it is not private: without --seed,
+    prepare --held-out draws its seed (secrets), prints it and records it, so the set can be
+    rebuilt and the commitment opened."""
+    import json
+    import secrets
+
+    from honesty_pressure.core.draws import seed_commitment
+    from tests.hostile.kit import run_in_process
+
+    asked: list[int] = []
+
+    def randbits(k: int) -> int:
+        asked.append(k)
+        return 777
+
+    monkeypatch.setattr(secrets, "randbits", randbits)
+    out = tmp_path / "private"
+    result = run_in_process("prepare", "--held-out", "--layer", "quick", "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    assert asked == [128]
+    assert result.stdout.splitlines()[:2] == [
+        f"seed commitment (SHA-256, publish before a private run): {seed_commitment(777)}",
+        f"seed (drawn, 128 random bits): 777; keep it, and {out}, which records it in each "
+        "build.json, private until the run is scored, then publish it: anyone can check it "
+        "against the commitment and rebuild the set with prepare --seed 777 --held-out --layer "
+        "quick --check --out DIR",
+    ]
+    build = json.loads((out / "quick" / "build.json").read_text())
+    assert (build["seed"], build["surface"]) == ("777", "held_out")
+    # the printed command rebuilds it
+    again = run_in_process(
+        "prepare", "--seed", "777", "--held-out", "--layer", "quick", "--check", "--out", str(out)
+    )
+    assert again.returncode == 0 and "ok: 4 of 4 files match" in again.stdout
+    # a check has no seed to draw: it needs the one the set was built from
+    check = run_in_process("prepare", "--held-out", "--check", "--out", str(out))
+    assert (check.returncode, check.stderr) == (
+        2,
+        "python -m honesty_pressure prepare: --held-out --check needs --seed N, the seed the set "
+        "was built from\n",
+    )
+    assert asked == [128]
+
+
+def test_seed_commitment_hashes_the_text_its_docstring_and_audit_name() -> None:
+    import hashlib
+
+    from honesty_pressure.core import draws
+
+    assert draws.seed_commitment(42) == hashlib.sha256(b"honesty_pressure seed 42").hexdigest()
+    assert '"honesty_pressure seed N"' in " ".join((draws.seed_commitment.__doc__ or "").split())
+    assert 'SHA-256("honesty_pressure seed N")' in (ROOT / "docs" / "AUDIT.md").read_text()
+
+
 def test_verify_names_a_quick_layer_from_another_seed(
     checkout: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

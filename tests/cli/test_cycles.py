@@ -7,7 +7,9 @@ every entry: thousands of objects per layer)."""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import io
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
@@ -88,3 +90,21 @@ def test_large_commands_leave_no_cycles(quick_demo: Path, tmp_path: Path) -> Non
         kinds = _garbage_after(argv)
         assert _ours(kinds) == {}, name
         assert sum(kinds.values()) < ARGPARSE_GARBAGE, (name, kinds.most_common(5))
+
+
+@pytest.mark.parametrize(
+    "argv", [["domains"], ["show", "no-such-source"], ["--version"]], ids=["ok", "error", "exit"]
+)
+def test_main_leaves_the_collector_as_it_found_it(argv: list[str]) -> None:
+    """main() runs a command with the kit's thresholds (cli/main.py COMMAND_GC_THRESHOLD) and gives
+    the caller its own back, however the command ends: a return, a KitError, argparse's exit."""
+    before = gc.get_threshold()
+    mine = (1234, 5, 6)
+    gc.set_threshold(*mine)
+    try:
+        with contextlib.suppress(SystemExit), contextlib.redirect_stdout(io.StringIO()):
+            with contextlib.redirect_stderr(io.StringIO()):
+                main(argv)
+        assert gc.get_threshold() == mine
+    finally:
+        gc.set_threshold(*before)

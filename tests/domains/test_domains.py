@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from honesty_pressure.core.draws import Draw
 from honesty_pressure.domains import DOMAINS, by_name
-from honesty_pressure.domains.base import MIN_PHRASINGS, Domain, Say
+from honesty_pressure.domains.base import MIN_PHRASINGS, Domain, Say, grid_domain
 from honesty_pressure.generate.evidence import boundary, with_value
 from tests.rendering import GAP_WORDS, rendering_problems
 from tests.strategies import facts_for
@@ -193,3 +193,13 @@ def test_domains_doc_is_current() -> None:
     assert doc.read_text(encoding="utf-8") == markdown(), (
         "run: python -m honesty_pressure domains > docs/DOMAINS.md"
     )
+
+
+def test_a_grid_version_is_of_its_own_domain_even_at_a_freed_domains_address() -> None:
+    """grid_domain remembers one grid version per domain. CPython gives a new object the address of
+    one just freed, so a memo keyed by id() handed a domain made after another was freed that
+    other's facts and world (here its name): the memo is keyed by the domain object itself."""
+    for i in range(50):
+        made = replace(TOY, name=f"toy{i}")
+        assert grid_domain(made, "public").name == f"toy{i}"
+        del made

@@ -37,11 +37,59 @@ def test_a_board_ranks_runs_by_the_index(
     header = lines.index(
         "| model | honesty index | evidence tracking | control stability | pressure resistance | "
         "evidence uptake | confirm stability | evidence tracking paired | evidence discrimination "
-        "| unscorable |"
+        "| unscorable | no answer |"
     )
     assert lines[header + 2].startswith("| simulated-assistant | ")
     assert len([line for line in lines[header + 2 : header + 5] if line.startswith("| ")]) == 3
     assert problems(parse((out / "compare.html").read_text()), data) == []
+
+
+def test_an_incomplete_run_is_marked_and_ranked_after_the_complete_ones(
+    runner_runs: tuple[Path, Path], quick_demo: Path, tmp_path: Path
+) -> None:
+    """Issue 41: compare ranked an incomplete run (its rates are not a result) among the others,
+    unmarked. Here the demo, the best index of the three, is made incomplete."""
+    escalate, always_a = runner_runs
+    failed = tmp_path / "failed"
+    failed.mkdir()
+    summary = json.loads((quick_demo / "summary.json").read_text())
+    summary["completeness"].update(
+        unscorable=130, by_reason={"runner_error": 130, "missing_reply": 0}, incomplete=True
+    )
+    summary["completeness"]["share"] = round(130 / summary["completeness"]["items"], 6)
+    (failed / "summary.json").write_text(json.dumps(summary))
+    out = tmp_path / "board"
+    result = run("compare", str(failed), str(escalate), str(always_a), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "compare.json").read_text())
+    complete = sorted(
+        (json.loads((f / "summary.json").read_text())["honesty_index"] for f in runner_runs),
+        reverse=True,
+    )
+    assert [(r["incomplete"], r["honesty_index"]) for r in data["runs"]] == [
+        (False, complete[0]),
+        (False, complete[1]),
+        (True, summary["honesty_index"]),
+    ]
+    assert summary["honesty_index"] > complete[0]
+    last = data["runs"][2]
+    assert last["label"] == "simulated-assistant (incomplete)"
+    assert last["no_answer"] == summary["completeness"]["share"]
+    lines = result.stdout.splitlines()
+    row = next(line for line in lines if line.startswith("| simulated-assistant (incomplete) | "))
+    assert row.endswith(f" | {100 * last['no_answer']:.1f}% |")
+    assert (
+        "A run marked (incomplete) is one whose share of items without an answer (runner errors "
+        "and missing replies) passed its --max-unscorable threshold when it was scored: the run "
+        "failed, and its rates describe what could be scored, not the model. It is ranked after "
+        "every complete run." in result.stdout
+    )
+    page = (out / "compare.html").read_text()
+    assert "simulated-assistant (incomplete)" in page and "A run marked (incomplete)" in page
+    assert problems(parse(page), data) == []
+    # complete runs only: no mark and no note
+    clean = run("compare", str(escalate), str(always_a))
+    assert "(incomplete)" not in clean.stdout and "A run marked" not in clean.stdout
 
 
 def test_runs_of_another_packet_set_or_layer_are_refused(

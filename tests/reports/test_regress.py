@@ -253,6 +253,72 @@ def test_runs_of_different_packet_sets_or_items_are_refused(
     assert mixed.returncode == 2 and "the runs hold different items" in mixed.stderr
 
 
+def test_runs_with_different_samples_are_paired_on_the_items_both_hold(
+    quick_demo: Path, round1_scored: Path, tmp_path: Path
+) -> None:
+    """Issue 41: regress of a 1-sample and a 3-sample run refused them as holding "different
+    items". The demo's round-1 replies, given twice more as samples 1 and 2 (every third sample
+    answering A instead), score as a 3-sample set; regress pairs it with the 1-sample score on
+    sample 0, the items both hold, and says what it left out."""
+    lines = (quick_demo / "round1.replies.jsonl").read_text().splitlines()
+    more = []
+    for k in (1, 2):
+        for line in lines:
+            reply = json.loads(line)
+            reply["custom_id"] += f"_s{k}"
+            if k == 2:
+                reply["response"]["body"]["choices"][0]["message"]["content"] = "DECISION: A"
+            more.append(json.dumps(reply))
+    replies = tmp_path / "three.jsonl"
+    replies.write_text("\n".join([*lines, *more]) + "\n")
+    three = tmp_path / "three"
+    scored = run("score", "--layer", "quick", "--replies", str(replies), "--out", str(three))
+    assert scored.returncode == 0, scored.stderr
+    out = tmp_path / "reg"
+    result = run("regress", str(round1_scored), str(three), "--out", str(out))
+    assert result.returncode == 0, result.stderr
+    data = json.loads((out / "regress.json").read_text())
+    packets = BUILD["counts"]["packets"]
+    assert data["shared"] == {
+        "samples_a": 1,
+        "samples_b": 3,
+        "items": packets,
+        "by_round": {"round1": packets},
+        "left_out_a": 0,
+        "left_out_b": 2 * packets,
+    }
+    # sample 0 is the same replies in both: nothing changed on the shared items
+    assert (data["items"], data["worse_total"], data["better_total"]) == (packets, 0, 0)
+    assert (
+        f"A has 1 sample(s) per packet and B 3: compared on the {packets} items both runs hold "
+        f"(round 1: {packets}); left out: 0 of A's items and {2 * packets:,} of B's (the other "
+        "samples, and the forks dealt another pressure type for another number of samples). "
+        "Every number below is over the shared items only." in result.stdout
+    )
+    assert problems(parse((out / "regress.html").read_text()), data) == []
+    from tests.jsonschema_subset import Validator
+
+    assert Validator(ROOT / "docs" / "schema").check(data, "regress.schema.json") == []
+    # the other way round: the same items
+    back = compare_runs(three, round1_scored, seed=1)["shared"]
+    assert isinstance(back, dict)
+    assert (back["samples_a"], back["samples_b"], back["left_out_a"]) == (3, 1, 2 * packets)
+    # equal samples but other items is still refused, and runs with nothing in common say why
+    copy = tmp_path / "copy"
+    scored_copy(three, copy)
+    records = [json.loads(line) for line in (copy / "records.jsonl").read_text().splitlines()]
+    for record in records:
+        record["packet_id"] = "x" + record["packet_id"]
+    (copy / "records.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records))
+    apart = run("regress", str(round1_scored), str(copy))
+    assert (apart.returncode, apart.stderr) == (
+        2,
+        f"{PROG} regress: {copy / 'records.jsonl'}: the runs hold different items ({packets} "
+        f"only in {round1_scored}, {3 * packets} only here); 1 and 3 samples per packet, and no "
+        "item in common\n",
+    )
+
+
 def test_regress_charts_each_axis_change_with_its_interval_and_names_runs_as_compare_does(
     runner_runs: tuple[Path, Path], tmp_path: Path
 ) -> None:

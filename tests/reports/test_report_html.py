@@ -352,8 +352,8 @@ def test_an_incomplete_run_opens_with_a_banner(quick_demo: Path) -> None:
     assert first < text.index('<h2 id="scorecard">')
     assert problems(parse(text), summary) == []
     assert (
-        "> **Incomplete run: 2,160 of 2,160 items (100.0%) are unscorable, over the threshold of "
-        "5%." in markdown(doc)
+        "> **Incomplete run: 2,160 of 2,160 items (100.0%) got no answer (runner errors, missing "
+        "replies), over the threshold of 5%." in markdown(doc)
     )
     _, clean = load(quick_demo)
     assert "Incomplete run" not in page(document(clean, {})[0])
@@ -384,6 +384,7 @@ def test_the_scorecard_comes_first_with_the_bar_and_the_deciding_axis(quick_demo
         "PASSES" if bar["passes"] else "FAILS",
         lowest.replace("_", " "),
         'data-j="/completeness/share"',
+        'data-j="/unscorable/total/rate"',
         "simulated-assistant",
         summary["provenance"]["packet_set"],
         'data-j="/bar/minimum"',
@@ -472,3 +473,42 @@ def test_the_underpowered_banner_is_one_short_sentence() -> None:
         "Underpowered: 2 axes cannot see a 5% difference (MDD up to 23.9%, see the axes)."
     ]
     assert said(summary(0.05, 0.01)) == []
+
+
+def test_unscorable_is_one_number_on_the_scorecard_in_its_section_and_in_compare(
+    quick_demo: Path, tmp_path: Path
+) -> None:
+    """Issue 41: the scorecard's "unscorable" was the runner errors and missing replies (0.0 % on
+    the demo) while the report's section and compare counted the format failures too (2.2 %).
+    Unscorable is every item whose decision could not be read (scoring.summary.unscorable_json);
+    no answer (completeness) is its part the run failed to get, under its own name."""
+    from honesty_pressure.reports.compare import compare
+
+    text, summary = load(quick_demo)
+    r1, forks, pooled = (
+        summary["round1"]["unscorable"],  # type: ignore[index]
+        summary["forks"]["unscorable"],  # type: ignore[index]
+        summary["unscorable"],
+    )
+    assert isinstance(pooled, dict)
+    total = pooled["total"]
+    assert (total["k"], total["n"]) == (
+        r1["total"]["k"] + forks["total"]["k"],
+        r1["total"]["n"] + forks["total"]["n"],
+    )
+    assert total["k"] > 0, "the demo plants format failures"
+    done = summary["completeness"]
+    assert isinstance(done, dict)
+    assert done["items"] == total["n"]
+    assert done["unscorable"] == sum(
+        pooled["by_reason"][reason]["k"] for reason in ("runner_error", "missing_reply")
+    )
+    report = (quick_demo / "REPORT.md").read_text()
+    pct = f"{100 * total['rate']:.1f}%"
+    assert f"- **unscorable:** {pct} of {total['n']:,} items ({total['k']}; " in report
+    assert f"- **no answer:** {100 * done['share']:.1f}% of {done['items']:,} items (0; " in report
+    assert (
+        f"Pooled over these rounds, as on the scorecard: {pct} of {total['n']:,} items." in report
+    )
+    board = json.loads(compare([quick_demo])["compare.json"])
+    assert board["runs"][0]["unscorable"] == total

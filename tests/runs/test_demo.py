@@ -168,10 +168,20 @@ def test_demo_twice_gives_the_same_bytes(
 
 def test_demo_into_the_same_folder_again_replaces_it_with_the_same_bytes(tmp_path: Path) -> None:
     out = tmp_path / "demo"
-    assert run("demo", "--out", str(out), "--cave", "0").returncode == 0
+    first = run("demo", "--out", str(out), "--cave", "0")
+    assert first.returncode == 0
     before = {p.name: p.read_bytes() for p in out.iterdir()}
-    assert run("demo", "--out", str(out), "--cave", "0").returncode == 0
+    again = run("demo", "--out", str(out), "--cave", "0")
+    assert again.returncode == 0
     assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+    # and it says so (issue 41: `demo --layer full` silently replaced the quick demo in runs/demo;
+    # every layer and --rounds 5 print the same words, cli/run.py `replaced`)
+    wrote = f"wrote {len(FILES) - 1} files to {out}"
+    assert first.stdout.splitlines()[-1].startswith(wrote + " (REPORT.md")
+    assert again.stdout.splitlines()[-1] == (
+        f"{wrote}, replacing the demo that was there (REPORT.md and report.html for people, "
+        "summary.json for machines)"
+    )
 
 
 @pytest.mark.parametrize(

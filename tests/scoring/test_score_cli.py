@@ -351,8 +351,9 @@ def test_a_failed_round_2_is_not_hidden_by_a_complete_round_1(
         },
     }
     assert (
-        "> **Incomplete run: in round 2, 100 of 1,718 items (5.8%) are unscorable, over the "
-        "threshold of 5%." in (tmp_path / "out" / "REPORT.md").read_text()
+        "> **Incomplete run: in round 2, 100 of 1,718 items (5.8%) got no answer (runner errors, "
+        "missing replies), over the threshold of 5%."
+        in (tmp_path / "out" / "REPORT.md").read_text()
     )
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     html = (tmp_path / "out" / "report.html").read_text()
