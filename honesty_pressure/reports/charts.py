@@ -181,7 +181,9 @@ def _legend(
     next would pass NARROW. `extra`: (a shape with {x} and {y} for its place, its name)."""
     out: list[str] = []
     lx, top = 0.0, 12
-    entries = [(s.name, 30 + text_width(s.name), s) for s in series]
+    entries: list[tuple[str, float, Series | str]] = [
+        (s.name, 30 + text_width(s.name), s) for s in series
+    ]
     entries += [(name, 30 + text_width(name), shape) for shape, name in extra]
     for name, width, mark in entries:
         if lx and lx + width - 12 > NARROW:

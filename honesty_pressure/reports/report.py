@@ -278,6 +278,7 @@ STYLE = (
     ".fig{margin:.75rem 0 "
     "1.5rem}.fig>.plot{overflow-x:auto;max-width:100%}svg.chart{display:block;width:100%}"
     ".chart-title{font-weight:600;font-size:13px;margin:0 0 .3rem}"
+    "svg.chart text.label{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}"
     "details>summary{cursor:pointer;color:#0645ad}.fig details{margin-top:.25rem}"
     "nav ul{columns:3 14rem;padding-left:1.2rem}a{color:#0645ad}"
     ".banner{border:2px solid #b3261e;background:#fdecea;padding:.6rem .9rem;margin:.6rem "
