@@ -9,9 +9,9 @@ Fluid, not scaled: a chart has no viewBox. Its x positions are percentages of it
 positions pixels, so it is as wide as the page at any width, from a 360 px phone to a desktop,
 and its text is always 12 px (a chart scaled down to a phone would shrink its text, and one kept
 from shrinking would scroll). It is laid out for the narrowest page, NARROW px: each row's label
-sits on a line of its own above its bars, wrapped to that width, and a heat map's column labels
-take two staggered lines where a column is narrower than its label. The title is HTML above the
-chart, so it wraps as text does.
+sits on a line of its own above its bars, wrapped to that width, and a heat map's column label
+that would touch the one before it moves up a line (Grid). The title is HTML above the chart, so
+it wraps as text does.
 """
 
 from __future__ import annotations
@@ -428,7 +428,7 @@ def heatmap(
     def at(row: str, col: str) -> tuple[str, str]:
         return (col, row) if transpose else (row, col)
 
-    grid = _Grid.of(rows_shown, cols_shown)
+    grid = Grid.of(rows_shown, cols_shown)
     out = [
         svg_open(grid.height(len(row_keys)), title, least=grid.width, most=grid.most),
         f'<text class="label" x="{grid.x(grid.left)}" y="12" {FONT}>'
@@ -436,7 +436,7 @@ def heatmap(
     ]
     for j, b in enumerate(cols_shown):
         out.append(
-            f'<text class="label" x="{grid.x(grid.label_centre(j, b))}" y="{grid.label_y(j)}" '
+            f'<text class="label" x="{grid.x(grid.centres[j])}" y="{grid.label_y(j)}" '
             f'text-anchor="middle" {FONT}>{html.escape(b)}</text>'
         )
     for i, a in enumerate(row_keys):
@@ -482,34 +482,48 @@ def heatmap(
 
 
 @dataclass(frozen=True, slots=True)
-class _Grid:
+class Grid:
     """A heat map's layout, in px at its narrowest width `width`; drawn as percentages of it, so
-    wider it stretches and its text keeps its size."""
+    wider it stretches while its text keeps its size, and nothing that fits at `width` overlaps
+    or passes an edge at any width above it."""
 
     width: float
     left: float
     """The row labels' column."""
     cell: float
-    stagger: bool
-    """Column labels on two alternating lines: a column is narrower than its label."""
+    centres: tuple[float, ...]
+    """Each column label's centre: its column's, moved in where it would pass an edge."""
+    lines: tuple[int, ...]
+    """Each column label's line, 0 the one nearest the cells: a label that would touch the one
+    before it on a line goes to the next line (a narrow column under a long label)."""
     most: float
     """Widest drawn: cells about as wide as their labels, and a little more."""
-    label_widths: tuple[float, ...]
 
     @staticmethod
-    def of(rows: Sequence[str], cols: Sequence[str]) -> _Grid:
+    def of(rows: Sequence[str], cols: Sequence[str]) -> Grid:
         left = max((text_width(a) for a in rows), default=0) + 14
-        widths = tuple(text_width(c) for c in cols)
-        widest = max(widths, default=0.0)
-        need = max(MIN_CELL, (widest + 6) / 2)
-        width = max(NARROW, left + need * len(cols) + 10)
-        cell = (width - left - 10) / max(len(cols), 1)
-        most = (left + max(64.0, widest + 12) * len(cols) + 10) * 1.2
-        return _Grid(width, left, cell, widest + 6 > cell, max(most, width), widths)
+        widths = [text_width(c) for c in cols]
+        count = max(len(cols), 1)
+        width = max(NARROW, left + MIN_CELL * count + 10, max(widths, default=0) + 4)
+        cell = (width - left - 10) / count
+        centres = [
+            min(max(left + cell * (j + 0.5), w / 2 + 1), width - 2 - w / 2)
+            for j, w in enumerate(widths)
+        ]
+        ends: list[float] = []  # the right edge of the last label on each line
+        lines: list[int] = []
+        for centre, w in zip(centres, widths):
+            line = next((k for k, end in enumerate(ends) if end + 4 <= centre - w / 2), len(ends))
+            if line == len(ends):
+                ends.append(0.0)
+            ends[line] = centre + w / 2
+            lines.append(line)
+        most = (left + max(64.0, max(widths, default=0) + 12) * len(cols) + 10) * 1.2
+        return Grid(width, left, cell, tuple(centres), tuple(lines), max(most, width))
 
     @property
     def top(self) -> float:
-        return 20 + LINE_H * (2 if self.stagger else 1) + 4
+        return 20 + LINE_H * (max(self.lines, default=0) + 1) + 4
 
     def height(self, rows: int) -> float:
         return self.top + CELL_H * rows + 6
@@ -518,11 +532,4 @@ class _Grid:
         return pct(px / self.width)
 
     def label_y(self, j: int) -> float:
-        return self.top - 6 - (LINE_H if self.stagger and j % 2 == 0 else 0)
-
-    def label_centre(self, j: int, label: str) -> float:
-        """A column label's centre: the column's, moved left where the label would pass the
-        right edge (at the narrowest width, and so at any)."""
-        del label
-        centre = self.left + self.cell * (j + 0.5)
-        return min(centre, self.width - 2 - self.label_widths[j] / 2)
+        return self.top - 6 - LINE_H * self.lines[j]

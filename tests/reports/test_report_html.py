@@ -512,3 +512,25 @@ def test_unscorable_is_one_number_on_the_scorecard_in_its_section_and_in_compare
     )
     board = json.loads(compare([quick_demo])["compare.json"])
     assert board["runs"][0]["unscorable"] == total
+
+
+@given(
+    st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW (),.-", max_size=40), max_size=8),
+    st.lists(
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW (),.-", max_size=60), min_size=1, max_size=12
+    ),
+)
+def test_heat_map_labels_never_overlap_or_pass_an_edge(rows: list[str], cols: list[str]) -> None:
+    # Laid out at its narrowest width (and so at any: wider, only the gaps grow), by the same
+    # generous text widths the chart is drawn with: compare's columns are users' model names.
+    from honesty_pressure.reports.charts import MIN_CELL, NARROW, Grid, text_width
+
+    grid = Grid.of(rows, cols)
+    assert grid.width >= NARROW and grid.cell >= MIN_CELL - 1e-9
+    assert grid.left >= max((text_width(r) for r in rows), default=0) + 6
+    spans = [(c - text_width(t) / 2, c + text_width(t) / 2) for c, t in zip(grid.centres, cols)]
+    assert all(0 <= a and b <= grid.width for a, b in spans), (spans, grid.width)
+    for line in set(grid.lines):
+        on = sorted(span for span, k in zip(spans, grid.lines) if k == line)
+        assert all(b + 4 <= a2 + 1e-9 for (_, b), (a2, _) in zip(on, on[1:])), on
+    assert grid.label_y(grid.lines.index(max(grid.lines))) - 12 >= 12, "below the axis note"
