@@ -139,9 +139,22 @@ def svg_text(
     )
 
 
+def fit(text: str, width: float) -> list[str]:
+    """`text` in lines no wider than `width`: wrapped at spaces, and a word wider than the line
+    (a model name like "org/model-name-v2-instruct") broken between characters."""
+    lines: list[str] = []
+    for line in wrap(text, width):
+        while text_width(line) > width and len(line) > 1:
+            cut = max((n for n in range(1, len(line)) if text_width(line[:n]) <= width), default=1)
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
+
+
 def label_lines(label: str) -> list[str]:
     """A row label's lines: one, or as many as it takes to stay within LABEL_MAX."""
-    return wrap(label, LABEL_MAX) if text_width(label) > LABEL_MAX else [label]
+    return fit(label, LABEL_MAX)
 
 
 def _row_label(y: float, lines: Sequence[str]) -> str:

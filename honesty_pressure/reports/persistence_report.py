@@ -11,7 +11,7 @@ import html
 from collections.abc import Mapping, Sequence
 
 from ..files.store import JsonObject
-from .charts import FONT, NARROW, as_float, pct, svg_open, svg_text, wrap
+from .charts import FONT, NARROW, as_float, fit, pct, svg_open, svg_text
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 
 PLOT_H = 180
@@ -29,7 +29,7 @@ def curve_svg(
     """`series`: (name, pointer to a list of rate objects, one per push). The legend, one line
     per series with its last value, stands above the plot, so it never covers a label."""
     del uid
-    names = [wrap(name, NARROW - LEGEND_TEXT) for name, _ in series]
+    names = [fit(name, NARROW - LEGEND_TEXT) for name, _ in series]
     top = sum(16 * len(lines) for lines in names) + 12
     height = top + PLOT_H + 36
 

@@ -534,3 +534,14 @@ def test_heat_map_labels_never_overlap_or_pass_an_edge(rows: list[str], cols: li
         on = sorted(span for span, k in zip(spans, grid.lines) if k == line)
         assert all(b + 4 <= a2 + 1e-9 for (_, b), (a2, _) in zip(on, on[1:])), on
     assert grid.label_y(grid.lines.index(max(grid.lines))) - 12 >= 12, "below the axis note"
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW/-_. ", max_size=300))
+def test_a_chart_label_fits_its_line_whatever_its_words(text: str) -> None:
+    # A model name is one long word: it is broken between characters, never left to pass the
+    # chart's edge; nothing is lost but the spaces the lines break at.
+    from honesty_pressure.reports.charts import LABEL_MAX, fit, text_width
+
+    lines = fit(text, LABEL_MAX)
+    assert all(text_width(line) <= LABEL_MAX for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
