@@ -238,8 +238,9 @@ def test_labels_fit_nothing_overflows_text_is_readable_and_the_search_finds_an_i
     assert r["overflow"] == [] and r["page"] == r["width"], (r["overflow"], r["page"])
     assert r["small"] == [], r["small"]
     assert r["scrolled"] == [], ("charts that do not fit: they scroll in their box", r["scrolled"])
-    banners = r["banners"]  # the quick layer's one banner, "underpowered", in at most two lines
-    assert isinstance(banners, list) and len(banners) == 1 and 1 <= banners[0] <= 2, banners
+    banners = r["banners"]  # the quick layer's one banner, "underpowered": two lines at most
+    assert isinstance(banners, list) and len(banners) == 1, banners
+    assert 1 <= banners[0] <= (2 if width == 400 else 1), banners
     assert re.fullmatch(r"\d+ of \d+ items match; showing the first 50\.", str(r["status"])), r[
         "status"
     ]
