@@ -285,7 +285,8 @@ def bars(
                     f'data-f="bar"><title>{html.escape(row.label)}, '
                     f"{html.escape(s.name)}</title></rect>"
                 )
-            if low is not None and high is not None:
+            if value is not None and low is not None and high is not None:
+                # no estimate (no item in the category): no whisker, where 0-100 % would be drawn
                 group.append(
                     _interval(pct(PLOT_SHARE * low), pct(PLOT_SHARE * high), by + BAR_H / 2, 1.5)
                 )
@@ -365,7 +366,7 @@ def dots(
         found = values[index]
         if row.base is not None and found is not None:
             key, value, low, high = found
-            if low is not None and high is not None:
+            if value is not None and low is not None and high is not None:
                 group.append(
                     f'<line x1="{x_of(low)}" y1="{mid:.1f}" x2="{x_of(high)}" y2="{mid:.1f}" '
                     'stroke="#000" stroke-width="2"/>'
