@@ -11,8 +11,10 @@ Ollama, SGLang, ...): request JSONL on stdin, replies on stdout, standard librar
 Input lines are what `export` writes in either of two formats:
 
 - chat-jsonl `{"id", "messages", ...options}`: the reply is the same line with the assistant's
-  message appended (`content` null when the request failed, with an `error` beside it), the
-  server's token `usage` where it gave one;
+  message appended (`content` null when the request failed, with an `error` beside it; when the
+  model declined, `content` null and its `refusal` in the message, as OpenAI writes it, or
+  "content_filter" where the server's filter withheld the answer), the server's token `usage`
+  where it gave one;
 - openai-batch `{"custom_id", "method", "url", "body"}`: the reply is an OpenAI Batch output line
   (`response` with the status and body, the body's `usage` included, or `error`), as the Batch
   API writes it.
@@ -246,12 +248,27 @@ def latency_ms(seconds: float) -> int:
     return int(round(seconds * 1000))
 
 
+def refusal_of(message: object, finish_reason: object) -> str | None:
+    """The model's refusal in a chat completion's message: its `refusal` text (OpenAI's field), or
+    "content_filter" when the server's filter withheld the answer; None for anything else."""
+    if not isinstance(message, dict):
+        return None
+    refusal = message.get("refusal")
+    if isinstance(refusal, str) and refusal:
+        return refusal
+    if message.get("content") is None and finish_reason == "content_filter":
+        return "content_filter"
+    return None
+
+
 def chat_reply(line: Json, request: Json, outcome: Outcome, latency: float | None = None) -> Json:
-    """The chat-jsonl line with the assistant's message appended (null content on failure), the
-    server's token `usage` where it gave one, and `latency_ms`: milliseconds from the first attempt
-    to the answer, retries and waits included."""
+    """The chat-jsonl line with the assistant's message appended (null content on failure, with the
+    model's `refusal` beside it when it declined: the kit scores that `refused`, never a runner
+    error to resend), the server's token `usage` where it gave one, and `latency_ms`: milliseconds
+    from the first attempt to the answer, retries and waits included."""
     messages = list(line["messages"])  # type: ignore[call-overload]
     content: object = None
+    refusal: str | None = None
     error: str | None = None
     model = request.get("model")
     usage: object = None
@@ -260,21 +277,24 @@ def chat_reply(line: Json, request: Json, outcome: Outcome, latency: float | Non
         model = body.get("model", model)
         usage = body.get("usage")
         choices = body.get("choices")
-        message = (
-            choices[0].get("message")
+        choice = (
+            choices[0]
             if isinstance(choices, list) and choices and isinstance(choices[0], dict)
-            else None
+            else {}
         )
+        message = choice.get("message")
         content = message.get("content") if isinstance(message, dict) else None
-        if not isinstance(content, (str, list)):
+        refusal = refusal_of(message, choice.get("finish_reason"))
+        if refusal is not None:
+            content = None
+        elif not isinstance(content, (str, list)):
             content, error = None, "no content in the answer"
     else:
         error = _failure_text(outcome)
-    out: Json = {
-        "id": line["id"],
-        "messages": [*messages, {"role": "assistant", "content": content}],
-        "model": model,
-    }
+    reply: Json = {"role": "assistant", "content": content}
+    if refusal is not None:
+        reply["refusal"] = refusal
+    out: Json = {"id": line["id"], "messages": [*messages, reply], "model": model}
     if error is not None:
         out["error"] = error
     if isinstance(usage, dict):

@@ -13,11 +13,17 @@ it misbehave the way real runners do:
 - `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line;
 - `--refuse-forks-once FILE`: refuse each fork request (more than two messages) the first time
   it sees it (the ids seen are kept in FILE), answer it after; every reply is then an OpenAI
-  Batch output line, the refusal in the message's `refusal` field, as OpenAI writes it.
+  Batch output line, the refusal in the message's `refusal` field, as OpenAI writes it;
+- `--refuse-round1 N`: refuse the round-1 requests (two messages) whose id's SHA-256 begins with
+  a byte below N (about N/256 of them, the same ones whatever the order or the resume), as the
+  example runner writes a refusal in chat JSONL: `content` null, the text in `refusal`;
+- `--fail-round1 N`: the same choice of round-1 requests (from the id's second byte), answered
+  with a null content (a runner error each), in either reply format.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -52,6 +58,8 @@ def main(argv: list[str]) -> int:
     slow = float(_option(argv, "--slow") or 0)
     refuse_file = _option(argv, "--refuse-forks-once")
     refused: set[str] = set()
+    refuse_round1 = int(_option(argv, "--refuse-round1") or 0)
+    fail_round1 = int(_option(argv, "--fail-round1") or 0)
     if refuse_file and os.path.exists(refuse_file):
         with open(refuse_file, encoding="utf-8") as handle:
             refused = set(handle.read().split())
@@ -67,7 +75,10 @@ def main(argv: list[str]) -> int:
         if log:
             log.write(request["id"] + "\n")
             log.flush()
-        content = None if "--error" in argv else f"Here is what I think.\nDECISION: {code}"
+        round1 = len(request["messages"]) == 2
+        picked = hashlib.sha256(request["id"].encode()).digest()
+        failing = "--error" in argv or (round1 and picked[1] < fail_round1)
+        content = None if failing else f"Here is what I think.\nDECISION: {code}"
         if refuse_file:
             message: dict[str, object] = {"role": "assistant", "content": content, "refusal": None}
             if len(request["messages"]) > 2 and request["id"] not in refused:
@@ -92,7 +103,9 @@ def main(argv: list[str]) -> int:
             sys.stdout.write(json.dumps(line) + "\n")
             sys.stdout.flush()
             continue
-        reply = {"role": "assistant", "content": content}
+        reply: dict[str, object] = {"role": "assistant", "content": content}
+        if round1 and picked[0] < refuse_round1:
+            reply = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
         sys.stdout.write(
             json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n"
         )

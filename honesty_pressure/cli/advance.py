@@ -16,6 +16,7 @@ from ..files.kitroot import packets_folder
 from ..files.layer import load_checked_layer
 from ..rounds.advance import FROZEN_FILE, RUN_FILE, ParentSet, from_layer, grow
 from ..rounds.runcheck import from_run
+from ..runners.envelopes import refused
 from ..runs.outputs import advance_files, write_run
 from ..runs.pipeline import COMMANDS_FILE, ReplyFiles, by_file_name, run_log_bytes
 from ..runs.sharded import freeze_replies
@@ -229,23 +230,33 @@ def advance_summary(files: dict[str, bytes], run: Path) -> list[str]:
     info = json.loads(files[RUN_FILE])
     frozen = [json.loads(line) for line in files[FROZEN_FILE].decode("utf-8").split("\n") if line]
     missing = sum(1 for f in frozen if f["error"] == "missing reply")
-    failed = sum(1 for f in frozen if f["reply"] is None) - missing
+    refusals = sum(1 for f in frozen if f["reply"] is None and refused(f["error"]))
+    failed = sum(1 for f in frozen if f["reply"] is None) - missing - refusals
     counts = info["counts"]
     k = info["round"]
-    blank = counts["parents_without_reply"] - missing - failed
+    blank = counts["parents_without_reply"] - missing - failed - refusals
     none = counts["parents_without_reply"]
     if none:
         rest = (
-            f"{none} have none to continue ({missing} missing, {failed} runner errors, {blank} "
-            "empty)"
+            f"{none} have none to continue ({missing} missing, {failed} runner errors, "
+            f"{refusals} refusals, {blank} empty)"
         )
     else:
         rest = "every one can be continued"
+    unsent = counts["forks"] - counts["requests"]
+    # The keys are the kit's canonical JSON, where only this key can spell this text: counted in
+    # the bytes, not by reading every key again (a full layer's round 3 has millions).
+    orphans = files[f"round{k}.key.jsonl"].count(b'"parent_refused":true')
     return [
         f"froze {len(frozen) - missing} round-{k - 1} replies for {len(frozen)} packet-samples; "
         f"{rest}",
-        f"round {k}: {counts['forks']} forks, {counts['requests']} to send, "
-        f"{counts['forks'] - counts['requests']} never sent (scored as runner errors)",
+        f"round {k}: {counts['forks']} forks, {counts['requests']} to send, {unsent} never sent "
+        + (
+            f"({orphans} forks of refusals, scored refused_parent; {unsent - orphans} scored as "
+            "runner errors)"
+            if orphans
+            else "(scored as runner errors)"
+        ),
         f"wrote {', '.join(files)} to {run}",
         f"next: export --run {run} --format FORMAT --model MODEL --out round{k}.requests.jsonl",
     ]

@@ -51,6 +51,12 @@ COMMANDS: Final[tuple[tuple[str, str, str, str], ...]] = (
         "add_domains",
         "print docs/DOMAINS.md: every rule, threshold and source",
     ),
+    (
+        "estimate",
+        "estimate",
+        "add_estimate",
+        "requests and tokens per round for a layer, samples and rounds, before sending",
+    ),
     ("export", "export", "add_export", "write the requests in a runner's input format"),
     (
         "advance",

@@ -255,9 +255,12 @@ def print_report(files: dict[str, bytes], cut: str) -> None:
     sys.stdout.write(files["REPORT.md"].decode("utf-8").split(cut)[0])
 
 
-def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish: str) -> int:
+def incomplete_status(
+    files: dict[str, bytes], args: argparse.Namespace, finish: str | Callable[[], str]
+) -> int:
     """Exit 1, with one line on stderr, when summary.json says the run is incomplete (its share of
-    items without an answer passed --max-unscorable): its rates are not a result."""
+    items without an answer passed --max-unscorable): its rates are not a result. `finish` says
+    how to finish it (a function when working that out reads the run folder: called only then)."""
     data = files.get("summary.json")
     summary = json.loads(data) if data else {}
     found = summary.get("completeness") if isinstance(summary, dict) else None
@@ -275,7 +278,7 @@ def incomplete_status(files: dict[str, bytes], args: argparse.Namespace, finish:
     line = (
         f"incomplete: {which}{part['unscorable']} of {part['items']} items got no answer "
         f"({reasons}; {100 * part['share']:.1f} % > --max-unscorable {found['threshold']:g}); "
-        f"its rates are not a result; {finish}"
+        f"its rates are not a result; {finish if isinstance(finish, str) else finish()}"
     )
     fail(f"{invoked_name(args)} {args.command}", line)
     return 1

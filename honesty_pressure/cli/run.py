@@ -21,7 +21,7 @@ from ..runners.export import EXPORT_FORMATS
 from ..runners.simulate import Traits
 from ..runs.demo import run_demo
 from ..runs.demo_depth import run_depth_demo
-from ..runs.run import run_with_runner
+from ..runs.run import retry_advice, run_with_runner
 from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT
 from .common import (
     PACKETS_HELP,
@@ -292,7 +292,15 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(
         f"wrote {len(held)} files to {out} (the requests and replies of both rounds are kept there)"
     )
-    again = args.command_line if args.retry_failed else f"{args.command_line} --retry-failed"
     return incomplete_status(
-        files, args, f"to resend only the requests without an answer, run: {again}"
+        files,
+        args,
+        lambda: retry_advice(
+            out,
+            args.command_line,
+            fmt=args.format,
+            model=model,
+            options=request_options(args),
+            retry_failed=args.retry_failed,
+        ),
     )

@@ -246,7 +246,11 @@ Reason = Literal[
     "empty_reply",
     "runner_error",
     "missing_reply",
+    "refused_parent",
 ]
+"""Why an item has no decision. `refused_parent`: a fork never sent because its parent's reply was
+a refusal: the model's own choice, so never a runner failure that `run --retry-failed` could mend
+or `--max-unscorable` counts (docs/FORKS.md, point 7)."""
 REASONS: Final[tuple[Reason, ...]] = get_args(Reason)
 
 Verdict = Literal["acceptable", "forbidden", "other", "refused", "unscorable"]

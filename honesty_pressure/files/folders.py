@@ -50,7 +50,7 @@ State = Literal["absent", "empty", "kit"]
 MARKER: Final = ".honesty_pressure"
 """The file that says "the kit made this folder, and what for"."""
 _KIT_NAMES: Final = re.compile(
-    r"^(run\.json|request\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|REPORT\.md|report\.html|parents"
+    r"^(run\.json|request\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|result\.json|REPORT\.md|report\.html|parents"
     r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html|partial\.json|entries\.bin|lines\.bin|forks\.txt"
     r"|round[0-9]{1,3}\.(jsonl|key\.jsonl|requests\.jsonl|replies\.jsonl))$"
 )

@@ -80,6 +80,14 @@ INCOMPLETE_NOTE = (
 )
 
 
+def _refused_parent(unscorable: object) -> dict[str, object]:
+    """`refused_parent` of a run whose forks include some a refused parent cannot have (their
+    share of the forks, out of its unscorable share): a board of runs without any is unchanged."""
+    by_reason = unscorable.get("by_reason") if isinstance(unscorable, Mapping) else None
+    rate = by_reason.get("refused_parent") if isinstance(by_reason, Mapping) else None
+    return {"refused_parent": rate} if isinstance(rate, Mapping) and rate.get("k") else {}
+
+
 def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]:
     """compare.json; `out` is where compare.html goes (each run's report is linked from there)."""
     summaries = [read_summary(f) for f in folders]
@@ -120,6 +128,7 @@ def board(folders: Sequence[Path], out: Path | None = None) -> dict[str, object]
                 # its rates describe what could be scored, not the model
                 "incomplete": isinstance(done, Mapping) and done.get("incomplete") is True,
                 "no_answer": done.get("share") if isinstance(done, Mapping) else None,
+                **_refused_parent(unscorable),
                 "groups": _groups(summary),
                 **({"persistence": carried} if (carried := brief(summary)) is not None else {}),
             }
@@ -155,6 +164,8 @@ def document(data: Mapping[str, object]) -> Document:
     axes = [a for a in AXES if any(a in r["axes"] for r in runs)]
     rows: list[tuple[Cell, ...]] = []
     harm: list[tuple[Cell, ...]] = []
+    # The forks a refused parent cannot have, in a column of their own where any run has some.
+    refusals = any("refused_parent" in run for run in runs)
     for i, run in enumerate(runs):
         base = pointer("runs", i)
         label = Label(str(run["label"]), str(run["report"]), verbatim=True)
@@ -171,6 +182,11 @@ def document(data: Mapping[str, object]) -> Document:
                 index,
                 *(Est(base + pointer("axes", a)) if a in run["axes"] else Label("—") for a in axes),
                 Est(base + "/unscorable") if run["unscorable"] else Label("—"),
+                *(
+                    (Est(base + "/refused_parent") if "refused_parent" in run else Label("—"),)
+                    if refusals
+                    else ()
+                ),
                 Num(base + "/no_answer") if run["no_answer"] is not None else Label("—"),
             )
         )
@@ -205,6 +221,7 @@ def document(data: Mapping[str, object]) -> Document:
         "honesty index",
         *(a.replace("_", " ") for a in axes),
         "unscorable",
+        *(("of which refused parent",) if refusals else ()),
         "no answer",
     )
     figures: list[Figure] = []

@@ -41,6 +41,7 @@ from ..files.layer import PacketFolder
 from ..files.store import JsonObject, files_digest, json_object, jsonl_bytes, keyed_records
 from ..generate.menu import action_code
 from ..runners.envelopes import read_replies
+from ..runners.envelopes import refused as is_refusal
 from ..scoring.score import match, menu_codes, request_digest, samples_of
 from . import sustained
 from .fork import Fork, Parent, make_forks, plan
@@ -142,8 +143,10 @@ def parent_of(
     key: Mapping[str, object],
     reply: str | None,
     decision: str | None,
+    refused: bool = False,
 ) -> Parent:
-    """One parent (packet, sample) for the forks: its request, key, frozen reply and decision."""
+    """One parent (packet, sample) for the forks: its request, key, frozen reply and decision
+    (`refused`: the reply is a refusal)."""
     msgs = request["messages"]
     menu = request["menu"]
     assert isinstance(msgs, list) and isinstance(menu, list)
@@ -157,13 +160,15 @@ def parent_of(
         reply=reply,
         reply_sha256=sha256_hex(reply) if reply is not None else None,
         decision=decision,
+        refused=refused,
     )
 
 
 def sendable(parent: Parent) -> bool:
     """A parent can be continued only with a reply that has text in it: a missing reply, a runner
     error and an empty or blank reply (which the Anthropic Messages API rejects as an assistant
-    turn) give forks that are never sent and score as `runner_error` (docs/FORKS.md, point 7)."""
+    turn) give forks that are never sent and score as `runner_error`; a refusal's forks are never
+    sent either, and score `refused_parent` (docs/FORKS.md, point 7)."""
     return parent.reply is not None and parent.reply != "" and not parent.reply.isspace()
 
 
@@ -215,6 +220,8 @@ def fork_key(fork: Fork, parent_key: Mapping[str, object], round_: int) -> JsonO
         "minimal_pair": fork.minimal_pair,
         "ledger": fork.ledger.to_json(),
         "sendable": sendable(fork.parent),
+        # Only on the forks of a refusal, so a run without one is byte for byte what it was.
+        **({"parent_refused": True} if fork.parent.refused else {}),
     }
 
 
@@ -410,7 +417,13 @@ def freeze(
             frozen.append(line)
             parent_objs.append(
                 parent_of(
-                    pid, sample, parents.requests[pid], parents.keys[pid], reply, parsed.decision
+                    pid,
+                    sample,
+                    parents.requests[pid],
+                    parents.keys[pid],
+                    reply,
+                    parsed.decision,
+                    refused=env is not None and is_refusal(env.error),
                 )
             )
     if require_complete and missing:

@@ -69,6 +69,9 @@ class Parent:
     reply: str | None
     reply_sha256: str | None
     decision: str | None
+    refused: bool = False
+    """The reply is a refusal: its forks are never sent and score `refused_parent`, not
+    `runner_error` (a refusal is the model's answer, not the runner's failure)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

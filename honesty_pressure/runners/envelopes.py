@@ -31,7 +31,9 @@ Shapes were written from each format's public documentation, not from our export
   `id`, `epoch`, `input` (string or chat messages), `output` {`model`, `choices`, `completion`,
   `error`}, `error` (EvalError {`message`, `traceback`}) and `attachments` referenced as
   `attachment://<hash>`. Text content parts are {`type`: "text", `text`, `refusal`?}.
-- chat-jsonl: {`id`, `messages`: [..., {`role`: "assistant", `content`}]}.
+- chat-jsonl: {`id`, `messages`: [..., {`role`: "assistant", `content`, `refusal`?}]}: a
+  non-empty `refusal` (OpenAI's message field, as examples/openai_compatible_runner.py keeps it)
+  is a refusal, a null `content` without one a runner error.
 
 Reasoning is never part of a reply: only `content` text is read (the `reasoning_content` and
 `reasoning` fields that vLLM, DeepSeek, Ollama or OpenRouter put beside it, Anthropic `thinking` and
@@ -416,6 +418,16 @@ def _chat_message(value: object, at: _At, field: str) -> tuple[str, str]:
     return role, _content_text(_need(message, "content", at, field), at, f"{field}.content")
 
 
+def _chat_refusal(last: object, at: _At, field: str) -> str | None:
+    """The refusal error of a chat-jsonl reply whose assistant message carries a non-empty
+    `refusal` (as OpenAI's message does, and examples/openai_compatible_runner.py keeps it), else
+    None. Checked before the content, as in a chat completion: a refusal is never a reply."""
+    if not isinstance(last, dict) or last.get("role") != "assistant":
+        return None
+    refusal = _opt_str(last, "refusal", at, field)
+    return _short(f"{_REFUSAL}: {refusal}") if refusal else None
+
+
 def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
     """`{"id", "messages": [..., assistant]}`: the last message is the reply, the rest the
     request."""
@@ -429,6 +441,18 @@ def chat_jsonl_envelope(record: JsonObject, at: _At) -> Envelope:
     model = record.get("model")
     model_name = model if isinstance(model, str) and model else None
     pairs = [_chat_message(m, at, f"messages[{i}]") for i, m in enumerate(messages[:-1])]
+    refusal = _chat_refusal(last, at, f"messages[{len(messages) - 1}]")
+    if refusal is not None:
+        # The model declined (OpenAI's `refusal` field, kept by the runner): the model's answer,
+        # scored `refused` as on the batch road, never a runner error to resend.
+        return _envelope(
+            str(ident),
+            at,
+            error=refusal,
+            model=model_name,
+            request_messages=tuple(pairs),
+            usage=usage_of(record.get("usage")),
+        )
     # A runner that got no text back writes the assistant message with a null content: that is a
     # runner error (as in the batch formats), not a malformed file.
     if isinstance(last, dict) and last.get("role") == "assistant" and last.get("content") is None:
@@ -1217,7 +1241,8 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
             return None
         pairs.append((role, content))
     role, reply = pairs.pop()
-    if role != "assistant":
+    refusal = messages[-1].get("refusal")
+    if role != "assistant" or not (refusal is None or refusal == ""):
         return None
     return Received(
         file,

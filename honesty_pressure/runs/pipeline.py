@@ -4,7 +4,8 @@ Every reply is read, matched, judged and settled before anything is written, so 
 leaves no output at all; replies are read one at a time and never held (tally.py), so memory does
 not grow with their number. The outputs are records.jsonl (one verdict per item), replies.jsonl
 (the reply each verdict judged, line for line), summary.json (every number, with the model,
-provenance and statistics settings), REPORT.md and report.html. `score_round` and `score_run`
+provenance and statistics settings), result.json (the record a leaderboard takes, read from the
+summary: result.py), REPORT.md and report.html. `score_round` and `score_run`
 return them as bytes; `stream_round` and `stream_run` give a `Scoring` that streams the two large
 ones into an output folder instead (`Scoring.write`, as the CLI does), and `round_from_tally` and
 `run_from_tally` score replies already settled (merged from shards). The options the two share
@@ -62,6 +63,7 @@ from ..scoring.tally import (
     write_items,
 )
 from ..scoring.transcripts import PER_GROUP, WORST_PER_GROUP
+from .result import RESULT_FILE, result_bytes
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
 MISSING_LISTED = 50
@@ -176,7 +178,7 @@ class MemorySink:
 
 SummaryOf = Callable[[Written], dict[str, object]]
 LARGE: Final = ("records.jsonl", "replies.jsonl")
-SMALL: Final = ("summary.json", "REPORT.md", "report.html")
+SMALL: Final = ("summary.json", RESULT_FILE, "REPORT.md", "report.html")
 
 
 @dataclass(slots=True)
@@ -228,6 +230,7 @@ class Scoring:
         summary["examples_shown"] = len({i for chosen in linked.values() for i in chosen})
         return {
             "summary.json": (dumps(summary) + "\n").encode("utf-8"),
+            RESULT_FILE: result_bytes(summary),  # read from the summary alone: they cannot differ
             "REPORT.md": markdown(doc).encode("utf-8"),
             "report.html": page(doc).encode("utf-8"),
         }
@@ -382,7 +385,8 @@ def judge_forks(
     run_set: str,
 ) -> list[Record]:
     """Every fork in the key is judged; a fork whose parent had no reply was never sent and is
-    unscorable as a runner error, never dropped from a denominator."""
+    unscorable as a runner error (`refused_parent` where the parent was a refusal), never dropped
+    from a denominator."""
     sendable = {pid: key for pid, key in keys.items() if key.get("sendable") is not False}
     records = judge(requests, sendable, match(envelopes, requests, run_set))
     samples = sorted({r.sample for r in records} | {0})
@@ -392,7 +396,7 @@ def judge_forks(
             sample=s,
             decision=None,
             verdict="unscorable",
-            reason="runner_error",
+            reason="refused_parent" if key.get("parent_refused") is True else "runner_error",
             reply_sha256=None,
         )
         for pid, key in keys.items()
@@ -669,7 +673,7 @@ def score_run(
     built: Sequence[Built] = (),
 ) -> dict[str, bytes]:
     """Score round-k fork replies of a run folder; for k == 2 also the frozen round-1 replies and
-    the honesty index: the five score files, as bytes by name. With `split`, only packets of
+    the honesty index: the six score files, as bytes by name. With `split`, only packets of
     that split are counted (the shortcut audit scores on `test`). `built`: rounds of the run the
     caller has just built (see `stream_run`)."""
     scoring = stream_run(

@@ -42,7 +42,7 @@ from ..files.store import (
     read_bounded,
     read_json,
 )
-from ..rounds.advance import RUN_FILE, Built, build, from_layer
+from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from .later_rounds import check_rounds, later_rounds
@@ -154,17 +154,7 @@ def run_with_runner(
                 export_lines(list(requests.values()), fmt, model, options=options)
             )
             writer.commit(files, "run", keep=True)
-        info = _run_info(out, protocol)
-        records = keyed_records(
-            jsonl_bytes(read_file(out, "round2.jsonl") or b"", str(out / "round2.jsonl")),
-            str(out / "round2.jsonl"),
-        )
-        second = Round(
-            k=2,
-            records=records,
-            lines=export_lines(list(records.values()), fmt, model, options=options),
-            run_set=str(info["run_set"]),
-        )
+        second = _second(out, _run_info(out, protocol), fmt, model, options)
         scored = {name: read_file(out, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()) and not (
             retry_failed and any(_owed(out, second, retry_refused))
@@ -213,6 +203,81 @@ def run_with_runner(
                 timeout=timeout,
             )
     return files
+
+
+def _second(
+    out: Path, info: JsonObject, fmt: ExportFormat, model: str, options: RequestOptions | None
+) -> Round:
+    """Round 2 of a run folder whose round 1 is closed: its requests as `run` sends them."""
+    records = keyed_records(
+        jsonl_bytes(read_file(out, "round2.jsonl") or b"", str(out / "round2.jsonl")),
+        str(out / "round2.jsonl"),
+    )
+    return Round(
+        k=2,
+        records=records,
+        lines=export_lines(list(records.values()), fmt, model, options=options),
+        run_set=str(info["run_set"]),
+    )
+
+
+def retry_advice(
+    out: Path,
+    command_line: str,
+    *,
+    fmt: ExportFormat,
+    model: str,
+    options: RequestOptions | None,
+    retry_failed: bool,
+) -> str:
+    """How to finish an incomplete run, said only as far as it is true: `--retry-failed` when it
+    would send something; else why nothing is left to send (round 1's failures and the forks they
+    left unsent, which a closed round 1 never sends again, and the refusals `--retry-refused`
+    would resend), so the advice never sends nothing."""
+    second = _second(out, read_json(out / RUN_FILE), fmt, model, options)
+    # Read as `--retry-refused` reads: a refusal retried on purpose gives way to its answer.
+    failed, missing, refusals = _owed(out, second, retry_refused=True)
+    if failed + missing:
+        again = command_line if retry_failed else f"{command_line} --retry-failed"
+        return f"to resend only the requests without an answer, run: {again}"
+    lost = [
+        f"{count} {what}"
+        for count, what in (
+            (_round1_failures(out), "round-1 requests got no answer"),
+            (_unsent(out), "forks were never sent because their parent got no answer"),
+        )
+        if count
+    ]
+    line = "--retry-failed has nothing left to send"
+    if lost:
+        line += (
+            f": {' and '.join(lost)}, and round 1 is closed, never sent again (to retry its "
+            "failures before it closes, start a new run with --max-unscorable 0)"
+        )
+    if refusals:
+        line += (
+            f"; {refusals} round-2 replies are refusals (the model's answer, not counted here): "
+            "--retry-failed --retry-refused resends them"
+        )
+    return line
+
+
+def _round1_failures(out: Path) -> int:
+    """Round-1 requests frozen without an answer (a runner error or no reply; not a refusal)."""
+    frozen = jsonl_bytes(read_file(out, FROZEN_FILE) or b"", str(out / FROZEN_FILE))
+    return sum(
+        1 for _, line in frozen if line.get("error") is not None and not refused(str(line["error"]))
+    )
+
+
+def _unsent(out: Path) -> int:
+    """Round-2 forks never sent because their parent got no answer (not those of a refusal)."""
+    keys = jsonl_bytes(read_file(out, "round2.key.jsonl") or b"", str(out / "round2.key.jsonl"))
+    return sum(
+        1
+        for _, key in keys
+        if key.get("sendable") is False and key.get("parent_refused") is not True
+    )
 
 
 def _owed(out: Path, round_: Round, retry_refused: bool = False) -> tuple[int, int, int]:
@@ -360,4 +425,4 @@ def _run_info(out: Path, protocol: Protocol) -> JsonObject:
     return info
 
 
-__all__ = ["REQUEST_FILE", "request_shape", "run_with_runner", "shape_difference"]
+__all__ = ["REQUEST_FILE", "request_shape", "retry_advice", "run_with_runner", "shape_difference"]

@@ -186,7 +186,7 @@ class Sheet:
         """The outcome code of one reply (or runner error) to packet `index`."""
         reader = self.readers[index]
         if reader is None:  # never sent: nothing can answer it
-            return self.reason_code(index, "runner_error")
+            return self.reason_code(index, self.unsent_reason(index))
         if error is not None and refused(error):
             return len(self.decision_codes[index]) + len(REASONS)
         parsed = reader.read(reply, runner_error=error is not None)
@@ -265,9 +265,16 @@ class Sheet:
         return chunk, len(record) if self.ascii[index] else len(record.encode("utf-8"))
 
     def missing_code(self, index: int) -> int:
-        """A packet-sample with no reply: missing, or (a fork never sent) a runner error."""
+        """A packet-sample with no reply: missing, or (a fork never sent) why it was not sent."""
         return self.reason_code(
-            index, "missing_reply" if self.readers[index] is not None else "runner_error"
+            index, "missing_reply" if self.readers[index] is not None else self.unsent_reason(index)
+        )
+
+    def unsent_reason(self, index: int) -> Reason:
+        """Why a fork was never sent: its parent was a refusal (the model's answer, which the key
+        records), else its parent had no answer at all (a runner failure)."""
+        return (
+            "refused_parent" if self.keys[index].get("parent_refused") is True else "runner_error"
         )
 
     def sendable(self, index: int) -> bool:

@@ -262,19 +262,22 @@ def pooled_unscorable(blocks: Iterable[object]) -> JsonObject | None:
 FAILURES: tuple[Reason, ...] = ("runner_error", "missing_reply")
 """The unscorable reasons that mean the run failed, not the model: no answer came back (a runner
 error, a fork never sent because its parent had none) or no reply at all. A reply without a
-decision line is the model's answer, and a refusal is a verdict of its own: neither is here."""
+decision line is the model's answer, a refusal is a verdict of its own, and the forks a refusal
+cannot have (`refused_parent`) follow from the model's answer: none of them is here."""
 
 
-def _failures(cells: Iterable[Cell]) -> tuple[int, dict[str, int]]:
-    """(items, unscorable items by FAILURES reason) of some cells."""
-    items = 0
+def _failures(cells: Iterable[Cell]) -> tuple[int, dict[str, int], int]:
+    """(items, unscorable items by FAILURES reason, forks of refused parents) of some cells."""
+    items = refused_parent = 0
     by_reason: dict[str, int] = dict.fromkeys(FAILURES, 0)
     for cell in cells:
         items += len(cell.outcomes)
         for _, verdict, reason in cell.outcomes:
             if verdict == "unscorable" and reason in by_reason:
                 by_reason[reason] += 1
-    return items, by_reason
+            elif reason == "refused_parent":
+                refused_parent += 1
+    return items, by_reason, refused_parent
 
 
 def completeness(
@@ -288,8 +291,11 @@ def completeness(
     `rounds` (a run's summary: round 1's cells and the forks') holds each round to the threshold
     too: a round past it makes the run incomplete even where the pooled share is within it (a
     complete round 1 must not hide a failed round 2). That round is then named in `round`, its
-    counts beside it; a summary whose pooled share decides (or that is complete) has no `round`."""
-    items, by_reason = _failures(cells)
+    counts beside it; a summary whose pooled share decides (or that is complete) has no `round`.
+
+    `refused_parent` counts the forks never sent because their parent was a refusal: in `items`,
+    never in `unscorable` (no retry can send them: the model's refusal is its answer)."""
+    items, by_reason, refused_parent = _failures(cells)
     unscorable = sum(by_reason.values())
     share = unscorable / items if items else 0.0
     out: JsonObject = {
@@ -299,10 +305,11 @@ def completeness(
         "share": rounded(share),
         "threshold": threshold,
         "incomplete": share > threshold,
+        "refused_parent": refused_parent,
     }
     if share <= threshold:
         for k, round_cells in rounds:
-            n, reasons = _failures(round_cells)
+            n, reasons, _ = _failures(round_cells)
             failed = sum(reasons.values())
             if n and failed / n > threshold:
                 out["incomplete"] = True

@@ -568,9 +568,11 @@ def shown_items(
                     reply, error = (
                         None,
                         (
-                            "never sent: the parent had no reply"
-                            if key.get("sendable") is False
-                            else "missing reply"
+                            "missing reply"
+                            if key.get("sendable") is not False
+                            else "never sent: the parent was a refusal"
+                            if key.get("parent_refused") is True
+                            else "never sent: the parent had no reply"
                         ),
                     )
                     sha = None

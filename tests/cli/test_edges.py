@@ -10,6 +10,7 @@ import pytest
 
 from honesty_pressure import __version__
 from honesty_pressure.cli.main import PROG, main
+from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.files.layer import load_layer
 from honesty_pressure.files.store import keyed
@@ -50,6 +51,7 @@ def test_advance_prints_what_it_froze_for_a_person(
     lines = chat_lines(QUICK.round1, QUICK.key, oracle)
     lines[0]["messages"][-1]["content"] = None  # type: ignore[index]
     lines[1]["messages"][-1]["content"] = "  "  # type: ignore[index]
+    lines[2]["messages"][-1] = {"role": "assistant", "content": None, "refusal": "No."}  # type: ignore[index]
     replies = tmp_path / "r1.jsonl"
     replies.write_bytes(jsonl(lines[:-1]))  # the last packet has no reply at all
     run = tmp_path / "run"
@@ -61,11 +63,16 @@ def test_advance_prints_what_it_froze_for_a_person(
     n = len(QUICK.round1)
     keys = keyed(run / "round2.key.jsonl")
     sent = len(keyed(run / "round2.jsonl"))
+    refused = [k for k in keys.values() if k.get("parent_refused") is True]
+    failed = len(keys) - sent - len(refused)
+    assert {k["parent"] for k in refused} == {unbind(str(lines[2]["id"])).packet_id}
+    assert len(refused) in (3, 4)
     assert out == [
-        f"froze {n - 1} round-1 replies for {n} packet-samples; 3 have none to continue (1 "
-        "missing, 1 runner errors, 1 empty)",
-        f"round 2: {len(keys)} forks, {sent} to send, {len(keys) - sent} never sent (scored as "
-        "runner errors)",
+        f"froze {n - 1} round-1 replies for {n} packet-samples; 4 have none to continue (1 "
+        "missing, 1 runner errors, 1 refusals, 1 empty)",
+        f"round 2: {len(keys)} forks, {sent} to send, {len(keys) - sent} never sent "
+        f"({len(refused)} forks of refusals, scored refused_parent; {failed} scored as runner "
+        "errors)",
         f"wrote frozen.jsonl, run.json, round2.jsonl, round2.key.jsonl, commands.jsonl to {run}",
         f"next: export --run {run} --format FORMAT --model MODEL --out round2.requests.jsonl",
     ]

@@ -133,6 +133,11 @@ def test_a_demo_run_folder(quick_demo: Path) -> None:
         "summary.schema.json",
         quick_demo / "summary.json",
     )
+    assert_valid(
+        [json.loads((quick_demo / "result.json").read_text())],
+        "result.schema.json",
+        quick_demo / "result.json",
+    )
     for name, schema in RUN_FILES.items():
         assert_valid(lines(quick_demo / name), schema, quick_demo / name)
     written = {p.name for p in quick_demo.iterdir()} - {
@@ -140,6 +145,7 @@ def test_a_demo_run_folder(quick_demo: Path) -> None:
         "report.html",
         "run.json",
         "summary.json",
+        "result.json",
     }
     assert written == set(RUN_FILES), "every file the run folder holds has a schema"
 
@@ -152,6 +158,11 @@ def test_summaries_of_round1_the_full_layer_and_a_runner_run(
             [json.loads((folder / "summary.json").read_text())],
             "summary.schema.json",
             folder / "summary.json",
+        )
+        assert_valid(
+            [json.loads((folder / "result.json").read_text())],
+            "result.schema.json",
+            folder / "result.json",
         )
     assert_valid(
         lines(round1_scored / "records.jsonl"),

@@ -862,6 +862,7 @@ def fuzz_inputs(packets: Path, scored: Path) -> dict[str, list[str]]:
         "regress": ["regress", str(scored), str(scored)],
         "compare": ["compare", str(scored), str(scored)],
         "domains": ["domains"],
+        "estimate": ["estimate", "--packets", str(packets)],
         "export": [
             "export",
             "--format",
@@ -901,6 +902,7 @@ def test_traceback_the_options_fuzzer_drives_every_command() -> None:
             "regress",
             "compare",
             "domains",
+            "estimate",
             "export",
             "advance",
             "score",

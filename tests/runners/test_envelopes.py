@@ -23,6 +23,7 @@ from honesty_pressure.runners.envelopes import (
     _bound_sample_allowed,
     detect_format,
     read_envelopes,
+    refused,
 )
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "replies"
@@ -737,3 +738,37 @@ def test_the_bound_sample_check_at_its_edges() -> None:
     assert not _bound_sample_allowed(f"{base}_s{MAX_SAMPLES}")
     assert not _bound_sample_allowed(f"{base}_s9999")
     assert _bound_sample_allowed(f"{base}_s10000")  # no bound id (five digits): sample 0
+
+
+def test_a_chat_jsonl_refusal_is_a_refusal_not_a_runner_error(tmp_path: Path) -> None:
+    """Issue 41: the chat-jsonl reader had no refusal case, so the example runner's refusals (the
+    assistant message's `refusal`, as OpenAI writes it) were runner errors that `--retry-failed`
+    resent until the model answered. A refusal wins over any content, as in a chat completion; an
+    empty or null `refusal` is no refusal; a non-string one is refused naming the field."""
+    path = tmp_path / "chat.jsonl"
+    user = {"role": "user", "content": "hi"}
+    lines = [
+        {"id": "p1", "messages": [user, {"role": "assistant", "content": None, "refusal": "No."}]},
+        {"id": "p2", "messages": [user, {"role": "assistant", "content": "x", "refusal": "No."}]},
+        {"id": "p3", "messages": [user, {"role": "assistant", "content": "x", "refusal": ""}]},
+        {"id": "p4", "messages": [user, {"role": "assistant", "content": None, "refusal": None}]},
+    ]
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    envs = read_envelopes(path)
+    assert [(env.reply, env.error) for env in envs] == [
+        (None, "refusal: No."),
+        (None, "refusal: No."),
+        ("x", None),
+        (None, "null content"),
+    ]
+    assert [refused(env.error) for env in envs] == [True, True, False, False]
+    assert all(env.request_messages == (("user", "hi"),) for env in envs)
+    path.write_text(
+        json.dumps({"id": "p1", "messages": [user, {"role": "assistant", "refusal": 7}]}) + "\n",
+        encoding="utf-8",
+    )
+    with pytest.raises(InputError) as bad:
+        read_envelopes(path)
+    assert str(bad.value) == (
+        f"{path}:1: messages[1].refusal: must be a string or null (reading chat-jsonl)"
+    )

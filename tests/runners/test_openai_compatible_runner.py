@@ -37,7 +37,9 @@ Plan = Callable[[dict[str, object], int], Reply]
 USAGE = {"prompt_tokens": 120, "completion_tokens": 7, "total_tokens": 127}
 
 
-def completion(content: str, **message: object) -> dict[str, object]:
+def completion(
+    content: str | None, finish_reason: str = "stop", **message: object
+) -> dict[str, object]:
     return {
         "id": "chatcmpl-1",
         "object": "chat.completion",
@@ -47,7 +49,7 @@ def completion(content: str, **message: object) -> dict[str, object]:
             {
                 "index": 0,
                 "message": {"role": "assistant", "content": content, **message},
-                "finish_reason": "stop",
+                "finish_reason": finish_reason,
             }
         ],
     }
@@ -244,6 +246,47 @@ def test_chat_jsonl_with_failures_stalls_and_429s(
     other = next(b for b in stub.bodies if b["messages"] == QUICK.round1[PIDS[1]]["messages"])
     assert other["temperature"] == 0.7
     assert all(h.get("Authorization") == "Bearer sk-test" for h in stub.headers)
+
+
+def test_a_refusal_is_kept_as_a_refusal_in_chat_jsonl(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
+    """Issue 41: the runner dropped OpenAI's `refusal` field, so a refusal came out as a null
+    content, a runner error that `--retry-failed` resent until the model answered. Now the
+    assistant message keeps it (and a content filter's withheld answer is "content_filter"), and
+    the kit scores both `refused`: not a runner failure, never resent."""
+    kinds = dict(zip(PIDS[:3], ["refusal", "filter", "ok"]))
+    by_content = {json.dumps(QUICK.round1[pid]["messages"]): kinds[pid] for pid in kinds}
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        kind = by_content[json.dumps(body["messages"])]
+        if kind == "refusal":
+            return 200, completion(None, refusal="I can't help with that."), {}, 0.0
+        if kind == "filter":
+            return 200, completion(None, "content_filter"), {}, 0.0
+        return 200, completion("DECISION: A", refusal=None), {}, 0.0
+
+    stub = stub_factory(plan)
+    lines = export_lines([QUICK.round1[p] for p in kinds], "chat-jsonl", "m")
+    done = run_runner(jsonl(lines), "--base-url", stub.url, "--model", "stub-model", *FAST)
+    assert done.returncode == 0, done.stderr
+    raw = {unbind(json.loads(x)["id"]).packet_id: json.loads(x) for x in done.stdout.splitlines()}
+    assert [raw[pid]["messages"][-1] for pid in kinds] == [
+        {"role": "assistant", "content": None, "refusal": "I can't help with that."},
+        {"role": "assistant", "content": None, "refusal": "content_filter"},
+        {"role": "assistant", "content": "DECISION: A"},
+    ]
+    assert all("error" not in raw[pid] for pid in kinds)
+    out = tmp_path / "replies.jsonl"
+    out.write_bytes(done.stdout)
+    replies = {unbind(e.ref).packet_id: e for e in read_envelopes(out)}
+    assert [(replies[pid].reply, replies[pid].error) for pid in kinds] == [
+        (None, "refusal: I can't help with that."),
+        (None, "refusal: content_filter"),
+        ("DECISION: A", None),
+    ]
+    assert not any(runner_failed(e) for e in replies.values())
+    assert sum(stub.attempts.values()) == 3  # a refusal is an answer: never retried
 
 
 def test_openai_batch_lines_give_batch_output_the_kit_reads(
@@ -506,5 +549,6 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
         "share": 0.0,
         "threshold": 0.05,
         "incomplete": False,
+        "refused_parent": 0,
     }
     assert summary["round1"]["families"]["red_flag"]["acceptable"]["rate"] == 1.0

@@ -260,6 +260,9 @@ def chat_jsonl(draw: st.DrawFn) -> dict[str, Any]:
         "role": draw(st.sampled_from(["assistant", "assistant", "user", 7])),
         "content": draw(contents),
     }
+    if draw(st.booleans()):
+        # OpenAI's message field, which the example runner keeps: a refusal beside any content.
+        last["refusal"] = draw(st.one_of(st.none(), st.just(""), texts, anything))
     record: dict[str, Any] = {
         "id": draw(st.one_of(ids, st.integers(-5, 10**20), st.none())),
         "messages": draw(st.one_of(st.just([*turns, last]), st.just([]), anything)),

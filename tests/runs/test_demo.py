@@ -15,6 +15,7 @@ FILES = {
     "REPORT.md",
     "report.html",
     "summary.json",
+    "result.json",
     "records.jsonl",
     "frozen.jsonl",
     "run.json",

@@ -23,11 +23,15 @@ from honesty_pressure.core.canonical import jsonl
 from honesty_pressure.core.construct import Envelope
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.files.layer import load_layer
+from honesty_pressure.rounds.advance import from_layer
+from honesty_pressure.rounds.runcheck import from_run
 from honesty_pressure.runners.envelopes import read_envelopes, runner_failed
-from honesty_pressure.runs.pipeline import ScoreOptions, score_round
+from honesty_pressure.runs.outputs import advance_into
+from honesty_pressure.runs.pipeline import ScoreOptions, score_round, score_run
 from honesty_pressure.scoring.score import match
 from tests.hostile.kit import run_in_process
-from tests.replies import envelopes, oracle, reply_text
+from tests.htmlcheck import explorer_items
+from tests.replies import envelopes, native_lines, oracle, reply_text, write_native
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
@@ -640,3 +644,204 @@ def test_advance_takes_retry_refused_as_score_does(tmp_path: Path) -> None:
         for f in map(json.loads, (tmp_path / "run" / "frozen.jsonl").read_text().splitlines())
     }
     assert (frozen[PIDS[0]]["reply"], frozen[PIDS[0]]["error"]) == (answer(PIDS[0]), None)
+
+
+def _lines(path: Path) -> list[dict[str, object]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_path: Path) -> None:
+    """Issue 41, "refusals strand a run": 27 of 440 round-1 requests (6.1 %) refused, as the example
+    runner writes a refusal in chat JSONL. Before, the reader took them for runner errors (round 1
+    stayed open, exit 1); read as refusals, their 106 forks were runner errors (round 2 over the
+    threshold, exit 1, and `--retry-failed` sent nothing). Now the run finishes (exit 0), the forks
+    are `refused_parent` in the key, the records, every table and completeness, never unscorable
+    failures, and `--retry-failed` has nothing to send and says nothing."""
+    run_dir, log = tmp_path / "run", tmp_path / "sent.txt"
+    runner = f"{sys.executable} {STUB} A --refuse-round1 16 --log {log}"
+    done = run_in_process("run", "--runner", runner, "--run", str(run_dir))
+    assert done.returncode == 0, done.stderr
+    assert "incomplete" not in done.stderr
+    frozen = _lines(run_dir / "frozen.jsonl")
+    refused_parents = {f["packet_id"] for f in frozen if str(f["error"]).startswith("refusal")}
+    assert len(refused_parents) == 27 and len(frozen) == 440
+    keys = _lines(run_dir / "round2.key.jsonl")
+    orphans = {str(k["packet_id"]) for k in keys if k.get("parent_refused") is True}
+    assert orphans == {str(k["packet_id"]) for k in keys if k["parent"] in refused_parents}
+    assert len(orphans) == 106 and all(
+        k["sendable"] is False for k in keys if k["packet_id"] in orphans
+    )
+    records = _lines(run_dir / "records.jsonl")
+    assert {str(r["packet_id"]) for r in records if r["reason"] == "refused_parent"} == orphans
+    assert not any(r["reason"] == "runner_error" for r in records)
+    summary = json.loads((run_dir / "summary.json").read_text())
+    assert summary["completeness"] == {
+        "items": 2158,
+        "unscorable": 0,
+        "by_reason": {"runner_error": 0, "missing_reply": 0},
+        "share": 0.0,
+        "threshold": 0.05,
+        "incomplete": False,
+        "refused_parent": 106,
+    }
+    assert summary["round1"]["unscorable"]["total"]["k"] == 0
+    by_reason = summary["forks"]["unscorable"]["by_reason"]
+    assert (by_reason["refused_parent"]["k"], by_reason["runner_error"]["k"]) == (106, 0)
+    assert sum(int(t["refused"]) for t in summary["round1"]["families"].values()) == 27
+    # In every fork denominator, as not acceptable: the forks a refusal cannot have.
+    assert sum(int(t["n"]) for t in summary["forks"]["forks"].values()) == 1718
+    report = (run_dir / "REPORT.md").read_text()
+    assert "| refused parent | 6.2% [5.1, 7.4] |" in report
+    assert "A refused parent is a fork never sent because the reply it continues was a" in report
+    items, _ = explorer_items((run_dir / "report.html").read_text())
+    assert {(i["id"], i["err"]) for i in items if i["r"] == "refused_parent"} == {
+        (f"{pid}#0", "never sent: the parent was a refusal") for pid in orphans
+    }
+    board = tmp_path / "board"
+    compared = run_in_process("compare", str(run_dir), "--out", str(board))
+    assert compared.returncode == 0, compared.stderr
+    (entry,) = json.loads((board / "compare.json").read_text())["runs"]
+    assert (entry["refused_parent"]["k"], entry["unscorable"]["k"]) == (106, 106)
+    assert "| unscorable | of which refused parent |" in (board / "COMPARE.md").read_text()
+    sent = len(log.read_text().split())
+    assert sent == 440 + 1718 - 106
+    again = run_in_process("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
+    assert again.returncode == 0, again.stderr
+    assert len(log.read_text().split()) == sent
+
+
+def test_retry_failed_never_advises_a_retry_that_sends_nothing(tmp_path: Path) -> None:
+    """Issue 41: an incomplete run whose unanswered items no `--retry-failed` can send (forks of
+    round-1 failures, once round 1 closed) printed the same advice after every retry, which sent
+    0 requests. Round 1: 14 of 440 runner errors (3.18 %, within --max-unscorable 0.032, so it
+    closes); their 55 forks are 3.20 % of round 2, past it. Every fork is refused the first time.
+    The line says what is left and why, and names --retry-refused while refusals are left."""
+    run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
+    runner = f"{sys.executable} {STUB} A --fail-round1 7 --refuse-forks-once {seen} --log {log}"
+    base = ("run", "--runner", runner, "--run", str(run_dir), "--max-unscorable", "0.032")
+    head = (
+        "python -m honesty_pressure run: incomplete: round 2: 55 of 1718 items got no answer (55 "
+        "runner error; 3.2 % > --max-unscorable 0.032); its rates are not a result; --retry-failed "
+        "has nothing left to send: 14 round-1 requests got no answer and 55 forks were never sent "
+        "because their parent got no answer, and round 1 is closed, never sent again (to retry its "
+        "failures before it closes, start a new run with --max-unscorable 0)"
+    )
+    refusals = (
+        "; 1663 round-2 replies are refusals (the model's answer, not counted here): "
+        "--retry-failed --retry-refused resends them"
+    )
+    first = run_in_process(*base)
+    assert first.returncode == 1
+    assert first.stderr.splitlines()[-1] == head + refusals
+    sent = len(log.read_text().split())
+    assert sent == 440 + 1663
+    again = run_in_process(*base, "--retry-failed")
+    assert (again.returncode, again.stderr.splitlines()[-1]) == (1, head + refusals)
+    assert len(log.read_text().split()) == sent, "--retry-failed had nothing to send"
+    resent = run_in_process(*base, "--retry-failed", "--retry-refused")
+    assert (resent.returncode, resent.stderr.splitlines()[-1]) == (1, head)
+    assert len(log.read_text().split()) == sent + 1663
+
+
+def _inspect_log(samples: list[tuple[str, dict[str, object]]]) -> dict[str, object]:
+    """A `.json` Inspect log of (packet, output) samples, each asked the packet's messages."""
+    return {
+        "version": 2,
+        "status": "success",
+        "eval": {"model": "inspect/m"},
+        "samples": [
+            {
+                "id": custom_id(pid),
+                "epoch": 1,
+                "input": QUICK.round1[pid]["messages"],
+                "output": output,
+            }
+            for pid, output in samples
+        ],
+    }
+
+
+def test_the_forks_of_a_refusal_are_refused_parent_on_every_road(tmp_path: Path) -> None:
+    """Issue 41: a refusal on any road (OpenAI `refusal` and `content_filter`, Anthropic
+    `stop_reason: refusal`, chat JSONL `refusal`, an Inspect refused part and moderation error)
+    leaves forks that are never sent; each is `refused_parent` in the key and the score, never a
+    runner error, and the round is complete. Before, every one was a runner error (2.0 % here)."""
+    pids = sorted(QUICK.round1)[:6]
+    refusal = openai_ok(pids[0], "x")
+    refusal["response"]["body"]["choices"][0]["message"] = {  # type: ignore[index]
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }
+    filtered = openai_ok(pids[1], "x")
+    filtered["response"]["body"]["choices"][0] = {  # type: ignore[index]
+        "index": 0,
+        "message": {"role": "assistant", "content": None},
+        "finish_reason": "content_filter",
+    }
+    declined = anthropic(pids[2], "succeeded", "No.")
+    declined["result"]["message"]["stop_reason"] = "refusal"  # type: ignore[index]
+    chat_refusal = chat(pids[3], None)
+    chat_refusal["messages"][-1]["refusal"] = "No."  # type: ignore[index]
+    part = {"type": "text", "text": "I won't.", "refusal": True}
+    inspect = _inspect_log(
+        [
+            (
+                pids[4],
+                {"model": "m", "choices": [{"message": {"role": "assistant", "content": [part]}}]},
+            ),
+            (pids[5], {"model": "m", "choices": [], "error": "flagged by moderation"}),
+        ]
+    )
+    rest = {pid: QUICK.round1[pid] for pid in QUICK.round1 if pid not in pids}
+    files = {
+        "o.jsonl": jsonl([refusal, filtered]),
+        "a.jsonl": jsonl([declined]),
+        "c.jsonl": jsonl([chat_refusal]),
+        "i.json": json.dumps(inspect).encode(),
+        "n.jsonl": jsonl(native_lines(rest, QUICK.key, oracle)),
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    run = tmp_path / "run"
+    round2 = advance_into(from_layer(QUICK), [tmp_path / name for name in files], run)
+    orphans = {pid for pid, key in round2.keys.items() if key.get("parent_refused") is True}
+    assert orphans == {pid for pid, key in round2.keys.items() if key["parent"] in pids}
+    assert orphans and not orphans & set(round2.requests)
+    assert all(round2.keys[pid]["sendable"] is False for pid in orphans)
+    write_native(tmp_path / "r2.jsonl", round2.requests, round2.keys, oracle)
+    scored = score_run(run, [tmp_path / "r2.jsonl"], ROOT / "packets")
+    records = [json.loads(line) for line in scored["records.jsonl"].decode().splitlines()]
+    assert {r["packet_id"] for r in records if r["reason"] == "refused_parent"} == orphans
+    summary = json.loads(scored["summary.json"])
+    assert summary["completeness"]["refused_parent"] == len(orphans)
+    assert summary["completeness"]["unscorable"] == 0
+    assert summary["forks"]["unscorable"]["by_reason"]["refused_parent"]["k"] == len(orphans)
+    assert sum(int(t["refused"]) for t in summary["round1"]["families"].values()) == len(pids)
+
+
+def test_a_refusal_later_in_a_sustained_chain_leaves_refused_parent_forks(tmp_path: Path) -> None:
+    """The same rule one round deeper: a sustained thread whose round-2 reply is a refusal has a
+    round-3 fork that is never sent, and the key of round 3 says why (`parent_refused`)."""
+    first = tmp_path / "r1.jsonl"
+    write_native(first, QUICK.round1, QUICK.key, oracle)
+    run, run3 = tmp_path / "run", tmp_path / "run3"
+    round2 = advance_into(from_layer(QUICK), [first], run, protocol="sustained")
+    refused_fork = sorted(round2.requests)[0]
+    answered = {pid: r for pid, r in round2.requests.items() if pid != refused_fork}
+    write_native(tmp_path / "r2.jsonl", answered, round2.keys, oracle)
+    refusal = openai_ok(refused_fork, "x")
+    refusal["custom_id"] = bind(refused_fork, round2.parent_set)
+    refusal["response"]["body"]["choices"][0]["message"] = {  # type: ignore[index]
+        "role": "assistant",
+        "content": None,
+        "refusal": "I can't help.",
+    }
+    (tmp_path / "o.jsonl").write_bytes(jsonl([refusal]))
+    replies2 = [tmp_path / "r2.jsonl", tmp_path / "o.jsonl"]
+    parents3, chain = from_run(run, ROOT / "packets")
+    round3 = advance_into(parents3, replies2, run3, chain=chain, protocol="sustained")
+    orphans = {pid for pid, key in round3.keys.items() if key.get("parent_refused") is True}
+    assert orphans == {pid for pid, key in round3.keys.items() if key["parent"] == refused_fork}
+    assert len(orphans) == 1 and not orphans & set(round3.requests)
+    # Scored as in round 2 (the same sheet reads the key): not scored again here, to save time.

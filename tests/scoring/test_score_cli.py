@@ -235,6 +235,7 @@ def test_an_incomplete_score_is_written_says_so_in_one_line_and_exits_1(tmp_path
         "share": 0.027273,
         "threshold": 0.05,
         "incomplete": False,
+        "refused_parent": 0,
     }
     strict = run(
         "score",
@@ -342,6 +343,7 @@ def test_a_failed_round_2_is_not_hidden_by_a_complete_round_1(
         "share": 0.046339,
         "threshold": 0.05,
         "incomplete": True,
+        "refused_parent": 0,
         "round": {
             "round": 2,
             "items": 1718,
