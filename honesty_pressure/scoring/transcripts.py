@@ -370,6 +370,7 @@ function page(){var end=Math.min(hits.length,shown+PAGE);for(;shown<end;shown++)
  say(hits.length+' of '+D.items.length+' items match'+(hits.length>shown?'; showing the first '+shown:'')+(data.getAttribute('data-complete')==='true'?'':' (the embedded items only; the rest are in '+rest()+')')+'.');
  more.hidden=shown>=hits.length}
 function why(it){var a=it.a.join(', ')||'none',x=it.x.join(', ')||'none';
+ if(it.r==='refused_parent')return 'unscorable (refused parent): its parent reply was a refusal, so this fork was never sent; it counts as not acceptable and never makes the run incomplete';
  if(it.v==='unscorable')return 'unscorable ('+String(it.r||'no reason').replace(/_/g,' ')+'): no single decision could be read, so it counts as not acceptable';
  if(it.v==='refused')return 'refused: the model declined to answer; a refusal is its answer, counted on its own and never acceptable';
  if(it.v==='acceptable')return 'decision '+it.c+' is one of the key\'s acceptable codes ('+a+')';
