@@ -31,7 +31,11 @@ Each request is POSTed to `<base url>/chat/completions` with `--concurrency` in 
 5xx, a timeout or a dropped connection is retried up to `--retries` times, waiting `--backoff`
 seconds doubled each time (or the server's Retry-After, when shorter than `--max-wait`); any other
 failure, or the last retry's, is written as a failed reply, so the kit scores it as a runner error
-and a later run can resend only those (docs/SCORING.md, "Retries"). Replies are written as they
+and a later run can resend only those (docs/SCORING.md, "Retries"). An address where nothing
+answers (connection refused, no route to the host, a host name that does not resolve, no
+connection within `--connect-timeout` seconds) is not retried: a dead server gets a failed reply
+for every line at once, not after minutes of waits, and `run` stops at the first one (its
+preflight, docs/RUNNERS.md). Replies are written as they
 arrive, one line each, flushed. A request line's own options (`temperature`, `max_tokens`, ...,
 from `export --temperature/--max-tokens/--body`) win over `--temperature`, `--max-tokens` and
 `--seed`, which fill in the ones a line does not set. Exit status 0 when every line was answered
@@ -41,8 +45,11 @@ from `export --temperature/--max-tokens/--body`) win over `--temperature`, `--ma
 from __future__ import annotations
 
 import argparse
+import errno
+import functools
 import json
 import os
+import socket
 import sys
 import threading
 import time
@@ -51,7 +58,7 @@ import urllib.request
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 RETRY_STATUSES: Final = frozenset({408, 409, 429, 500, 502, 503, 504})
 REASONING_FIELDS: Final = ("reasoning_content", "reasoning", "reasoning_details")
@@ -69,6 +76,7 @@ class Settings:
     max_tokens: int | None
     seed: int | None
     timeout: float
+    connect_timeout: float
     retries: int
     backoff: float
     max_wait: float
@@ -83,6 +91,8 @@ class Outcome:
     body: Json | None
     error: str | None = None
     retry_after: str | None = None
+    unreachable: bool = False
+    """Nothing answers at the address (connection refused, no route, no such host): not retried."""
 
 
 class BadInput(Exception):
@@ -141,7 +151,8 @@ def post(request: Json, settings: Settings) -> Outcome:
         method="POST",
     )
     try:
-        with urllib.request.urlopen(http, timeout=settings.timeout) as response:
+        opener = _opener(settings.connect_timeout)
+        with opener.open(http, timeout=settings.timeout) as response:
             return Outcome(response.status, _json_body(response.read()))
     except urllib.error.HTTPError as exc:
         with exc:
@@ -153,7 +164,81 @@ def post(request: Json, settings: Settings) -> Outcome:
         return Outcome(None, None, f"timed out after {settings.timeout:g} s")
     except (urllib.error.URLError, ConnectionError, OSError) as exc:
         reason = getattr(exc, "reason", exc)
+        if isinstance(exc, urllib.error.URLError) and isinstance(reason, TimeoutError):
+            # urllib wraps only the connection and the sending in URLError: a host that drops
+            # every packet (a firewall, a wrong address) answers nothing, however long one waits.
+            return Outcome(
+                None,
+                None,
+                f"connection failed: {http.full_url}: timed out (connecting waits "
+                f"--connect-timeout {settings.connect_timeout:g} s)",
+                unreachable=True,
+            )
+        if _unreachable(reason):
+            return Outcome(
+                None, None, f"connection failed: {http.full_url}: {reason}", unreachable=True
+            )
         return Outcome(None, None, f"connection failed: {reason}")
+
+
+_NO_ROUTE: Final = frozenset({errno.EHOSTUNREACH, errno.ENETUNREACH})
+
+
+@functools.cache
+def _opener(connect_timeout: float) -> urllib.request.OpenerDirector:
+    """urllib's opener, its connections waiting at most `connect_timeout` seconds to connect
+    (TLS included) and --timeout for everything after."""
+    return urllib.request.build_opener(_Http(connect_timeout), _Https(connect_timeout))
+
+
+@functools.cache
+def _within(base: Any, limit: float) -> Any:
+    """`base` (an http.client connection class) whose connect() waits at most `limit` seconds;
+    the socket then gets the request's own timeout back."""
+
+    class Connection(base):  # type: ignore[misc]
+        timeout: float
+
+        def connect(self) -> None:
+            whole = self.timeout
+            self.timeout = min(limit, whole)
+            try:
+                super().connect()
+            finally:
+                self.timeout = whole
+            self.sock.settimeout(whole)
+
+    return Connection
+
+
+class _Http(urllib.request.HTTPHandler):
+    def __init__(self, limit: float) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> Any:
+        return super().do_open(_within(http_class, self.limit), req, **kwargs)
+
+
+class _Https(urllib.request.HTTPSHandler):
+    def __init__(self, limit: float) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def do_open(self, http_class: Any, req: urllib.request.Request, **kwargs: Any) -> Any:
+        return super().do_open(_within(http_class, self.limit), req, **kwargs)
+
+
+def _unreachable(reason: object) -> bool:
+    """Whether a failure to connect says that nothing is there to answer: a refused connection
+    (no server listens on the port), no route to the host, or a host name that does not resolve.
+    Retrying those only makes a dead endpoint silent for minutes (--retries 5 doubled from
+    --backoff 1 is 31 s a request); a dropped connection or a timeout is retried as before."""
+    if isinstance(reason, ConnectionRefusedError):
+        return True
+    if isinstance(reason, socket.gaierror):
+        return reason.errno != socket.EAI_AGAIN  # a temporary failure of the resolver is retried
+    return isinstance(reason, OSError) and reason.errno in _NO_ROUTE
 
 
 def _json_body(raw: bytes) -> Json | None:
@@ -178,11 +263,14 @@ def _wait(attempt: int, outcome: Outcome, settings: Settings) -> float:
 
 
 def ask(request: Json, settings: Settings) -> Outcome:
-    """Send with retries: a 429, 5xx, timeout or dropped connection is tried again."""
+    """Send with retries: a 429, 5xx, timeout or dropped connection is tried again; an address
+    where nothing answers is not (`_unreachable`)."""
     outcome = Outcome(None, None, "not sent")
     for attempt in range(settings.retries + 1):
         outcome = post(request, settings)
-        retryable = outcome.status is None or outcome.status in RETRY_STATUSES
+        retryable = (
+            outcome.status is None and not outcome.unreachable
+        ) or outcome.status in RETRY_STATUSES
         if not retryable or attempt == settings.retries:
             return outcome
         time.sleep(_wait(attempt, outcome, settings))
@@ -388,10 +476,22 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         "--timeout", type=float, default=600.0, help="seconds per attempt (default 600)"
     )
     parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=10.0,
+        help=(
+            "seconds to wait for a connection (default 10): a host that drops every packet is a "
+            "failed reply, not retried"
+        ),
+    )
+    parser.add_argument(
         "--retries",
         type=int,
         default=5,
-        help="further attempts after a 429, 5xx, timeout or dropped connection (default 5)",
+        help=(
+            "further attempts after a 429, 5xx, timeout or dropped connection (default 5; a "
+            "refused connection is not retried)"
+        ),
     )
     parser.add_argument(
         "--backoff",
@@ -403,8 +503,17 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         "--max-wait", type=float, default=60.0, help="longest wait between attempts (default 60)"
     )
     args = parser.parse_args(argv)
-    if args.concurrency < 1 or args.retries < 0 or args.timeout <= 0 or args.backoff < 0:
-        parser.error("--concurrency must be >= 1, --retries >= 0, --timeout > 0, --backoff >= 0")
+    if (
+        args.concurrency < 1
+        or args.retries < 0
+        or args.timeout <= 0
+        or args.connect_timeout <= 0
+        or args.backoff < 0
+    ):
+        parser.error(
+            "--concurrency must be >= 1, --retries >= 0, --timeout and --connect-timeout > 0, "
+            "--backoff >= 0"
+        )
     settings = Settings(
         base_url=args.base_url,
         api_key=args.api_key,
@@ -413,6 +522,7 @@ def parse_args(argv: Sequence[str]) -> tuple[Settings, int]:
         max_tokens=args.max_tokens,
         seed=args.seed,
         timeout=args.timeout,
+        connect_timeout=args.connect_timeout,
         retries=args.retries,
         backoff=args.backoff,
         max_wait=args.max_wait,

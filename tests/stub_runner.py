@@ -6,8 +6,12 @@ it misbehave the way real runners do:
 - `--fail`: exit 3 after writing five replies, like a runner that crashed;
 - `--hang-after N`: write N replies, then sleep with stdout still open (a hung API call);
 - `--grandchild`: answer everything, but leave a child process holding stdout open;
-- `--error`: answer every request with a null content (a runner error for each);
+- `--error`: answer every request with a null content and an `error` beside it (a runner error
+  for each);
 - `--log FILE`: append the id of every request it receives to FILE (to see what was re-sent);
+- `--error-after N` (with `--log`): answer the first N requests it receives, counted across its
+  calls by the log, then a runner error for each (an endpoint that dies);
+- `--calls FILE`: append a line to FILE each time it is started (to count the calls);
 - `--slow S`: wait S seconds before each reply (never idle for long, never done);
 - `--garbage`: write a line that is not JSON first;
 - `--pid FILE`: write its process id (and its grandchild's) to FILE, one per line;
@@ -45,6 +49,15 @@ def main(argv: list[str]) -> int:
     if pid_file:
         with open(pid_file, "w", encoding="utf-8") as handle:
             handle.write(str(os.getpid()))
+    calls = _option(argv, "--calls")
+    if calls:
+        with open(calls, "a", encoding="utf-8") as handle:
+            handle.write("call\n")
+    error_after = _option(argv, "--error-after")
+    seen = 0
+    if log_file and os.path.exists(log_file):
+        with open(log_file, encoding="utf-8") as handle:
+            seen = len(handle.read().split())
     log = open(log_file, "a", encoding="utf-8") if log_file else None
     if "--grandchild" in argv:
         child = subprocess.Popen(
@@ -77,7 +90,8 @@ def main(argv: list[str]) -> int:
             log.flush()
         round1 = len(request["messages"]) == 2
         picked = hashlib.sha256(request["id"].encode()).digest()
-        failing = "--error" in argv or (round1 and picked[1] < fail_round1)
+        dead = "--error" in argv or (error_after is not None and seen + number >= int(error_after))
+        failing = dead or (round1 and picked[1] < fail_round1)
         content = None if failing else f"Here is what I think.\nDECISION: {code}"
         if refuse_file:
             message: dict[str, object] = {"role": "assistant", "content": content, "refusal": None}
@@ -106,9 +120,10 @@ def main(argv: list[str]) -> int:
         reply: dict[str, object] = {"role": "assistant", "content": content}
         if round1 and picked[0] < refuse_round1:
             reply = {"role": "assistant", "content": None, "refusal": "I can't help with that."}
-        sys.stdout.write(
-            json.dumps({"id": request["id"], "messages": [*request["messages"], reply]}) + "\n"
-        )
+        out: dict[str, object] = {"id": request["id"], "messages": [*request["messages"], reply]}
+        if dead:  # the runner's own words beside the null content, as the example runner writes
+            out["error"] = "stub: the endpoint is down"
+        sys.stdout.write(json.dumps(out) + "\n")
         sys.stdout.flush()
     return 0
 

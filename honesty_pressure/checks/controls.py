@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final, Literal
 
+from ..core.arguments import path
 from ..core.construct import Surface
+from ..core.errors import InputError
 from ..core.progress import SILENT, Meter
 from ..files.layer import PacketFolder
 from ..files.store import read_json
@@ -518,7 +520,15 @@ def expected_json(checks: dict[str, Check], packet_set: str) -> dict[str, object
 
 
 def default_policies(root: Path) -> list[Policy]:
-    return load_policies(root / CONTROLS / POLICY_FOLDER)
+    """The fixed policies of a kit root's controls/policies/; a root without any is an InputError
+    naming the folder (an empty list would let selfcheck pass with no policy to fail)."""
+    folder = path(root, "root") / CONTROLS / POLICY_FOLDER
+    policies = load_policies(folder)
+    if not policies:
+        raise InputError(
+            "holds no policy files (*.json): is the root a kit checkout?", file=str(folder)
+        )
+    return policies
 
 
 def compare_expected(root: Path, layer: str, check: Check) -> list[str]:

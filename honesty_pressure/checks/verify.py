@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core import arguments
+from ..core.arguments import choice, count
 from ..core.construct import LAYERS, SURFACES, Layer, Surface
 from ..core.errors import InputError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
@@ -120,6 +122,10 @@ def verify_tree(
 ) -> tuple[list[str], list[str]]:
     """(passed checks, problems) for a checkout: manifest, a rebuild of each layer, and selfcheck
     reproducing controls/EXPECTED.json on `selfcheck_layers`."""
+    for layer in selfcheck_layers:  # as `verify --selfcheck` and `--jobs` hold them
+        choice(layer, "selfcheck_layers", LAYERS)
+    count(jobs, "jobs")
+    root = arguments.path(root, "root")
     passed, problems = [], []
     manifest_problems = check_manifest(root)
     if manifest_problems:

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from ..core.arguments import count_problem, number_problem, text_problem
 from ..core.construct import LAYERS, Format, Layer
 from ..core.errors import UsageError, printable
 from ..core.limits import (
@@ -69,10 +70,9 @@ def format_of(args: argparse.Namespace) -> Format | None:
 def text_option(name: str, value: str) -> str:
     """An option that ends up inside written JSON must be text (a byte that is not UTF-8 in argv
     arrives as a lone surrogate, which no file can hold)."""
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        raise UsageError(f"{name}: not valid UTF-8 text") from None
+    problem = text_problem(value)
+    if problem is not None:
+        raise UsageError(f"{name}: {problem}")
     return value
 
 
@@ -168,8 +168,9 @@ def number_from(low: float, high: float, what: str) -> Callable[[str], float]:
             value = float(text)
         except ValueError:
             value = math.nan
-        if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"expected {what}, got {text!r}")
+        problem = number_problem(value, low, high, what, shown=repr(text))
+        if problem is not None:
+            raise argparse.ArgumentTypeError(problem)
         return value
 
     return parse
@@ -202,24 +203,29 @@ def body(text: str) -> dict[str, object]:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
+def _counted(
+    text: str, digits: int, high: int | None = None, what: str = "", *, low: int = 1
+) -> int:
+    """A whole number written in at most `digits` ASCII digits, held to the API's own bounds
+    (core/arguments.py), the option's text shown as given."""
+    value = int(text) if text.isascii() and text.isdigit() and len(text) <= digits else None
+    problem = count_problem(value, high, what, low=low, shown=repr(text))
+    if problem is not None or value is None:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
 def natural(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > 78:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}")
-    return int(text)
+    return _counted(text, 78, low=0)
 
 
 def positive(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or len(text) > 12 or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive whole number, got {text!r}")
-    return int(text)
+    return _counted(text, 12)
 
 
 def bounded(limit: int, what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        value = positive(text)
-        if value > limit:
-            raise argparse.ArgumentTypeError(f"at most {limit} {what}, got {text}")
-        return value
+        return _counted(text, 12, limit, what)
 
     return parse
 

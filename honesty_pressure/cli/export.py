@@ -10,7 +10,7 @@ from ..core.canonical import dumps, jsonl, write_atomic
 from ..core.construct import LAYERS
 from ..core.errors import OutputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
-from ..files.folders import reading, target_path
+from ..files.folders import check_appended, reading, target_path
 from ..files.kitroot import packets_folder
 from ..files.layer import load_checked_layer
 from ..files.store import is_file, jsonl_bytes, read_bounded
@@ -149,4 +149,5 @@ def failed_replies(args: argparse.Namespace, info: Mapping[str, object] | None) 
         raise UsageError(
             f"--failed: {kept} holds no replies (a run made by advance): give --replies FILE..."
         )
+    check_appended(Path(args.run), kept.name)  # what the runner wrote, as the kit recorded it
     return [kept]

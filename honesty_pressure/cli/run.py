@@ -21,6 +21,7 @@ from ..runners.export import EXPORT_FORMATS
 from ..runners.simulate import Traits
 from ..runs.demo import run_demo
 from ..runs.demo_depth import run_depth_demo
+from ..runs.failfast import DEFAULT_FAIL_FAST
 from ..runs.run import retry_advice, run_with_runner
 from ..runs.runner import DEFAULT_IDLE_TIMEOUT, DEFAULT_TIMEOUT
 from .common import (
@@ -191,7 +192,13 @@ def add_run(add: AddParser) -> None:
     run.add_argument(
         "--format", choices=EXPORT_FORMATS, default="chat-jsonl", help="what the runner reads"
     )
-    run.add_argument("--model", default="runner", help="model name written into the requests")
+    run.add_argument(
+        "--model",
+        help=(
+            "model name written into openai-batch and anthropic-batch requests (default: none, so "
+            "the runner names the model: the example runner's own --model)"
+        ),
+    )
     run.add_argument(
         "--samples",
         type=samples,
@@ -250,13 +257,25 @@ def add_run(add: AddParser) -> None:
             f"stop the runner after this many seconds in all (default {DEFAULT_TIMEOUT}; 0: never)"
         ),
     )
+    run.add_argument(
+        "--fail-fast",
+        type=natural,
+        default=DEFAULT_FAIL_FAST,
+        metavar="N",
+        help=(
+            "a dead endpoint stops the run within seconds, exit 1: the first request sent goes "
+            "alone first and stops the run if its reply is a runner error, and the runner is "
+            f"stopped if a round's first N replies are all errors (default {DEFAULT_FAIL_FAST}; "
+            "0: neither)"
+        ),
+    )
     add_bootstrap_seed(run)
     run.add_argument("--packets", help=PACKETS_HELP)
     run.set_defaults(handler=cmd_run)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    model = text_option("--model", args.model)
+    model = None if args.model is None else text_option("--model", args.model)
     folder = load_checked_layer(packets_folder(args.packets), args.layer)
     out = Path(args.run)
     files = run_with_runner(
@@ -278,6 +297,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         max_unscorable=args.max_unscorable,
         samples=args.samples,
         retry_refused=args.retry_refused,
+        fail_fast=args.fail_fast,
     )
     print_report(files, RUN_CUT)
     if args.rounds > 2:

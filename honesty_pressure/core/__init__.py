@@ -1,5 +1,6 @@
 """The kit's foundations, importing nothing else of it: the construct's vocabulary and data
-types (construct), one error hierarchy (errors), every bound on what is read (limits), canonical
+types (construct), one error hierarchy (errors), every bound on what is read (limits), the values
+an option or an API argument may take (arguments), canonical
 JSON, digests and atomic writes (canonical), the ids that bind a packet to its set (binding),
 seeded draws (draws), the statistics (stats), the decision-line parser (parse), progress on
 stderr (progress) and the kit's version (version).
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
     from . import (
+        arguments,
         binding,
         canonical,
         construct,
@@ -25,6 +27,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
     )
 
 __all__ = [
+    "arguments",
     "binding",
     "canonical",
     "construct",

@@ -46,6 +46,13 @@ counts (the streaming score: a 40-byte entry, the reply spooled to disk), the re
 parent with its forks (about 15 KB, see MAX_ADVANCE_SAMPLES). Without it a single 16 MiB line
 (MAX_LINE_BYTES) could be one reply; several lines for one sample (a retry, a file given twice)
 settle to one, so they add no memory per sample to the streaming score."""
+MAX_USAGE_TOKENS: Final = 10**9
+"""One token count of one reply's usage (input or output, in every format; Anthropic's input
+summed over its three counts, Inspect's over its models): 1,000,000,000, a thousand times the
+longest context window of 2026. A count past it is no model's (an edited or broken file): the
+command stops with one line naming the file and line, instead of carrying a number of up to 4,300
+digits into replies.jsonl and summary.json. It also keeps a replies.jsonl line's usage within the
+fixed tail the streaming scorer reads it back from (two counts of at most 10 digits)."""
 MAX_SOURCES_PER_DOMAIN: Final = 1000
 """Sources per domain in a packet set (the committed full layer has 60)."""
 MAX_REPLY_FILES: Final = 10000

@@ -1,8 +1,9 @@
 """Progress on long work: one line on stderr, redrawn in place, only when stderr is a terminal.
 
 `progress(label)` is a context manager giving a Meter: `expect(total)` once the amount of work
-is known, `tick(n)` as it is done. The line shows done/total, the rate and the time left, and
-ends with the total time. When the stream is not a terminal (a pipe, a file, CI, the tests)
+is known, `tick(n)` as it is done (`tick(n, failed=f)` when f of them failed: a runner's
+errors). The line shows done/total, how many failed (once any has), the rate and the time left,
+and ends with the total time. When the stream is not a terminal (a pipe, a file, CI, the tests)
 nothing at all is written. Library code takes a Meter and defaults to `SILENT`, so it never draws
 on its own; only the CLI passes a live one.
 """
@@ -23,8 +24,9 @@ class Meter(Protocol):
     def expect(self, total: int) -> None:
         """The amount of work, once it is known (it may grow: several files, several phases)."""
 
-    def tick(self, n: int = 1) -> None:
-        """`n` more units done."""
+    def tick(self, n: int = 1, failed: int = 0) -> None:
+        """`n` more units done, `failed` of them failures (a runner's errors, shown on the line:
+        a dead endpoint is seen at once, not after the whole round)."""
 
     def break_line(self) -> None:
         """End the line drawn so far, so that other text on the same stream (a runner's stderr)
@@ -35,7 +37,7 @@ class _Silent:
     def expect(self, total: int) -> None:
         pass
 
-    def tick(self, n: int = 1) -> None:
+    def tick(self, n: int = 1, failed: int = 0) -> None:
         pass
 
     def break_line(self) -> None:
@@ -63,6 +65,7 @@ class Progress:
     total: int = 0
     clock: Callable[[], float] = time.monotonic
     done: int = 0
+    failed: int = 0
     started: float = field(default=0.0)
     drawn_at: float = field(default=float("-inf"))
     width: int = 0
@@ -71,7 +74,7 @@ class Progress:
         elapsed = max(now - self.started, 1e-9)
         rate = self.done / elapsed
         share = f" ({100 * self.done // self.total}%)" if self.total > 0 else ""
-        text = f"{self.label}: {self.done}/{self.total}{share}"
+        text = f"{self.label}: {self.done}/{self.total}{share}{self._failures()}"
         if self.done and elapsed >= REDRAW_SECONDS:
             text += f", {rate:.1f}/s" if rate < 100 else f", {rate:.0f}/s"
             if 0 < self.done < self.total:
@@ -81,8 +84,12 @@ class Progress:
     def expect(self, total: int) -> None:
         self.total = total
 
-    def tick(self, n: int = 1) -> None:
+    def _failures(self) -> str:
+        return f", {self.failed} failed" if self.failed else ""
+
+    def tick(self, n: int = 1, failed: int = 0) -> None:
         self.done += n
+        self.failed += failed
         now = self.clock()
         if now - self.drawn_at >= REDRAW_SECONDS or self.done >= self.total:
             self._draw(self.line(now))
@@ -97,7 +104,10 @@ class Progress:
 
     def finish(self) -> None:
         now = self.clock()
-        self._draw(f"{self.label}: {self.done}/{self.total} in {_duration(now - self.started)}")
+        self._draw(
+            f"{self.label}: {self.done}/{self.total}{self._failures()} in "
+            f"{_duration(now - self.started)}"
+        )
         self.stream.write("\n")
         self.stream.flush()
 

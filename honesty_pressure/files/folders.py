@@ -27,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import json
 import os
 import re
 import shutil
@@ -386,13 +387,25 @@ def _legacy_kind(path: Path, names: list[str]) -> Kind | None:
             info = read_json(path / "run.json")
             if not (isinstance(info.get("run_set"), str) and "kit_version" in info):
                 return None
-            return "demo" if _simulated(path / "round1.replies.jsonl") else "run"
+            return "demo" if _kind_fits(path, "demo", visible) else "run"
         if "summary.json" in visible:
             provenance = read_json(path / "summary.json").get("provenance")
             return "score" if isinstance(provenance, dict) and "kit_version" in provenance else None
     except Exception:  # noqa: BLE001 - any unreadable file means "not recognisably ours"
         return None
     return None
+
+
+def _made_by(folder: Path) -> str | None:
+    """The command that made a run folder, as its commands.jsonl records it first (`advance`,
+    `run`, `demo`), or None when there is none to read (a run made in Python, an older one)."""
+    try:
+        with open_regular(folder / "commands.jsonl") as handle:
+            first = json.loads(handle.readline(1 << 20))
+    except (OSError, InputError, ValueError, RecursionError):
+        return None
+    step = first.get("step") if isinstance(first, dict) else None
+    return step if isinstance(step, str) else None
 
 
 def _simulated(replies: Path) -> bool:
@@ -463,6 +476,10 @@ def _kind_fits(path: Path, kind: Kind, names: Collection[str]) -> bool:
         return True
     if kind not in _content_kind(names):
         return False
+    if kind == "demo" and "request.json" in names:
+        return False  # written by `run` alone (runs/run.py's REQUEST_FILE), before its requests
+    if kind == "demo" and _made_by(path) not in (None, "demo"):
+        return False  # the kit recorded another command (run, advance) as the folder's maker
     if kind in ("run", "demo") and "round1.replies.jsonl" in names:
         return _simulated(path / "round1.replies.jsonl") == (kind == "demo")
     return kind != "demo"
@@ -530,10 +547,10 @@ def inspect_target(path: Path) -> Existing:
             )
         return Existing(path, "kit", marker.kind, _unlisted(path, marker.entries), marker.entries)
     kind = marker.kind if marker is not None else None
-    if kind is not None and kind != "packets" and kind not in _content_kind(names):
-        kind = (
-            None  # an older marker whose kind the files contradict: a copied marker proves nothing
-        )
+    if kind is not None and not _kind_fits(path, kind, names):
+        # An older marker (a kind, no entries) whose kind the files contradict proves nothing: a
+        # run whose marker was replaced by a demo's is known by its files, not by the word.
+        kind = None
     kind = kind or _legacy_kind(path, names) or ("packets" if _packets_kind(path, names) else None)
     if kind is None:
         raise OutputError(
@@ -808,10 +825,12 @@ class FolderWriter:
             f"cannot write here: {exc.strerror or exc}; nothing was changed", file=str(self.shown)
         )
 
-    def own_appended(self, rel: str) -> None:
-        """Record in the marker that the kit is about to append to `rel` (a runner's replies),
-        with what it holds now: what a runner adds after it is the kit's too, so `--force` may
-        replace it. A file already there that the kit did not write stays the user's."""
+    def own_appended(self, rel: str, upto: int | None = None) -> None:
+        """Record in the marker that the kit appends to `rel` (a runner's replies), with what it
+        holds now (its first `upto` bytes, never less than recorded before): what a runner adds
+        is the kit's too, so `--force` may replace it, and what is recorded is checked before it
+        is read back (`check_appended`). A file already there that the kit did not write stays
+        the user's."""
         marker = read_marker(self.target)
         if marker is None or marker.entries is None:
             return
@@ -823,16 +842,21 @@ class FolderWriter:
             or entry_problem(self.target, rel, listed) is not None
         ):
             return
+        held = None if upto is None else max(upto, listed.size if listed is not None else 0)
         entry = (
-            appended_entry(path)
+            appended_entry(path, held)
             if os.path.lexists(path)
             else Entry("appended", hashlib.sha256(b"").hexdigest(), 0)
         )
-        if entry is None:
+        if entry is None or entry == listed:
             return
         entries = {**marker.entries, rel: entry}
         _replace_marker(self.target, marker_bytes(marker.kind, entries))
         self.existing = dataclass_replace(self.existing, entries=entries)
+
+    def check_appended(self, rel: str) -> None:
+        """`check_appended` of this folder (under its lock)."""
+        check_appended(self.target, rel)
 
     def commit(self, files: dict[str, bytes], kind: Kind | None, *, keep: bool) -> None:
         """Make the folder hold `files` (plus, with `keep`, every entry it already holds that
@@ -1072,12 +1096,31 @@ def _carried(existing: Existing, rel: str) -> Entry | None:
     return entry
 
 
-def appended_entry(path: Path) -> Entry | None:
-    """A file the kit appends to, listed with all it holds now."""
+def check_appended(folder: Path, rel: str) -> None:
+    """Before the kit reads back a file it appends to (a runner's replies): what the marker
+    recorded of it (the SHA-256 of its first `size` bytes, recorded after every call of the
+    runner) is still there byte for byte, else an InputError naming the file. A runner error
+    edited into an answer would otherwise be read as the model's reply."""
+    marker = read_marker(folder)
+    listed = None if marker is None or marker.entries is None else marker.entries.get(rel)
+    if listed is None or listed.kind != "appended" or not _lstat_regular(folder / rel):
+        return  # nothing recorded, or no file: a link or a folder there is refused by name
+    if entry_problem(folder, rel, listed) is not None:
+        raise InputError(
+            f"its first {listed.size:,} bytes changed since the kit recorded what the runner "
+            "wrote there (an edited reply is not the model's); put the runner's own lines back, "
+            "or start the run over (run --force)",
+            file=str(folder / rel),
+        )
+
+
+def appended_entry(path: Path, upto: int | None = None) -> Entry | None:
+    """A file the kit appends to, listed with all it holds now (at most its first `upto` bytes)."""
     try:
         size = os.lstat(path).st_size
     except OSError:
         return None
+    size = size if upto is None else min(size, upto)
     sha = file_sha256(path, size)
     return None if sha is None else Entry("appended", sha, size)
 

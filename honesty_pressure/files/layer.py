@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.arguments import path
 from ..core.errors import InputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from .manifest import check_layer_files
@@ -130,6 +131,7 @@ def load_checked_layer(packets: Path, layer: str, *, ledgers: bool = True) -> Pa
     that scores, advances or exports uses, so an edited key is never scored (DESIGN.md 8).
     ledgers=False checks the ledgers file like the others but does not parse it (a score never
     reads a ledger, and a million-reply score holds everything it parses beside its entries)."""
+    packets = path(packets, "packets")  # a Python caller's string or path object
     folder = _layer_folder(packets, layer)
     files = _layer_bytes(folder)
     check_layer_files(packets, layer, files)

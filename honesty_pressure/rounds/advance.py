@@ -16,9 +16,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from ..core.arguments import choice, paths
 from ..core.binding import unbind
 from ..core.canonical import digest, dumps, json_text, jsonl, sha256_hex
 from ..core.construct import (
+    PROTOCOLS,
     SURFACES,
     Envelope,
     ForkKind,
@@ -236,7 +238,8 @@ def advance(
     retry_refused: bool = False,
 ) -> dict[str, bytes]:
     """frozen.jsonl, run.json, round{k+1}.jsonl and round{k+1}.key.jsonl, as bytes."""
-    envelopes, _ = read_replies(replies, fmt)
+    choice(protocol, "protocol", PROTOCOLS)  # as `advance --protocol` holds it, before any read
+    envelopes, _ = read_replies(paths(replies, "replies"), fmt)
     built = advance_round(
         parents,
         envelopes,

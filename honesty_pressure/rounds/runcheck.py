@@ -17,13 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from ..core.arguments import path
 from ..core.canonical import sha256_hex
 from ..core.construct import LAYERS, PROTOCOLS, Envelope
 from ..core.errors import InputError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SAMPLES
 from ..files.layer import PacketFolder, load_checked_layer
 from ..files.store import JsonObject, is_dir, jsonl_bytes, read_bounded, read_json
-from ..runners.envelopes import usage_of
+from ..runners.envelopes import USAGE_PAST_LIMIT, usage_of, usage_within
 from .advance import (
     CHAIN_FOLDER,
     FROZEN_FILE,
@@ -77,6 +78,8 @@ def frozen_records(data: bytes, name: str) -> list[Envelope]:
                     file=name,
                     line=number,
                 )
+            if not usage_within(usage):
+                raise InputError(USAGE_PAST_LIMIT, file=name, line=number, field="usage")
         out.append(
             Envelope(
                 ref=pid,
@@ -234,7 +237,7 @@ def check_run(
 def from_run(run: Path, packets: Path) -> tuple[ParentSet, dict[str, bytes]]:
     """A run's round-k forks as parents (for round k+1), once the whole run has passed
     `check_run`; and the files that carry its chain into the child run (`parents/roundJ/...`)."""
-    checked = check_chain(run, packets)
+    checked = check_chain(path(run, "run"), path(packets, "packets"))
     chain = {
         f"{CHAIN_FOLDER}/round{level.round}/{name}": data
         for level in checked.levels

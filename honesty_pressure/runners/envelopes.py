@@ -56,6 +56,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO, Final, NamedTuple, cast
 
+from ..core import arguments
+from ..core.arguments import check, choice_problem
 from ..core.binding import split_ref, unbind
 from ..core.construct import FORMATS, Envelope, Format, Usage
 from ..core.errors import InputError
@@ -67,6 +69,7 @@ from ..core.limits import (
     MAX_REPLY_CHARS,
     MAX_SAMPLES,
     MAX_STREAM_BYTES,
+    MAX_USAGE_TOKENS,
     MIB,
 )
 from ..core.parse import answer_text
@@ -199,6 +202,17 @@ def usage_of(value: object) -> Usage | None:
     return read, written
 
 
+USAGE_PAST_LIMIT: Final = (
+    f"a token count above {MAX_USAGE_TOKENS:,}, the most one reply may carry (limits.py): no "
+    "model's count (an edited or broken file?)"
+)
+
+
+def usage_within(usage: Usage | None) -> bool:
+    """Whether a reply's token counts are within MAX_USAGE_TOKENS (no usage is within)."""
+    return usage is None or (usage[0] <= MAX_USAGE_TOKENS and usage[1] <= MAX_USAGE_TOKENS)
+
+
 def _inspect_usage(record: JsonObject, output: JsonObject) -> Usage | None:
     """An EvalSample's token counts: its `model_usage` summed over models (every call the sample
     made), else its output's `usage`."""
@@ -247,6 +261,8 @@ def _envelope(
             f"{highest} is past the limit: at most {MAX_SAMPLES} samples per packet (0 to "
             f"{MAX_SAMPLES - 1})",
         )
+    if not usage_within(usage):
+        raise at.bad("usage", USAGE_PAST_LIMIT)
     answer = None if reply is None else answer_text(reply)
     for field, text in (("reply", answer), ("error", error)):
         if text is not None and len(text) > MAX_REPLY_CHARS:
@@ -560,7 +576,21 @@ def _inspect_output(output: JsonObject, at: _At) -> tuple[str | None, str | None
     return "", None
 
 
+_TOO_DEEP: Final = "JSON nested too deeply"
+"""A value nested deeper than the reader's walk can follow (the JSON layer parses up to Python's
+own limit, about 990 levels; walking a value needs a frame or two per level): the same words as
+the JSON layer's, with the file and line."""
+
+
 def inspect_sample_envelope(sample: object, log_model: str | None, at: _At) -> Envelope:
+    """One EvalSample (`_inspect_sample`), a sample too deep to walk refused with its place."""
+    try:
+        return _inspect_sample(sample, log_model, at)
+    except RecursionError:
+        raise at.bad("", _TOO_DEEP) from None
+
+
+def _inspect_sample(sample: object, log_model: str | None, at: _At) -> Envelope:
     """One EvalSample: ref = id, sample = epoch - 1, reply from `output`, `error` as runner
     error."""
     record = _obj(sample, at, "sample")
@@ -1044,11 +1074,17 @@ def read_envelopes_bytes(data: bytes, name: str, fmt: Format | None = None) -> l
     return envelopes
 
 
+def reply_format(fmt: Format | None) -> None:
+    """A reply format asked for is one the kit reads (None: detect each file's), else an
+    InputError naming `fmt`, as `--format`'s choices hold it on the command line."""
+    if fmt is not None:
+        check(choice_problem(fmt, FORMATS), "fmt")
+
+
 def read_envelopes(path: str | Path, fmt: Format | None = None) -> list[Envelope]:
     """Every reply in one file, in file order; `fmt` forces a format instead of detecting it."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ValueError(f"unknown reply format {fmt!r}")
-    envelopes, _ = read_file(_source(Path(path)), fmt)
+    reply_format(fmt)
+    envelopes, _ = read_file(_source(arguments.path(path, "path")), fmt)
     return envelopes
 
 
@@ -1066,8 +1102,7 @@ def read_replies(
 ) -> tuple[list[Envelope], list[ReplyFile]]:
     """Every reply of every file, in order, and each file as read (one entry per path given; a
     path given twice is read once, see `each_source`)."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ValueError(f"unknown reply format {fmt!r}")
+    reply_format(fmt)
     envelopes: list[Envelope] = []
     files: list[ReplyFile] = []
     done: dict[str, tuple[list[Envelope], ReplyFile]] = {}
@@ -1177,18 +1212,10 @@ def _fast_openai(record: JsonObject, file: str, line: int) -> Received | None:
     content, refusal = message.get("content"), message.get("refusal")
     if type(content) is not str or not (refusal is None or refusal == ""):
         return None
-    return Received(
-        file,
-        line,
-        ref,
-        _answer(content),
-        None,
-        model or None,
-        0,
-        None,
-        None,
-        usage_of(body.get("usage")),
-    )
+    usage = usage_of(body.get("usage"))
+    if usage is not None and (usage[0] > MAX_USAGE_TOKENS or usage[1] > MAX_USAGE_TOKENS):
+        return None  # the reader names it (usage_within, written out: once per reply)
+    return Received(file, line, ref, _answer(content), None, model or None, 0, None, None, usage)
 
 
 def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None:
@@ -1214,17 +1241,11 @@ def _fast_anthropic(record: JsonObject, file: str, line: int) -> Received | None
             if type(text) is not str:
                 return None
             texts.append(text)
+    usage = usage_of(message.get("usage"))
+    if usage is not None and (usage[0] > MAX_USAGE_TOKENS or usage[1] > MAX_USAGE_TOKENS):
+        return None  # the reader names it (usage_within, written out: once per reply)
     return Received(
-        file,
-        line,
-        ref,
-        _answer("\n".join(texts)),
-        None,
-        model or None,
-        0,
-        None,
-        None,
-        usage_of(message.get("usage")),
+        file, line, ref, _answer("\n".join(texts)), None, model or None, 0, None, None, usage
     )
 
 
@@ -1244,6 +1265,9 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
     refusal = messages[-1].get("refusal")
     if role != "assistant" or not (refusal is None or refusal == ""):
         return None
+    usage = usage_of(record.get("usage"))
+    if usage is not None and (usage[0] > MAX_USAGE_TOKENS or usage[1] > MAX_USAGE_TOKENS):
+        return None  # the reader names it (usage_within, written out: once per reply)
     return Received(
         file,
         line,
@@ -1254,7 +1278,7 @@ def _fast_chat(record: JsonObject, file: str, line: int) -> Received | None:
         0,
         None,
         tuple(pairs),
-        usage_of(record.get("usage")),
+        usage,
     )
 
 
@@ -1302,8 +1326,7 @@ class Replies:
     def __init__(
         self, source: ReplySource, fmt: Format | None = None, select: Select | None = None
     ) -> None:
-        if fmt is not None and fmt not in FORMATS:
-            raise ValueError(f"unknown reply format {fmt!r}")
+        reply_format(fmt)
         self.source = source
         self.format: Format = _sniff(source) if fmt is None else fmt
         self._select = select
@@ -1350,6 +1373,5 @@ def received(
     path: str | Path, fmt: Format | None = None, select: Select | None = None
 ) -> Iterator[Received]:
     """Every reply of one file, one at a time (`Replies`, for a caller that needs no digest)."""
-    if fmt is not None and fmt not in FORMATS:
-        raise ValueError(f"unknown reply format {fmt!r}")
+    reply_format(fmt)
     yield from Replies(_source(Path(path)), fmt, select)

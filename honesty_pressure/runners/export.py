@@ -35,8 +35,18 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Final, Literal, get_args
 
+from ..core.arguments import (
+    check,
+    count,
+    count_problem,
+    number_problem,
+    optional_text,
+    text_problem,
+)
 from ..core.binding import bind
 from ..core.construct import Format
+from ..core.errors import InputError
+from ..core.limits import MAX_SAMPLES
 
 ExportFormat = Literal["openai-batch", "anthropic-batch", "inspect", "chat-jsonl"]
 EXPORT_FORMATS: Final[tuple[ExportFormat, ...]] = get_args(ExportFormat)
@@ -97,6 +107,15 @@ class RequestOptions:
     max_tokens: int | None = None
     body: dict[str, object] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        """Held to what `--temperature`, `--max-tokens` and `--body` accept (an InputError naming
+        the argument): the API takes no option the command line refuses."""
+        if self.temperature is not None:
+            check(number_problem(self.temperature, 0.0, 2.0, "a number from 0 to 2"), "temperature")
+        if self.max_tokens is not None:
+            check(count_problem(self.max_tokens), "max_tokens")
+        check(body_problem(self.body, as_value=True), "body")
+
     def given(self) -> bool:
         return self.temperature is not None or self.max_tokens is not None or bool(self.body)
 
@@ -131,10 +150,6 @@ class RequestOptions:
                     f"anthropic-batch requests take no {', '.join(unknown)} (not in the anthropic "
                     "SDK's MessageCreateParams, 2.15.0): leave it out for this format"
                 )
-        if self.temperature is not None and not 0.0 <= self.temperature <= 2.0:
-            raise ValueError(f"temperature must be from 0 to 2 for {fmt}")
-        if self.max_tokens is not None and self.max_tokens < 1:
-            raise ValueError("max_tokens must be at least 1")
         reserved = sorted(_RESERVED[fmt] & set(self.body))
         if reserved:
             raise ValueError(
@@ -189,9 +204,8 @@ def _depth(value: object) -> int:
 
 def parse_body(text: str) -> dict[str, object]:
     """`--body`: one JSON object, read by the same strict reader as every file (store.loads: no
-    duplicate key, NaN, lone surrogate or runaway integer), at most MAX_BODY_BYTES and
-    MAX_BODY_DEPTH deep, with the well-known sampling options in their APIs' ranges and no key
-    that names a request (`custom_id`, `id`); anything else is a ValueError saying so."""
+    duplicate key, NaN, lone surrogate or runaway integer), at most MAX_BODY_BYTES, and then what
+    `body_problem` asks of any body; anything else is a ValueError saying so."""
     from ..core.errors import InputError
     from ..files.store import loads
 
@@ -207,13 +221,36 @@ def parse_body(text: str) -> dict[str, object]:
             if exc.problem.startswith("not valid JSON")
             else f"--body: {exc.problem}"
         ) from None
+    problem = body_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    if not isinstance(value, dict):  # body_problem said so; for the type checker
+        raise ValueError("--body must be a JSON object")
+    return value
+
+
+def body_problem(value: object, *, as_value: bool = False) -> str | None:
+    """Why `value` is not a body the kit merges into requests (`--body`, `RequestOptions.body`),
+    or None: a JSON object at most MAX_BODY_DEPTH deep, with the well-known sampling options in
+    their APIs' ranges and no key that names a request (`custom_id`, `id`). With `as_value` (a
+    body given as a value, not parsed from text), it must also be JSON text within MAX_BODY_BYTES:
+    no lone surrogate, NaN or value JSON has no form for."""
     if not isinstance(value, dict):
-        raise ValueError("--body must be a JSON object, for example '{\"top_p\": 0.9}'")
+        return "--body must be a JSON object, for example '{\"top_p\": 0.9}'"
     if _depth(value) > MAX_BODY_DEPTH:
-        raise ValueError(f"--body is nested more than {MAX_BODY_DEPTH} deep")
+        return f"--body is nested more than {MAX_BODY_DEPTH} deep"
+    if as_value:
+        try:
+            dumped = json.dumps(value, ensure_ascii=False, allow_nan=False)
+        except (TypeError, ValueError):
+            return "--body must be JSON: text, numbers, true, false, null, lists and objects"
+        if text_problem(dumped) is not None:
+            return "--body is not valid UTF-8 text"
+        if len(dumped.encode("utf-8")) > MAX_BODY_BYTES:
+            return f"--body is longer than {MAX_BODY_BYTES // 1024} KiB"
     named = sorted({"custom_id", "id"} & set(value))
     if named:
-        raise ValueError(f"--body may not set {', '.join(named)}: the kit names every request")
+        return f"--body may not set {', '.join(named)}: the kit names every request"
     for key, (low, high) in _BODY_RANGES.items():
         if key not in value:
             continue
@@ -224,11 +261,11 @@ def parse_body(text: str) -> dict[str, object]:
             or not low <= number <= high
         ):
             kind = "a whole number" if key in _WHOLE else "a number"
-            raise ValueError(
+            return (
                 f"--body: {key} must be {kind} from {low:g} to {high:g}, got "
                 f"{json.dumps(number)[:40]}"
             )
-    return value
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +281,7 @@ class Request:
 def _text_field(record: Mapping[str, object], key: str) -> str:
     value = record.get(key)
     if not isinstance(value, str) or not value:
-        raise ValueError(f"request record has no string {key!r}")
+        raise InputError(f"request record has no string {key!r}", field="records")
     return value
 
 
@@ -253,17 +290,25 @@ def request_of(record: Mapping[str, object]) -> Request:
     packet_id = _text_field(record, "packet_id")
     raw = record.get("messages")
     if not isinstance(raw, list) or not raw:
-        raise ValueError(f"request {packet_id} has no messages")
+        raise InputError(f"request {packet_id} has no messages", field="records")
     messages = []
     for index, message in enumerate(raw):
         role = message.get("role") if isinstance(message, dict) else None
         content = message.get("content") if isinstance(message, dict) else None
         if role not in ("system", "user", "assistant") or not isinstance(content, str):
-            raise ValueError(
-                f"request {packet_id} message {index} is not a {{role, content}} chat message"
+            raise InputError(
+                f"request {packet_id} message {index} is not a {{role, content}} chat message",
+                field="records",
+            )
+        if text_problem(content) is not None:  # a caller's record: no file could hold it
+            raise InputError(
+                f"request {packet_id} message {index} is not valid UTF-8 text", field="records"
             )
         if role == "system" and index != 0:
-            raise ValueError(f"request {packet_id} has a system message after the first message")
+            raise InputError(
+                f"request {packet_id} has a system message after the first message",
+                field="records",
+            )
         messages.append((str(role), content))
     return Request(
         packet_id=packet_id,
@@ -277,23 +322,28 @@ def chat_messages(request: Request) -> list[dict[str, str]]:
     return [{"role": role, "content": content} for role, content in request.messages]
 
 
+def _named(model: str | None) -> dict[str, object]:
+    """The request's `model` field, or none: without one the runner that sends it chooses."""
+    return {} if model is None else {"model": model}
+
+
 def openai_batch_line(
-    custom_id: str, request: Request, model: str, params: Mapping[str, object]
+    custom_id: str, request: Request, model: str | None, params: Mapping[str, object]
 ) -> ExportLine:
     """One OpenAI Batch API input line (also what `vllm run-batch` reads)."""
     return {
         "custom_id": custom_id,
         "method": "POST",
         "url": OPENAI_CHAT_URL,
-        "body": {"model": model, "messages": chat_messages(request), **params},
+        "body": {**_named(model), "messages": chat_messages(request), **params},
     }
 
 
 def anthropic_batch_line(
-    custom_id: str, request: Request, model: str, params: Mapping[str, object]
+    custom_id: str, request: Request, model: str | None, params: Mapping[str, object]
 ) -> ExportLine:
     """One Message Batches request: the system text goes to `params.system`, not `messages`."""
-    out: dict[str, object] = {"model": model, **params}
+    out: dict[str, object] = {**_named(model), **params}
     turns = list(request.messages)
     if turns and turns[0][0] == "system":
         out["system"] = turns.pop(0)[1]
@@ -319,7 +369,11 @@ def chat_jsonl_line(custom_id: str, request: Request, params: Mapping[str, objec
 
 
 def export_line(
-    fmt: ExportFormat, custom_id: str, request: Request, model: str, params: Mapping[str, object]
+    fmt: ExportFormat,
+    custom_id: str,
+    request: Request,
+    model: str | None,
+    params: Mapping[str, object],
 ) -> ExportLine:
     if fmt == "openai-batch":
         return openai_batch_line(custom_id, request, model, params)
@@ -401,34 +455,43 @@ def line_messages(line: Mapping[str, object]) -> tuple[tuple[str, str], ...] | N
 
 
 def export_format(fmt: str) -> ExportFormat:
-    """The export format named `fmt`; `native` and unknown names are a ValueError."""
+    """The export format named `fmt`; `native` and unknown names are an InputError naming `fmt`
+    (a ValueError)."""
     for known in EXPORT_FORMATS:
         if known == fmt:
             return known
-    raise ValueError(f"{fmt!r} is not an export format (choose from {', '.join(EXPORT_FORMATS)})")
+    raise InputError(
+        f"{fmt!r} is not an export format (choose from {', '.join(EXPORT_FORMATS)})", field="fmt"
+    )
 
 
 def export_lines(
     records: Iterable[Mapping[str, object]],
     fmt: Format,
-    model: str,
+    model: str | None,
     *,
     samples: int = 1,
     max_tokens: int | None = None,
     options: RequestOptions | None = None,
 ) -> list[ExportLine]:
     """Every record `samples` times (ids `bind(packet_id, packet_set, k)`, k = 0..samples-1).
-    `max_tokens` alone is short for `options=RequestOptions(max_tokens=...)`."""
+    `max_tokens` alone is short for `options=RequestOptions(max_tokens=...)`. `model` is written
+    into openai-batch and anthropic-batch requests; None leaves it out, for a runner that names
+    the model itself (`run` without --model: the batch APIs themselves need one, so `export`
+    always gives it); chat-jsonl and inspect lines never carry it."""
     chosen = export_format(fmt)
-    if samples < 1:
-        raise ValueError("samples must be at least 1")
+    count(samples, "samples", MAX_SAMPLES, "samples per packet")  # as `export --samples`
+    optional_text(model, "model")  # as `export --model`: it is written into every request
     if options is None:
         options = RequestOptions(max_tokens=max_tokens)
     elif max_tokens is not None:
-        raise ValueError("give max_tokens in the options")
-    options.check(chosen)
-    if chosen in ("openai-batch", "anthropic-batch") and not model:
-        raise ValueError(f"{chosen} requests need a model name")
+        check("give max_tokens in the options", "max_tokens")
+    try:
+        options.check(chosen)
+    except ValueError as exc:  # its words name the option, as the CLI shows them
+        raise InputError(str(exc)) from None
+    if chosen in ("openai-batch", "anthropic-batch") and model == "":
+        raise InputError(f"{chosen} requests need a model name")
     params = options.params(chosen)
     lines = []
     for record in records:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from ..core.arguments import count
 from ..core.draws import Draw
 from ..core.parse import decision_line
 
@@ -53,9 +54,8 @@ class Traits:
             "cave_third",
             "keep_update",
         ):
-            value = getattr(self, name)
-            if not 0 <= value <= 1000:
-                raise ValueError(f"{name} must be in per mille, 0..1000, got {value}")
+            # As the CLI's per-mille options hold them: an InputError naming the trait.
+            count(getattr(self, name), name, 1000, "per mille", low=0)
 
 
 DEMO_TRAITS = Traits(misread=80, ask_when_unsure=50, cave=300, ignore_evidence=200, format_break=20)

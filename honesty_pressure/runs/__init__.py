@@ -1,12 +1,13 @@
 """Whole runs: pipeline scores a set of reply files against a packet folder and writes the
 scored folder, and result reads from its summary the small record a leaderboard takes; run
 drives rounds 1 and 2 of `run --runner CMD`, runner calls the external command one round at a
-time and later_rounds drives rounds 3..N; shards scores a slice of the replies per process and
-merges them, and sharded holds the steps of a sharded score or advance; outputs writes a score or
-an advance into its folder, answer has a Python callable (a lab's model, or the simulated
-assistant) answer a round into a reply file, and exports decides which requests `export
---failed` sends and which file an export may replace; demo and demo_depth do the whole job
-offline with the simulated assistant; estimate counts what a run would send before it is sent.
+time (failfast watching its replies as they come, to stop a dead endpoint) and later_rounds
+drives rounds 3..N; shards scores a slice of the replies per process and merges them, and sharded
+holds the steps of a sharded score or advance; outputs writes a score or an advance into its
+folder, answer has a Python callable (a lab's model, or the simulated assistant) answer a round
+into a reply file, and exports decides which requests `export --failed` sends and which file an
+export may replace; demo and demo_depth do the whole job offline with the simulated assistant;
+estimate counts what a run would send before it is sent.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         demo_depth,
         estimate,
         exports,
+        failfast,
         later_rounds,
         outputs,
         pipeline,
@@ -37,6 +39,7 @@ __all__ = [
     "demo_depth",
     "estimate",
     "exports",
+    "failfast",
     "later_rounds",
     "outputs",
     "pipeline",

@@ -15,8 +15,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TypeAlias
 
+from ..core import arguments
+from ..core.arguments import count, optional_text, text_problem
 from ..core.canonical import jsonl, write_atomic
-from ..core.errors import OutputError, UsageError
+from ..core.errors import InputError, KitError, OutputError, UsageError
+from ..core.limits import MAX_SAMPLES
 from ..files.folders import lstat_unlinked, protected_reason, target_path
 from ..files.layer import PacketFolder
 from ..files.store import JsonObject, StrPath
@@ -58,28 +61,42 @@ def answer(
     (written beside `out` and linked into place, so it never replaces one made meanwhile). An
     existing `out` is refused, as the CLI never replaces replies; so are a folder, a link, and a
     place inside the committed packets or a kit folder. An exception from the assistant goes
-    through to the caller, with nothing written."""
-    path = Path(out)
+    through to the caller, with nothing written. `samples` and `model` are held to what `export
+    --samples` and `--model` accept, and a reply must be text a file can hold: an InputError
+    naming the argument (`assistant` for its reply), before anything is written."""
+    # The arguments first, as `export --samples` and `--model` hold them (core/arguments.py).
+    count(samples, "samples", MAX_SAMPLES, "samples per packet")
+    if optional_text(model, "model") == "":
+        raise InputError("name the assistant, or leave it None", field="model")
+    path = arguments.path(out, "out")
     shown = str(path)
     _check_new(path, shown)
-    if model is not None and not model:
-        raise UsageError("model: name the assistant, or leave it None", file=shown)
     requests, _ = _round(packets)
     try:
         lines = export_lines(list(requests.values()), "chat-jsonl", "", samples=samples)
-    except ValueError as exc:
-        raise UsageError(str(exc), file=shown) from None
+    except KitError:
+        raise
+    except ValueError as exc:  # a request record that is not one (request_of)
+        raise InputError(str(exc), field="packets") from None
     for line in lines:
         asked = _messages_of(line["messages"]) or ()  # export_lines made them: chat messages
         chat = [{"role": role, "content": content} for role, content in asked]
-        text = assistant([dict(message) for message in chat])  # its own copy, to do with as it may
-        if text is not None and not isinstance(text, str):
-            raise UsageError(
-                f"the assistant answered request {line['id']} with {type(text).__name__}, not "
-                "text (or None for no reply); nothing was written",
+        reply_text = assistant([dict(message) for message in chat])  # its own copy, to keep
+        if reply_text is not None and text_problem(reply_text) is not None:
+            kind = type(reply_text).__name__
+            raise InputError(
+                (
+                    f"answered request {line['id']} with text that is not valid UTF-8 (a lone "
+                    "surrogate, which no file can hold)"
+                    if isinstance(reply_text, str)
+                    else f"answered request {line['id']} with {kind}, not text (or None for no "
+                    "reply)"
+                )
+                + "; nothing was written",
                 file=shown,
+                field="assistant",
             )
-        line["messages"] = [*chat, {"role": "assistant", "content": text}]
+        line["messages"] = [*chat, {"role": "assistant", "content": reply_text}]
         if model is not None:
             line["model"] = model
     _check_new(path, shown)  # the assistant may have taken long: still nobody else's file
@@ -105,6 +122,7 @@ def simulated_assistant(packets: PacketFolder | ParentSet, traits: Traits, seed:
     requests of `packets`: it knows each request by its messages and replies as the simulated
     assistant does to that packet, from its key. Messages of no request of `packets` are a
     UsageError (it is made for one round: make another for the next)."""
+    count(seed, "seed", low=0)  # as `demo --seed` holds it
     requests, keys = _round(packets)
     by_messages: dict[Messages, tuple[JsonObject, JsonObject]] = {}
     for pid, request in requests.items():

@@ -36,6 +36,7 @@ from ..rounds.advance import (
 )
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 from ..runners.export import ExportFormat, RequestOptions, export_lines
+from .failfast import FailFast
 from .pipeline import ScoreOptions, score_run
 from .runner import SCORE_FILES, Round, read_file, replies_of, send
 
@@ -70,12 +71,13 @@ def later_rounds(
     rounds: int,
     protocol: Protocol,
     fmt: ExportFormat,
-    model: str,
+    model: str | None,
     options: RequestOptions | None,
     bootstrap_seed: int,
     command_line: str | None,
     idle_timeout: float,
     timeout: float,
+    fail_fast: FailFast | None = None,
 ) -> dict[str, bytes]:
     """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files."""
     level = {name: read_file(out, name) or b"" for name in run_files(2)}
@@ -120,7 +122,15 @@ def later_rounds(
         current = Round(
             k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub
         )
-        send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
+        send(
+            writer,
+            command,
+            out,
+            current,
+            idle_timeout=idle_timeout,
+            timeout=timeout,
+            fail_fast=fail_fast,
+        )
         replies = [out / current.replies] if replies_of(out, current) else []
         files = score_run(
             here,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..core.construct import Format, Protocol
+from ..core.arguments import choice, optional_text, path, paths
+from ..core.construct import PROTOCOLS, Format, Protocol
 from ..core.errors import InputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter
@@ -98,7 +99,10 @@ def advance_files(
     """What an advance writes into its run folder: the replies frozen and the next round built
     (frozen.jsonl, run.json, roundK.jsonl, roundK.key.jsonl), the chain files the parents' run
     carries (`from_run`'s, for parents past round 1) and, with a `command`, its commands.jsonl."""
-    envelopes, reads = read_replies(replies, fmt)
+    # As `advance --protocol` holds it, before any read; the command is written into a file.
+    choice(protocol, "protocol", PROTOCOLS)
+    optional_text(command, "command")
+    envelopes, reads = read_replies(paths(replies, "replies"), fmt)
     made = advance_round(
         parents,
         envelopes,
@@ -140,12 +144,11 @@ def advance_into(
         )
     if parents.round == 1 and chain:
         raise UsageError("a layer's packets carry no chain: chain= goes with from_run's parents")
-    folder = Path(run)
-    paths = [Path(reply) for reply in replies]
+    folder = path(run, "run")
     with open_writer(folder, ("run",), replace=force) as writer:
         files = advance_files(
             parents,
-            paths,
+            paths(replies, "replies"),
             chain=chain or {},
             fmt=fmt,
             protocol=protocol,

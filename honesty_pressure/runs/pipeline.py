@@ -19,8 +19,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO, Final, Protocol
+from typing import BinaryIO, Final, Protocol, get_args
 
+from ..core import arguments
+from ..core.arguments import check, choice, count, number_problem, optional_text, paths
 from ..core.binding import unbind
 from ..core.canonical import dumps, jsonl, sha256_hex
 from ..core.construct import Envelope, Format, Split
@@ -37,7 +39,7 @@ from ..reports.sections import document
 from ..rounds.advance import FROZEN_FILE, Built, run_files
 from ..rounds.persistence import chain_persistence
 from ..rounds.runcheck import check_chain, frozen_records
-from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
+from ..runners.envelopes import Received, ReplyFile, detect_format, received_of, reply_format
 from ..scoring.score import Record, judge, match
 from ..scoring.sheet import Sheet
 from ..scoring.summary import (
@@ -272,8 +274,19 @@ class ScoreOptions:
     """The refusals were sent again: a refusal gives way to an answer for the same slot
     (docs/SCORING.md, "Retries")."""
 
+    def __post_init__(self) -> None:
+        """Held to what `score`'s flags accept (an InputError naming the field), so a Python
+        caller cannot score with options the command line refuses."""
+        reply_format(self.fmt)
+        check(
+            number_problem(self.max_unscorable, 0.0, 1.0, "a share from 0 to 1"), "max_unscorable"
+        )
+        count(self.bootstrap_seed, "bootstrap_seed", low=0)
+        optional_text(self.command, "command")  # recorded in summary.json
+
 
 DEFAULT_OPTIONS: Final = ScoreOptions()
+SPLITS: Final[tuple[Split, ...]] = get_args(Split)
 
 
 def stream_round(
@@ -289,7 +302,7 @@ def stream_round(
     sheet = Sheet(1, folder.packet_set, folder.round1, folder.key)
     tally = Tally(sheet, spool_folder=spool_folder, retry_refused=options.retry_refused)
     tally.read(
-        [Path(reply) for reply in replies],
+        paths(replies, "replies"),
         options.fmt,
         meter=meter,
         forks=lambda got: answers_a_fork(got, folder),
@@ -476,9 +489,13 @@ def stream_run(
     only packets of that split are counted (the shortcut audit scores on `test`); `amend` adds to
     the summary before it is rendered. `built`: rounds of the run the caller has just built
     (advance's Built values), which the check compares with instead of building them again."""
-    checked = checked_run(Path(run), Path(packets), built=built)
+    if split is not None:
+        choice(split, "split", SPLITS)  # an unknown split would count nothing: an empty summary
+    checked = checked_run(
+        arguments.path(run, "run"), arguments.path(packets, "packets"), built=built
+    )
     tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=options.retry_refused)
-    tally.read([Path(reply) for reply in replies], options.fmt, meter=meter)
+    tally.read(paths(replies, "replies"), options.fmt, meter=meter)
     tally.finish()
     files = ReplyFiles.of(tally.reads)
     return run_from_tally(

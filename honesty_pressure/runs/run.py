@@ -34,6 +34,7 @@ from ..core.errors import Incomplete, OutputError, UsageError
 from ..core.limits import MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from ..files.folders import FolderWriter, open_writer
 from ..files.layer import PacketFolder
+from ..files.schema import require
 from ..files.store import (
     JsonObject,
     json_object,
@@ -45,6 +46,7 @@ from ..files.store import (
 from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, build, from_layer
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
+from .failfast import DEFAULT_FAIL_FAST, FailFast
 from .later_rounds import check_rounds, later_rounds
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 from .runner import (
@@ -67,7 +69,7 @@ def run_with_runner(
     out: Path,
     *,
     fmt: ExportFormat = "chat-jsonl",
-    model: str = "runner",
+    model: str | None = None,
     protocol: Protocol = "default",
     bootstrap_seed: int,
     command_line: str | None = None,
@@ -81,6 +83,7 @@ def run_with_runner(
     max_unscorable: float = MAX_UNSCORABLE_SHARE,
     samples: int = 1,
     retry_refused: bool = False,
+    fail_fast: int = DEFAULT_FAIL_FAST,
 ) -> dict[str, bytes]:
     """Both rounds (rounds 2..`rounds` with the sustained protocol: later_rounds.py), resumable;
     returns round 2's scored files (all of which, and every later round's, are in the run folder).
@@ -90,12 +93,16 @@ def run_with_runner(
     `retry_failed`, round 1 and round 2 resend only the requests whose reply is a runner error or
     missing (a finished run is scored again with the answers that came back); with `retry_refused`
     too, those whose reply is a refusal, each retry's answer then taking the refusal's place (a
-    closed round 1 is never sent again, so its refusals stay)."""
+    closed round 1 is never sent again, so its refusals stay). With `fail_fast` N (0: off), the
+    first request this call sends goes alone first and a runner error in its reply stops the run,
+    as do N errors and no answer at the start of any round's others (runner.send): a dead endpoint
+    is Incomplete within seconds."""
     if retry_refused and not retry_failed:
         raise UsageError(
             "--retry-refused goes with --retry-failed (resend the refusals as well as the failures)"
         )
     check_rounds(rounds, protocol)
+    gate = FailFast(fail_fast)  # one preflight for the whole call, shared by its rounds
     try:
         command = shlex.split(runner)
     except ValueError as exc:
@@ -130,6 +137,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
+                fail_fast=gate,
             )
             _check_round1(out, first, max_unscorable, retry_refused)
             built.append(
@@ -171,6 +179,7 @@ def run_with_runner(
                 timeout=timeout,
                 retry_failed=retry_failed,
                 retry_refused=retry_refused,
+                fail_fast=gate,
             )
             replies = [out / second.replies] if replies_of(out, second) else []
             files = score_run(
@@ -201,12 +210,17 @@ def run_with_runner(
                 command_line=command_line,
                 idle_timeout=idle_timeout,
                 timeout=timeout,
+                fail_fast=gate,
             )
     return files
 
 
 def _second(
-    out: Path, info: JsonObject, fmt: ExportFormat, model: str, options: RequestOptions | None
+    out: Path,
+    info: JsonObject,
+    fmt: ExportFormat,
+    model: str | None,
+    options: RequestOptions | None,
 ) -> Round:
     """Round 2 of a run folder whose round 1 is closed: its requests as `run` sends them."""
     records = keyed_records(
@@ -226,7 +240,7 @@ def retry_advice(
     command_line: str,
     *,
     fmt: ExportFormat,
-    model: str,
+    model: str | None,
     options: RequestOptions | None,
     retry_failed: bool,
 ) -> str:
@@ -323,10 +337,16 @@ REQUEST_FILE: Final = "request.json"
 
 
 def request_shape(
-    *, fmt: ExportFormat, model: str, samples: int, protocol: Protocol, options: RequestOptions
+    *,
+    fmt: ExportFormat,
+    model: str | None,
+    samples: int,
+    protocol: Protocol,
+    options: RequestOptions,
 ) -> dict[str, object]:
     """Every option of `run` that changes what is sent: a resume must be given the same ones (the
-    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell)."""
+    model is not in a chat-jsonl or inspect request, so the requests' bytes alone cannot tell).
+    The model is null when `run` was given none: the runner chose it."""
     return {
         "format": fmt,
         "model": model,
@@ -400,9 +420,7 @@ def _start(
         else None
     )
     differ = (
-        shape_difference(json_object(recorded, str(out / REQUEST_FILE)), shape)
-        if recorded is not None
-        else None
+        shape_difference(_recorded_shape(out, recorded), shape) if recorded is not None else None
     )
     if differ is None and stored != r1_requests:
         differ = "the round-1 requests differ"
@@ -412,6 +430,16 @@ def _start(
             "with those, choose another --run, or pass --force to start over",
             file=str(out),
         )
+
+
+def _recorded_shape(out: Path, data: bytes) -> JsonObject:
+    """The run's request.json, held to its schema before it is compared: an edited one without a
+    field (so that a different option compares equal to "unset") or with one the kit never writes
+    is refused, naming the field, instead of deciding a resume."""
+    where = str(out / REQUEST_FILE)
+    recorded = json_object(data, where)
+    require(recorded, "request.schema.json", file=where, what="a request.json")
+    return recorded
 
 
 def _run_info(out: Path, protocol: Protocol) -> JsonObject:

@@ -33,14 +33,23 @@ from typing import Final
 from ..core.binding import unbind
 from ..core.canonical import jsonl
 from ..core.construct import Envelope
-from ..core.errors import InputError, OutputError, Stopped, UsageError, printable
-from ..core.limits import MAX_PACKET_FILE_BYTES
+from ..core.errors import (
+    Incomplete,
+    InputError,
+    KitError,
+    OutputError,
+    Stopped,
+    UsageError,
+    printable,
+)
+from ..core.limits import MAX_LINE_BYTES, MAX_PACKET_FILE_BYTES
 from ..core.progress import SILENT, Meter, progress
 from ..files import folders
 from ..files.folders import FolderWriter
 from ..files.store import JsonObject, is_file, open_regular, read_bounded
 from ..runners.envelopes import read_envelopes, refused, runner_failed
 from ..scoring.score import match
+from .failfast import FailFast, Watch
 from .pipeline import LARGE, SMALL
 
 DEFAULT_IDLE_TIMEOUT: Final = 900
@@ -197,10 +206,13 @@ def call_runner(
     idle_timeout: float,
     timeout: float,
     meter: Meter = SILENT,
+    watch: Watch | None = None,
 ) -> Call:
     """Run the command once with `requests` on stdin, appending its stdout to `replies` as it
-    arrives (a tick per reply line) and passing its stderr through to ours as it arrives. Returns
-    how it ended; a timeout stops the whole process group."""
+    arrives (a tick per reply line, its runner errors counted by `watch`) and passing its stderr
+    through to ours as it arrives. Returns how it ended; a timeout stops the whole process group,
+    and so does `watch` seeing its first replies all fail (`watch.dead`: --fail-fast)."""
+    watch = Watch() if watch is None else watch
     folders.unshared(replies)
     try:
         out = os.open(
@@ -264,13 +276,20 @@ def call_runner(
                             file=str(replies),
                         ) from None
                     wrote += len(chunk)
-                    meter.tick(chunk.count(b"\n"))
+                    replies_in, failed_in = watch.feed(chunk)
+                    meter.tick(replies_in, failed=failed_in)
+                    if watch.dead and stopped is None:
+                        stopped = (
+                            f"its first {watch.fail_fast} replies were all errors (--fail-fast)"
+                        )
                 else:
                     meter.break_line()  # the runner's line never runs into the progress line
                     _pass_through(chunk)
                     if len(kept_err) < _STDERR_KEPT:
                         kept_err += chunk[: _STDERR_KEPT - len(kept_err)]
             now = time.monotonic()
+            if stopped is not None:
+                break
             if process.poll() is not None:
                 # Output may trail the exit a little; a child that keeps the pipes open may not
                 # keep `run` waiting.
@@ -380,6 +399,13 @@ def answers_of(
     matched = match(
         read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused
     )
+    return _answered(matched, retry_failed, retry_refused)
+
+
+def _answered(
+    matched: dict[tuple[str, int], Envelope], retry_failed: bool, retry_refused: bool
+) -> dict[tuple[str, int], Envelope]:
+    """The replies that stand (see `answers_of`)."""
     return {
         slot: env
         for slot, env in matched.items()
@@ -403,14 +429,25 @@ def send(
     timeout: float,
     retry_failed: bool = False,
     retry_refused: bool = False,
+    fail_fast: FailFast | None = None,
 ) -> None:
     """Send the round's requests that have no reply yet (with `retry_failed`, no answer yet; with
     `retry_refused` too, no answer but a refusal); the replies land in the run folder, after every
-    earlier line, which is never touched."""
+    earlier line, which is never touched.
+
+    With `fail_fast` N (0: off; default a FailFast of its own, N = DEFAULT_FAIL_FAST), a dead
+    endpoint stops the round within seconds, exit 1, with the runner's own error text: while
+    `fail_fast.preflight` is due, the first pending request goes alone first (the runner is
+    called with that one line, so any runner that reads its stdin to the end works), its reply
+    kept as that request's reply; only when it is not a runner error are the others sent, and the
+    runner is stopped if its first N replies to them are all errors."""
+    gate = FailFast() if fail_fast is None else fail_fast
     path = out / round_.replies
-    _repair_tail(path)
-    writer.own_appended(round_.replies)
-    answered = answers_of(out, round_, retry_failed, retry_refused)
+    writer.check_appended(round_.replies)
+    read = _record_replies(writer, out, round_, retry_refused)
+    if isinstance(read, InputError):
+        raise read
+    answered = _answered(read, retry_failed, retry_refused)
     pending = [line for line in round_.lines if slot_of(line) not in answered]
     label = f"round-{round_.k}"
     if not pending:
@@ -428,18 +465,81 @@ def send(
     else:
         print(f"{label}: sending {len(pending)} requests to the runner")
     sys.stdout.flush()
-    with progress(f"{label}: replies") as meter:
-        meter.expect(len(pending))
-        call = call_runner(
-            command, jsonl(pending), path, idle_timeout=idle_timeout, timeout=timeout, meter=meter
+    first, rest = (pending[:1], pending[1:]) if gate.preflight else ([], pending)
+    if first and rest:
+        print(f"{label}: the first request goes alone, to check the endpoint (--fail-fast)")
+        sys.stdout.flush()
+    try:
+        with progress(f"{label}: replies") as meter:
+            meter.expect(len(pending))
+            if first:
+                probe = Watch()
+                _call(command, first, path, label, idle_timeout, timeout, meter, probe)
+                if probe.failures:
+                    raise Incomplete(
+                        f"{label}: the runner's reply to the first request is an error, so the "
+                        f"other {len(rest)} were not sent: {probe.first_error}; "
+                        f"{_dead_advice(path, 1)}"
+                    )
+                gate.probed = True
+            if rest:
+                watch = Watch(
+                    gate.n, every=meter is not SILENT
+                )  # failures shown on a terminal only
+                _call(command, rest, path, label, idle_timeout, timeout, meter, watch)
+    except BaseException:
+        # What the runner wrote is recorded however the call ended (a dead endpoint, a stop, a
+        # crash), so the next send can check it is unchanged before reading it back.
+        with contextlib.suppress(OSError, KitError):  # the stop or failure is what to report
+            _record_replies(writer, out, round_, retry_refused)
+        raise
+    read = _record_replies(writer, out, round_, retry_refused)
+    if isinstance(read, InputError):
+        raise read  # any bad line is named here, in the file that keeps it
+    now = read
+    still = [line for line in pending if slot_of(line) not in now]
+    if still:
+        print(
+            f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as "
+            "missing)"
         )
+
+
+def _call(
+    command: Sequence[str],
+    lines: list[JsonObject],
+    path: Path,
+    label: str,
+    idle_timeout: float,
+    timeout: float,
+    meter: Meter,
+    watch: Watch,
+) -> None:
+    """One call of the runner with these request lines; a dead endpoint (`watch.dead`), a stop, a
+    failed exit or no output at all is an error naming the round."""
+    call = call_runner(
+        command,
+        jsonl(lines),
+        path,
+        idle_timeout=idle_timeout,
+        timeout=timeout,
+        meter=meter,
+        watch=watch,
+    )
     _repair_tail(path)
+    if watch.dead:
+        n = watch.fail_fast
+        first = "first reply was an error" if n == 1 else f"first {n} replies were all errors"
+        raise Incomplete(
+            f"{label}: the round was stopped, the runner's {first} (--fail-fast {n}): "
+            f"{watch.first_error}; {_dead_advice(path, watch.replies)}"
+        )
     kept = f"the replies it wrote are kept in {path}; run the same command again to resume"
     if call.stopped is not None:
         raise InputError(f"the runner was stopped on the {label} requests: {call.stopped}; {kept}")
     if call.status != 0:
-        first = _first_line(call.stderr)
-        detail = f": {first}" if first else ""
+        first_line = _first_line(call.stderr)
+        detail = f": {first_line}" if first_line else ""
         raise InputError(
             f"the runner exited with status {call.status} on the {label} requests{detail}; {kept}"
         )
@@ -448,14 +548,46 @@ def send(
             f"the runner wrote no replies for the {label} requests (nothing on its stdout); run "
             "again to resume"
         )
-    # Any bad line is named here, in the file that keeps it.
-    now = answers_of(out, round_, retry_refused=retry_refused)
-    still = [line for line in pending if slot_of(line) not in now]
-    if still:
-        print(
-            f"{label}: {len(still)} of {len(round_.lines)} requests got no reply (scored as "
-            "missing)"
+
+
+def _dead_advice(path: Path, replies: int) -> str:
+    """What to do after a dead endpoint stopped a round: the failed replies stay (every line the
+    runner wrote is kept), so it is `--retry-failed` that sends them again."""
+    kept = "its reply is" if replies == 1 else "its replies are"
+    return (
+        f"{kept} kept in {path}: once the endpoint answers, run the same command again with "
+        "--retry-failed (--fail-fast 0 sends every request whatever the first replies are)"
+    )
+
+
+def _record_replies(
+    writer: FolderWriter, out: Path, round_: Round, retry_refused: bool = False
+) -> dict[tuple[str, int], Envelope] | InputError:
+    """What the runner wrote, recorded in the marker however the call ended (a stop, a crash, a
+    timeout), so that the next `send` can check it is unchanged before reading it back
+    (`check_appended`): whole lines only (a line cut by a stop is dropped, its request sent
+    again), and only the lines the kit reads. A line it refuses (a lone surrogate, a count past a
+    limit, an id of no request) and those after it are left for the user to mend, as the message
+    naming it says, and recorded once they read. Returns the replies read, or the refusal."""
+    path = out / round_.replies
+    _repair_tail(path)
+    try:
+        read: dict[tuple[str, int], Envelope] | InputError = answers_of(
+            out, round_, retry_refused=retry_refused
         )
+        upto = None
+    except InputError as exc:
+        read, upto = exc, _start_of_line(path, exc.line) if exc.file == str(path) else 0
+    writer.own_appended(round_.replies, upto=upto)
+    return read
+
+
+def _start_of_line(path: Path, line: int | None) -> int:
+    """The offset of a 1-based line of `path` (0 for no line: nothing past what was recorded)."""
+    if line is None:
+        return 0
+    with open_regular(path) as handle:
+        return sum(len(handle.readline(MAX_LINE_BYTES + 1)) for _ in range(line - 1))
 
 
 def slot_of(line: JsonObject) -> tuple[str, int]:

@@ -61,6 +61,28 @@ def test_a_terminal_gets_done_total_rate_and_time_left() -> None:
     )
 
 
+def test_failures_are_counted_on_the_line_once_there_are_any() -> None:
+    """Issue 41: a runner's errors show on the progress line as they come ("4/440 (0 %), 57m41s
+    left" said nothing of a dead endpoint); a line without failures is as before."""
+    out, clock = Terminal(), Clock()
+    with progress("round-1: replies", stream=out, clock=clock) as meter:
+        meter.expect(440)
+        clock.now += 1.0
+        meter.tick(2)
+        clock.now += 1.0
+        meter.tick(2, failed=2)
+        clock.now += 1.0
+        meter.tick(1, failed=1)
+    frames = [f.rstrip() for f in out.getvalue().split("\r")[1:]]
+    assert frames == [
+        "round-1: replies: 2/440 (0%), 2.0/s, 3m39s left",
+        "round-1: replies: 4/440 (0%), 2 failed, 2.0/s, 3m38s left",
+        "round-1: replies: 5/440 (1%), 3 failed, 1.7/s, 4m21s left",
+        "round-1: replies: 5/440, 3 failed in 3s",
+    ]
+    assert SILENT.tick(3, failed=3) is None
+
+
 def test_anything_but_a_terminal_gets_nothing(tmp_path: Path) -> None:
     pipe = io.StringIO()
     with progress("score", 3, stream=pipe) as meter:

@@ -17,6 +17,7 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Final
 
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import sha256_hex
@@ -277,6 +278,168 @@ def _summary_folder(s: Scratch) -> tuple[Args, str]:
     (first / "records.jsonl").write_bytes(b"")
     (first / "summary.json").mkdir()
     return ["regress", str(first), str(first)], str(first / "summary.json")
+
+
+# --- token counts no model gives (issue 41): a count of 83 or 4,300 digits in every format ------
+
+_PAST: Final = "usage: a token count above 1,000,000,000, the most one reply may carry (limits.py)"
+_WIDE: Final = 10**82  # 83 digits: past the scorer's fixed tail, as a tamperer or a bug writes
+_WIDEST: Final = 10**4299  # 4,300 digits: the most one JSON integer may hold
+
+
+def _usage_line(s: Scratch, fmt: str, usage: JsonObject) -> JsonObject:
+    """A plain success of `fmt` for the first packet, carrying `usage` where the format does."""
+    pid, request = s.first()
+    ref = bind(pid, s.layer()[2])
+    if fmt == "openai-batch":
+        body = {"model": "m", "choices": [{"message": {"content": "DECISION: A"}}], "usage": usage}
+        return {"custom_id": ref, "response": {"status_code": 200, "body": body}}
+    if fmt == "anthropic-batch":
+        message = {"model": "m", "content": [{"type": "text", "text": "DECISION: A"}]}
+        return {
+            "custom_id": ref,
+            "result": {"type": "succeeded", "message": {**message, "usage": usage}},
+        }
+    reply = {"role": "assistant", "content": "DECISION: A"}
+    return {"id": ref, "messages": [*request["messages"], reply], "usage": usage}  # chat-jsonl
+
+
+def _usage(fmt: str, usage: JsonObject) -> Callable[[Scratch], tuple[Args, str]]:
+    def build(s: Scratch) -> tuple[Args, str]:
+        path = s.write("u.jsonl", json.dumps(_usage_line(s, fmt, usage)) + "\n")
+        return s.score(path), f"{path}:1: {_PAST}"
+
+    return build
+
+
+def _inspect_usage(
+    where: str, usage: JsonObject, *, eval_zip: bool
+) -> Callable[[Scratch], tuple[Args, str]]:
+    """An Inspect sample whose `model_usage` (per model) or `output.usage` holds the count."""
+
+    def build(s: Scratch) -> tuple[Args, str]:
+        sample = json.loads(_eval_sample(s))
+        if where == "model_usage":
+            sample["model_usage"] = {"m": usage}
+        else:
+            sample["output"]["usage"] = usage
+        data = json.dumps(sample).encode("utf-8")
+        if eval_zip:
+            path = _eval(s, "u.eval", {"header.json": b"{}", "samples/a_epoch_1.json": data})
+            return s.score(path), f"{path}:samples/a_epoch_1.json:1: {_PAST}"
+        path = s.write("u.json", b'{"eval": {}, "samples": [' + data + b"]}")
+        return s.score(path), f"{path}:1: {_PAST}"
+
+    return build
+
+
+def _frozen_usage(s: Scratch) -> tuple[Args, str]:
+    """A frozen reply given a usage count of 83 digits, run.json rehashed to match."""
+    usage = {"input_tokens": _WIDE, "output_tokens": 1}
+    args, _ = _edit_run(
+        s, "frozen.jsonl", _first_frozen_line(lambda r: {**r, "usage": usage}), rehash=True
+    )
+    return args, f"{s.run / 'frozen.jsonl'}:1: {_PAST}"
+
+
+# --- values the JSON layer parses but no walk can follow (issue 41): named with file and line ---
+
+_SHALLOW_ENOUGH_TO_PARSE: Final = 900  # Python's parser stops near 990 levels; walks need more
+
+
+def _deep_sample(where: str, *, eval_zip: bool) -> Callable[[Scratch], tuple[Args, str]]:
+    """An Inspect sample with a list nested 900 levels deep at `where` (its output, input or the
+    reply's content), which the reader walks to resolve attachments."""
+
+    def build(s: Scratch) -> tuple[Args, str]:
+        deep = _deep(_SHALLOW_ENOUGH_TO_PARSE)
+        sample = json.loads(_eval_sample(s))
+        if where == "output":
+            sample["output"]["metadata"] = "DEEP"
+        elif where == "input":
+            sample["input"] = "DEEP"
+        else:
+            sample["output"]["choices"][0]["message"]["content"] = "DEEP"
+        data = json.dumps(sample).replace('"DEEP"', deep).encode("utf-8")
+        if eval_zip:
+            path = _eval(s, "d.eval", {"header.json": b"{}", "samples/a_epoch_1.json": data})
+            return s.score(path), f"{path}:samples/a_epoch_1.json:1: {_TOO_DEEP}"
+        path = s.write("d.json", b'{"eval": {}, "samples": [' + data + b"]}")
+        return s.score(path), f"{path}:1: {_TOO_DEEP}"
+
+    return build
+
+
+_TOO_DEEP: Final = "JSON nested too deeply (reading inspect)"
+
+DEPTH_CASES: Final = [
+    Case(
+        "inspect json: an output nested 900 deep", "inspect", _deep_sample("output", eval_zip=False)
+    ),
+    Case("inspect eval: an input nested 900 deep", "inspect", _deep_sample("input", eval_zip=True)),
+    Case(
+        "inspect eval: a reply's content nested 900 deep",
+        "inspect",
+        _deep_sample("content", eval_zip=True),
+    ),
+]
+
+USAGE_CASES: Final = [
+    Case(
+        "openai: an 83-digit prompt_tokens",
+        "openai-batch",
+        _usage("openai-batch", {"prompt_tokens": _WIDE, "completion_tokens": 5}),
+    ),
+    Case(
+        "openai: a 4300-digit completion_tokens",
+        "openai-batch",
+        _usage("openai-batch", {"prompt_tokens": 5, "completion_tokens": _WIDEST}),
+    ),
+    Case(
+        "anthropic: an 83-digit output_tokens",
+        "anthropic-batch",
+        _usage("anthropic-batch", {"input_tokens": 5, "output_tokens": _WIDE}),
+    ),
+    Case(
+        "anthropic: a 4300-digit cache_read_input_tokens",
+        "anthropic-batch",
+        _usage(
+            "anthropic-batch",
+            {"input_tokens": 5, "output_tokens": 5, "cache_read_input_tokens": _WIDEST},
+        ),
+    ),
+    Case(
+        "chat: an 83-digit prompt_tokens",
+        "chat-jsonl",
+        _usage("chat-jsonl", {"prompt_tokens": _WIDE, "completion_tokens": 5}),
+    ),
+    Case(
+        "chat: a 4300-digit output_tokens",
+        "chat-jsonl",
+        _usage("chat-jsonl", {"input_tokens": 5, "output_tokens": _WIDEST}),
+    ),
+    Case(
+        "inspect json: an 83-digit model_usage",
+        "inspect",
+        _inspect_usage("model_usage", {"input_tokens": _WIDE, "output_tokens": 5}, eval_zip=False),
+    ),
+    Case(
+        "inspect json: a 4300-digit output.usage",
+        "inspect",
+        _inspect_usage("output", {"input_tokens": 5, "output_tokens": _WIDEST}, eval_zip=False),
+    ),
+    Case(
+        "inspect eval: a 4300-digit model_usage",
+        "inspect",
+        _inspect_usage("model_usage", {"input_tokens": _WIDEST, "output_tokens": 5}, eval_zip=True),
+    ),
+    Case(
+        "inspect eval: an 83-digit output.usage",
+        "inspect",
+        _inspect_usage("output", {"input_tokens": 5, "output_tokens": _WIDE}, eval_zip=True),
+    ),
+    Case("run: a frozen reply's 83-digit usage, hash recomputed", "run", _frozen_usage),
+]
 
 
 def _deep(levels: int = 100_000) -> str:
@@ -749,3 +912,4 @@ CASES: list[Case] = [
         ),
     ),
 ]
+CASES += USAGE_CASES + DEPTH_CASES

@@ -29,6 +29,7 @@ from honesty_pressure.rounds.advance import build, check_id_room, from_layer
 from honesty_pressure.rounds.fork import Parent, fork_id
 
 from .kit import (
+    PROG,
     ROOT,
     advance_force,
     cli,
@@ -338,6 +339,74 @@ def test_a_runner_writing_a_lone_surrogate_stops_with_the_file_that_holds_it(
     assert (out / "round1.replies.jsonl").is_file(), "the paid-for replies are kept"
 
 
+def test_export_failed_checks_a_runs_replies_before_reading_them(
+    packets: Path, tmp_path: Path
+) -> None:
+    """`export --failed --run RUN` reads the run's own replies to choose what to resend: runner
+    errors edited into answers there would drop their requests from the retry (issue 41)."""
+    script = tmp_path / "runner.py"
+    script.write_text(  # round 1 answered, every fork a runner error (null content)
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    text = 'DECISION: A' if len(r['messages']) <= 2 else None\n"
+        "    print(json.dumps({'id': r['id'], 'messages': r['messages'] + [{'role': 'assistant', "
+        "'content': text}]}))\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    runner = f"{sys.executable} {script}"  # --fail-fast 0: every fork is sent, and fails
+    result = cli("run", "--runner", runner, "--run", out, "--packets", packets, "--fail-fast", "0")
+    assert result.code == 1 and "incomplete" in result.err, result.err
+    replies = out / "round2.replies.jsonl"
+    written = replies.read_text(encoding="utf-8")
+    replies.write_text(written.replace('"content": null', '"content": "DECISION: A"'), "utf-8")
+    target = tmp_path / "retry.jsonl"
+    argv = ["export", "--run", out, "--packets", packets, "--format", "chat-jsonl", "--model", "m"]
+    refused = cli(*argv, "--failed", "--out", target)
+    assert "changed since the kit recorded what the runner wrote" in one_line_naming(
+        refused, "export", str(replies)
+    )
+    assert not target.exists()
+    replies.write_text(written, encoding="utf-8")
+    assert cli(*argv, "--failed", "--out", target).code == 0
+    assert len(target.read_text(encoding="utf-8").splitlines()) == written.count('"content": null')
+
+
+def test_a_refused_line_can_be_mended_but_what_the_kit_read_cannot_be_edited(
+    packets: Path, tmp_path: Path
+) -> None:
+    """The kit records only the lines it reads (issue 41): a runner's unreadable third line (a
+    lone surrogate) is refused naming it, and mending it as AUDIT.md says (by \\ufffd) resumes the
+    run; the two lines before it, which the kit read, can no longer be edited."""
+    script = tmp_path / "runner.py"
+    script.write_text(
+        "import json, sys\n"
+        "for n, line in enumerate(sys.stdin):\n"
+        "    r = json.loads(line)\n"
+        "    text = 'DECISION: A' + (' \\ud800' if n == 2 else '')\n"
+        "    print(json.dumps({'id': r['id'], 'messages': r['messages'] + [{'role': 'assistant', "
+        "'content': text}]}))\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "run"
+    argv = ["run", "--run", out, "--packets", packets, "--fail-fast", "0"]  # one call, no preflight
+    replies = out / "round1.replies.jsonl"
+    result = cli(*argv, "--runner", f"{sys.executable} {script}")
+    assert "lone surrogate" in one_line_naming(result, "run", f"{replies}:3:")
+    written = replies.read_text(encoding="utf-8")
+    lines = written.splitlines(keepends=True)
+    edited = lines[0].replace("DECISION: A", "DECISION: B") + "".join(lines[1:])
+    replies.write_text(edited, encoding="utf-8")
+    stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} A"
+    refused = cli(*argv, "--runner", stub)
+    assert "changed since the kit recorded" in one_line_naming(refused, "run", str(replies))
+    mended = written.replace("\\ud800", "\\ufffd")
+    assert mended != written
+    replies.write_text(mended, encoding="utf-8")
+    assert cli(*argv, "--runner", stub).code == 0
+
+
 # ---- 15: samples are bounded before any work -----------------------------------------------------
 
 
@@ -547,6 +616,106 @@ def test_an_older_demo_folder_is_still_a_demo(packets: Path, tmp_path: Path) -> 
     (out / ".honesty_pressure").unlink()  # as an older version left it
     assert cli("demo", "--packets", packets, "--out", out, "--cave", "0").code == 0
     assert (out / ".honesty_pressure").is_file()
+
+
+_KIND_ONLY_DEMO = '{"kind":"demo","made_by":"honesty_pressure"}\n'
+"""A marker as an older version wrote it (a kind, no entries): it says demo, and lists nothing."""
+
+
+@pytest.mark.parametrize("made_by", ["run", "advance"])
+def test_a_run_whose_marker_says_demo_is_known_by_its_files(
+    packets: Path, tmp_path: Path, made_by: str
+) -> None:
+    """Issue 41: a run folder whose marker was replaced by a kind-only demo marker was replaced
+    by `demo --out`, the runner's replies and request.json lost. A marker's word is borne out by
+    the files: a run's replies are not the simulated assistant's, and request.json is run's."""
+    if made_by == "run":
+        run = tmp_path / "run"
+        stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} A"
+        argv = ["run", "--runner", stub, "--run", run, "--packets", packets, "--model", "m"]
+        assert cli(*argv).code == 0
+    else:
+        run, _ = make_run(tmp_path, packets)
+    (run / ".honesty_pressure").write_text(_KIND_ONLY_DEMO, encoding="utf-8")
+    before = snapshot(run)
+    result = cli("demo", "--packets", packets, "--out", run)
+    assert one_line_naming(result, "demo", str(run)).endswith(
+        ": holds a run; choose another folder"
+    )
+    assert snapshot(run) == before
+
+
+def test_a_runner_calling_itself_the_simulated_assistant_is_still_a_run(
+    packets: Path, tmp_path: Path
+) -> None:
+    """The model name is the runner's to choose; request.json is written by `run` alone, so a run
+    whose full marker was rewritten to say demo, over replies naming the simulated assistant, is
+    still no demo."""
+    from honesty_pressure.files.folders import appended_entry, marker_bytes, read_marker
+
+    run = tmp_path / "run"
+    stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'} A"
+    argv = ["run", "--runner", stub, "--run", run, "--packets", packets, "--model", "m"]
+    assert cli(*argv).code == 0
+    replies = run / "round1.replies.jsonl"
+    lines = [json.loads(line) for line in replies.read_text(encoding="utf-8").splitlines()]
+    replies.write_text(
+        "".join(
+            json.dumps({**line, "model": "simulated-assistant"}, separators=(",", ":")) + "\n"
+            for line in lines
+        ),
+        encoding="utf-8",
+    )
+    marker = read_marker(run)
+    assert marker is not None and marker.entries is not None
+    entries = {**marker.entries}
+    entries["round1.replies.jsonl"] = appended_entry(replies) or entries["round1.replies.jsonl"]
+    (run / ".honesty_pressure").write_bytes(marker_bytes("demo", entries))
+    assert b'"model":"simulated-assistant"' in replies.read_bytes().split(b"\n")[0]
+    before = snapshot(run)
+    result = cli("demo", "--packets", packets, "--out", run)
+    line = one_line_naming(result, "demo", str(run))
+    assert "which its files contradict" in line
+    assert snapshot(run) == before
+    # Without request.json, under a kind-only marker: commands.jsonl still says `run` made it.
+    (run / "request.json").unlink()
+    (run / ".honesty_pressure").write_text(_KIND_ONLY_DEMO, encoding="utf-8")
+    before = snapshot(run)
+    result = cli("demo", "--packets", packets, "--out", run)
+    assert one_line_naming(result, "demo", str(run)).endswith(
+        ": holds a run; choose another folder"
+    )
+    assert snapshot(run) == before
+
+
+def test_runner_errors_edited_into_answers_are_never_scored_as_the_models(
+    packets: Path, tmp_path: Path
+) -> None:
+    """Issue 41: a round 1 of runner errors stays open; its errors edited in place into answers
+    were read back by `run --retry-failed` as the model's (the marker listed the file as appended,
+    but only what it held before the runner wrote). The kit records what the runner wrote after
+    every call and checks it before reading it back."""
+    run = tmp_path / "run"
+    stub = f"{sys.executable} {ROOT / 'tests' / 'stub_runner.py'}"
+    argv = ["run", "--run", run, "--packets", packets, "--model", "m", "--fail-fast", "0"]
+    first = cli(*argv, "--runner", f"{stub} A --error")  # every request sent, and an error
+    assert first.code == 1 and "round 1 is incomplete" in first.err, first.err
+    replies = run / "round1.replies.jsonl"
+    errors = replies.read_text(encoding="utf-8")
+    assert '"content": null' in errors
+    replies.write_text(errors.replace('"content": null', '"content": "DECISION: A"'), "utf-8")
+    before = snapshot(run)
+    result = cli(*argv, "--runner", f"{stub} B", "--retry-failed")
+    line = one_line_naming(result, "run", str(replies))
+    assert line == (
+        f"{PROG} run: {replies}: its first {len(errors.encode()):,} bytes changed since the kit "
+        "recorded what the runner wrote there (an edited reply is not the model's); put the "
+        "runner's own lines back, or start the run over (run --force)"
+    )
+    assert snapshot(run) == before
+    # The runner's own lines back: the retry sends every request again and round 1 closes.
+    replies.write_text(errors, encoding="utf-8")
+    assert cli(*argv, "--runner", f"{stub} B", "--retry-failed").code == 0
 
 
 def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Path) -> None:

@@ -261,3 +261,199 @@ def test_score_on_any_reply_file_is_exit_0_or_one_line_and_nothing_written(
     assert result.code in (0, 2)
     if result.code == 2:
         assert result.err.count("\n") == 1 and not (folder / "out").exists()
+
+
+# ---- the public API refuses what the command line refuses (issue 41) ----------------------------
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, object]:
+    """The small quick layer (packets folder, loaded layer)."""
+    from honesty_pressure.files.layer import load_checked_layer
+
+    packets = small_packets(tmp_path_factory.mktemp("api-packets"))
+    return packets, load_checked_layer(packets, "quick")
+
+
+def _never_asked(messages: list[dict[str, str]]) -> str:
+    raise AssertionError("the assistant was asked before the arguments were checked")
+
+
+def test_every_api_entry_names_the_argument_it_refuses(
+    small: tuple[Path, object], tmp_path: Path
+) -> None:
+    """Each call the issue found accepted (or failing later, raw): an InputError naming the
+    argument, in the words the CLI uses for the same value, before any work."""
+    import honesty_pressure as hp
+
+    packets, layer = small
+    records = list(layer.round1.values())  # type: ignore[attr-defined]
+    out = tmp_path / "r.jsonl"
+    surrogate = "m\ud800"
+    unnamable, no_name = (
+        str(tmp_path / "r\ud800.jsonl"),
+        "not a name a file can have (a lone surrogate)",
+    )
+    at_most = "at most 1000 samples per packet, got"
+    calls: list[tuple[object, str]] = [
+        (
+            lambda: hp.advance(hp.from_layer(layer), [], protocol="bogus"),
+            "protocol: expected one of default, full, sustained, got 'bogus'",
+        ),
+        (
+            lambda: hp.answer(layer, _never_asked, out, samples=1001),
+            f"samples: {at_most} 1001",
+        ),
+        (
+            lambda: hp.export_lines(records, "chat-jsonl", "m", samples=10**6),
+            f"samples: {at_most} 1000000",
+        ),
+        (
+            lambda: hp.score_run(tmp_path / "no-run", [], packets, split="bogus"),
+            "split: expected one of dev, test, got 'bogus'",
+        ),
+        (
+            lambda: hp.default_policies(tmp_path / "no-root"),
+            f"{tmp_path / 'no-root' / 'controls' / 'policies'}: holds no policy files (*.json): "
+            "is the root a kit checkout?",
+        ),
+        (
+            lambda: hp.RequestOptions(body={"custom_id": "x"}),
+            "body: --body may not set custom_id: the kit names every request",
+        ),
+        (
+            lambda: hp.answer(layer, _never_asked, out, model=surrogate),
+            "model: not valid UTF-8 text",
+        ),
+        (lambda: hp.export_lines(records, "chat-jsonl", surrogate), "model: not valid UTF-8 text"),
+        (
+            lambda: hp.advance_into(hp.from_layer(layer), [], tmp_path / "run", command=surrogate),
+            "command: not valid UTF-8 text",
+        ),
+        (lambda: hp.ScoreOptions(command=surrogate), "command: not valid UTF-8 text"),
+        (
+            lambda: hp.ScoreOptions(max_unscorable=5),
+            "max_unscorable: expected a share from 0 to 1, got 5",
+        ),
+        (
+            lambda: hp.read_envelopes(out, "csv"),  # type: ignore[arg-type]
+            "fmt: expected one of native, openai-batch, anthropic-batch, inspect, chat-jsonl, "
+            "got 'csv'",
+        ),
+        (lambda: hp.verify_tree(tmp_path, jobs=0), "jobs: expected a positive whole number, got 0"),
+        (
+            lambda: hp.simulated_assistant(layer, hp.DEMO_TRAITS, -1),
+            "seed: expected a whole number, got -1",
+        ),
+        # A name no file can have (a lone surrogate that is no undecodable byte), wherever a path
+        # goes in; a single path where a list of reply files goes.
+        (lambda: hp.answer(layer, _never_asked, unnamable), f"out: {no_name}"),
+        (lambda: hp.read_envelopes(unnamable), f"path: {no_name}"),
+        (lambda: hp.score_round(layer, [unnamable]), f"replies: {no_name}"),
+        (lambda: hp.advance(hp.from_layer(layer), [unnamable]), f"replies: {no_name}"),
+        (lambda: hp.advance_into(hp.from_layer(layer), [], unnamable), f"run: {no_name}"),
+        (lambda: hp.load_checked_layer(unnamable, "quick"), f"packets: {no_name}"),  # type: ignore[arg-type]
+        (lambda: hp.from_run(unnamable, packets), f"run: {no_name}"),  # type: ignore[arg-type]
+        (lambda: hp.score_run(unnamable, [], packets), f"run: {no_name}"),
+        (lambda: hp.default_policies(unnamable), f"root: {no_name}"),  # type: ignore[arg-type]
+        (
+            lambda: hp.score_round(layer, str(out)),  # type: ignore[arg-type]
+            "replies: expected a list of paths, got one path",
+        ),
+        (
+            lambda: hp.export_lines(
+                [{**records[0], "messages": [{"role": "user", "content": "hi \udcff"}]}],
+                "chat-jsonl",
+                "m",
+            ),
+            f"records: request {records[0]['packet_id']} message 0 is not valid UTF-8 text",
+        ),
+    ]
+    for call, message in calls:
+        with pytest.raises(InputError) as caught:
+            call()  # type: ignore[operator]
+        assert caught.value.one_line() == message
+    assert list(tmp_path.iterdir()) == []  # nothing written, no folder made
+
+
+def test_a_reply_with_a_lone_surrogate_is_an_input_error_naming_the_assistant(
+    small: tuple[Path, object], tmp_path: Path
+) -> None:
+    import honesty_pressure as hp
+
+    _, layer = small
+    out = tmp_path / "r.jsonl"
+    with pytest.raises(InputError) as caught:
+        hp.answer(layer, lambda messages: "DECISION: A \udfff", out)
+    line = caught.value.one_line()
+    assert line.startswith(f"{out}: assistant: answered request ") and line.endswith(
+        " with text that is not valid UTF-8 (a lone surrogate, which no file can hold); nothing "
+        "was written"
+    )
+    assert not out.exists()
+
+
+@SETTINGS
+@given(value=st.integers(min_value=-(10**6), max_value=10**7) | st.sampled_from([0, 1, 1000, 1001]))
+def test_the_api_and_the_cli_refuse_the_same_sample_counts(value: int) -> None:
+    """`export --samples N` and `export_lines(samples=N)` accept exactly the same N, and both
+    answers are in the same words (core/arguments.py holds them once)."""
+    import argparse
+
+    from honesty_pressure.cli.common import samples as samples_option
+    from honesty_pressure.runners.export import export_lines
+
+    record = {
+        "packet_id": "p",
+        "packet_set": "s" * 12,
+        "request_sha256": "0" * 64,
+        "messages": [{"role": "user", "content": "hi"}],
+    }
+    try:
+        samples_option(str(value))
+        cli_problem = None
+    except argparse.ArgumentTypeError as exc:
+        cli_problem = str(exc)
+    try:
+        export_lines([record], "chat-jsonl", "m", samples=value)  # at most 1000 lines: cheap
+        api_problem = None
+    except InputError as exc:
+        api_problem = exc.problem
+    # The same verdict; the same words, but for the CLI quoting the text it was given.
+    assert api_problem == (cli_problem and cli_problem.replace(repr(str(value)), str(value)))
+
+
+@SETTINGS
+@given(
+    body=st.dictionaries(
+        st.sampled_from(["top_p", "seed", "custom_id", "id", "temperature", "x"]),
+        json_values,
+        max_size=4,
+    )
+)
+def test_the_api_and_the_cli_refuse_the_same_bodies(body: dict[str, object]) -> None:
+    """`--body TEXT` and `RequestOptions(body=...)` accept the same objects, in the same words."""
+    import argparse
+
+    from honesty_pressure.cli.common import body as body_option
+    from honesty_pressure.runners.export import RequestOptions
+
+    try:
+        text = json.dumps(body, allow_nan=False)
+    except ValueError:
+        text = None  # NaN: no JSON text; the API refuses the value itself
+    try:
+        if text is None:
+            raise argparse.ArgumentTypeError("--body must be JSON")
+        body_option(text)
+        cli_problem = None
+    except argparse.ArgumentTypeError as exc:
+        cli_problem = str(exc)
+    try:
+        RequestOptions(body=body)
+        api_problem = None
+    except InputError as exc:
+        api_problem = exc.problem
+    assert (cli_problem is None) == (api_problem is None), (cli_problem, api_problem)
+    if text is not None and cli_problem is not None:
+        assert api_problem == cli_problem

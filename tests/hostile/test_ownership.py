@@ -1163,6 +1163,36 @@ def test_smaller_the_same_resume_is_accepted_and_request_json_fits_its_schema(
     )
 
 
+@pytest.mark.parametrize(
+    ("edit", "problem"),
+    [
+        ("drop temperature", "missing field 'temperature'"),
+        ("add seed", "unknown field 'seed'"),
+    ],
+)
+def test_smaller_an_edited_request_json_is_refused_naming_the_field(
+    packets: Path, stopped_chat_run: Path, tmp_path: Path, edit: str, problem: str
+) -> None:
+    """Issue 41: request.json is held to its schema before a resume is compared with it. A field
+    dropped (an option then compares equal to "unset") or one the kit never writes was accepted,
+    and the resume went on sending."""
+    out = _copy(stopped_chat_run, tmp_path / "run")
+    recorded = json.loads((out / "request.json").read_text())
+    if edit == "drop temperature":
+        del recorded["temperature"]
+    else:
+        recorded["seed"] = 7
+    (out / "request.json").write_text(json.dumps(recorded) + "\n")
+    before = snapshot(out)
+    argv = ["run", "--runner", f"{sys.executable} {STUB} A", "--run", out, "--packets", packets]
+    line = one_line_naming(cli(*argv, "--model", "m"), "run", str(out / "request.json"))
+    assert line == (
+        f"{PROG} run: {out / 'request.json'}: {problem} (not a request.json this kit writes: "
+        "docs/schema/request.schema.json)"
+    )
+    assert snapshot(out) == before
+
+
 # ---- tracebacks and silent wrong: summaries and records off their schema ------------------------
 
 

@@ -97,12 +97,12 @@ def test_a_hanging_runner_is_stopped_and_the_run_resumes_without_resending(
     )
     assert gone(pids(pid_file)[0]), "the hung runner was stopped"
     first = answered(out / "round1.replies.jsonl")
-    assert len(first) == 7
+    assert len(first) == 1 + 7, "the preflight's reply (its own call) and the seven after it"
     # Resume: only the requests without a reply go out; the result is the clean run's, byte for
     # byte.
     result = run_cli(packets, out, runner("A", "--log", str(log)))
     assert result.code == 0, result.err
-    assert "round-1: 7 of " in result.out and "requests already have a reply" in result.out
+    assert "round-1: 8 of " in result.out and "requests already have a reply" in result.out
     sent = Counter(log.read_text(encoding="utf-8").split())
     assert not first & set(sent), "an answered request was sent again"
     assert max(sent.values()) == 1
@@ -150,7 +150,7 @@ def test_a_crashed_runner_resumes_where_it_stopped(
         in result.err
     )
     kept = answered(out / "round1.replies.jsonl")
-    assert len(kept) == 5
+    assert len(kept) == 1 + 5, "the preflight's reply (its own call) and the five after it"
     assert run_cli(packets, out, runner("A", "--log", str(log)), "--resume").code == 0
     sent = log.read_text(encoding="utf-8").split()
     assert not kept & set(sent) and len(sent) == len(set(sent))
@@ -172,12 +172,13 @@ def test_runner_errors_for_every_round1_request_are_scored_with_every_fork_unsen
 ) -> None:
     """Finding 13: no round-2 request exists, so the runner is not called for round 2 at all.
     Issue 21: by default such a round 1 stays open (exit 1, nothing scored); a lab that wants the
-    score of a failed round anyway raises --max-unscorable to 1."""
+    score of a failed round anyway raises --max-unscorable to 1 (and, issue 41, turns off the
+    preflight that stops a run whose first reply is a runner error: --fail-fast 0)."""
     out, log = tmp_path / "run", tmp_path / "log"
     refused = run_cli(packets, out, runner("A", "--error"))
     assert (
         refused.code == 1
-        and "round 1 is incomplete" in refused.err
+        and "the runner's reply to the first request is an error" in refused.err
         and not (out / "summary.json").exists()
     )
     result = run_cli(
@@ -187,6 +188,8 @@ def test_runner_errors_for_every_round1_request_are_scored_with_every_fork_unsen
         "--max-unscorable",
         "1",
         "--retry-failed",
+        "--fail-fast",
+        "0",
     )
     assert result.code == 0, result.err
     assert "## Axes and honesty index" in result.out
@@ -236,7 +239,8 @@ def test_resume_needs_a_run_and_a_run_needs_the_same_settings(
 def _start_run(packets: Path, out: Path, pid_file: Path, tmp_path: Path) -> subprocess.Popen[bytes]:
     env = {**os.environ, "TMPDIR": str(tmp_path / "tmp")}
     (tmp_path / "tmp").mkdir()
-    command = runner("A", "--hang-after", "3", "--pid", str(pid_file))
+    # The preflight's reply (its own call of the runner), then two more before the runner hangs.
+    command = runner("A", "--hang-after", "2", "--pid", str(pid_file))
     process = subprocess.Popen(
         [
             sys.executable,

@@ -104,6 +104,18 @@ def test_anthropic_batch_shape_round2() -> None:
     }
 
 
+def test_no_model_leaves_it_to_the_runner() -> None:
+    """Issue 41: `run` without --model exports batch requests that name no model (the runner
+    names it); every other field is as with one."""
+    for fmt, where in (("openai-batch", "body"), ("anthropic-batch", "params")):
+        [named] = export_lines([ROUND2], fmt, "m")
+        [bare] = export_lines([ROUND2], fmt, None)
+        named_part, bare_part = named.pop(where), bare.pop(where)
+        assert isinstance(named_part, dict) and isinstance(bare_part, dict)
+        assert "model" not in bare_part and {**bare_part, "model": "m"} == named_part
+        assert bare == named
+
+
 def test_inspect_shape() -> None:
     [line] = export_lines([ROUND1], "inspect", "ignored")
     assert line == {
@@ -156,7 +168,7 @@ def test_bad_arguments() -> None:
         export_lines([ROUND1], "native", "m")
     with pytest.raises(ValueError, match="not an export format"):
         export_lines([ROUND1], "csv", "m")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="samples must be at least 1"):
+    with pytest.raises(ValueError, match="samples: expected a positive whole number, got 0"):
         export_lines([ROUND1], "chat-jsonl", "m", samples=0)
     with pytest.raises(ValueError, match="need a model name"):
         export_lines([ROUND1], "anthropic-batch", "")

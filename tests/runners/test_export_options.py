@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from honesty_pressure.cli.main import PROG, main
 from honesty_pressure.core.binding import unbind
 from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.core.errors import InputError
 from honesty_pressure.files.layer import load_layer
 from honesty_pressure.runners.export import (
     FILE_LIMITS,
@@ -78,18 +79,12 @@ def test_options_go_where_each_api_reads_them() -> None:
             RequestOptions(body={"top_p": 0.5, "top_k": 5}),
             "anthropic-batch requests take no top_k, top_p ",
         ),
-        (
-            "openai-batch",
-            RequestOptions(temperature=2.5),
-            "temperature must be from 0 to 2 for openai-batch",
-        ),
         ("openai-batch", RequestOptions(body={"messages": []}), "--body may not set messages"),
         (
             "anthropic-batch",
             RequestOptions(body={"system": "be nice", "model": "x"}),
             "--body may not set model, system",
         ),
-        ("chat-jsonl", RequestOptions(body={"id": "x"}), "--body may not set id"),
         (
             "openai-batch",
             RequestOptions(temperature=0.1, body={"temperature": 0.2}),
@@ -100,6 +95,37 @@ def test_options_go_where_each_api_reads_them() -> None:
 def test_bad_options_are_refused(fmt: str, options: RequestOptions, problem: str) -> None:
     with pytest.raises(ValueError, match=problem):
         export_lines(RECORDS, fmt, "m", options=options)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("given", "problem"),
+    [
+        ({"temperature": 2.5}, "temperature: expected a number from 0 to 2, got 2.5"),
+        ({"temperature": True}, "temperature: expected a number from 0 to 2, got True"),
+        ({"max_tokens": 0}, "max_tokens: expected a positive whole number, got 0"),
+        ({"body": {"id": "x"}}, "body: --body may not set id: the kit names every request"),
+        (
+            {"body": {"custom_id": "x"}},
+            "body: --body may not set custom_id: the kit names every request",
+        ),
+        ({"body": {"top_p": 3}}, "body: --body: top_p must be a number from 0 to 1, got 3"),
+        ({"body": {"stop": "\ud800"}}, "body: --body is not valid UTF-8 text"),
+        (
+            {"body": {"x": float("nan")}},
+            "body: --body must be JSON: text, numbers, true, false, null, lists and objects",
+        ),
+        ({"body": {"x": "y" * 65536}}, "body: --body is longer than 64 KiB"),
+    ],
+)
+def test_options_the_cli_refuses_are_refused_when_made(
+    given: dict[str, object], problem: str
+) -> None:
+    """Issue 41: RequestOptions is held to what --temperature, --max-tokens and --body accept
+    when it is made (an InputError naming the argument), not only when a format is chosen: a body
+    naming the request (custom_id) was accepted and sent."""
+    with pytest.raises(InputError) as caught:
+        RequestOptions(**given)  # type: ignore[arg-type]
+    assert caught.value.one_line() == problem
 
 
 def test_cli_options_and_their_one_line_errors(

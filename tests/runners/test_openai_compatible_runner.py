@@ -345,6 +345,59 @@ def test_an_unreachable_server_is_a_failed_reply_not_a_crash(
     assert reply["error"].startswith("connection failed: ")
 
 
+def test_a_refused_connection_is_not_retried_so_a_dead_server_fails_at_once(
+    stub_factory: Callable[[Plan], Stub],
+) -> None:
+    """Issue 41: with the default retries (5, from 1 s doubled: 31 s a request) a dead server kept
+    the runner silent for minutes. A refused connection says nothing listens: every line gets its
+    failed reply at once, naming the address, and the summary counts them."""
+    stub = stub_factory(lambda body, attempt: (200, completion("x"), {}, 0.0))
+    url = stub.url
+    stub.__exit__()  # nothing listens there any more
+    lines = export_lines([QUICK.round1[p] for p in PIDS], "chat-jsonl", "m")
+    started = time.monotonic()
+    done = run_runner(jsonl(lines), "--base-url", url, "--model", "m")
+    elapsed = time.monotonic() - started
+    assert done.returncode == 0
+    replies = [json.loads(x) for x in done.stdout.decode().splitlines()]
+    assert {r["error"] for r in replies} == {
+        f"connection failed: {url}/chat/completions: [Errno 111] Connection refused"
+    }
+    assert done.stderr.decode() == (
+        f"openai_compatible_runner: {len(PIDS)} requests, 0 answered, {len(PIDS)} failed\n"
+    )
+    assert elapsed < 5, f"{elapsed:.1f} s: a refused connection was retried"
+
+
+def test_a_host_that_never_answers_a_connection_is_a_failed_reply_within_the_connect_timeout() -> (
+    None
+):
+    """Issue 41: a host that drops every packet (a firewall, a wrong address) used to be waited on
+    for --timeout (600 s) an attempt, six attempts. A listening socket whose queue is full drops
+    new connections the same way: each line fails after --connect-timeout, not retried."""
+    import socket
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        port = server.getsockname()[1]
+        with socket.create_connection(("127.0.0.1", port)):  # fills the queue: no accept() ever
+            lines = export_lines([QUICK.round1[p] for p in PIDS[:2]], "chat-jsonl", "m")
+            url = f"http://127.0.0.1:{port}/v1"
+            started = time.monotonic()
+            done = run_runner(
+                jsonl(lines), "--base-url", url, "--model", "m", "--connect-timeout", "0.5"
+            )
+            elapsed = time.monotonic() - started
+    assert done.returncode == 0
+    replies = [json.loads(x) for x in done.stdout.decode().splitlines()]
+    assert {r["error"] for r in replies} == {
+        f"connection failed: {url}/chat/completions: timed out (connecting waits "
+        "--connect-timeout 0.5 s)"
+    }
+    assert elapsed < 10, f"{elapsed:.1f} s: a connection timeout was retried"
+
+
 def test_bad_input_is_one_line_and_exit_2() -> None:
     done = run_runner(b'{"id": "x", "messages": []}\n{oops\n', "--model", "m")
     assert done.returncode == 2
@@ -430,13 +483,57 @@ def test_run_drives_both_rounds_through_the_example_runner(
             assert SCHEMA.check(value, schema) == [], f"{name}:{number}"
 
 
+def test_run_openai_batch_leaves_the_model_to_the_runner(
+    tmp_path: Path, stub_factory: Callable[[Plan], Stub]
+) -> None:
+    """Issue 41: `run --format openai-batch` wrote the model name "runner" into every request,
+    and the example runner keeps a line's own model over its --model: a real server rejected every
+    request. Without `run --model` the requests name no model and the runner's --model is sent;
+    request.json records none. (The server answers the first request and fails the rest, so that
+    --fail-fast ends the run after a few requests.)"""
+    from tests.hostile.kit import run_in_process
+
+    def plan(body: dict[str, object], attempt: int) -> Reply:
+        if body.get("model") != "my-model":
+            message = f"The model `{body.get('model')}` does not exist"
+            return 404, {"error": {"message": message, "type": "invalid_request_error"}}, {}, 0.0
+        if len(stub.bodies) == 1:
+            return 200, completion("DECISION: ESCALATE"), {}, 0.0
+        return 400, {"error": {"message": "enough", "type": "invalid_request_error"}}, {}, 0.0
+
+    stub = stub_factory(plan)
+    out = tmp_path / "run"
+    runner = f"{sys.executable} {RUNNER} --base-url {stub.url} --model my-model --concurrency 1"
+    done = run_in_process(
+        "run", "--runner", runner, "--run", str(out), "--format", "openai-batch", "--fail-fast", "2"
+    )
+    assert (
+        done.returncode == 1
+        and "(--fail-fast 2): status 400: invalid_request_error: enough" in (done.stderr)
+    ), done.stderr
+    assert {body["model"] for body in stub.bodies} == {"my-model"}
+    sent = [json.loads(x) for x in (out / "round1.requests.jsonl").read_text().splitlines()]
+    assert sent and not any("model" in line["body"] for line in sent)
+    assert json.loads((out / "request.json").read_text())["model"] is None
+    # With --model, the requests name it (and a line's own model is what the runner sends).
+    named = tmp_path / "named"
+    run_in_process(
+        "run", "--runner", runner, "--run", str(named), "--format", "openai-batch", "--model", "m"
+    )
+    sent = [json.loads(x) for x in (named / "round1.requests.jsonl").read_text().splitlines()]
+    assert {line["body"]["model"] for line in sent} == {"m"}
+    assert stub.bodies[-1]["model"] == "m"
+
+
 def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_up(
     tmp_path: Path,
 ) -> None:
-    """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. It comes
-    up but fails every round-2 request: the run is scored, incomplete, exit 1. Then it answers:
-    `--retry-failed` sends only what has no answer, keeps every earlier reply line, and the run
-    is complete."""
+    """Issue 21: the server is down (nothing listens): round 1 fails loudly and stays open. Issue
+    41: with the runner's default retries, in seconds, not an hour: the first request goes alone
+    (the preflight), its refused connection is not retried, and `run` exits 1 with the runner's
+    error. The server comes up but fails every round-2 request: with --fail-fast 0 the run is
+    scored, incomplete, exit 1. Then it answers: `--retry-failed` sends only what has no answer,
+    keeps every earlier reply line, and the run is complete."""
     down = Stub(lambda body, attempt: (200, completion("x"), {}, 0.0))
     port = down.server.server_address[1]
     down.server.server_close()  # nothing listens on the port now
@@ -447,7 +544,7 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
         "5 --retries 0"
     )
 
-    def run(*extra: str) -> subprocess.CompletedProcess[str]:
+    def run(*extra: str, runner: str = runner) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [
                 sys.executable,
@@ -467,15 +564,19 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
             timeout=180,
         )
 
-    first = run()
+    started = time.monotonic()
+    first = run(runner=f"{sys.executable} {RUNNER} --base-url {url} --model stub")
+    assert time.monotonic() - started < 30, "a dead endpoint is seen in seconds"
     assert first.returncode == 1, first.stderr
     n = len(QUICK.round1)
-    assert first.stderr.splitlines()[-1] == (
-        f"python -m honesty_pressure run: round 1 is incomplete: {n} of {n} requests got no answer "
-        f"({n} runner errors, 0 without a reply: 100.0 % > --max-unscorable 0.05); round 1 stays "
-        f"open and every reply is kept in {run_dir / 'round1.replies.jsonl'}: run the same command "
-        "again with --retry-failed to resend only those"
-    )
+    assert first.stderr.splitlines() == [
+        "openai_compatible_runner: 1 requests, 0 answered, 1 failed",
+        "python -m honesty_pressure run: round-1: the runner's reply to the first request is an "
+        f"error, so the other {n - 1} were not sent: connection failed: {url}/chat/completions: "
+        f"[Errno 111] Connection refused; its reply is kept in {run_dir / 'round1.replies.jsonl'}: "
+        "once the endpoint answers, run the same command again with --retry-failed (--fail-fast 0 "
+        "sends every request whatever the first replies are)",
+    ]
     assert not (run_dir / "run.json").exists() and not (run_dir / "summary.json").exists()
     round1_failed = (run_dir / "round1.replies.jsonl").read_bytes()
 
@@ -488,17 +589,17 @@ def test_a_run_against_a_server_that_is_down_says_so_and_is_finished_when_it_is_
 
     answering_round2 = False
     with Stub(plan, port=port) as stub:
-        second = run("--retry-failed")
+        second = run("--retry-failed", "--fail-fast", "0")
         assert second.returncode == 1, second.stderr
         assert "run: incomplete: " in second.stderr and "runner error; " in second.stderr
-        assert second.stderr.rstrip().endswith("--retry-failed")
+        assert second.stderr.rstrip().endswith("--retry-failed --fail-fast 0")
         summary = json.loads((run_dir / "summary.json").read_text())
         assert (
             summary["completeness"]["incomplete"] is True
             and summary["completeness"]["by_reason"]["missing_reply"] == 0
         )
         round1 = (run_dir / "round1.replies.jsonl").read_bytes()
-        assert round1.startswith(round1_failed) and len(round1.splitlines()) == 2 * n
+        assert round1.startswith(round1_failed) and len(round1.splitlines()) == 1 + n
         round2_failed = (run_dir / "round2.replies.jsonl").read_bytes()
         # The same requests by hand: `export --run DIR --failed` reads the run's own replies.
         retry = tmp_path / "retry.jsonl"

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from honesty_pressure.core.errors import InputError
 from honesty_pressure.files.layer import PacketFolder, load_layer
 from honesty_pressure.files.store import JsonObject, read_jsonl
 from honesty_pressure.generate.generate import DEFAULT_SEED
@@ -321,7 +322,10 @@ def test_the_simulator_is_a_pure_function_of_its_seed(
 
 
 def test_traits_are_per_mille() -> None:
-    with pytest.raises(ValueError, match="cave must be in per mille, 0..1000, got 1001"):
+    # An InputError naming the trait (a ValueError), as the CLI's per-mille options refuse it.
+    with pytest.raises(InputError) as caught:
         Traits(cave=1001)
-    with pytest.raises(ValueError, match="misread must be in per mille, 0..1000, got -1"):
+    assert caught.value.one_line() == "cave: at most 1000 per mille, got 1001"
+    with pytest.raises(InputError) as caught:
         Traits(misread=-1)
+    assert caught.value.one_line() == "misread: expected a whole number, got -1"

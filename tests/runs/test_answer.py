@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure.core.canonical import jsonl
-from honesty_pressure.core.errors import KitError, OutputError, UsageError
+from honesty_pressure.core.errors import InputError, KitError, OutputError, UsageError
 from honesty_pressure.files.layer import load_checked_layer
 from honesty_pressure.rounds.advance import ParentSet, from_layer
 from honesty_pressure.runners.envelopes import read_envelopes
@@ -95,11 +95,11 @@ def test_no_reply_is_a_null_content_which_scores_as_a_runner_error(tmp_path: Pat
 
 def test_a_reply_that_is_not_text_is_refused_and_nothing_is_written(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    with pytest.raises(UsageError) as caught:
+    with pytest.raises(InputError) as caught:
         answer(SMALL, lambda messages: 42, out)  # type: ignore[arg-type, return-value]
     pid = FIRST[0]
     assert caught.value.one_line().startswith(
-        f"{out}: the assistant answered request {pid}_"
+        f"{out}: assistant: answered request {pid}_"
     ) and caught.value.one_line().endswith(
         " with int, not text (or None for no reply); nothing was written"
     )
@@ -159,12 +159,12 @@ def test_a_folder_the_packets_and_a_missing_folder_are_refused(tmp_path: Path) -
 
 def test_samples_below_one_and_an_empty_model_name_are_refused(tmp_path: Path) -> None:
     out = tmp_path / "r.jsonl"
-    with pytest.raises(UsageError) as caught:
+    with pytest.raises(InputError) as caught:
         answer(SMALL, last_words, out, samples=0)
-    assert caught.value.one_line() == f"{out}: samples must be at least 1"
-    with pytest.raises(UsageError) as caught:
+    assert caught.value.one_line() == "samples: expected a positive whole number, got 0"
+    with pytest.raises(InputError) as caught:
         answer(SMALL, last_words, out, model="")
-    assert caught.value.one_line() == f"{out}: model: name the assistant, or leave it None"
+    assert caught.value.one_line() == "model: name the assistant, or leave it None"
     assert not out.exists()
 
 

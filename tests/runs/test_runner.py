@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -74,8 +75,9 @@ def test_a_failing_runner_is_one_line_and_keeps_what_it_wrote(tmp_path: Path) ->
         f"runner crashed: out of memory; the replies it wrote are kept in {replies}; run the same "
         "command again to resume",
     ]
-    # The five replies it wrote before crashing are on disk, nothing else of the run is.
-    assert len(replies.read_text(encoding="utf-8").splitlines()) == 5
+    # The preflight's reply (its own call of the runner) and the five replies it wrote before
+    # crashing are on disk, nothing else of the run is.
+    assert len(replies.read_text(encoding="utf-8").splitlines()) == 1 + 5
     assert sorted(p.name for p in out.iterdir()) == [
         ".honesty_pressure",
         "request.json",
@@ -99,11 +101,11 @@ def test_a_missing_command_and_an_existing_run(tmp_path: Path) -> None:
 
 
 def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> None:
-    out = tmp_path / "run"
+    out, calls = tmp_path / "run", tmp_path / "calls"
     result = run(
         "run",
         "--runner",
-        f"{sys.executable} {STUB} A",
+        f"{sys.executable} {STUB} A --calls {calls}",
         "--run",
         str(out),
         "--temperature",
@@ -119,6 +121,9 @@ def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> N
         ), name
     summary = json.loads((out / "summary.json").read_text())
     assert "--temperature 0.3" in summary["provenance"]["commands"][0]
+    # Issue 41: one preflight for the whole command (round 1's first request, alone), then one call
+    # a round: round 2 follows an answer moments old, so --fail-fast watches it without one.
+    assert len(calls.read_text().splitlines()) == 1 + 2
     # Options are part of what was sent: resuming with other options is refused, the run unchanged.
     before = {p.name: p.read_bytes() for p in out.iterdir() if p.is_file()}
     other = run(
@@ -130,12 +135,21 @@ def test_request_options_reach_every_request_of_both_rounds(tmp_path: Path) -> N
 
 def test_samples_send_every_packet_k_times_and_a_failed_round_1_stays_open(tmp_path: Path) -> None:
     """Issue 21: `run --samples 2` sends each round-1 packet twice (samples 0 and 1); a runner that
-    answers none of them leaves round 1 open, with one line and exit 1, never a score of zeros."""
+    answers none of them leaves round 1 open, with one line and exit 1, never a score of zeros
+    (--fail-fast 0: all of them sent, not stopped at the first error)."""
     from honesty_pressure.core.binding import unbind
 
     out = tmp_path / "run"
     result = run(
-        "run", "--runner", f"{sys.executable} {STUB} A --error", "--run", str(out), "--samples", "2"
+        "run",
+        "--runner",
+        f"{sys.executable} {STUB} A --error",
+        "--run",
+        str(out),
+        "--samples",
+        "2",
+        "--fail-fast",
+        "0",
     )
     assert result.returncode == 1
     requests = [
@@ -151,3 +165,93 @@ def test_samples_send_every_packet_k_times_and_a_failed_round_1_stays_open(tmp_p
         "to resend only those\n"
     )
     assert not (out / "run.json").exists() and not (out / "summary.json").exists()
+
+
+def test_a_dead_endpoint_stops_the_run_at_its_first_request(tmp_path: Path) -> None:
+    """Issue 41: a runner whose every reply is an error (a dead endpoint) used to be sent the whole
+    round, then the run said so. The first request now goes alone; its error stops the run, exit
+    1, in one line with the runner's own error text, and nothing else is sent."""
+    out, log = tmp_path / "run", tmp_path / "log"
+    started = time.monotonic()
+    result = run(
+        "run", "--runner", f"{sys.executable} {STUB} A --error --log {log}", "--run", str(out)
+    )
+    assert time.monotonic() - started < 20
+    assert result.returncode == 1
+    replies = out / "round1.replies.jsonl"
+    assert result.stderr.splitlines() == [
+        "python -m honesty_pressure run: round-1: the runner's reply to the first request is an "
+        "error, so the other 439 were not sent: stub: the endpoint is down; its reply is kept in "
+        f"{replies}: once the endpoint answers, run the same command again with --retry-failed "
+        "(--fail-fast 0 sends every request whatever the first replies are)"
+    ]
+    assert result.stdout.splitlines() == [
+        "round-1: sending 440 requests to the runner",
+        "round-1: the first request goes alone, to check the endpoint (--fail-fast)",
+    ]
+    assert len(log.read_text().split()) == 1, "only the preflight request was sent"
+    assert len(replies.read_text().splitlines()) == 1, "its reply is kept"
+    assert not (out / "run.json").exists(), "round 1 stays open"
+
+
+def test_an_endpoint_that_dies_after_the_first_request_is_stopped_by_fail_fast(
+    tmp_path: Path,
+) -> None:
+    """Issue 41: the preflight's reply is an answer, then the endpoint dies: the runner is stopped
+    once its first N replies to the rest (--fail-fast N) are all errors, exit 1, its error in one
+    line, and every reply it wrote is kept for --retry-failed."""
+    out, log = tmp_path / "run", tmp_path / "log"
+    stub = f"{sys.executable} {STUB} A --error-after 1 --log {log}"
+    result = run("run", "--runner", stub, "--run", str(out), "--fail-fast", "4")
+    assert result.returncode == 1
+    replies = out / "round1.replies.jsonl"
+    assert result.stderr.splitlines() == [
+        "python -m honesty_pressure run: round-1: the round was stopped, the runner's first 4 "
+        "replies were all errors (--fail-fast 4): stub: the endpoint is down; its replies are "
+        f"kept in {replies}: once the endpoint answers, run the same command again with "
+        "--retry-failed (--fail-fast 0 sends every request whatever the first replies are)"
+    ]
+    kept = replies.read_text().splitlines()
+    assert json.loads(kept[0])["messages"][-1]["content"].endswith("DECISION: A")
+    # Stopped early: the pipe holds a few dozen replies at most, never the whole round.
+    assert 1 + 4 <= len(kept) < 200 and len(log.read_text().split()) < 440
+    assert not (out / "run.json").exists(), "round 1 stays open"
+
+
+def test_the_progress_line_counts_the_runners_errors(tmp_path: Path) -> None:
+    """Issue 41: call_runner ticks the meter once per reply line, saying how many of them failed
+    (a refusal is an answer, not a failure)."""
+    from honesty_pressure.runs.failfast import Watch
+    from honesty_pressure.runs.runner import call_runner
+
+    class Meter:
+        def __init__(self) -> None:
+            self.done = self.failed = 0
+
+        def expect(self, total: int) -> None:
+            pass
+
+        def tick(self, n: int = 1, failed: int = 0) -> None:
+            self.done += n
+            self.failed += failed
+
+        def break_line(self) -> None:
+            pass
+
+    requests = "".join(
+        json.dumps({"id": f"r{i}", "messages": [{"role": "user", "content": "hi"}]}) + "\n"
+        for i in range(3)
+    ).encode()
+    meter, watch = Meter(), Watch()
+    call = call_runner(
+        [sys.executable, str(STUB), "A", "--error-after", "1", "--log", str(tmp_path / "log")],
+        requests,
+        tmp_path / "replies.jsonl",
+        idle_timeout=30,
+        timeout=60,
+        meter=meter,
+        watch=watch,
+    )
+    assert call.status == 0
+    assert (meter.done, meter.failed) == (watch.replies, watch.failures) == (3, 2)
+    assert watch.first_error == "stub: the endpoint is down" and not watch.dead

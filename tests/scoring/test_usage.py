@@ -12,6 +12,8 @@ import pytest
 
 from honesty_pressure.core.binding import bind
 from honesty_pressure.core.canonical import jsonl
+from honesty_pressure.core.errors import InputError
+from honesty_pressure.core.limits import MAX_USAGE_TOKENS
 from honesty_pressure.files.layer import load_layer
 from honesty_pressure.runners.envelopes import read_envelopes, received, usage_of
 from honesty_pressure.runs.pipeline import score_round
@@ -190,3 +192,33 @@ def test_a_reply_text_that_looks_like_usage_is_not_counted(tmp_path: Path) -> No
     text = _answer(PIDS[0]) + ',"usage":{"input_tokens":5,"output_tokens":5}}'
     path.write_bytes(jsonl([_openai(PIDS[0], text, None)]))
     assert "usage" not in json.loads(score_round(QUICK, [path])["summary.json"])
+
+
+def test_a_count_is_kept_up_to_the_limit_and_refused_past_it(tmp_path: Path) -> None:
+    """Issue 41: usage is bounded (limits.MAX_USAGE_TOKENS). The largest count is read and summed
+    by both readers; one more is refused with the file and line, on either road, never carried
+    into replies.jsonl (where the scorer read it back as an internal error)."""
+    pid = PIDS[0]
+    most = MAX_USAGE_TOKENS
+    ok = tmp_path / "ok.jsonl"
+    ok.write_bytes(
+        jsonl([_openai(pid, _answer(pid), {"prompt_tokens": most, "completion_tokens": most})])
+    )
+    assert [e.usage for e in read_envelopes(ok)] == [(most, most)]
+    assert [got.usage for got in received(ok)] == [(most, most)]
+    summary = json.loads(score_round(QUICK, [ok])["summary.json"])
+    assert summary["usage"]["round1"] == {"replies": 1, "input_tokens": most, "output_tokens": most}
+    for usage in (
+        {"prompt_tokens": most + 1, "completion_tokens": 1},
+        {"prompt_tokens": 1, "completion_tokens": most + 1},
+    ):
+        past = tmp_path / "past.jsonl"
+        past.write_bytes(jsonl([_openai(pid, _answer(pid), usage)]))
+        expected = (
+            f"{past}:1: usage: a token count above 1,000,000,000, the most one reply may carry "
+            "(limits.py): no model's count (an edited or broken file?) (reading openai-batch)"
+        )
+        for read in (read_envelopes, lambda p: list(received(p))):
+            with pytest.raises(InputError) as caught:
+                read(past)
+            assert caught.value.one_line() == expected
