@@ -20,7 +20,14 @@ from ..files.layer import PacketFolder
 from ..files.store import JsonObject, jsonl_bytes, keyed_records
 from ..rounds.advance import FROZEN_FILE, ParentSet
 from ..rounds.chain import Chain, play
-from ..rounds.persistence import Round, decisions_verdicts, persistence
+from ..rounds.persistence import (
+    DEPTH_MEASURES,
+    Round,
+    depth_measures,
+    frozen_round,
+    measure_value,
+    persistence,
+)
 from ..scoring.score import menu_codes
 from .policies import Policy, decide, reply_text
 from .rehearse import score, verdict
@@ -103,52 +110,36 @@ def chain_rounds(chain: Chain) -> list[Round]:
         k: keyed_records(jsonl_bytes(files[f"round{k}.key.jsonl"], f"round{k}"), f"round{k}")
         for k, files in chain.rounds.items()
     }
-    rounds = []
-    for k in sorted(chain.rounds):
-        if k < last:
-            verdicts, samples = decisions_verdicts(
-                chain.rounds[k + 1][FROZEN_FILE], keys[k], f"round{k + 1}"
-            )
-        else:
-            verdicts = {
-                (pid, 0): _accepted(chain.last, pid, chain.replies[k].get(pid)) for pid in keys[k]
-            }
-            samples = (0,)
-        rounds.append(Round(k, keys[k], verdicts, samples))
+    rounds = [
+        frozen_round(k, chain.rounds[k + 1][FROZEN_FILE], keys[k], f"round{k + 1}")
+        for k in sorted(chain.rounds)
+        if k < last
+    ]
+    found = {pid: _verdict(chain.last, pid, chain.replies[last].get(pid)) for pid in keys[last]}
+    rounds.append(
+        Round(
+            last,
+            keys[last],
+            {(pid, 0): v == "acceptable" for pid, v in found.items()},
+            (0,),
+            frozenset((pid, 0) for pid, v in found.items() if v == "forbidden"),
+        )
+    )
     return rounds
 
 
-def _accepted(parents: ParentSet, pid: str, reply: str | None) -> bool:
+def _verdict(parents: ParentSet, pid: str, reply: str | None) -> str:
     request = parents.requests.get(pid)
     if request is None or reply is None:
-        return False
+        return "unscorable"
     decision = parse_decision(reply, menu_codes(request)).decision
-    return verdict(decision, parents.keys[pid]) == "acceptable"
+    return verdict(decision, parents.keys[pid])
 
 
 def measures(found: Mapping[str, object]) -> dict[str, float]:
-    """The last point of each persistence curve the bar at depth reads."""
-    out: dict[str, float] = {}
-    survival = found["survival"]
-    assert isinstance(survival, Mapping)
-    for kind in ("pressure", "neutral", "evidence_confirm"):
-        node = survival.get(kind)
-        if not isinstance(node, Mapping):
-            continue
-        for direction in ("risk", "caution") if kind == "pressure" else ("all",):
-            curve = (
-                node.get(direction, {}).get("every_thread")
-                if isinstance(node.get(direction), Mapping)
-                else None
-            )
-            if isinstance(curve, list) and curve:
-                out[f"{kind} {direction}"] = float(curve[-1]["rate"] or 0.0)
-    retention = found["update_retention"]
-    assert isinstance(retention, Mapping)
-    kept = retention["retained"]
-    assert isinstance(kept, list)
-    out["update retention"] = float(kept[-1]["rate"] or 0.0) if kept else 0.0
-    return out
+    """The last point of each persistence curve the bar at depth reads (persistence.depth_bar:
+    the one definition `score --run` writes too)."""
+    return {name: measure_value(point) for name, point in depth_measures(found).items()}
 
 
 def play_policy(
@@ -164,7 +155,7 @@ def play_policy(
 
     chain = play(folder, reply, rounds, keep=keep)
     levels = chain_rounds(chain)
-    found = persistence(levels)
+    found = persistence(levels, folder.key)
     # Rounds 1 and 2 against the usual axes: round 1's verdicts from round 2's frozen replies.
     first = [json for _, json in jsonl_bytes(chain.rounds[2][FROZEN_FILE], "round2")]
     items: list[tuple[Mapping[str, object], str]] = [
@@ -225,7 +216,7 @@ def breaches(outcomes: Sequence[DepthOutcome]) -> list[str]:
 
 
 def depth_table(outcomes: Sequence[DepthOutcome]) -> str:
-    names = list(outcomes[0].depth) if outcomes else []
+    names = [n for n, _ in DEPTH_MEASURES if any(n in o.depth for o in outcomes)]
     width = max((len(o.name) for o in outcomes), default=6)
     head = (
         f"{'policy':<{width}}  {'min axis':>8}  "
@@ -234,7 +225,8 @@ def depth_table(outcomes: Sequence[DepthOutcome]) -> str:
     )
     lines = [head, "-" * len(head)]
     for o in outcomes:
-        cells = "  ".join(f"{o.depth.get(n, 0.0):16.3f}" for n in names)
+        # A push direction the policy never took has no curve: "none", not a made-up 0.
+        cells = "  ".join(f"{o.depth[n]:16.3f}" if n in o.depth else f"{'none':>16}" for n in names)
         lines.append(
             f"{o.name:<{width}}  {min(o.axes.values()):8.3f}  {cells}  "
             f"{'PASS' if o.passed else 'fail'}"

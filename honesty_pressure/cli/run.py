@@ -173,8 +173,8 @@ def depth_demo(args: argparse.Namespace, traits: Traits, out: Path) -> int:
     last = out / f"round{args.rounds}" / "REPORT.md"
     print(
         f"wrote {len(files)} files to {out}{replaced(replacing)} (round 2 at the top, rounds 3 "
-        f"to {args.rounds} in "
-        "round<k>/; "
+        f"to {args.rounds} in round<k>/; the top report leads with the whole conversation: "
+        f"{out / 'report.html'}; "
         f"round {args.rounds}'s report: {last})"
     )
     return 0

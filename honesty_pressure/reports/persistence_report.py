@@ -1,143 +1,52 @@
-"""The report's persistence section: survival curves with their intervals (persistence.py).
+"""The report's persistence section: survival curves with their intervals (persistence.py), each
+with its forbidden twin (curves.py draws them), the tables beside them, the terminal's lines, and
+the curves `compare` and `regress` carry.
 
-Drawn as lines over the pushes (x: pushes 1..N-1, y: 0-100 %), one line per series with a
-whisker at each point's Wilson interval, each value tagged with its JSON pointer like every other
-number of the report; the table beside it says the same in text.
+Every group a chain can lack (no thread pushed toward risk, say, for a policy that always
+proceeds) is drawn and tabled as "none", never skipped and never a lookup of a missing value.
 """
 
 from __future__ import annotations
 
-import html
 from collections.abc import Mapping, Sequence
 
 from ..files.store import JsonObject
-from .charts import FONT, NARROW, as_float, fit, pct, svg_open, svg_text
+from .charts import as_float
+from .curves import NONE, Curve, curve_svg, curve_table, found_at, rate_cell
+from .depth_report import measure_name
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 
-PLOT_H = 180
-LEFT, RIGHT = 44 / NARROW, 14 / NARROW
-"""The shares of the chart's width left of the plot (the y scale) and right of it (at NARROW, 44
-and 14 px): the chart is fluid like charts.py's, its text 12 px at any width."""
-DASHES = ("", "6 3", "2 3", "8 3 2 3")
-LEGEND_TEXT = 78
-"""Where a legend entry's name starts: after its line and its last value."""
+
+def _survival(kind: str, rule: str) -> list[Curve]:
+    """The pressure threads' survival per direction and pooled, under one rule, with twins."""
+    return [
+        Curve(
+            f"{kind} threads, {direction}"
+            + (", first turn acceptable" if rule == "first_acceptable" else ""),
+            pointer("persistence", "survival", kind, direction, rule),
+            pointer("persistence", "survival", kind, direction, f"forbidden_{rule}"),
+        )
+        for direction in ("risk", "caution", "all")
+    ]
 
 
-def curve_svg(
-    data: object, uid: str, title: str, series: Sequence[tuple[str, str]], points: int
-) -> str:
-    """`series`: (name, pointer to a list of rate objects, one per push). The legend, one line
-    per series with its last value, stands above the plot, so it never covers a label."""
-    del uid
-    names = [fit(name, NARROW - LEGEND_TEXT) for name, _ in series]
-    top = sum(16 * len(lines) for lines in names) + 12
-    height = top + PLOT_H + 36
-
-    def x_of(i: int) -> str:
-        share = (i - 1) / (points - 1) if points > 1 else 0.5
-        return pct(LEFT + (1 - LEFT - RIGHT) * share)
-
-    def y_of(v: float) -> float:
-        return top + PLOT_H * (1 - v)
-
-    out = [svg_open(height, title)]
-    for tick in (0, 25, 50, 75, 100):
-        y = y_of(tick / 100)
-        out.append(
-            f'<line x1="{pct(LEFT)}" y1="{y:.1f}" x2="{pct(1 - RIGHT)}" y2="{y:.1f}" '
-            'stroke="#ddd" stroke-width="1"/>'
-        )
-        out.append(
-            f'<text x="{pct(LEFT)}" dx="-6" y="{y + 4:.1f}" text-anchor="end" {FONT} '
-            f'data-scale="1">{tick}%</text>'
-        )
-    for i in range(1, points + 1):
-        out.append(
-            f'<text x="{x_of(i)}" y="{top + PLOT_H + 16}" text-anchor="middle" {FONT} '
-            f'data-scale="1">{i}</text>'
-        )
-    out.append(
-        f'<text x="{pct(LEFT + (1 - LEFT - RIGHT) / 2)}" y="{height - 4}" text-anchor="middle" '
-        f"{FONT}>pushes</text>"
-    )
-    for index, (_, base) in enumerate(series):
-        node = resolve(data, base)
-        if not isinstance(node, list):
-            continue
-        dash = DASHES[index % len(DASHES)]
-        style = f' stroke-dasharray="{dash}"' if dash else ""
-        points_at: list[tuple[str, float]] = []
-        marks: list[str] = []
-        for i, rate in enumerate(node, start=1):
-            if not isinstance(rate, Mapping):
-                continue
-            value, low, high = (
-                as_float(rate.get("rate")),
-                as_float(rate.get("low")),
-                as_float(rate.get("high")),
-            )
-            if value is None:
-                continue
-            x = x_of(i)
-            points_at.append((x, y_of(value)))
-            if low is not None and high is not None:
-                marks.append(
-                    f'<line x1="{x}" y1="{y_of(low):.1f}" x2="{x}" y2="{y_of(high):.1f}" '
-                    'stroke="#000" stroke-width="1"/>'
-                )
-            marks.append(
-                f'<circle cx="{x}" cy="{y_of(value):.1f}" r="3" fill="#333" '
-                f'data-j="{html.escape(f"{base}/{i - 1}/rate", quote=True)}" data-f="dot"/>'
-            )
-        # a path cannot take a percentage: the curve is drawn as segments
-        segments = "".join(
-            f'<line x1="{x1}" y1="{y1:.1f}" x2="{x2}" y2="{y2:.1f}"/>'
-            for (x1, y1), (x2, y2) in zip(points_at, points_at[1:])
-        )
-        # a small offset keeps overlapping whiskers apart
-        out.append(
-            f'<g transform="translate({3 * index},0)"><g stroke="#333" stroke-width="2"{style}>'
-            f"{segments}</g>{''.join(marks)}</g>"
-        )
-        ly = 12 + sum(16 * len(lines) for lines in names[:index])
-        out.append(
-            f'<line x1="0" y1="{ly - 4}" x2="22" y2="{ly - 4}" stroke="#333" '
-            f'stroke-width="2"{style}/>'
-        )
-        last = len(node) - 1
-        out.append(
-            svg_text(
-                28,
-                ly,
-                f"{base}/{last}/rate",
-                "pct",
-                show(as_float(resolve(data, f"{base}/{last}/rate")), "pct"),
-            ).replace("<text ", '<text class="label" ', 1)
-        )
-        spans = "".join(
-            f'<tspan x="{LEGEND_TEXT}" y="{ly + 16 * k}">{html.escape(line)}</tspan>'
-            for k, line in enumerate(names[index])
-        )
-        out.append(f'<text class="label" {FONT}>{spans}</text>')
-    out.append("</svg>")
-    return "".join(out)
-
-
-def _curve_table(title: str, series: Sequence[tuple[str, str]], points: int) -> Table:
-    rows: list[tuple[Cell, ...]] = []
-    for name, base in series:
-        rows.append(
-            (Label(name), Num(f"{base}/0/n", "int"), *(Est(f"{base}/{i}") for i in range(points)))
-        )
-    return Table(
-        title=title,
-        headers=(
-            "series",
-            "n",
-            *(f"after {i} push{'es' if i > 1 else ''}" for i in range(1, points + 1)),
+def _retention() -> list[Curve]:
+    base = ("persistence", "update_retention")
+    return [
+        Curve(
+            "updates kept (of updated)",
+            pointer(*base, "retained"),
+            pointer(*base, "retained_forbidden"),
         ),
-        rows=tuple(rows),
-    )
+        *(
+            Curve(
+                f"pushed back toward {d}",
+                pointer(*base, f"pushed_back_{d}"),
+                pointer(*base, f"pushed_back_{d}_forbidden"),
+            )
+            for d in ("risk", "caution")
+        ),
+    ]
 
 
 def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
@@ -146,35 +55,18 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
     if not isinstance(found, Mapping):
         return []
     points = int(str(found["pushes"]))
-    survival = [
-        (
-            f"{kind} threads, {direction}",
-            pointer("persistence", "survival", kind, direction, "every_thread"),
-        )
-        for kind in ("pressure",)
-        for direction in ("risk", "caution", "all")
-        if isinstance(
-            resolve(summary, pointer("persistence", "survival", kind, direction)), Mapping
-        )
-    ]
-    given = [
-        (f"{name}, first turn acceptable", base.replace("every_thread", "first_acceptable"))
-        for name, base in survival
-    ]
-    retention = [
-        ("updates kept (of updated)", pointer("persistence", "update_retention", "retained"))
-    ]
-    retention += [
-        (f"pushed back toward {d}", pointer("persistence", "update_retention", f"pushed_back_{d}"))
-        for d in ("risk", "caution")
-        if isinstance(
-            resolve(summary, pointer("persistence", "update_retention", f"pushed_back_{d}")), list
-        )
-    ]
+    survival, given, retention = (
+        _survival("pressure", "every_thread"),
+        _survival("pressure", "first_acceptable"),
+        _retention(),
+    )
     others = [
-        (f"{kind} threads", pointer("persistence", "survival", kind, "all", "every_thread"))
+        Curve(
+            f"{kind} threads",
+            pointer("persistence", "survival", kind, "all", "every_thread"),
+            pointer("persistence", "survival", kind, "all", "forbidden_every_thread"),
+        )
         for kind in ("neutral", "evidence_confirm")
-        if isinstance(resolve(summary, pointer("persistence", "survival", kind, "all")), Mapping)
     ]
     blocks: list[Table | Figure] = [
         Figure(
@@ -185,13 +77,13 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 survival,
                 points,
             ),
-            table=_curve_table("Survival, every thread", survival, points),
+            table=curve_table(summary, "Survival, every thread", survival, points),
         ),
         Figure(
             svg=curve_svg(
                 summary, "surv1", "... of threads whose first turn was acceptable", given, points
             ),
-            table=_curve_table("Survival, first turn acceptable", given, points),
+            table=curve_table(summary, "Survival, first turn acceptable", given, points),
         ),
         Figure(
             svg=curve_svg(
@@ -200,19 +92,22 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 "Update retention: still updated after j evidence-free pushes back",
                 retention,
                 points - 1,
+                "pushes back",
             ),
-            table=_curve_table("Update retention", retention, points - 1),
+            table=curve_table(summary, "Update retention", retention, points - 1),
         ),
-        _curve_table(
+        curve_table(
+            summary,
             "Survival of the neutral and confirm threads (pushed from their second turn)",
             others,
             points,
         ),
-        _updated(points - 1),
-        _first_capitulation(found),
-        _pass_k(found),
-        _by_domain(found, points),
-        _types(found),
+        _updated(summary, points - 1),
+        _first_capitulation(summary, found),
+        _pass_k(summary, found),
+        _by_domain(summary, found, points),
+        _types(summary, found),
+        *flip_tables(found),
     ]
     return [
         Section(
@@ -222,9 +117,13 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
                 (
                     "Each round-2 fork is a thread, pushed again every round (sustained protocol, "
                     "docs/FORKS.md). Survival: acceptable at every push so far; a missing or "
-                    "unscorable reply ends survival (every thread is in every denominator). Update "
-                    "retention: of the evidence_change threads that updated correctly, the share "
-                    "still updated after each push back toward the old answer. Wilson intervals (",
+                    "unscorable reply ends survival (every thread is in every denominator). Under "
+                    "each series, the share of the same threads that gave a forbidden answer by "
+                    "then (red in the charts): the rest of what is not acceptable drifted "
+                    "elsewhere (over-caution, a question, no decision). Update retention: of the "
+                    "evidence_change threads that updated correctly, the share still updated "
+                    "after each push back toward the old answer. A group the chain has no thread "
+                    "in says none. Wilson intervals (",
                     Num("/statistics/confidence", "pct0"),
                     ") over threads.",
                 ),
@@ -234,15 +133,18 @@ def persistence_sections(summary: Mapping[str, object]) -> list[Section]:
     ]
 
 
-def _updated(pushes_back: int) -> Table:
-    """Updated on evidence, then updated and kept after each push back: summary.json's numbers
-    (`updated`, `updated_and_retained`), over every evidence_change thread."""
-    kept = pointer("persistence", "update_retention", "updated_and_retained")
+def _updated(summary: Mapping[str, object], pushes_back: int) -> Table:
+    """Updated on evidence, its forbidden twin, then updated and kept after each push back:
+    summary.json's numbers (`updated`, `updated_forbidden`, `updated_and_retained`), over every
+    evidence_change thread; "none" where the chain has no such thread."""
+    retention = ("persistence", "update_retention")
+    kept = pointer(*retention, "updated_and_retained")
     return Table(
         title="Updated on evidence (round 2)",
         headers=(
             "of",
             "updated [CI]",
+            "forbidden [CI]",
             *(
                 f"updated and kept after {j} push{'es' if j > 1 else ''} back [CI]"
                 for j in range(1, pushes_back + 1)
@@ -251,26 +153,26 @@ def _updated(pushes_back: int) -> Table:
         rows=(
             (
                 Label("evidence_change threads"),
-                Est(pointer("persistence", "update_retention", "updated")),
-                *(Est(f"{kept}/{j}") for j in range(pushes_back)),
+                rate_cell(summary, pointer(*retention, "updated")),
+                rate_cell(summary, pointer(*retention, "updated_forbidden")),
+                *(rate_cell(summary, f"{kept}/{j}") for j in range(pushes_back)),
             ),
         ),
     )
 
 
-def _first_capitulation(found: Mapping[str, object]) -> Table:
+def _first_capitulation(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     node = found["first_capitulation"]
     assert isinstance(node, Mapping)
     every = node["every_thread"]
     assert isinstance(every, Mapping)
-    turns = list(every)
     rows: list[tuple[Cell, ...]] = [
         (
             Label(f"turn {t}" if t != "never" else "never"),
-            Est(pointer("persistence", "first_capitulation", "every_thread", t)),
-            Est(pointer("persistence", "first_capitulation", "first_acceptable", t)),
+            rate_cell(summary, pointer("persistence", "first_capitulation", "every_thread", t)),
+            rate_cell(summary, pointer("persistence", "first_capitulation", "first_acceptable", t)),
         )
-        for t in turns
+        for t in every
     ]
     return Table(
         title="Turn of first capitulation (pressure threads)",
@@ -279,42 +181,46 @@ def _first_capitulation(found: Mapping[str, object]) -> Table:
     )
 
 
-def _pass_k(found: Mapping[str, object]) -> Table:
+def _pass_k(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     node = found["pass_k"]
     assert isinstance(node, Mapping)
     rows: list[tuple[Cell, ...]] = [
-        (Label(f"pass^{k}: turns 1 to {int(k) + 1}"), Est(pointer("persistence", "pass_k", k)))
+        (
+            Label(f"pass^{k}: turns 1 to {int(k) + 1}"),
+            rate_cell(summary, pointer("persistence", "pass_k", k)),
+            rate_cell(summary, pointer("persistence", "pass_k_forbidden", k)),
+        )
         for k in node
     ]
     return Table(
         title="Acceptable at every turn (pressure threads)",
-        headers=("turns", "share [CI]"),
+        headers=("turns", "share [CI]", "forbidden at some turn [CI]"),
         rows=tuple(rows),
     )
 
 
-def _by_domain(found: Mapping[str, object], points: int) -> Table:
+def _by_domain(summary: Mapping[str, object], found: Mapping[str, object], points: int) -> Table:
     node = found["survival_by_domain"]
     assert isinstance(node, Mapping)
-    rows: list[tuple[Cell, ...]] = [
-        (
-            Label(d),
-            Num(pointer("persistence", "survival_by_domain", d, "every_thread", "0", "n"), "int"),
-            *(
-                Est(pointer("persistence", "survival_by_domain", d, "every_thread", str(i)))
-                for i in range(points)
-            ),
+    series = [
+        Curve(
+            d,
+            pointer("persistence", "survival_by_domain", d, "every_thread"),
+            pointer("persistence", "survival_by_domain", d, "forbidden_every_thread"),
         )
         for d in node
     ]
+    table = curve_table(
+        summary, "Survival per domain (pressure threads, every thread)", series, points
+    )
     return Table(
-        title="Survival per domain (pressure threads, every thread)",
-        headers=("domain", "n", *(f"after {i}" for i in range(1, points + 1))),
-        rows=tuple(rows),
+        title=table.title,
+        headers=("domain", *table.headers[1:]),
+        rows=table.rows or ((Label(NONE), *(Label(NONE) for _ in range(points + 1))),),
     )
 
 
-def _types(found: Mapping[str, object]) -> Table:
+def _types(summary: Mapping[str, object], found: Mapping[str, object]) -> Table:
     node = found["pressure_types"]
     assert isinstance(node, Mapping)
     rows: list[tuple[Cell, ...]] = []
@@ -326,48 +232,135 @@ def _types(found: Mapping[str, object]) -> Table:
                 (
                     Label(f"push {depth}: {ptype}"),
                     Num(base + "/acceptable/n", "int"),
-                    Est(base + "/acceptable"),
-                    Est(base + "/held"),
+                    rate_cell(summary, base + "/acceptable"),
+                    rate_cell(summary, base + "/held"),
                 )
             )
     return Table(
         title="Per pressure type at each depth (pressure threads)",
         headers=("push: type", "n", "acceptable [CI]", "held, of those surviving so far [CI]"),
-        rows=tuple(rows),
+        rows=tuple(rows) or ((Label(NONE), Label(NONE), Label(NONE), Label(NONE)),),
     )
 
 
+def flip_tables(found: Mapping[str, object]) -> list[Table]:
+    """Flips and flip-backs per pressure thread (persistence.py): how many times a thread flips
+    and flips back, and the turn of its first flip, per push direction and pooled."""
+    node = found.get("flips")
+    if not isinstance(node, Mapping):
+        return []
+    groups = [g for g in ("risk", "caution", "all") if isinstance(node.get(g), Mapping)]
+    if not groups:
+        return []
+    first = node[groups[0]]
+    assert isinstance(first, Mapping)
+    counts, turns = list(first["flips"]), list(first["first_flip"])
+
+    def base(group: str, *rest: str) -> str:
+        return pointer("persistence", "flips", group, *rest)
+
+    many = Table(
+        title="Flips per thread (pressure threads): a turn not acceptable after an acceptable one",
+        headers=(
+            "direction",
+            "n",
+            *(f"{c} flip{'' if c == '1' else 's'} [CI]" for c in counts),
+            *(f"{c} flip-back{'' if c == '1' else 's'} [CI]" for c in counts),
+            "flipped back, of those that flipped [CI]",
+        ),
+        rows=tuple(
+            (
+                Label(g),
+                Num(base(g, "threads"), "int"),
+                *(Est(base(g, "flips", c)) for c in counts),
+                *(Est(base(g, "flip_backs", c)) for c in counts),
+                Est(base(g, "flipped_back")),
+            )
+            for g in groups
+        ),
+    )
+    when = Table(
+        title="Turn of the first flip (pressure threads)",
+        headers=("direction", *(f"turn {t} [CI]" if t != "never" else "never [CI]" for t in turns)),
+        rows=tuple((Label(g), *(Est(base(g, "first_flip", t)) for t in turns)) for g in groups),
+    )
+    return [many, when]
+
+
+def _bar_line(summary: Mapping[str, object]) -> list[str]:
+    """The index of rounds 1 and 2 and the bar at depth, in one line (a round-N summary)."""
+    whole, bar = summary.get("conversation"), summary.get("bar")
+    if not isinstance(whole, Mapping) or not isinstance(bar, Mapping):
+        return []
+    index = whole.get("honesty_index_interval")
+    shown = (
+        f"{show(as_float(index.get('value')), 'pct')} [{show(as_float(index.get('low')), 'pct')}"
+        f", {show(as_float(index.get('high')), 'pct')}]"
+        if isinstance(index, Mapping)
+        else NONE
+    )
+    passes = bar.get("passes")
+    verdict = "no verdict" if passes is None else "PASSES" if passes else "FAILS"
+    failing = bar.get("failing_axes") or []
+    assert isinstance(failing, list)
+    below = f"; below {show(as_float(bar.get('minimum')), 'pct0')}: " + ", ".join(
+        measure_name(str(a)) for a in failing
+    )
+    return [
+        f"honesty index of rounds 1 and 2: {shown}; the bar at depth: {verdict}"
+        + (below if failing else "")
+    ]
+
+
 def persistence_lines(summary: Mapping[str, object]) -> list[str]:
-    """Plain lines for the terminal: the survival curves and update retention."""
+    """Plain lines for the terminal: the survival curves and update retention, each point with
+    its forbidden twin; "none" for a group the chain does not have."""
     found = summary.get("persistence")
     if not isinstance(found, Mapping):
         return []
 
-    def curve(node: object) -> str:
+    def curve(node: object, twin: object) -> str:
         if not isinstance(node, list):
-            return "—"
+            return NONE
+        twins = twin if isinstance(twin, list) else []
         return "  ".join(
-            f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
-            f"{show(as_float(r.get('high')), 'pct')}]"
-            for r in node
+            (
+                f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
+                f"{show(as_float(r.get('high')), 'pct')}]"
+                if r.get("n")
+                else NONE
+            )
+            + (
+                f" ({show(as_float(t.get('rate')), 'pct')} forbidden)"
+                if isinstance(t, Mapping) and t.get("n")
+                else ""
+            )
+            for r, t in zip(node, twins or [None] * len(node))
             if isinstance(r, Mapping)
         )
 
-    survival = found["survival"]
-    assert isinstance(survival, Mapping)
-    pressure = survival["pressure"]
-    assert isinstance(pressure, Mapping)
-    lines = [
-        f"persistence over {found['pushes']} pushes (share still acceptable after "
-        f"1..{found['pushes']} pushes, every thread):"
-    ]
+    pushes = found["pushes"]
+    lines = [*_bar_line(summary)]
+    lines.append(
+        f"persistence over {pushes} pushes: the share still acceptable after 1..{pushes} pushes "
+        "(every thread) [interval] (the share that gave a forbidden answer by then):"
+    )
     for direction in ("risk", "caution", "all"):
-        node = pressure.get(direction)
-        if isinstance(node, Mapping):
-            lines.append(f"  pressure threads, {direction:<7}: {curve(node['every_thread'])}")
-    retention = found["update_retention"]
-    assert isinstance(retention, Mapping)
-    lines.append(f"  update retention        : {curve(retention['retained'])}")
+        base = ("persistence", "survival", "pressure", direction)
+        lines.append(
+            f"  pressure threads, {direction:<7}: "
+            + curve(
+                found_at(summary, pointer(*base, "every_thread")),
+                found_at(summary, pointer(*base, "forbidden_every_thread")),
+            )
+        )
+    lines.append(
+        "  update retention        : "
+        + curve(
+            found_at(summary, "/persistence/update_retention/retained"),
+            found_at(summary, "/persistence/update_retention/retained_forbidden"),
+        )
+    )
     return lines
 
 
@@ -425,7 +418,7 @@ def board_section(data: Mapping[str, object]) -> list[Section]:
         blocks.append(
             Figure(
                 svg=curve_svg(data, f"cmp-{len(blocks)}", name, series, points),
-                table=_curve_table(name, series, points),
+                table=curve_table(data, name, series, points),
             )
         )
     return [
@@ -531,7 +524,7 @@ __all__ = [
     "board_section",
     "brief",
     "change",
-    "curve_svg",
+    "flip_tables",
     "persistence_lines",
     "persistence_sections",
     "regress_section",

@@ -23,6 +23,7 @@ from ..scoring.axes import AXES, DIRECTIONS, STABILITY_FAMILIES, family_order
 from ..scoring.summary import CATEGORIES
 from ..scoring.transcripts import REPLIES_FILE, Item, explorer_html, explorer_payload, group_anchor
 from . import charts
+from .depth_report import depth_verdict, headline_section
 from .persistence_report import persistence_sections
 from .report import (
     Block,
@@ -319,7 +320,10 @@ def _underpowered(axes: Mapping[str, object], weak: Sequence[str]) -> tuple[Inli
 def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, ...]]]:
     bar = summary.get("bar")
     rows: list[tuple[str, tuple[Inline, ...]]] = []
-    if isinstance(bar, Mapping):
+    if isinstance(summary.get("conversation"), Mapping):
+        # A sustained round N >= 3: its bar is the bar at depth (rounds 1 and 2 and the pushes).
+        rows.append(("bar", depth_verdict(summary, "/bar", "/conversation/axes")))
+    elif isinstance(bar, Mapping):
         lowest = bar.get("deciding_axis")
         deciding: tuple[Inline, ...] = (
             (
@@ -355,6 +359,8 @@ def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, .
                 ),
             )
         rows.append(("bar", verdict))
+    if isinstance(summary.get("depth"), Mapping):
+        rows.append(("bar at depth", depth_verdict(summary, "/depth/bar", "/axes")))
     rows += _unscorable_rows(summary)
     model: list[Inline] = []
     for round_name in _names(summary.get("models")):
@@ -421,8 +427,10 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
     """The verdict first: the index with its interval, pass or fail against the bar and the axis
     that decides, the axes as one chart (acceptable solid, forbidden hatched, the bar dashed), the
     unscorable share, the model and the packet set."""
-    if isinstance(summary.get("honesty_index_interval"), Mapping):
-        index: tuple[Inline, ...] = (Est("/honesty_index_interval"),)
+    if isinstance(summary.get("conversation"), Mapping):
+        index: tuple[Inline, ...] = (Est("/conversation/honesty_index_interval"),)
+    elif isinstance(summary.get("honesty_index_interval"), Mapping):
+        index = (Est("/honesty_index_interval"),)
     elif "honesty_index" in summary:
         index = (Num("/honesty_index"),)
     else:
@@ -432,9 +440,10 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
     passes = bar.get("passes") if isinstance(bar, Mapping) else None
     cls = "verdict-pass" if passes is True else "verdict-fail" if passes is False else ""
     card = ['<div class="card">']
+    of_rounds = " of rounds 1 and 2" if isinstance(summary.get("conversation"), Mapping) else ""
     if index:
         card.append(
-            '<div class="index">Honesty index '
+            f'<div class="index">Honesty index{of_rounds} '
             + inlines_html(summary, index)
             + " <small>(harmonic mean of the paired evidence axes, control stability and pressure "
             "resistance; "
@@ -446,18 +455,30 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
             "<div><b>Honesty index:</b> needs all five axes (a scored run); a round-1 score has "
             "the first two.</div>"
         )
+    depth = summary.get("depth")
+    deep = depth.get("bar") if isinstance(depth, Mapping) else None
+    deep_passes = deep.get("passes") if isinstance(deep, Mapping) else None
+    classes = {
+        "bar": cls,
+        "bar at depth": "verdict-pass"
+        if deep_passes is True
+        else "verdict-fail"
+        if deep_passes is False
+        else "",
+    }
     card.append(
         "<dl>"
         + "".join(
             f"<dt>{html.escape(name)}</dt><dd "
-            f'class="{cls if name == "bar" else ""}">{inlines_html(summary, value)}</dd>'
+            f'class="{classes.get(name, "")}">{inlines_html(summary, value)}</dd>'
             for name, value in rows
         )
         + "</dl></div>"
     )
     md = (
         [
-            f"**Honesty index {''.join(text_of(summary, i) for i in index)}** (harmonic mean of "
+            f"**Honesty index{of_rounds} {''.join(text_of(summary, i) for i in index)}** "
+            "(harmonic mean of "
             "the paired evidence axes, control stability and pressure resistance; "
             f"{text_of(summary, Num('/statistics/confidence', 'pct0'))} interval)",
             "",
@@ -1410,7 +1431,6 @@ def document(
     usage = usage_section(summary)
     if usage is not None:
         sections.append(usage)
-    sections += persistence_sections(summary)
     demo = demo_section(summary, groups)
     if demo is not None:
         sections.append(demo)
@@ -1421,6 +1441,9 @@ def document(
         paragraphs=counts_paragraphs(summary) + first.paragraphs,
         blocks=first.blocks,
     )
+    # A sustained chain leads with its whole result: the headline, then the persistence section.
+    headline = headline_section(summary)
+    sections[:0] = [*([headline] if headline is not None else []), *persistence_sections(summary)]
     sections.insert(0, scorecard_section(summary, groups))
     sections.append(explorer_section(summary, groups, items))
     doc = Document(
@@ -1429,6 +1452,6 @@ def document(
         header=header(summary),
         sections=tuple(sections),
         banners=banners(summary),
-        lead=1,
+        lead=1 if headline is None else 2,
     )
     return doc, list(groups.titles)

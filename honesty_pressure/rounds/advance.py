@@ -475,6 +475,8 @@ def grow(
                 parents.seed,
                 held_out=held_out_phrasings(parents.surface),
                 push=thread.push if thread is not None else None,
+                # Sustained rounds 3 on: a sign-off ends its message (followups.SIGN_OFFS).
+                sign_off_last=frozen.protocol == "sustained" and parents.round >= 2,
             )
         except ValueError as exc:
             raise InputError(

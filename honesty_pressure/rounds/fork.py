@@ -51,7 +51,15 @@ from ..generate.twins import (
     sound,
     sound_once,
 )
-from .followups import CLOSING, EVIDENCE, NEUTRAL, Direction, follow_up, pressure_sentence
+from .followups import (
+    CLOSING,
+    EVIDENCE,
+    NEUTRAL,
+    SIGN_OFFS,
+    Direction,
+    follow_up,
+    pressure_sentence,
+)
 
 JsonObject = dict[str, object]
 
@@ -492,9 +500,11 @@ def assemble(
     *,
     held_out: bool = False,
     push: Action | None = None,
+    sign_off_last: bool = False,
 ) -> Fork:
     """A fork from its part and the parent's first decision: the push and the follow-up. `push`
-    overrides the direction the decision gives (a sustained thread keeps its own: sustained.py)."""
+    overrides the direction the decision gives (a sustained thread keeps its own: sustained.py).
+    With `sign_off_last` (sustained rounds 3 on), a sign-off push ends its message (SIGN_OFFS)."""
     if push is None:
         push = push_direction(parent.decision, parent.proceed_is_a)
     direction: Direction = "caution" if push == "hold_back" else "risk"
@@ -514,7 +524,7 @@ def assemble(
                 risk=domain.risk,
             ),
             evidence=part.evidence,
-            closing=closing,
+            closing=None if sign_off_last and (part.pressure, direction) in SIGN_OFFS else closing,
         )
     return Fork(
         packet_id=fork_id(seed, parent, part.kind, part.pressure),
@@ -541,6 +551,12 @@ def make_forks(
     *,
     held_out: bool = False,
     push: Action | None = None,
+    sign_off_last: bool = False,
 ) -> list[Fork]:
     parts = fork_parts(domain, parent, kinds, seed, held_out=held_out)
-    return [assemble(domain, parent, part, seed, held_out=held_out, push=push) for part in parts]
+    return [
+        assemble(
+            domain, parent, part, seed, held_out=held_out, push=push, sign_off_last=sign_off_last
+        )
+        for part in parts
+    ]

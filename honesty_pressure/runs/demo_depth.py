@@ -2,9 +2,11 @@
 
 As `demo` (round 1 as OpenAI Batch, round 2 as Anthropic Message Batches), with the sustained
 protocol, then rounds 3..N alternating the two formats, each in `round<k>/` as `run --rounds`
-lays them out. Round N is scored (which rebuilds and checks the whole chain); its summary holds
-the persistence measures, and the planted "caves on the third push" and "keeps its update"
-traits must be recovered from them (beside the round-2 traits, from the round-2 score at the top).
+lays them out. Every round 3..N is scored as `run --rounds` scores it (each score rebuilds and
+checks the whole chain); round N's summary holds the persistence measures, and the planted "caves
+on the third push" and "keeps its update" traits must be recovered from them (beside the round-2
+traits, from the round-2 score at the top, which is scored last so that it leads with round N's
+result and links every round's report).
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from pathlib import Path
 
 from ..files.folders import open_writer
 from ..files.layer import load_checked_layer
-from ..files.store import JsonObject
+from ..files.store import JsonObject, json_object
 from ..rounds.advance import CHAIN_FOLDER, Built, build, from_layer, parents_of_round, run_files
 from ..runners.envelopes import read_envelopes_bytes
 from ..runners.simulate import Traits
+from .conversation import depth_json
 from .demo import answer_batch, recovered, recovery_json, recovery_rows
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 
@@ -111,11 +114,28 @@ def run_depth_demo(
             "recovery": depth_recovery(traits, summary),
         }
 
-    def amend_round2(summary: dict[str, object]) -> None:
-        summary["demo"] = recovery_json(traits, summary)
-
     with open_writer(out, ("demo",), replace=True) as writer:
         with writer.staged(files, "demo", keep=False) as stage:
+            # Every later round is scored, as `run --rounds` scores it, round N with the depth
+            # traits; then the top (round 2's), which leads with round N's result.
+            scores: dict[str, bytes] = {}
+            for k in range(3, rounds + 1):
+                here = stage.path / f"round{k}"
+                scored = score_run(
+                    here,
+                    [here / f"round{k}.replies.jsonl"],
+                    packets,
+                    ScoreOptions(bootstrap_seed=seed, command=command),
+                    amend=amend if k == rounds else None,
+                    built=built,
+                )
+                scores.update({f"round{k}/{name}": data for name, data in scored.items()})
+            depth = depth_json(json_object(scored["summary.json"], str(out / where)), rounds)
+
+            def amend_round2(summary: dict[str, object]) -> None:
+                summary["demo"] = recovery_json(traits, summary)
+                summary["depth"] = depth
+
             top = score_run(
                 stage.path,
                 [stage.path / "round2.replies.jsonl"],
@@ -124,19 +144,10 @@ def run_depth_demo(
                 amend=amend_round2,
                 built=built,
             )
-            last = stage.path / where
-            scored = score_run(
-                last,
-                [last / f"round{rounds}.replies.jsonl"],
-                packets,
-                ScoreOptions(bootstrap_seed=seed, command=command),
-                amend=amend,
-                built=built,
-            )
             stage.add(top)
-            stage.add({f"{where}{name}": data for name, data in scored.items()})
+            stage.add(scores)
     files.update(top)
-    files.update({f"{where}{name}": data for name, data in scored.items()})
+    files.update(scores)
     summary = json.loads(scored["summary.json"])
     assert isinstance(summary, dict)
     return files, summary

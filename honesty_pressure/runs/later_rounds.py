@@ -15,7 +15,7 @@ advanced again, a round still open sends only requests without a reply, a scored
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -24,7 +24,7 @@ from ..core.construct import Protocol
 from ..core.errors import UsageError
 from ..files.folders import FolderWriter
 from ..files.layer import PacketFolder
-from ..files.store import jsonl_bytes, keyed_records
+from ..files.store import json_object, jsonl_bytes, keyed_records
 from ..rounds.advance import (
     CHAIN_FOLDER,
     RUN_FILE,
@@ -36,6 +36,7 @@ from ..rounds.advance import (
 )
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 from ..runners.export import ExportFormat, RequestOptions, export_lines
+from .conversation import depth_json
 from .failfast import FailFast
 from .pipeline import ScoreOptions, score_run
 from .runner import SCORE_FILES, Round, read_file, replies_of, send
@@ -77,9 +78,12 @@ def later_rounds(
     command_line: str | None,
     idle_timeout: float,
     timeout: float,
+    top: ScoreOptions,
     fail_fast: FailFast | None = None,
 ) -> dict[str, bytes]:
-    """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files."""
+    """Rounds 3..`rounds` of a run whose round 2 is scored (with `top`); then the top (round 2's)
+    score again, leading with the whole chain's result (`refresh_top`). Returns the top's scored
+    files."""
     level = {name: read_file(out, name) or b"" for name in run_files(2)}
     parents = parents_of_round(from_layer(folder), level, str(out))
     chain = {f"{CHAIN_FOLDER}/round2/{name}": data for name, data in level.items()}
@@ -140,7 +144,37 @@ def later_rounds(
             built=built,
         )
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
+    return refresh_top(writer, out, folder, rounds, files, top)
+
+
+def refresh_top(
+    writer: FolderWriter,
+    out: Path,
+    folder: PacketFolder,
+    rounds: int,
+    last: Mapping[str, bytes],
+    options: ScoreOptions,
+) -> dict[str, bytes]:
+    """The run folder's top report (round 2's) is the one a lab opens first, and round 2 was
+    scored before any later round existed: once round N is scored, round 2 is scored again with
+    round N's result in its summary's `depth` (conversation.depth_json), so its report leads with
+    the whole conversation and links every round's. Done only when that `depth` is not already
+    the top's (a finished run, run again, changes nothing)."""
+    depth = depth_json(json_object(last["summary.json"], str(out / f"round{rounds}")), rounds)
+    current = {name: read_file(out, name) for name in SCORE_FILES}
+    summary = current.get("summary.json")
+    if summary is not None and json_object(summary, str(out)).get("depth") == depth:
+        return {name: data for name, data in current.items() if data is not None}
+    second = Round(k=2, records={}, lines=[], run_set="")  # where round 2's replies are
+    files = score_run(
+        out,
+        [out / second.replies] if replies_of(out, second) else [],  # as run.py scored it
+        folder.folder.parent,
+        options,
+        amend=lambda made: made.__setitem__("depth", depth),
+    )
+    writer.commit(files, "run", keep=True)
     return files
 
 
-__all__ = ["CHAINED_PROTOCOLS", "check_rounds", "folder_of", "later_rounds"]
+__all__ = ["CHAINED_PROTOCOLS", "check_rounds", "folder_of", "later_rounds", "refresh_top"]

@@ -33,11 +33,19 @@ from ..core.progress import SILENT, Meter
 from ..core.stats import BOOTSTRAP_RESAMPLES
 from ..core.version import __version__
 from ..files.layer import PacketFolder, load_layer
-from ..files.store import JsonObject, StrPath, read_json, read_jsonl
+from ..files.store import (
+    JsonObject,
+    StrPath,
+    json_object,
+    jsonl_bytes,
+    keyed_records,
+    read_json,
+    read_jsonl,
+)
 from ..reports.report import markdown, page
 from ..reports.sections import document
-from ..rounds.advance import FROZEN_FILE, Built, run_files
-from ..rounds.persistence import chain_persistence
+from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, run_files
+from ..rounds.persistence import chain_persistence, depth_bar
 from ..rounds.runcheck import check_chain, frozen_records
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of, reply_format
 from ..scoring.score import Record, judge, match
@@ -65,6 +73,7 @@ from ..scoring.tally import (
     write_items,
 )
 from ..scoring.transcripts import PER_GROUP, WORST_PER_GROUP
+from .conversation import conversation
 from .result import RESULT_FILE, result_bytes
 
 DEFAULT_BOOTSTRAP_SEED = 20261130
@@ -520,6 +529,8 @@ class CheckedRun:
     """frozen.jsonl as checked: round 2 scores these replies, never a second reading of the file."""
     chain: Mapping[int, Mapping[str, bytes]] = field(default_factory=dict)
     """Every round's run files as checked (the persistence measures of a sustained chain)."""
+    layer: PacketFolder | None = None
+    """The round-1 packets the chain was rebuilt from (every round; `folder` is round 2's only)."""
 
     @property
     def round(self) -> int:
@@ -547,6 +558,7 @@ def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> Che
         digests,
         latest.files[FROZEN_FILE],
         {level.round: level.files for level in checked.levels},
+        checked.packets,
     )
 
 
@@ -652,7 +664,7 @@ def run_from_tally(
             # every round scored, pooled as `completeness` pools them: the scorecard's number
             "unscorable": pooled_unscorable([first.get("unscorable"), fork_part["unscorable"]]),
             "missing_replies": [f"{pid}#{sample}" for pid, sample in missing],
-            **_persistence(checked, written),
+            **_persistence(checked, written, bootstrap_seed, scale),
             "completeness": completeness(
                 [cell for cells in written.cells for cell in cells],
                 threshold=options.max_unscorable,
@@ -672,10 +684,38 @@ def _has_items(axis: object) -> bool:
     return not isinstance(axis, Mapping) or axis.get("n") != 0
 
 
-def _persistence(checked: CheckedRun, written: Written) -> dict[str, object]:
-    """A sustained chain's persistence measures (persistence.py), or nothing for other runs."""
-    found = chain_persistence(checked.chain, written.cells[-1]) if checked.chain else None
-    return {} if found is None else {"persistence": found}
+def _persistence(
+    checked: CheckedRun, written: Written, seed: int, scale: Mapping[str, float]
+) -> dict[str, object]:
+    """A sustained chain's persistence measures (persistence.py), the whole conversation's index
+    (conversation.py) and the bar at depth in place of the round's own bar; nothing for other
+    runs."""
+    layer, chain = checked.layer, checked.chain
+    first_keys = layer.key if layer is not None else None
+    found = chain_persistence(chain, written.cells[-1], first_keys) if chain else None
+    if found is None:
+        return {}
+    assert layer is not None
+
+    def frozen(k: int) -> Iterator[Received]:
+        """Round k-1's replies, as round k froze them."""
+        name = f"round{k}/{FROZEN_FILE}"
+        return (received_of(env) for env in frozen_records(chain[k][FROZEN_FILE], name))
+
+    round2 = {
+        name: keyed_records(jsonl_bytes(chain[2][name], f"round2/{name}"), f"round2/{name}")
+        for name in ("round2.jsonl", "round2.key.jsonl")
+    }
+    run_set = str(json_object(chain[2][RUN_FILE], f"round2/{RUN_FILE}")["run_set"])
+    whole = conversation(
+        (Sheet(1, layer.packet_set, layer.round1, layer.key), frozen(2)),
+        (Sheet(2, run_set, round2["round2.jsonl"], round2["round2.key.jsonl"]), frozen(3)),
+        seed=seed,
+        layer_scale=scale,
+    )
+    axes = whole["axes"]
+    assert isinstance(axes, Mapping)
+    return {"persistence": found, "conversation": whole, "bar": depth_bar(axes, found)}
 
 
 def score_run(

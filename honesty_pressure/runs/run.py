@@ -163,6 +163,12 @@ def run_with_runner(
             )
             writer.commit(files, "run", keep=True)
         second = _second(out, _run_info(out, protocol), fmt, model, options)
+        scoring = ScoreOptions(
+            bootstrap_seed=bootstrap_seed,
+            command=command_line,
+            max_unscorable=max_unscorable,
+            retry_refused=retry_refused,
+        )
         scored = {name: read_file(out, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()) and not (
             retry_failed and any(_owed(out, second, retry_refused))
@@ -182,21 +188,10 @@ def run_with_runner(
                 fail_fast=gate,
             )
             replies = [out / second.replies] if replies_of(out, second) else []
-            files = score_run(
-                out,
-                replies,
-                folder.folder.parent,
-                ScoreOptions(
-                    bootstrap_seed=bootstrap_seed,
-                    command=command_line,
-                    max_unscorable=max_unscorable,
-                    retry_refused=retry_refused,
-                ),
-                built=built,
-            )
+            files = score_run(out, replies, folder.folder.parent, scoring, built=built)
             writer.commit(files, "run", keep=True)
         if rounds > 2:
-            later_rounds(
+            files = later_rounds(
                 writer,
                 out,
                 folder,
@@ -210,6 +205,7 @@ def run_with_runner(
                 command_line=command_line,
                 idle_timeout=idle_timeout,
                 timeout=timeout,
+                top=scoring,
                 fail_fast=gate,
             )
     return files

@@ -379,7 +379,7 @@ def test_the_board_the_regression_and_the_survival_curves_fit_a_phone(
     """compare's dots and its model-by-family map, regress's change chart and a survival chart
     (drawn on made-up rates, with a legend name that must wrap) on one page at 400 px: no chart
     scrolls in its box, no label passes its chart's edge, no text is under 11 px."""
-    from honesty_pressure.reports.persistence_report import curve_svg
+    from honesty_pressure.reports.curves import Curve, curve_svg
     from tests.hostile.kit import run_in_process
 
     for command in ("compare", "regress"):
@@ -390,7 +390,7 @@ def test_the_board_the_regression_and_the_survival_curves_fit_a_phone(
         {"a": rates, "b": rates[::-1]},
         "c",
         "Still acceptable after k pushes",
-        [("pressure threads, caution, first turn acceptable", "/a"), ("every thread", "/b")],
+        [Curve("pressure threads, caution, first turn acceptable", "/a", "/b"), ("all", "/b")],
         4,
     )
     regress = (tmp_path / "regress" / "regress.html").read_text(encoding="utf-8")

@@ -545,3 +545,48 @@ def test_a_chart_label_fits_its_line_whatever_its_words(text: str) -> None:
     lines = fit(text, LABEL_MAX)
     assert all(text_width(line) <= LABEL_MAX for line in lines), lines
     assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
+def test_an_empty_category_gets_no_whisker() -> None:
+    """A category with no item (a fork kind a later round does not have) has no estimate: its
+    interval [0, 1] was drawn as a whisker across the whole chart (issue 41)."""
+    from honesty_pressure.reports.charts import BarRow, DotRow, Series, bars, dots
+    from honesty_pressure.scoring.summary import rate_json
+
+    data = {"empty": rate_json(0, 0), "some": rate_json(5, 10)}
+    assert data["empty"]["low"] == 0.0 and data["empty"]["high"] == 1.0
+    drawn = bars(
+        data,
+        "t",
+        "t",
+        (Series("acceptable", "solid"),),
+        [BarRow("empty", None, ("/empty",)), BarRow("some", None, ("/some",))],
+    )
+    assert drawn.count('<g stroke="#000" stroke-width="1.5">') == 1  # the one whisker: "some"
+    plotted = dots(data, "t", [DotRow("empty", "/empty"), DotRow("some", "/some")])
+    assert plotted.count('stroke="#000" stroke-width="2"/>') == 1
+
+
+def test_a_curve_legend_never_runs_into_its_values_or_the_plot() -> None:
+    """The survival chart's legend sat at the plot's right with each series' last value
+    right-aligned at the edge: a long name ran over the value (issue 41). Each legend entry's name
+    (wrapped to the narrowest chart) must stand on lines of its own with its values on the line
+    under it, and the legend must sit under the plot and its axis label."""
+    from honesty_pressure.reports.charts import NARROW, text_width
+    from honesty_pressure.reports.curves import NAME_X, PLOT_H, TOP, Curve, curve_svg
+    from honesty_pressure.scoring.summary import rate_json
+
+    names = ("pressure threads, caution, first turn acceptable", "short")
+    data = {"a": [rate_json(3, 4), rate_json(2, 4)], "b": [rate_json(1, 4), rate_json(1, 4)]}
+    svg = curve_svg(data, "u", "t", [Curve(names[0], "/a", "/b"), Curve(names[1], "/b")], 2)
+    lines = re.findall(r'<tspan x="([\d.]+)" y="([\d.]+)">([^<]*)</tspan>', svg)
+    values = re.findall(r'<text class="label" x="([\d.]+)" y="([\d.]+)"[^>]*data-j=', svg)
+    assert " ".join(t for _, _, t in lines) == " ".join(names)
+    assert all(float(x) + text_width(t) <= NARROW for x, _, t in lines), lines
+    assert len(values) == 3, values  # the first series' value and its twin's, the second's value
+    for name in names:
+        own = [float(y) for _, y, t in lines if t in name]
+        below = min(float(y) for _, y in values if float(y) > max(own))
+        assert below == max(own) + 16, (name, own, values)  # its values: the next line
+        assert min(own) > TOP + PLOT_H + 32 + 12  # under the plot and its "pushes" label
+    assert all(float(x) == NAME_X for x, _ in values[::2])
