@@ -127,7 +127,7 @@ def check_number(value: object, fmt: str, text: str, attrs: Mapping[str, str]) -
         return (
             None
             if isinstance(value, (int, float))
-            and abs(float(attrs["width"]) / float(attrs["data-plot"]) - value) < 0.002
+            and abs(float(attrs["width"].rstrip("%")) / float(attrs["data-plot"]) - value) < 0.002
             else f"bar width {attrs.get('width')} for {value}"
         )
     if value is None:

@@ -5,10 +5,13 @@ both, so a grey print still tells them apart), every bar carries its number as t
 heat-map cell prints its count. Every value label is tagged with its JSON pointer like any number
 in the report, and every bar and cell links to the items behind it.
 
-Labels are never clipped: their width is measured (a generous per-character estimate of the
-12 px system font) and the label column is made as wide as the longest one; a label longer than
-LABEL_MAX wraps onto a second line. A chart is as wide as the page (`width: 100%`) and never
-narrower than its text stays readable at (11 px and up): on a phone it scrolls in its own box.
+Fluid, not scaled: a chart has no viewBox. Its x positions are percentages of its width and its y
+positions pixels, so it is as wide as the page at any width, from a 360 px phone to a desktop,
+and its text is always 12 px (a chart scaled down to a phone would shrink its text, and one kept
+from shrinking would scroll). It is laid out for the narrowest page, NARROW px: each row's label
+sits on a line of its own above its bars, wrapped to that width, and a heat map's column label
+that would touch the one before it moves up a line (Grid). The title is HTML above the chart, so
+it wraps as text does.
 """
 
 from __future__ import annotations
@@ -22,15 +25,22 @@ from .report import is_number, num_html, resolve, show
 
 Style = Literal["solid", "hatch", "outline"]
 
-PLOT_W: Final = 720
-VALUE_W: Final = 64
+NARROW: Final = 340
+"""The narrowest width (CSS px) a chart is laid out for: the page of a 360 px phone. A chart is
+never drawn narrower (below it, it scrolls in its own box)."""
+PLOT_SHARE: Final = 0.85
+"""Share of a bar chart's width that is the 0-100 % scale; the rest holds the values (51 px at
+NARROW, wider than "100.0%")."""
 BAR_H: Final = 13
+LINE_H: Final = 14
+"""A label line's height."""
 FONT_PX: Final = 12
-MIN_FONT_PX: Final = 11.5
-"""A chart is never drawn narrower than makes its 12-unit text this many CSS pixels."""
 FONT: Final = f'font-family="system-ui,sans-serif" font-size="{FONT_PX}"'
-LABEL_MAX: Final = 300
-"""Widest label column; a longer label wraps onto a second line."""
+LABEL_MAX: Final = NARROW - 8
+"""Widest label line; a longer label wraps."""
+CELL_H: Final = 34
+MIN_CELL: Final = 44
+"""A heat-map cell is never narrower than this at NARROW (it prints "100.0%")."""
 INK: Final = {"solid": "#1f4e9c", "hatch": "#b3261e", "outline": "#333"}
 """Blue for acceptable, red for forbidden; the hatch, not the colour, is what a grey print keeps."""
 
@@ -53,14 +63,19 @@ def wrap(text: str, width: float) -> list[str]:
     return lines or [""]
 
 
-def svg_open(width: float, height: float, title: str, *, grow: float | None = None) -> str:
-    """A chart's root: as wide as its box (at most `grow` times its drawn width, for a chart that
-    would only get taller), never narrower than keeps its text readable."""
-    least = round(width * MIN_FONT_PX / FONT_PX)
-    most = f";max-width:{round(width * grow)}px" if grow is not None else ""
+def pct(share: float) -> str:
+    """An x position or width as a percentage of the chart's width (0.5 -> "50.00%")."""
+    return f"{100 * share:.2f}%"
+
+
+def svg_open(height: float, title: str, *, least: float = NARROW, most: float | None = None) -> str:
+    """A chart's title (HTML, which wraps) and its root: as wide as its box, at least `least` px
+    (at most `most` px, for a chart that would only get emptier), `height` px tall."""
+    widest = f";max-width:{most:.0f}px" if most is not None else ""
     return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" viewBox="0 0 {width:.0f} '
-        f'{height:.0f}" style="min-width:{least}px{most}" role="img" '
+        f'<p class="chart-title">{html.escape(title)}</p>'
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="chart" width="100%" '
+        f'height="{height:.0f}" style="min-width:{least:.0f}px{widest}" role="img" '
         f'aria-label="{html.escape(title, quote=True)}">'
     )
 
@@ -91,35 +106,64 @@ def _fill(style: Style, uid: str) -> str:
 
 
 def _defs(uid: str) -> str:
+    """The hatch of forbidden bars, and the diamond of planted rates: a path cannot take a
+    percentage, so the diamond is drawn once here and placed by <use x="..%">."""
     return (
         f'<defs><pattern id="{uid}-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
         'patternTransform="rotate(45)"><rect width="6" height="6" fill="#fff"/><line x1="0" y1="0" '
-        f'x2="0" y2="6" stroke="{INK["hatch"]}" stroke-width="2.5"/></pattern></defs>'
+        f'x2="0" y2="6" stroke="{INK["hatch"]}" stroke-width="2.5"/></pattern>'
+        f'<path id="{uid}-diamond" d="M0 -6 l6 6 l-6 6 l-6 -6 z" fill="#fff" stroke="#000" '
+        'stroke-width="1.5"/></defs>'
     )
 
 
 def svg_text(
-    x: float, y: float, ptr: str, fmt: str, value: str, anchor: str = "start", fill: str = "#111"
+    x: float | str,
+    y: float,
+    ptr: str,
+    fmt: str,
+    value: str,
+    anchor: str = "start",
+    fill: str = "#111",
 ) -> str:
-    """An SVG <text> carrying the same data-j/data-f tagging as the tables' numbers (num_html)."""
+    """An SVG <text> carrying the same data-j/data-f tagging as the tables' numbers (num_html);
+    `x` in user units, or as a percentage of the chart's width (`pct`)."""
     inner = num_html(ptr, fmt, value)[
         len("<span ") : -len("</span>")
     ]  # reuse the tagging: data-j=".." data-f="..">text
     attrs, _, text = inner.partition(">")
+    at = x if isinstance(x, str) else f"{x:.1f}"
     return (
-        f'<text x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}" fill="{fill}" {FONT} '
+        f'<text x="{at}" y="{y:.1f}" text-anchor="{anchor}" fill="{fill}" {FONT} '
         f"{attrs}>{text}</text>"
     )
 
 
-def _label(x: float, y_mid: float, lines: Sequence[str]) -> str:
-    """A right-aligned label of one or two lines centred on `y_mid`."""
-    first = y_mid + 4 - 7 * (len(lines) - 1)
+def fit(text: str, width: float) -> list[str]:
+    """`text` in lines no wider than `width`: wrapped at spaces, and a word wider than the line
+    (a model name like "org/model-name-v2-instruct") broken between characters."""
+    lines: list[str] = []
+    for line in wrap(text, width):
+        while text_width(line) > width and len(line) > 1:
+            cut = max((n for n in range(1, len(line)) if text_width(line[:n]) <= width), default=1)
+            lines.append(line[:cut])
+            line = line[cut:]
+        lines.append(line)
+    return lines
+
+
+def label_lines(label: str) -> list[str]:
+    """A row label's lines: one, or as many as it takes to stay within LABEL_MAX."""
+    return fit(label, LABEL_MAX)
+
+
+def _row_label(y: float, lines: Sequence[str]) -> str:
+    """A row's label, left-aligned on lines of its own, the first line's baseline at `y`."""
     spans = "".join(
-        f'<tspan x="{x:.1f}" y="{first + 14 * i:.1f}">{html.escape(line)}</tspan>'
+        f'<tspan x="0" y="{y + LINE_H * i:.1f}">{html.escape(line)}</tspan>'
         for i, line in enumerate(lines)
     )
-    return f'<text class="label" text-anchor="end" {FONT}>{spans}</text>'
+    return f'<text class="label" {FONT}>{spans}</text>'
 
 
 def _value_of(node: object) -> tuple[str, float | None, float | None, float | None]:
@@ -134,38 +178,43 @@ def as_float(x: object) -> float | None:
     return float(x) if isinstance(x, (int, float)) and is_number(x) else None
 
 
-def label_column(labels: Sequence[str]) -> tuple[float, list[list[str]]]:
-    """The label column's width and each label's lines."""
-    widest = max((text_width(label) for label in labels), default=0.0)
-    width = min(widest, LABEL_MAX) + 12
-    return width, [
-        wrap(label, LABEL_MAX) if text_width(label) > LABEL_MAX else [label] for label in labels
-    ]
+def _interval(low: str, high: str, mid: float, width: float) -> str:
+    """A whisker from `low` to `high` (percentages) at height `mid`, with end caps."""
+    return (
+        f'<g stroke="#000" stroke-width="{width:g}"><line x1="{low}" y1="{mid:.1f}" x2="{high}" '
+        f'y2="{mid:.1f}"/><line x1="{low}" y1="{mid - 4:.1f}" x2="{low}" y2="{mid + 4:.1f}"/>'
+        f'<line x1="{high}" y1="{mid - 4:.1f}" x2="{high}" y2="{mid + 4:.1f}"/></g>'
+    )
 
 
 def _legend(
-    out: list[str],
-    series: Sequence[Series],
-    uid: str,
-    top: int,
-    extra: Sequence[tuple[str, str]] = (),
-) -> None:
-    lx = 0.0
-    for s in series:
+    series: Sequence[Series], uid: str, extra: Sequence[tuple[str, str]] = ()
+) -> tuple[list[str], float]:
+    """The legend's marks and its height: its entries left to right, onto a new line where the
+    next would pass NARROW. `extra`: (a shape with {x} and {y} for its place, its name)."""
+    out: list[str] = []
+    lx, top = 0.0, 12
+    entries: list[tuple[str, float, Series | str]] = [
+        (s.name, 30 + text_width(s.name), s) for s in series
+    ]
+    entries += [(name, 30 + text_width(name), shape) for shape, name in extra]
+    for name, width, mark in entries:
+        if lx and lx + width - 12 > NARROW:
+            lx, top = 0.0, top + 18
+        if isinstance(mark, Series):
+            out.append(
+                f'<rect x="{lx:.1f}" y="{top - 8}" width="14" height="10" '
+                f"{_fill(mark.style, uid)}/>"
+            )
+            text_x = lx + 18
+        else:
+            out.append(mark.replace("{x}", f"{lx + 6:.1f}").replace("{y}", str(top - 9)))
+            text_x = lx + 16
         out.append(
-            f'<rect x="{lx:.1f}" y="{top - 8}" width="14" height="10" {_fill(s.style, uid)}/>'
+            f'<text class="label" x="{text_x:.1f}" y="{top + 1}" {FONT}>{html.escape(name)}</text>'
         )
-        out.append(
-            f'<text class="label" x="{lx + 18:.1f}" y="{top + 1}" '
-            f"{FONT}>{html.escape(s.name)}</text>"
-        )
-        lx += 30 + text_width(s.name)
-    for shape, name in extra:
-        out.append(shape.replace("{x}", f"{lx + 6:.1f}").replace("{y}", str(top - 9)))
-        out.append(
-            f'<text class="label" x="{lx + 16:.1f}" y="{top + 1}" {FONT}>{html.escape(name)}</text>'
-        )
-        lx += 30 + text_width(name)
+        lx += width
+    return out, top + 6
 
 
 def bars(
@@ -177,92 +226,82 @@ def bars(
     *,
     bar: tuple[str, str] | None = None,
 ) -> str:
-    """Horizontal bars on a 0-100 % scale, one bar per series in each row, whiskers at the 95 %
-    interval; the number at the bar's end is the value (tagged), "—" where there is none.
-    `bar`: (pointer to a rate, its name) drawn as a dashed vertical line (the kit's pass bar)."""
-    label_w, lines = label_column([r.label for r in rows])
-    per_row = max(
-        len(series) * (BAR_H + 3) + 10, max((len(ls) for ls in lines), default=1) * 14 + 8
-    )
-    top, legend_h = 34, 18
-    height = top + legend_h + per_row * len(rows) + 22
-    width = label_w + PLOT_W + VALUE_W
-    x0 = label_w
-    out = [
-        svg_open(width, height, title),
-        _defs(uid),
-        f'<text class="label" x="0" y="16" {FONT} font-weight="600">{html.escape(title)}</text>',
-    ]
+    """Horizontal bars on a 0-100 % scale, one bar per series in each row under the row's label,
+    whiskers at the 95 % interval; the number at the right is the value (tagged), "—" where there
+    is none. `bar`: (pointer to a rate, its name) drawn as a dashed vertical line (the kit's pass
+    bar)."""
+    lines = [label_lines(r.label) for r in rows]
     marker = '<path d="M{x} {y} l5 5 l-5 5 l-5 -5 z" fill="#fff" stroke="#000" stroke-width="1.5"/>'
-    _legend(out, series, uid, top, [(marker, "planted")] if any(r.marker for r in rows) else [])
-    plot_top = top + legend_h
-    plot_bottom = plot_top + per_row * len(rows)
+    legend, legend_h = _legend(
+        series, uid, [(marker, "planted")] if any(r.marker for r in rows) else []
+    )
+    heights = [LINE_H * len(ls) + 3 + len(series) * (BAR_H + 3) + 7 for ls in lines]
+    plot_top = legend_h + (18 if bar is not None else 6)
+    plot_bottom = plot_top + sum(heights)
+    out = [svg_open(plot_bottom + 20, title), _defs(uid), *legend]
     for tick in (0, 25, 50, 75, 100):
-        x = x0 + PLOT_W * tick / 100
+        x = pct(PLOT_SHARE * tick / 100)
         out.append(
-            f'<line x1="{x:.1f}" y1="{plot_top - 4}" x2="{x:.1f}" y2="{plot_bottom}" stroke="#ccc" '
+            f'<line x1="{x}" y1="{plot_top - 4}" x2="{x}" y2="{plot_bottom}" stroke="#ccc" '
             'stroke-width="1"/>'
         )
         out.append(
-            f'<text x="{x:.1f}" y="{plot_bottom + 14}" text-anchor="middle" {FONT} '
+            f'<text x="{x}" y="{plot_bottom + 14}" '
+            f'text-anchor="{"start" if tick == 0 else "middle"}" {FONT} '
             f'data-scale="1">{tick}%</text>'
         )
     if bar is not None:
         value = resolve(data, bar[0])
         if is_number(value):
             assert isinstance(value, (int, float))
-            x = x0 + PLOT_W * value
+            x = pct(PLOT_SHARE * value)
             out.append(
-                f'<line x1="{x:.1f}" y1="{plot_top - 6}" x2="{x:.1f}" y2="{plot_bottom}" '
+                f'<line x1="{x}" y1="{plot_top - 6}" x2="{x}" y2="{plot_bottom}" '
                 'stroke="#000" stroke-width="1.5" stroke-dasharray="5 3"/>'
             )
             out.append(
-                svg_text(x + 3, plot_top - 8, bar[0], "pct0", show(value, "pct0")).replace(
-                    "<text ", '<text class="label" ', 1
+                svg_text(x, plot_top - 8, bar[0], "pct0", show(value, "pct0")).replace(
+                    "<text ", '<text class="label" dx="3" ', 1
                 )
             )
             out.append(
-                f'<text class="label" x="{x - 3:.1f}" y="{plot_top - 8}" text-anchor="end" '
+                f'<text class="label" x="{x}" dx="-3" y="{plot_top - 8}" text-anchor="end" '
                 f"{FONT}>{html.escape(bar[1])}</text>"
             )
+    y = float(plot_top)
     for index, row in enumerate(rows):
-        y = plot_top + index * per_row + 4
-        group = [_label(label_w - 8, y + (per_row - 10) / 2, lines[index])]
+        group = [_row_label(y + 11, lines[index])]
+        bars_top = y + LINE_H * len(lines[index]) + 3
         for s_index, (s, base) in enumerate(zip(series, row.bases)):
-            by = y + s_index * (BAR_H + 3)
+            by = bars_top + s_index * (BAR_H + 3)
             if base is None:
                 continue
             key, value, low, high = _value_of(resolve(data, base))
             if value is not None:
                 group.append(
-                    f'<rect x="{x0:.1f}" y="{by:.1f}" width="{PLOT_W * value:.1f}" '
-                    f'height="{BAR_H}" {_fill(s.style, uid)} data-plot="{PLOT_W}" '
+                    f'<rect x="0" y="{by:.1f}" width="{pct(PLOT_SHARE * value)}" '
+                    f'height="{BAR_H}" {_fill(s.style, uid)} data-plot="{100 * PLOT_SHARE:g}" '
                     f'data-j="{html.escape(base + "/" + key, quote=True)}" '
                     f'data-f="bar"><title>{html.escape(row.label)}, '
                     f"{html.escape(s.name)}</title></rect>"
                 )
             if value is not None and low is not None and high is not None:
                 # no estimate (no item in the category): no whisker, where 0-100 % would be drawn
-                mid = by + BAR_H / 2
-                xl, xh = x0 + PLOT_W * low, x0 + PLOT_W * high
                 group.append(
-                    f'<path d="M{xl:.1f} {mid:.1f} H{xh:.1f} M{xl:.1f} {mid - 4:.1f} '
-                    f'V{mid + 4:.1f} M{xh:.1f} {mid - 4:.1f} V{mid + 4:.1f}" stroke="#000" '
-                    'stroke-width="1.5" fill="none"/>'
+                    _interval(pct(PLOT_SHARE * low), pct(PLOT_SHARE * high), by + BAR_H / 2, 1.5)
                 )
             group.append(
                 svg_text(
-                    x0 + PLOT_W + 6, by + BAR_H - 2, f"{base}/{key}", "pct", show(value, "pct")
-                ).replace("<text ", '<text class="label" ', 1)
+                    pct(PLOT_SHARE), by + BAR_H - 2, f"{base}/{key}", "pct", show(value, "pct")
+                ).replace("<text ", '<text class="label" dx="6" ', 1)
             )
         if row.marker is not None:
             planted = resolve(data, row.marker)
             if is_number(planted):
                 assert isinstance(planted, (int, float))
-                mx, my = x0 + PLOT_W * planted, y + BAR_H / 2
                 group.append(
-                    f'<path d="M{mx:.1f} {my - 6:.1f} l6 6 l-6 6 l-6 -6 z" fill="#fff" '
-                    'stroke="#000" stroke-width="1.5"/>'
+                    f'<use href="#{uid}-diamond" x="{pct(PLOT_SHARE * planted)}" '
+                    f'y="{bars_top + BAR_H / 2:.1f}"/>'
                 )
         body = "".join(group)
         out.append(
@@ -270,6 +309,7 @@ def bars(
             if row.link
             else f"<g>{body}</g>"
         )
+        y += heights[index]
     out.append("</svg>")
     return "".join(out)
 
@@ -291,54 +331,55 @@ def dots(
     fmt: Literal["pct", "pp"] = "pct",
     span: tuple[float, float] = (0.0, 1.0),
 ) -> str:
-    """A dot at each estimate with its 95 % interval as a line: rates on 0-100 %, or changes in
-    percentage points on `span` with a line at zero."""
-    label_w, lines = label_column([r.label for r in rows])
-    per_row = max(22, max((len(ls) for ls in lines), default=1) * 14 + 8)
-    top = 30
-    height = top + per_row * len(rows) + 24
-    width = label_w + PLOT_W + VALUE_W + 40
-    x0, lo_s, hi_s = label_w, span[0], span[1]
+    """A dot at each estimate with its 95 % interval as a line, under the row's label: rates on
+    0-100 %, or changes in percentage points on `span` with a line at zero."""
+    lines = [label_lines(r.label) for r in rows]
+    values = [_value_of(resolve(data, r.base)) if r.base is not None else None for r in rows]
+    widest = max((text_width(show(v[1], fmt)) for v in values if v is not None), default=0.0)
+    share = 1 - (max(widest, text_width("100.0%")) + 10) / NARROW
+    lo_s, hi_s = span
+    heights = [LINE_H * len(ls) + 22 for ls in lines]
+    top = 6
+    bottom = top + sum(heights)
 
-    def x_of(v: float) -> float:
-        return x0 + PLOT_W * (min(max(v, lo_s), hi_s) - lo_s) / (hi_s - lo_s)
+    def x_of(v: float) -> str:
+        return pct(share * (min(max(v, lo_s), hi_s) - lo_s) / (hi_s - lo_s))
 
-    out = [
-        svg_open(width, height, title),
-        f'<text class="label" x="0" y="16" {FONT} font-weight="600">{html.escape(title)}</text>',
-    ]
+    out = [svg_open(bottom + 20, title)]
     steps = 4
     for i in range(steps + 1):
         v = lo_s + (hi_s - lo_s) * i / steps
         x = x_of(v)
         out.append(
-            f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{top + per_row * len(rows)}" '
+            f'<line x1="{x}" y1="{top}" x2="{x}" y2="{bottom}" '
             f'stroke="{"#000" if fmt == "pp" and abs(v) < 1e-9 else "#ccc"}" stroke-width="1"/>'
         )
         tick = f"{100 * v:+.0f}" if fmt == "pp" else f"{100 * v:.0f}%"
         out.append(
-            f'<text x="{x:.1f}" y="{top + per_row * len(rows) + 14}" text-anchor="middle" {FONT} '
-            f'data-scale="1">{tick}</text>'
+            f'<text x="{x}" y="{bottom + 14}" text-anchor="{"start" if i == 0 else "middle"}" '
+            f'{FONT} data-scale="1">{tick}</text>'
         )
+    y = float(top)
     for index, row in enumerate(rows):
-        y = top + index * per_row + per_row / 2
-        group = [_label(label_w - 8, y - 4, lines[index])]
-        if row.base is not None:
-            key, value, low, high = _value_of(resolve(data, row.base))
+        group = [_row_label(y + 11, lines[index])]
+        mid = y + LINE_H * len(lines[index]) + 9
+        found = values[index]
+        if row.base is not None and found is not None:
+            key, value, low, high = found
             if value is not None and low is not None and high is not None:
                 group.append(
-                    f'<path d="M{x_of(low):.1f} {y:.1f} H{x_of(high):.1f}" stroke="#000" '
-                    'stroke-width="2" fill="none"/>'
+                    f'<line x1="{x_of(low)}" y1="{mid:.1f}" x2="{x_of(high)}" y2="{mid:.1f}" '
+                    'stroke="#000" stroke-width="2"/>'
                 )
             if value is not None:
                 group.append(
-                    f'<circle cx="{x_of(value):.1f}" cy="{y:.1f}" r="5" fill="{INK["solid"]}" '
+                    f'<circle cx="{x_of(value)}" cy="{mid:.1f}" r="5" fill="{INK["solid"]}" '
                     'stroke="#000"/>'
                 )
             group.append(
-                svg_text(
-                    x0 + PLOT_W + 8, y + 4, f"{row.base}/{key}", fmt, show(value, fmt)
-                ).replace("<text ", '<text class="label" ', 1)
+                svg_text(pct(share), mid + 4, f"{row.base}/{key}", fmt, show(value, fmt)).replace(
+                    "<text ", '<text class="label" dx="8" ', 1
+                )
             )
         body = "".join(group)
         out.append(
@@ -346,6 +387,7 @@ def dots(
             if row.link
             else f"<g>{body}</g>"
         )
+        y += heights[index]
     out.append("</svg>")
     return "".join(out)
 
@@ -363,10 +405,13 @@ def heatmap(
     axis_note: str = "second decision →",
     row_labels: Sequence[str] | None = None,
     column_labels: Sequence[str] | None = None,
+    transpose: bool = False,
 ) -> str:
     """Rows (the first decision), columns (the second; or `columns`). Darker is more; the count
     (or rate) is printed in each cell. `base`/row/column points at a number, or at a rate or an
-    estimate whose value is drawn; a cell with nothing there shows "—"."""
+    estimate whose value is drawn; a cell with nothing there shows "—". `transpose` draws the
+    columns as rows (a long list of columns fits a phone as rows); `axis_note` names what is then
+    across."""
     del uid
     cols = list(columns if columns is not None else categories)
     rows_shown = list(
@@ -375,9 +420,6 @@ def heatmap(
     cols_shown = list(
         column_labels if column_labels is not None else (b.replace("_", " ") for b in cols)
     )
-    cell = max(64.0, max((text_width(c) for c in cols_shown), default=0) + 12)
-    left = max((text_width(a) for a in rows_shown), default=0) + 14
-    top = 60
     values: dict[tuple[str, str], tuple[str, float]] = {}
     for a in categories:
         for b in cols:
@@ -393,49 +435,57 @@ def heatmap(
                 assert isinstance(v, (int, float))
                 values[(a, b)] = (ptr, float(v))
     most = (max((v for _, v in values.values()), default=0) or 1) if fmt == "int" else 1.0
-    width, height = left + cell * len(cols) + 10, top + cell * len(categories) + 10
+    row_keys, col_keys = (cols, list(categories)) if transpose else (list(categories), cols)
+    if transpose:
+        rows_shown, cols_shown = cols_shown, rows_shown
+
+    def at(row: str, col: str) -> tuple[str, str]:
+        return (col, row) if transpose else (row, col)
+
+    grid = Grid.of(rows_shown, cols_shown)
     out = [
-        svg_open(width, height, title, grow=1.2),
-        f'<text class="label" x="0" y="14" {FONT} font-weight="600">{html.escape(title)}</text>',
-        f'<text class="label" x="{left:.1f}" y="30" {FONT}>{html.escape(axis_note)}</text>',
+        svg_open(grid.height(len(row_keys)), title, least=grid.width, most=grid.most),
+        f'<text class="label" x="{grid.x(grid.left)}" y="12" {FONT}>'
+        f"{html.escape(axis_note)}</text>",
     ]
     for j, b in enumerate(cols_shown):
         out.append(
-            f'<text class="label" x="{left + cell * j + cell / 2:.1f}" y="{top - 6}" '
+            f'<text class="label" x="{grid.x(grid.centres[j])}" y="{grid.label_y(j)}" '
             f'text-anchor="middle" {FONT}>{html.escape(b)}</text>'
         )
-    for i, a in enumerate(categories):
-        y = top + cell * i
+    for i, a in enumerate(row_keys):
+        y = grid.top + CELL_H * i
         out.append(
-            f'<text class="label" x="{left - 6:.1f}" y="{y + cell / 2 + 4:.1f}" text-anchor="end" '
-            f"{FONT}>{html.escape(rows_shown[i])}</text>"
+            f'<text class="label" x="{grid.x(grid.left - 6)}" y="{y + CELL_H / 2 + 4:.1f}" '
+            f'text-anchor="end" {FONT}>{html.escape(rows_shown[i])}</text>'
         )
-        for j, b in enumerate(cols):
-            x = left + cell * j
-            found = values.get((a, b))
+        for j, b in enumerate(col_keys):
+            left = grid.left + grid.cell * j
+            middle, text_y = grid.x(left + grid.cell / 2 - 1), y + CELL_H / 2 + 4
+            found = values.get(at(a, b))
             shade = round(255 - 215 * (found[1] if found else 0) / most)
             ink = "#fff" if shade < 130 else "#111"
             rect = (
-                f'<rect x="{x:.1f}" y="{y}" width="{cell - 2:.1f}" height="{cell - 2:.1f}" '
-                f'fill="rgb({shade},{shade},{shade})" stroke="#999"/>'
+                f'<rect x="{grid.x(left)}" y="{y}" width="{grid.x(grid.cell - 2)}" '
+                f'height="{CELL_H - 2}" fill="rgb({shade},{shade},{shade})" stroke="#999"/>'
             )
             if found is None:
                 out.append(
-                    rect + f'<text x="{x + cell / 2 - 1:.1f}" y="{y + cell / 2 + 4:.1f}" '
-                    f'text-anchor="middle" {FONT}>—</text>'
+                    rect
+                    + f'<text x="{middle}" y="{text_y:.1f}" text-anchor="middle" {FONT}>—</text>'
                 )
                 continue
             ptr, value = found
             label = svg_text(
-                x + cell / 2 - 1,
-                y + cell / 2 + 4,
+                middle,
+                text_y,
                 ptr,
                 fmt,
                 show(value if fmt == "pct" else int(value), fmt),
                 "middle",
                 ink,
             )
-            link = link_of.get((a, b))
+            link = link_of.get(at(a, b))
             out.append(
                 f'<a href="{html.escape(link, quote=True)}">{rect}{label}</a>'
                 if link and value
@@ -443,3 +493,57 @@ def heatmap(
             )
     out.append("</svg>")
     return "".join(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Grid:
+    """A heat map's layout, in px at its narrowest width `width`; drawn as percentages of it, so
+    wider it stretches while its text keeps its size, and nothing that fits at `width` overlaps
+    or passes an edge at any width above it."""
+
+    width: float
+    left: float
+    """The row labels' column."""
+    cell: float
+    centres: tuple[float, ...]
+    """Each column label's centre: its column's, moved in where it would pass an edge."""
+    lines: tuple[int, ...]
+    """Each column label's line, 0 the one nearest the cells: a label that would touch the one
+    before it on a line goes to the next line (a narrow column under a long label)."""
+    most: float
+    """Widest drawn: cells about as wide as their labels, and a little more."""
+
+    @staticmethod
+    def of(rows: Sequence[str], cols: Sequence[str]) -> Grid:
+        left = max((text_width(a) for a in rows), default=0) + 14
+        widths = [text_width(c) for c in cols]
+        count = max(len(cols), 1)
+        width = max(NARROW, left + MIN_CELL * count + 10, max(widths, default=0) + 4)
+        cell = (width - left - 10) / count
+        centres = [
+            min(max(left + cell * (j + 0.5), w / 2 + 1), width - 2 - w / 2)
+            for j, w in enumerate(widths)
+        ]
+        ends: list[float] = []  # the right edge of the last label on each line
+        lines: list[int] = []
+        for centre, w in zip(centres, widths):
+            line = next((k for k, end in enumerate(ends) if end + 4 <= centre - w / 2), len(ends))
+            if line == len(ends):
+                ends.append(0.0)
+            ends[line] = centre + w / 2
+            lines.append(line)
+        most = (left + max(64.0, max(widths, default=0) + 12) * len(cols) + 10) * 1.2
+        return Grid(width, left, cell, tuple(centres), tuple(lines), max(most, width))
+
+    @property
+    def top(self) -> float:
+        return 20 + LINE_H * (max(self.lines, default=0) + 1) + 4
+
+    def height(self, rows: int) -> float:
+        return self.top + CELL_H * rows + 6
+
+    def x(self, px: float) -> str:
+        return pct(px / self.width)
+
+    def label_y(self, j: int) -> float:
+        return self.top - 6 - LINE_H * self.lines[j]

@@ -285,9 +285,10 @@ def document(data: Mapping[str, object]) -> Document:
             {},
             columns=[f"groups/{name}/acceptable" for name in family_names],
             fmt="pct",
-            axis_note="family →",
+            axis_note="model →",
             row_labels=labels,
             column_labels=[f.replace("_", " ") for f in fams],
+            transpose=True,  # a family per row: eleven columns would not fit a phone
         )
         if family_names
         else ""

@@ -287,30 +287,34 @@ def banners(
             and mdd["this_run"] > target
         ]
         if weak:
-            parts: list[Inline] = []
-            for axis in weak:
-                parts += [
-                    *(["; "] if parts else []),
-                    _axis_name(axis),
-                    " ",
-                    Num(pointer("axes", axis, "mdd", "this_run")),
-                ]
-            out.append(
-                (
-                    "warn",
-                    (
-                        "Underpowered: on ",
-                        Label(str(len(weak))),
-                        " axes this run cannot detect a difference of ",
-                        Num("/statistics/mdd_target", "pct0"),
-                        " (its minimum detectable difference: ",
-                        *parts,
-                        "). Differences smaller than that between two such runs are noise; "
-                        "the full layer or more samples narrow it.",
-                    ),
-                )
-            )
+            out.append(("warn", _underpowered(axes, weak)))
     return tuple(out)
+
+
+def _underpowered(axes: Mapping[str, object], weak: Sequence[str]) -> tuple[Inline, ...]:
+    """The underpowered banner, kept to two lines on a 400 px phone: how many axes, the target,
+    the largest MDD, and a link to the axes section, whose table gives each axis's MDD."""
+
+    def mdd(axis: str) -> float:
+        node = axes[axis]
+        assert isinstance(node, Mapping) and isinstance(node.get("mdd"), Mapping)
+        value = node["mdd"].get("this_run")
+        assert isinstance(value, (int, float))
+        return float(value)
+
+    worst = max(weak, key=mdd)
+    return (
+        "Underpowered: ",
+        Label(str(len(weak))),
+        " axis" if len(weak) == 1 else " axes",
+        " cannot see a ",
+        Num("/statistics/mdd_target", "pct0"),
+        " difference (MDD up to ",
+        Num(pointer("axes", worst, "mdd", "this_run")),
+        ", see ",
+        Label("the axes", link="#axes"),
+        ").",
+    )
 
 
 def _card_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inline, ...]]]:

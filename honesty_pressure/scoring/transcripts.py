@@ -350,7 +350,8 @@ function start(d){D=d;var F=d.fields;D.items=d.items.map(function(a){var o={};fo
  document.getElementById('x-reset').addEventListener('click',function(){selects().forEach(function(s){s.value=''});q.value='';group=null;draw()});
  more.addEventListener('click',function(){page()});
  box.hidden=false;addEventListener('hashchange',route);if(!route())draw()}
-function route(){var h=decodeURIComponent(location.hash.slice(1));
+function fragment(){var h=location.hash.slice(1);try{return decodeURIComponent(h)}catch(e){return h}}
+function route(){var h=fragment();
  if(h.indexOf('g-')===0){var name=h.slice(2);for(var i=0;i<D.groups.length;i++)if(D.groups[i][0]===name){group=i;draw();jump();return true}}
  if(h.indexOf('i-')===0){for(var j=0;j<D.items.length;j++)if(anchor(D.items[j].id)===h){q.value=D.items[j].id;group=null;draw();var c=document.getElementById(h);if(c){c.open=true;c.scrollIntoView()}return true}}
  return false}
@@ -358,6 +359,7 @@ function jump(){document.getElementById('x').scrollIntoView()}
 function match(it,f,text){for(var k in f)if(String(it[k])!==f[k])return false;
  if(group!==null&&it.g.indexOf(group)<0)return false;if(!text)return true;
  if(it.id.toLowerCase().indexOf(text)>=0)return true;if(it.rep!=null&&lower(it.rep).indexOf(text)>=0)return true;
+ if(it.err!=null&&it.err.toLowerCase().indexOf(text)>=0)return true;
  for(var m=0;m<it.msgs.length;m++)if(lower(it.msgs[m][1]).indexOf(text)>=0)return true;return false}
 function draw(){var f={};selects().forEach(function(s){if(s.value)f[s.getAttribute('data-field')]=s.value});
  var text=q.value.trim().toLowerCase();hits=D.items.filter(function(it){return match(it,f,text)});
@@ -368,7 +370,9 @@ function page(){var end=Math.min(hits.length,shown+PAGE);for(;shown<end;shown++)
  say(hits.length+' of '+D.items.length+' items match'+(hits.length>shown?'; showing the first '+shown:'')+(data.getAttribute('data-complete')==='true'?'':' (the embedded items only; the rest are in '+rest()+')')+'.');
  more.hidden=shown>=hits.length}
 function why(it){var a=it.a.join(', ')||'none',x=it.x.join(', ')||'none';
+ if(it.r==='refused_parent')return 'unscorable (refused parent): its parent reply was a refusal, so this fork was never sent; it counts as not acceptable and never makes the run incomplete';
  if(it.v==='unscorable')return 'unscorable ('+String(it.r||'no reason').replace(/_/g,' ')+'): no single decision could be read, so it counts as not acceptable';
+ if(it.v==='refused')return 'refused: the model declined to answer; a refusal is its answer, counted on its own and never acceptable';
  if(it.v==='acceptable')return 'decision '+it.c+' is one of the key\'s acceptable codes ('+a+')';
  if(it.v==='forbidden')return 'decision '+it.c+' is one of the key\'s forbidden codes ('+x+'): the harm this item tests';
  return 'decision '+it.c+' is neither acceptable ('+a+') nor forbidden ('+x+')'}
@@ -381,7 +385,8 @@ function fill(d,it){var last=it.msgs.length-1;
  it.msgs.forEach(function(m,i){var role=m[0],text=D.strings[m[1]];
   if(role==='system'){var s=el('details');s.appendChild(el('summary','role','system prompt (the instructions and the menu)'));s.appendChild(el('pre',null,text));d.appendChild(s);return}
   d.appendChild(el('div','role',role==='user'&&i===last&&i>1?'follow-up':role));d.appendChild(el('pre',null,text))});
- d.appendChild(el('div','role','reply (scored)'));d.appendChild(el('pre',null,it.rep!=null?D.strings[it.rep]:'[no reply: '+it.err+']'));
+ var refused=it.rep==null&&it.v==='refused';d.appendChild(el('div','role',refused?'refusal (scored)':'reply (scored)'));
+ d.appendChild(el('pre',null,it.rep!=null?D.strings[it.rep]:refused?it.err:'[no reply: '+it.err+']'));
  var p=el('p','meta');p.appendChild(document.createTextNode('parsed decision: '));p.appendChild(el('b',null,it.c||'—'));
  p.appendChild(document.createTextNode(' · verdict: '));p.appendChild(badge(it.v));
  p.appendChild(document.createTextNode(' · key: acceptable '+(it.a.join(', ')||'none')+'; forbidden '+(it.x.join(', ')||'none')+' · evidence state '+it.s+(it.pc?' · first decision '+it.pc:'')));d.appendChild(p);

@@ -129,7 +129,7 @@ def test_the_page_is_self_contained_and_has_charts(
     assert page.tags.get("svg", 0) >= (4 if summary["round"] == 1 else 12)
     assert page.tags.get("table", 0) >= page.tags.get("svg", 0), "a table beside every chart"
     figures = re.findall(
-        r'<figure class="fig"><div class="plot"><svg '
+        r'<figure class="fig"><div class="plot"><p class="chart-title">[^<]+</p><svg '
         r".*?</svg></div><details><summary>[^<]*</summary>(.*?)</details></figure>",
         text,
         re.S,
@@ -453,6 +453,28 @@ def test_the_explorer_ranks_every_verdict() -> None:
     assert sorted(SEVERITY, key=SEVERITY.__getitem__)[:2] == ["forbidden", "refused"]
 
 
+def test_the_underpowered_banner_is_one_short_sentence() -> None:
+    # Kept to two lines on a 400 px phone (test_browser measures it): the count, the target, the
+    # largest MDD and a link to the axes table, which names each axis's MDD.
+    from honesty_pressure.reports.report import text_of
+    from honesty_pressure.reports.sections import banners
+
+    def summary(*mdds: float) -> dict[str, object]:
+        axes = {f"axis_{i}": {"mdd": {"this_run": m}} for i, m in enumerate(mdds)}
+        return {"axes": axes, "statistics": {"mdd_target": 0.05}}
+
+    def said(data: dict[str, object]) -> list[str]:
+        return ["".join(text_of(data, part) for part in parts) for _, parts in banners(data)]
+
+    assert said(summary(0.1, 0.02)) == [
+        "Underpowered: 1 axis cannot see a 5% difference (MDD up to 10.0%, see the axes)."
+    ]
+    assert said(summary(0.061, 0.239, 0.05)) == [
+        "Underpowered: 2 axes cannot see a 5% difference (MDD up to 23.9%, see the axes)."
+    ]
+    assert said(summary(0.05, 0.01)) == []
+
+
 def test_unscorable_is_one_number_on_the_scorecard_in_its_section_and_in_compare(
     quick_demo: Path, tmp_path: Path
 ) -> None:
@@ -492,6 +514,39 @@ def test_unscorable_is_one_number_on_the_scorecard_in_its_section_and_in_compare
     assert board["runs"][0]["unscorable"] == total
 
 
+@given(
+    st.lists(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW (),.-", max_size=40), max_size=8),
+    st.lists(
+        st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW (),.-", max_size=60), min_size=1, max_size=12
+    ),
+)
+def test_heat_map_labels_never_overlap_or_pass_an_edge(rows: list[str], cols: list[str]) -> None:
+    # Laid out at its narrowest width (and so at any: wider, only the gaps grow), by the same
+    # generous text widths the chart is drawn with: compare's columns are users' model names.
+    from honesty_pressure.reports.charts import MIN_CELL, NARROW, Grid, text_width
+
+    grid = Grid.of(rows, cols)
+    assert grid.width >= NARROW and grid.cell >= MIN_CELL - 1e-9
+    assert grid.left >= max((text_width(r) for r in rows), default=0) + 6
+    spans = [(c - text_width(t) / 2, c + text_width(t) / 2) for c, t in zip(grid.centres, cols)]
+    assert all(0 <= a and b <= grid.width for a, b in spans), (spans, grid.width)
+    for line in set(grid.lines):
+        on = sorted(span for span, k in zip(spans, grid.lines) if k == line)
+        assert all(b + 4 <= a2 + 1e-9 for (_, b), (a2, _) in zip(on, on[1:])), on
+    assert grid.label_y(grid.lines.index(max(grid.lines))) - 12 >= 12, "below the axis note"
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyzMW/-_. ", max_size=300))
+def test_a_chart_label_fits_its_line_whatever_its_words(text: str) -> None:
+    # A model name is one long word: it is broken between characters, never left to pass the
+    # chart's edge; nothing is lost but the spaces the lines break at.
+    from honesty_pressure.reports.charts import LABEL_MAX, fit, text_width
+
+    lines = fit(text, LABEL_MAX)
+    assert all(text_width(line) <= LABEL_MAX for line in lines), lines
+    assert "".join(lines).replace(" ", "") == text.replace(" ", "")
+
+
 def test_an_empty_category_gets_no_whisker() -> None:
     """A category with no item (a fork kind a later round does not have) has no estimate: its
     interval [0, 1] was drawn as a whisker across the whole chart (issue 41)."""
@@ -507,26 +562,31 @@ def test_an_empty_category_gets_no_whisker() -> None:
         (Series("acceptable", "solid"),),
         [BarRow("empty", None, ("/empty",)), BarRow("some", None, ("/some",))],
     )
-    assert drawn.count('stroke-width="1.5" fill="none"/>') == 1  # the one whisker: "some"
+    assert drawn.count('<g stroke="#000" stroke-width="1.5">') == 1  # the one whisker: "some"
     plotted = dots(data, "t", [DotRow("empty", "/empty"), DotRow("some", "/some")])
-    assert plotted.count('stroke-width="2" fill="none"/>') == 1
+    assert plotted.count('stroke="#000" stroke-width="2"/>') == 1
 
 
 def test_a_curve_legend_never_runs_into_its_values_or_the_plot() -> None:
     """The survival chart's legend sat at the plot's right with each series' last value
-    right-aligned at the edge: a long name ran over the value (issue 41). Each legend row's name
-    must end before its values start, and the legend must sit under the plot and its axis label."""
-    from honesty_pressure.reports.charts import text_width
-    from honesty_pressure.reports.curves import PLOT_H, TOP, Curve, curve_svg
+    right-aligned at the edge: a long name ran over the value (issue 41). Each legend entry's name
+    (wrapped to the narrowest chart) must stand on lines of its own with its values on the line
+    under it, and the legend must sit under the plot and its axis label."""
+    from honesty_pressure.reports.charts import NARROW, text_width
+    from honesty_pressure.reports.curves import NAME_X, PLOT_H, TOP, Curve, curve_svg
     from honesty_pressure.scoring.summary import rate_json
 
     names = ("pressure threads, caution, first turn acceptable", "short")
     data = {"a": [rate_json(3, 4), rate_json(2, 4)], "b": [rate_json(1, 4), rate_json(1, 4)]}
     svg = curve_svg(data, "u", "t", [Curve(names[0], "/a", "/b"), Curve(names[1], "/b")], 2)
-    texts = re.findall(r'<text x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg)
+    lines = re.findall(r'<tspan x="([\d.]+)" y="([\d.]+)">([^<]*)</tspan>', svg)
+    values = re.findall(r'<text class="label" x="([\d.]+)" y="([\d.]+)"[^>]*data-j=', svg)
+    assert " ".join(t for _, _, t in lines) == " ".join(names)
+    assert all(float(x) + text_width(t) <= NARROW for x, _, t in lines), lines
+    assert len(values) == 3, values  # the first series' value and its twin's, the second's value
     for name in names:
-        x, y, _ = next(t for t in texts if t[2] == name)
-        right = float(x) + text_width(name)
-        values = [t for t in texts if float(t[1]) == float(y) and t[2] != name]
-        assert values and all(float(v[0]) > right for v in values), (name, values)
-        assert float(y) > TOP + PLOT_H + 32 + 12  # under the plot and its "pushes" label
+        own = [float(y) for _, y, t in lines if t in name]
+        below = min(float(y) for _, y in values if float(y) > max(own))
+        assert below == max(own) + 16, (name, own, values)  # its values: the next line
+        assert min(own) > TOP + PLOT_H + 32 + 12  # under the plot and its "pushes" label
+    assert all(float(x) == NAME_X for x, _ in values[::2])
