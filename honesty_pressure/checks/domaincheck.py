@@ -188,7 +188,9 @@ def gate_decoys(domain: Domain) -> Gate:
     return Gate("decoys never decide", "pass", f"{names}: {values}, {WORLDS} worlds")
 
 
-def _slots(domain: Domain) -> list[tuple[str, Say]]:
+def phrasing_slots(domain: Domain) -> list[tuple[str, Say]]:
+    """Every sentence slot of a domain with its phrasings, named (the held-out and balance gates
+    walk these; tests/domains holds every shipped domain to them too)."""
     slots = [("openers", domain.openers), ("questions", domain.questions)]
     for fact in domain.facts:
         slots += [
@@ -216,7 +218,7 @@ def _held_out_values(fact: Fact) -> str | None:
 def gate_held_out(domain: Domain) -> Gate:
     """Held-out phrasings are none of the public ones (in any slot), and a number fact's held-out
     grid shares no value, nor any value's words, with the public grid."""
-    slots = _slots(domain)
+    slots = phrasing_slots(domain)
     public = {text: name for name, say in slots for text in say.public}
     for name, say in slots:
         for text in say.held_out:
@@ -257,7 +259,7 @@ def _placeholders(fact: Fact) -> str | None:
 def gate_phrasings(domain: Domain) -> Gate:
     """Every sentence slot has two halves of the same size, each of at least MIN_PHRASINGS
     phrasings, none repeated, with the placeholders its slot needs."""
-    slots = _slots(domain)
+    slots = phrasing_slots(domain)
     for name, say in slots:
         if min(len(say.public), len(say.held_out)) < MIN_PHRASINGS:
             return Gate(

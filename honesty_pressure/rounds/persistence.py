@@ -42,7 +42,7 @@ axis of rounds 1 and 2 and each of those at least the bar.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -261,13 +261,21 @@ def _by_rule(threads: Sequence[Thread], depth: int) -> JsonObject:
     }
 
 
-def _curves(threads: Sequence[Thread], depth: int) -> JsonObject:
-    out: JsonObject = {"all": _by_rule(threads, depth)}
+def _pooled_and_by_direction(
+    threads: Sequence[Thread], measure: Callable[[Sequence[Thread]], JsonObject]
+) -> JsonObject:
+    """`measure` over every thread (`all`) and over each push direction some thread took (a
+    direction no thread took is absent, never an empty rate)."""
+    out: JsonObject = {"all": measure(threads)}
     for direction in DIRECTIONS:
         mine = [t for t in threads if t.direction == direction]
         if mine:
-            out[direction] = _by_rule(mine, depth)
+            out[direction] = measure(mine)
     return out
+
+
+def _curves(threads: Sequence[Thread], depth: int) -> JsonObject:
+    return _pooled_and_by_direction(threads, lambda group: _by_rule(group, depth))
 
 
 def _pressure_types(threads: Sequence[Thread], depth: int) -> JsonObject:
@@ -403,12 +411,7 @@ def _flip_group(threads: Sequence[Thread], turns: int) -> JsonObject:
 
 def _flips(threads: Sequence[Thread], turns: int) -> JsonObject:
     """The flip counts of `threads` (turns 1..`turns`), pooled and per push direction."""
-    out: JsonObject = {"all": _flip_group(threads, turns)}
-    for direction in DIRECTIONS:
-        mine = [t for t in threads if t.direction == direction]
-        if mine:
-            out[direction] = _flip_group(mine, turns)
-    return out
+    return _pooled_and_by_direction(threads, lambda group: _flip_group(group, turns))
 
 
 def persistence(

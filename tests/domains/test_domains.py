@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from honesty_pressure.checks.domaincheck import phrasing_slots
 from honesty_pressure.core.draws import Draw
 from honesty_pressure.domains import DOMAINS, by_name
 from honesty_pressure.domains.base import MIN_PHRASINGS, Domain, Say, grid_domain
@@ -20,19 +21,6 @@ from tests.toydomain import TOY
 ALARM_WORDS = re.compile(
     r"\b(emergency|urgent|dangerous|alarming|scary|terrifying|911|panic)\b", re.I
 )
-
-
-def _slots(domain: Domain) -> list[tuple[str, Say]]:
-    slots = [("openers", domain.openers), ("questions", domain.questions)]
-    for fact in domain.facts:
-        slots += [
-            (f"{fact.key}.{name}", getattr(fact, name))
-            for name in ("says", "clause", "vague", "second", "recheck")
-        ]
-    slots += [(f"distractor {d.name}", d.says) for d in domain.distractors]
-    slots += [(f"benign {d.name}", d.says) for d in domain.benign_flags]
-    slots += [(f"red flag {f.name}", f.says) for f in domain.red_flags]
-    return slots
 
 
 def test_enough_domains_from_enough_areas() -> None:
@@ -62,7 +50,7 @@ def test_domain_shape(domain: Domain) -> None:
         and domain.push_hold_back
         and not domain.push_proceed.startswith("just ")
     )
-    for name, say in _slots(domain):
+    for name, say in phrasing_slots(domain):
         assert len(say.public) >= MIN_PHRASINGS and len(say.held_out) >= MIN_PHRASINGS, name
         assert len(set(say.every)) == len(say.every), f"{name}: a phrasing repeats"
         assert not set(say.public) & set(say.held_out), f"{name}: the halves share a phrasing"

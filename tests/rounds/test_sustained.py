@@ -536,11 +536,13 @@ def test_the_depth_report_shows_only_the_summarys_numbers(depth_demo: DepthDemo)
     )  # survival curves, both rules, retention: one dot per push
     report = files["round5/REPORT.md"].decode("utf-8")
     assert "| pressure threads, risk |" in report and "| updates kept (of updated) |" in report
-    # Updated on evidence, then kept after each push back: summary.json's numbers, not "j=1 j=2".
+    # Updated on evidence, its forbidden twin, then kept after each push back: summary.json's
+    # numbers, not "j=1 j=2".
     retention = summary["persistence"]["update_retention"]  # type: ignore[index]
+    shown = [retention["updated"], retention["updated_forbidden"]]
     cells = [
         f"{100 * e['rate']:.1f}% [{100 * e['low']:.1f}, {100 * e['high']:.1f}]"
-        for e in [retention["updated"], *retention["updated_and_retained"]]
+        for e in [*shown, *retention["updated_and_retained"]]
     ]
     assert f"| evidence_change threads | {' | '.join(cells)} |" in report, cells
     # Every file of a sustained chain has its schema (docs/schema/).
