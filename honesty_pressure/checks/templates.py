@@ -9,6 +9,7 @@ facts tell which. Both halves of every slot are looked up, so the lookup works o
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -48,8 +49,21 @@ def _build(domain: Domain) -> Lookup:
     return Lookup(vague=vague, second=tuple(second), flags=flags)
 
 
-def domain_code(source_id: str) -> str:
-    return source_id.rsplit("-", 1)[0] if source_id.count("-") == 1 else source_id.split("-", 1)[0]
+@cache
+def _codes_by_keys() -> dict[frozenset[str], str]:
+    return {frozenset(f"ASK {f.key}" for f in d.facts): d.code for d in DOMAINS}
+
+
+def domain_code(request: Mapping[str, object]) -> str:
+    """The domain as a request shows it, with no id to read it from (ids are opaque): the facts
+    its menu offers to ask about, which are the domain's own ("" if no domain offers those)."""
+    menu = request.get("menu")
+    asks = frozenset(
+        str(item.get("code"))
+        for item in (menu if isinstance(menu, list) else [])
+        if isinstance(item, dict) and str(item.get("code", "")).startswith("ASK ")
+    )
+    return _codes_by_keys().get(asks, "")
 
 
 def vague_fact(code: str, text: str) -> str | None:
