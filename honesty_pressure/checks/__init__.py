@@ -1,6 +1,7 @@
 """Checking the instrument itself: selfcheck plays fixed policies (policies, with templates to
 find a domain's sentences) through one pass over a layer (rehearse) and shows that degenerate ones
-fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers;
+fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers,
+and batch measures a runner that reads the whole round;
 controls runs them all on a layer against EXPECTED.json, depth and depth_audit do the same through
 a sustained chain, and verify is the auditor's check of the manifest and of every layer's rebuild.
 """
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
     from . import (
         audit,
+        batch,
         controls,
         depth,
         depth_audit,
@@ -28,6 +30,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
 
 __all__ = [
     "audit",
+    "batch",
     "controls",
     "depth",
     "depth_audit",
