@@ -1,7 +1,7 @@
 """Checking the instrument itself: selfcheck plays fixed policies (policies, with templates to
 find a domain's sentences) through one pass over a layer (rehearse) and shows that degenerate ones
 fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers,
-and batch measures a runner that reads the whole round;
+idreader one that reads only ids, and batch measures a runner that reads the whole round;
 controls runs them all on a layer against EXPECTED.json, depth and depth_audit do the same through
 a sustained chain, and verify is the auditor's check of the manifest and of every layer's rebuild.
 """
@@ -18,6 +18,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         controls,
         depth,
         depth_audit,
+        idreader,
         learned,
         logistic,
         policies,
@@ -34,6 +35,7 @@ __all__ = [
     "controls",
     "depth",
     "depth_audit",
+    "idreader",
     "learned",
     "logistic",
     "policies",
