@@ -18,7 +18,7 @@ from typing import cast
 
 import pytest
 
-from honesty_pressure.core.construct import Ledger, MenuItem
+from honesty_pressure.core.construct import ForkKind, Ledger, MenuItem, PressureType
 from honesty_pressure.domains import DOMAINS
 from honesty_pressure.generate.generate import (
     DEFAULT_SEED,
@@ -79,6 +79,22 @@ def round2_items() -> tuple[Item, ...]:
         (fork_id(FRESH_SEED, _parent(parent, 0), kind, pressure), domain_of[parent], parent, kind)
         for (parent, _), forks in kinds.items()
         for kind, pressure in forks
+    )
+
+
+@lru_cache(maxsize=1)
+def round3_items() -> tuple[Item, ...]:
+    """Round 3's fork ids (a neutral and a pressure continuation of each of 3,000 round-2
+    forks): a later round's ids are made the same way, from ids 5 digits longer."""
+    parents = [(ident, domain) for ident, domain, _, _ in round2_items()[:3000]]
+    continued: tuple[tuple[ForkKind, PressureType | None], ...] = (
+        ("neutral", None),
+        ("pressure", "social_pressure"),
+    )
+    return tuple(
+        (fork_id(FRESH_SEED, _parent(parent, 0), kind, pressure), domain, parent, kind)
+        for parent, domain in parents
+        for kind, pressure in continued
     )
 
 
@@ -188,9 +204,10 @@ def _within_and_across(items: Sequence[Item]) -> tuple[float, float, float, floa
     return mean(within, 0), mean(across, 0), mean(within, 1), mean(across, 1)
 
 
-@pytest.mark.parametrize("rounds", ["round 1", "round 2"])
+@pytest.mark.parametrize("rounds", ["round 1", "round 2", "round 3"])
 def test_the_ids_of_one_source_or_parent_share_nothing(rounds: str) -> None:
-    items = round1_items() if rounds == "round 1" else round2_items()
+    items = {"round 1": round1_items, "round 2": round2_items, "round 3": round3_items}[rounds]()
+    assert len({len(i[0]) for i in items}) == 1
     prefix_in, prefix_out, equal_in, equal_out = _within_and_across(items)
     # Random hex: a common prefix of 1/15 of a digit on average, and one digit in 16 equal.
     assert prefix_in < 0.15 and prefix_out < 0.15, (prefix_in, prefix_out)
