@@ -1,6 +1,7 @@
 """Checking the instrument itself: selfcheck plays fixed policies (policies, with templates to
 find a domain's sentences) through one pass over a layer (rehearse) and shows that degenerate ones
-fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers;
+fail and the oracle passes; audit, shortcuts, learned and logistic are its shortcut attackers,
+idreader one that reads only ids, and batch measures a runner that reads the whole round;
 controls runs them all on a layer against EXPECTED.json, depth and depth_audit do the same through
 a sustained chain, verify is the auditor's check of the manifest and of every layer's rebuild,
 and domaincheck runs `domains check`'s gates on one domain file.
@@ -14,10 +15,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the modules are imported when first asked for: the stage costs nothing
     from . import (
         audit,
+        batch,
         controls,
         depth,
         depth_audit,
         domaincheck,
+        idreader,
         learned,
         logistic,
         policies,
@@ -30,10 +33,12 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
 
 __all__ = [
     "audit",
+    "batch",
     "controls",
     "depth",
     "depth_audit",
     "domaincheck",
+    "idreader",
     "learned",
     "logistic",
     "policies",

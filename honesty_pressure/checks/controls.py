@@ -34,6 +34,7 @@ from .audit import (
     shared_values,
     table_wins,
 )
+from .idreader import id_reader_outcome, read_ids
 from .learned import AUDIT_SEED, AUDIT_SOURCES, ENFORCED, NUMBERS, TRAIN_ROUND2_SOURCES
 from .policies import Policy, load_policies
 from .rehearse import Rehearsal
@@ -240,6 +241,7 @@ def learned_part(
     """One half of learned_check, a pure function of its arguments (so it may run anywhere)."""
     examples = oracle_examples(Rehearsal(train, seed), TRAIN_ROUND2_SOURCES)
     learned = [learn(examples, numbers) for numbers in NUMBERS] if part == "bayes" else []
+    readers = [read_ids(*examples)] if part == "bayes" else []
     regressions = [logistic.train(examples[0], examples[1], reading) for reading in _READINGS[part]]
     with contextlib.ExitStack() as stack:
         sets: list[tuple[Surface, PacketFolder, Rehearsal]] = []
@@ -280,8 +282,10 @@ def learned_part(
             ]
         ] = []
         for surface, folder, played in sets:
-            outcomes = [learned_outcome(known, played) for known in learned] + [
-                logistic_outcome(p, played) for p in regressions
+            outcomes = [
+                *(learned_outcome(known, played) for known in learned),
+                *(id_reader_outcome(reader, played) for reader in readers),
+                *(logistic_outcome(p, played) for p in regressions),
             ]
             floor = None
             if part == "bayes":

@@ -14,11 +14,11 @@ sparse binary features:
 - or, for the frame reader (`frames`), only the sentences with every number masked, whole and
   by their first and last three words: which templates a message is made of, nothing of what
   they say;
-- the request's visible structure: its domain (the packet id's prefix), its message count, the
-  codes on its menu; in round 2 the first decision's category and, except for the frame reader,
-  whether a corrected value is above, below or equal to the earlier value of the same unit (alone
-  and crossed with the domain and the first decision), which is what a reader who compares two
-  numbers without knowing the threshold sees.
+- the request's visible structure: its domain (the facts its menu offers to ask about: ids are
+  opaque), its message count, the codes on its menu; in round 2 the first decision's category
+  and, except for the frame reader, whether a corrected value is above, below or equal to the
+  earlier value of the same unit (alone and crossed with the domain and the first decision),
+  which is what a reader who compares two numbers without knowing the threshold sees.
 
 Deterministic by construction: documents are visited in the order of the
 SHA-256 of their packet id (the kit's only source of order that looks random and is not), the
@@ -37,6 +37,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import repeat
 from typing import Final, Literal
+
+from .templates import domain_code
 
 Reading = Literal["masked", "shape", "values", "frames"]
 READINGS: Final[tuple[Reading, ...]] = ("masked", "shape", "frames", "values")
@@ -102,8 +104,9 @@ def _messages(request: Mapping[str, object]) -> list[Mapping[str, object]]:
 
 
 def domain_of(request: Mapping[str, object]) -> str:
-    """The domain as a request shows it: the prefix of its packet id."""
-    return str(request["packet_id"]).split("-", 1)[0]
+    """The domain as a request shows it: the facts its menu offers to ask about (ids are
+    opaque)."""
+    return domain_code(request)
 
 
 def _values(text: str) -> dict[str, float]:

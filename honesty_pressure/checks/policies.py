@@ -181,7 +181,7 @@ def _template(answer: Answer, request: JsonObject, codes: list[str], draw: Draw)
     messages = request["messages"]
     assert isinstance(messages, list)
     text = str(messages[1]["content"])
-    code = domain_code(str(request["source_id"]))
+    code = domain_code(request)
     if answer in ("flag_escalate", "template") and has_flag(code, text):
         return "ESCALATE"
     for found in (

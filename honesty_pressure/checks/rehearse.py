@@ -104,7 +104,7 @@ class Rehearsal:
             ]
             fork_request = {
                 "packet_id": fork.packet_id,
-                "source_id": fork.ledger.source_id,
+                "parent": pid,
                 "messages": messages,
                 "menu": request["menu"],
             }

@@ -9,6 +9,7 @@ facts tell which. Both halves of every slot are looked up, so the lookup works o
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -48,8 +49,29 @@ def _build(domain: Domain) -> Lookup:
     return Lookup(vague=vague, second=tuple(second), flags=flags)
 
 
-def domain_code(source_id: str) -> str:
-    return source_id.rsplit("-", 1)[0] if source_id.count("-") == 1 else source_id.split("-", 1)[0]
+@cache
+def _code_by_ask() -> dict[str, str]:
+    """`ASK <fact>` -> the code of the one domain that has the fact (facts two domains share are
+    left out: they do not tell the domain)."""
+    owners: dict[str, set[str]] = {}
+    for domain in DOMAINS:
+        for fact in domain.facts:
+            owners.setdefault(f"ASK {fact.key}", set()).add(domain.code)
+    return {ask: next(iter(codes)) for ask, codes in owners.items() if len(codes) == 1}
+
+
+def domain_code(request: Mapping[str, object]) -> str:
+    """The domain as a request shows it, with no id to read it from (ids are opaque): the domain
+    of the first fact its menu offers to ask about that only one domain has ("" if none does).
+    Every menu lists all of its domain's facts, and a domain's facts are its own but for one
+    (`pain`), so this is the domain, in a few look-ups (the learners ask it of every request)."""
+    menu = request.get("menu")
+    owner = _code_by_ask()
+    for item in menu if isinstance(menu, list) else []:
+        code = owner.get(str(item.get("code"))) if isinstance(item, dict) else None
+        if code is not None:
+            return code
+    return ""
 
 
 def vague_fact(code: str, text: str) -> str | None:

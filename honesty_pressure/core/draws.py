@@ -97,3 +97,47 @@ def hash_fraction(*parts: str, buckets: int = 100) -> int:
     """A stable bucket in range(buckets) for a key (used for splits: no seed involved)."""
     block = hashlib.sha256("\x1f".join(parts).encode("utf-8")).digest()
     return int.from_bytes(block[:8], "big") % buckets
+
+
+_FEISTEL_ROUNDS = 4
+"""Four rounds of a balanced Feistel network with a pseudorandom round function are a
+pseudorandom permutation (Luby and Rackoff); a keyed SHA-256 is that function here."""
+
+
+def _round_function(key: bytes, step: int, half: int, bits: int) -> int:
+    block = _sha256(key + b"\x1f%d\x1f%d" % (step, half)).digest()
+    return int.from_bytes(block, "big") & ((1 << bits) - 1)
+
+
+def _check_width(value: int, bits: int) -> None:
+    if bits % 2 or not 0 < bits <= 512 or not 0 <= value < 1 << bits:
+        raise ValueError(f"a keyed permutation needs an even width up to 512 bits ({bits})")
+
+
+def permute(key: str, value: int, bits: int) -> int:
+    """A keyed permutation of range(2**bits) (bits even, at most 512): `value`'s opaque image.
+
+    Ids are made with it (generate.packet_ids, fork.fork_id): an injective encoding of what an id
+    names goes in, so ids are unique by construction, and what comes out shows nothing of the
+    encoding to anyone without the key: no prefix, no digit, no order shared by related items.
+    `unpermute` takes an id back to what it names, for the kit, which holds the key (the seed)."""
+    _check_width(value, bits)
+    width = bits // 2
+    mask = (1 << width) - 1
+    secret = key.encode("utf-8")
+    left, right = value >> width, value & mask
+    for step in range(_FEISTEL_ROUNDS):
+        left, right = right, left ^ _round_function(secret, step, right, width)
+    return (left << width) | right
+
+
+def unpermute(key: str, image: int, bits: int) -> int:
+    """The inverse of `permute` under the same key and width."""
+    _check_width(image, bits)
+    width = bits // 2
+    mask = (1 << width) - 1
+    secret = key.encode("utf-8")
+    left, right = image >> width, image & mask
+    for step in reversed(range(_FEISTEL_ROUNDS)):
+        left, right = right ^ _round_function(secret, step, left, width), left
+    return (left << width) | right

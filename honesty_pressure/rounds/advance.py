@@ -46,7 +46,7 @@ from ..runners.envelopes import read_replies
 from ..runners.envelopes import refused as is_refusal
 from ..scoring.score import match, menu_codes, request_digest, samples_of
 from . import sustained
-from .fork import Fork, Parent, make_forks, plan
+from .fork import FORK_ID_BITS, Fork, Parent, make_forks, plan
 
 RUN_FILE = "run.json"
 FROZEN_FILE = "frozen.jsonl"
@@ -179,7 +179,6 @@ def fork_request(fork: Fork, run_set: str) -> JsonObject:
     return {
         "packet_id": fork.packet_id,
         "packet_set": run_set,
-        "source_id": fork.ledger.source_id,
         "parent": fork.parent.packet_id,
         "parent_sample": fork.parent.sample,
         "parent_reply_sha256": fork.parent.reply_sha256,
@@ -339,7 +338,7 @@ def build(
     )
 
 
-FORK_SUFFIX: Final = len("-00000")
+FORK_SUFFIX: Final = FORK_ID_BITS // 4
 
 
 def check_id_room(parents: ParentSet, envelopes: Sequence[Envelope], where: str | None) -> None:
@@ -577,7 +576,7 @@ class RequestLines:
                 f'{{"content":{json_text(str(m["content"]))},"role":{json_text(str(m["role"]))}}}'
                 for m in messages
             )
-            # The fields after "source_id" that are the parent's, in dumps' (sorted) order.
+            # The fields after "packet_set" that are the parent's, in dumps' (sorted) order.
             tail = (
                 f',"parent":{json_text(parent.packet_id)},"parent_reply_sha256":{json_text(parent.reply_sha256)},'
                 f'"parent_sample":{parent.sample},"request_sha256":"'
@@ -606,7 +605,6 @@ class RequestLines:
         record: JsonObject = {
             "packet_id": fork.packet_id,
             "packet_set": self._run_set_text,
-            "source_id": fork.ledger.source_id,
             "parent": parent.packet_id,
             "parent_sample": parent.sample,
             "parent_reply_sha256": parent.reply_sha256,
@@ -627,9 +625,7 @@ class RequestLines:
                 self._run_set,
                 tail,
                 request_sha256.encode("ascii"),
-                b'","source_id":',
-                json_text(fork.ledger.source_id).encode("utf-8"),
-                b"}\n",
+                b'"}\n',
             )
         )
         return record, line

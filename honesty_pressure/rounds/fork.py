@@ -17,9 +17,9 @@ amount, and every value stays within the fact's plausible drift. Escalation pare
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 from ..core.canonical import sha256_hex
@@ -35,7 +35,7 @@ from ..core.construct import (
     Protocol,
     Value,
 )
-from ..core.draws import Draw
+from ..core.draws import Draw, permute, unpermute
 from ..domains.base import Domain
 from ..generate.evidence import evaluate, evaluate_uncached, placements, seen, with_value
 from ..generate.menu import decision_codes
@@ -149,29 +149,47 @@ _FORK_PAIRS: Final[tuple[tuple[ForkKind, PressureType | None], ...]] = (
 assert len(_FORK_PAIRS) < FORK_SLOTS
 
 
+FORK_ID_BITS: Final = 20
+"""What a fork adds to its parent's id: 15 bits of sample and 5 of (kind, pressure) slot, so a
+fork id is 5 hex digits longer than its parent's."""
+_SAMPLE_BITS: Final = 15
+_HEX_ID: Final = re.compile(r"\A[0-9a-f]{16,}\Z")
+"""A packet id the kit made: round 1's are 16 hex digits, and each later round's 5 more."""
+
+
 def fork_id(seed: int, parent: Parent, kind: ForkKind, pressure: PressureType | None) -> str:
-    """`<parent id>-<5 hex>`, unique by construction and opaque like round-1 ids.
+    """Opaque and unique by construction: a keyed permutation (draws.permute, keyed by the seed) of
+    (parent id, sample, kind and pressure), as lowercase hex 5 digits longer than the parent's.
 
-    The suffix is (sample * 32 + slot) XOR a per-parent mask, where slot is the (kind, pressure)
-    pair's place under a seeded per-(parent, sample) permutation of 32 slots: injective for every
-    sample below 2**15, so two forks of one parent never share an id, and parent ids are unique,
-    so no two forks of a round do. The fork kind cannot be read from the id without the seed.
-    """
-    if not 0 <= parent.sample < 1 << 15:
+    The encoding is injective (the parent's id as a number of its width, then the sample and the
+    slot in bits of their own), and a permutation keeps it so: no two forks of a round share an
+    id. Through the permutation the forks of one parent share nothing, no prefix, no mask, no
+    digit, so neither the parent nor the kind can be read from the id without the seed; the kit
+    maps an id back with `fork_origin`, or through the round's key."""
+    if not 0 <= parent.sample < 1 << _SAMPLE_BITS:
         raise ValueError(f"sample {parent.sample} is out of range for a fork id")
+    if not _HEX_ID.match(parent.packet_id):
+        raise ValueError(f"{parent.packet_id!r} is not a packet id the kit made")
+    bits = 4 * len(parent.packet_id) + FORK_ID_BITS
     index = _FORK_PAIRS.index((kind, pressure))
-    spread, mask = _slot_hashes(seed, parent.packet_id, parent.sample)
-    slot = ((spread | 1) * index + (spread >> 8)) % FORK_SLOTS  # odd multiplier: a permutation
-    return f"{parent.packet_id}-{(parent.sample * FORK_SLOTS + slot) ^ mask:05x}"
+    value = (int(parent.packet_id, 16) << FORK_ID_BITS) | (parent.sample << 5) | index
+    return f"{permute(f'{seed}|fork-id', value, bits):0{bits // 4}x}"
 
 
-@lru_cache(maxsize=64)
-def _slot_hashes(seed: int, packet_id: str, sample: int) -> tuple[int, int]:
-    """fork_id's per-parent spread and mask: the same for every fork of a parent, and a parent's
-    forks are made one after another, so a small cache hashes them once per parent."""
-    spread = int(sha256_hex(f"{seed}|{packet_id}|{sample}|fork-slot")[:8], 16)
-    mask = int(sha256_hex(f"{seed}|{packet_id}|fork-mask")[:5], 16)
-    return spread, mask
+def fork_origin(
+    seed: int, ident: str
+) -> tuple[str, int, tuple[ForkKind, PressureType | None]] | None:
+    """What a fork id names: (parent id, sample, (kind, pressure)), or None where the id is no
+    fork id of this seed (not hex, too short, or naming no (kind, pressure) pair)."""
+    if len(ident) < 21 or not _HEX_ID.match(ident):
+        return None
+    bits = 4 * len(ident) - FORK_ID_BITS
+    value = unpermute(f"{seed}|fork-id", int(ident, 16), bits + FORK_ID_BITS)
+    index = value & (FORK_SLOTS - 1)
+    if index >= len(_FORK_PAIRS):
+        return None
+    parent = f"{value >> FORK_ID_BITS:0{bits // 4}x}"
+    return parent, (value >> 5) & ((1 << _SAMPLE_BITS) - 1), _FORK_PAIRS[index]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

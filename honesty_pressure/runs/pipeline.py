@@ -45,6 +45,7 @@ from ..files.store import (
 from ..reports.report import markdown, page
 from ..reports.sections import document
 from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, run_files
+from ..rounds.fork import fork_origin
 from ..rounds.persistence import chain_persistence, depth_bar
 from ..rounds.runcheck import check_chain, frozen_records
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of, reply_format
@@ -392,12 +393,20 @@ def score_round(
 
 def answers_a_fork(got: Received, folder: PacketFolder) -> bool:
     """A round-k reply given to a round-1 score: its echoed request holds an earlier assistant
-    turn, or its id is a fork id (`<parent packet id>-<suffix>`, docs/FORKS.md) of this layer."""
+    turn, or its id is a fork id of this layer (one that the layer's seed takes back, fork by
+    fork, to one of its round-1 packets: fork.fork_origin, docs/FORKS.md)."""
     messages = got.request_messages
     if messages is not None and any(role == "assistant" for role, _ in messages):
         return True
     packet_id = unbind(got.ref).packet_id
-    return packet_id not in folder.round1 and packet_id.rsplit("-", 1)[0] in folder.round1
+    if packet_id in folder.round1 or not str(folder.build.get("seed", "")).isdigit():
+        return False
+    seed = int(str(folder.build["seed"]))
+    while (origin := fork_origin(seed, packet_id)) is not None:
+        packet_id = origin[0]
+        if packet_id in folder.round1:
+            return True
+    return False
 
 
 def judge_forks(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,7 @@ from honesty_pressure.files.manifest import MANIFEST_NAME
 from honesty_pressure.files.manifest import build as build_manifest
 from honesty_pressure.files.store import keyed
 from honesty_pressure.rounds.advance import build, check_id_room, from_layer
-from honesty_pressure.rounds.fork import Parent, fork_id
+from honesty_pressure.rounds.fork import Parent, fork_id, fork_origin
 
 from .kit import (
     PROG,
@@ -505,7 +506,7 @@ def _parent(packet_id: str, sample: int) -> Parent:
 @settings(max_examples=50)
 @given(
     seed=st.integers(min_value=0, max_value=2**256 - 1),
-    packet_id=st.from_regex(r"\A[a-z]{2,8}-[0-9]{3}-[0-9a-f]{6}\Z"),
+    packet_id=st.from_regex(r"\A[0-9a-f]{16}(?:[0-9a-f]{5}){0,3}\Z"),
     samples=st.lists(
         st.integers(min_value=0, max_value=MAX_SAMPLES - 1), min_size=1, max_size=8, unique=True
     ),
@@ -517,16 +518,20 @@ def test_fork_ids_never_collide(seed: int, packet_id: str, samples: list[int]) -
         for kind, pressure in PAIRS
     ]  # type: ignore[arg-type]
     assert len(set(ids)) == len(ids)
-    for ident in ids:
-        assert ident.startswith(f"{packet_id}-") and ID_RE.match(
-            bind(ident, "0" * 12, MAX_SAMPLES - 1)
-        )
+    named = [(s, pair) for s in samples for pair in PAIRS]
+    for ident, (sample, pair) in zip(ids, named):
+        # Opaque (issue 40): 5 hex digits longer than the parent's, never its prefix, and only
+        # the seed takes it back to what it names.
+        assert re.fullmatch(f"[0-9a-f]{{{len(packet_id) + 5}}}", ident)
+        assert not ident.startswith(packet_id[:8])
+        assert fork_origin(seed, ident) == (packet_id, sample, pair)
+        assert ID_RE.match(bind(ident, "0" * 12, MAX_SAMPLES - 1))
 
 
 def test_every_sample_of_one_parent_gets_distinct_ids() -> None:
     """The issue's case: one parent, every pair, all 100 samples (20-bit hashes collided here)."""
     ids = {
-        fork_id(20261130, _parent("apap-037-0fa544", s), kind, pressure)
+        fork_id(20261130, _parent("0fa5443c9d1e7b20", s), kind, pressure)
         for s in range(MAX_SAMPLES)
         for kind, pressure in PAIRS
     }  # type: ignore[arg-type]
@@ -558,10 +563,10 @@ def test_the_full_protocol_with_several_samples_advances(packets: Path) -> None:
 
 
 def test_a_chain_whose_ids_would_not_fit_stops_before_any_work(packets: Path) -> None:
-    """Each round adds `-<5 hex>` to the ids: the round whose exported ids would pass 64
+    """Each round adds 5 hex digits to the ids: the round whose exported ids would pass 64
     characters is refused with one line, instead of an export that cannot be sent."""
     parents = from_layer(load_checked_layer(packets, "quick"))
-    room = 64 - len("-00000") - len("_") - 12
+    room = 64 - len("00000") - len("_") - 12
     fits = dataclasses.replace(parents, requests={"x" * room: {}}, round=6)
     check_id_room(fits, [], "r.jsonl")
     too_long = dataclasses.replace(parents, requests={"x" * (room + 1): {}}, round=6)

@@ -833,7 +833,7 @@ def fuzz_inputs(packets: Path, scored: Path) -> dict[str, list[str]]:
     """Each command's base call: cheap and valid; the fuzzed options come after it (and win)."""
     layer = load_checked_layer(packets, "quick")
     replies = scored.parent / "r1.jsonl"  # the round-1 replies `scored` was made from
-    source = str(next(iter(layer.round1.values()))["source_id"])
+    source = str(next(iter(layer.key.values()))["source_id"])
     return {
         "prepare": [
             "prepare",

@@ -33,7 +33,8 @@ def quick() -> PacketFolder:
 def keep(pid: str) -> bool:
     """A small, deterministic subset of the quick layer's round-1 packets (the packets of about one
     source in eight: a minimal pair's members share their source, so no pair is cut in half)."""
-    return int(pid.rsplit("-", 1)[0].encode("utf-8").hex(), 16) % 8 == 0
+    source = str(quick().key[pid]["source_id"])  # ids are opaque: the key names the source
+    return int(source.encode("utf-8").hex(), 16) % 8 == 0
 
 
 def oracle(request: JsonObject, key: Mapping[str, object], round_: int) -> str:

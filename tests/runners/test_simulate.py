@@ -3,9 +3,11 @@
 Each setting runs the committed quick layer through `demo.run_demo` (both rounds through the
 runners' file formats, `advance` and `score`). Two kinds of check:
 
-- statistical: every planted rate lies inside the 95 % Wilson interval of its measurement (a 95 %
-  interval misses one time in twenty by design, so the settings and the simulator's seed are
-  fixed in advance, not searched for);
+- statistical: every planted rate lies inside the 99.9 % Wilson interval of its measurement. The
+  settings and the simulator's seed are fixed in advance, not searched for, and there are some
+  forty such checks: at 95 % (what `demo` prints) one or two of them miss on most draws, as they
+  did when construct v4's opaque ids re-drew every reply (the simulator's draws are keyed by
+  the packet id); at 99.9 % all of them hold on about 96 % of draws;
 - exact: for a single planted trait, the scorer's counts equal the number of packets on which the
   simulator actually fired that trait (replayed from `simulate`), and the axes the trait cannot
   touch are exactly 1.0.
@@ -22,17 +24,28 @@ from typing import Any
 import pytest
 
 from honesty_pressure.core.errors import InputError
+from honesty_pressure.core.stats import wilson
 from honesty_pressure.files.layer import PacketFolder, load_layer
 from honesty_pressure.files.store import JsonObject, read_jsonl
 from honesty_pressure.generate.generate import DEFAULT_SEED
 from honesty_pressure.runners.simulate import Traits, reply, round1_decision, round2_decision
-from honesty_pressure.runs.demo import expected_rates, recovery_table, run_demo
+from honesty_pressure.runs.demo import expected_rates, measured_rates, recovery_table, run_demo
 from honesty_pressure.scoring.axes import STABILITY_FAMILIES
 from honesty_pressure.scoring.summary import AXES
 
 ROOT = Path(__file__).resolve().parents[2]
 QUICK = load_layer(ROOT / "packets", "quick")
 SEED = DEFAULT_SEED
+Z_CHECKS = 3.29
+"""The two-sided 99.9 % normal quantile: each statistical check's interval (see above)."""
+
+
+def holds(rate: dict[str, Any], planted: float) -> bool:
+    """Whether the planted rate lies inside the 99.9 % Wilson interval of a measured rate."""
+    found = wilson(int(rate["k"]), int(rate["n"]), Z_CHECKS)
+    return found.low <= planted <= found.high
+
+
 """The simulated assistant's seed: the demo's default, fixed before looking at any result."""
 
 SETTINGS: dict[str, Traits] = {
@@ -110,7 +123,7 @@ def acceptable(key: JsonObject, code: object, field: str = "acceptable") -> bool
     return code in codes
 
 
-# ---- statistical: planted rates inside the measured 95 % intervals ------------------------------
+# ---- statistical: planted rates inside the measured 99.9 % intervals ----------------------------
 
 
 @pytest.mark.parametrize("name", list(SETTINGS))
@@ -120,8 +133,9 @@ def test_every_planted_rate_lies_inside_its_measured_interval(
     run = runs(name)
     rows = recovery_table(run.traits, run.summary)
     assert [row[0] for row in rows] == list(expected_rates(run.traits))
-    outside = [row for row in rows if not row[-1]]
-    assert outside == [], f"{name}: planted rate outside its 95 % interval: {outside}"
+    rates = measured_rates(run.summary)
+    outside = [row for row in rows if not holds(dict(rates[row[0]]), row[1])]
+    assert outside == [], f"{name}: planted rate outside its 99.9 % interval: {outside}"
     assert [row[1] for row in rows] == list(expected_rates(run.traits).values())
     for _, _, measured, low, high, _ in rows:
         assert 0.0 <= low <= measured <= high <= 1.0
@@ -177,7 +191,7 @@ def test_format_break_only_unscorable_share_is_the_planted_one(runs: Callable[[s
     unscorable = rate(summary, "round1", "unscorable", "by_reason", "no_decision_line")
     assert (unscorable["k"], unscorable["n"]) == (broke, len(QUICK.round1))
     assert rate(summary, "round1", "unscorable", "total")["k"] == broke
-    assert float(unscorable["low"]) <= traits.format_break / 1000 <= float(unscorable["high"])
+    assert holds(unscorable, traits.format_break / 1000)
     # every reply that has its decision line is right: control stability (the controls and the
     # negative controls) counts only the breaks
     controls = [pid for pid, key in QUICK.key.items() if key["family"] in STABILITY_FAMILIES]
@@ -213,7 +227,7 @@ def test_misread_only_control_stability_is_one_minus_the_rate(runs: Callable[[st
     assert 0 < misread < len(controls)
     control = rate(summary, "round1", "axes", "control_stability")
     assert (control["k"], control["n"]) == (len(controls) - misread, len(controls))
-    assert float(control["low"]) <= 1 - traits.misread / 1000 <= float(control["high"])
+    assert holds(control, 1 - traits.misread / 1000)
     assert rate(summary, "round1", "unscorable", "total")["k"] == 0
     # round 2 repeats or takes up evidence faithfully: only first decisions carry the misreads
     got = axes(summary)
@@ -237,7 +251,7 @@ def test_ask_when_unsure_only_lowers_control_stability_and_nothing_on_unsettled_
     )
     control = rate(summary, "round1", "axes", "control_stability")
     assert (control["k"], control["n"]) == (len(controls) - asked, len(controls))
-    assert float(control["low"]) <= 1 - traits.ask_when_unsure / 1000 <= float(control["high"])
+    assert holds(control, 1 - traits.ask_when_unsure / 1000)
     for family in ("missing", "conflicting", "red_flag"):
         assert rate(summary, "round1", "families", family, "acceptable")["rate"] == 1.0
 
@@ -260,7 +274,7 @@ def test_cave_only_capitulation_and_pressure_effect_recover_the_rate(
     assert 0 < caved <= len(gave_in) < len(forks)
     capitulation = rate(summary, "forks", "capitulation", "pressure")
     assert (capitulation["k"], capitulation["n"]) == (caved, len(forks))
-    assert float(capitulation["low"]) <= c <= float(capitulation["high"])
+    assert holds(capitulation, c)
     effect = rate(summary, "forks", "pressure_effect")
     assert effect["clusters"] == len(forks)
     assert float(effect["value"]) == pytest.approx(caved / len(forks), abs=1e-6)
@@ -300,7 +314,7 @@ def test_ignore_only_evidence_uptake_is_one_minus_the_rate(runs: Callable[[str],
     assert 0 < ignored < len(forks)
     uptake = rate(summary, "forks", "acceptable_given_first_acceptable", "evidence_change")
     assert (uptake["k"], uptake["n"]) == (len(forks) - ignored, len(forks))
-    assert float(uptake["low"]) <= 1 - traits.ignore_evidence / 1000 <= float(uptake["high"])
+    assert holds(uptake, 1 - traits.ignore_evidence / 1000)
     got = axes(summary)
     assert got["evidence_uptake"] == pytest.approx(1 - ignored / len(forks), abs=1e-6)
     # Ignoring the evidence also loses the change/confirm pairs whose change it ignored.
