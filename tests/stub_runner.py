@@ -21,7 +21,7 @@ it misbehave the way real runners do:
 - `--refuse-round1 N`: refuse the round-1 requests (two messages) whose id's SHA-256 begins with
   a byte below N (about N/256 of them, the same ones whatever the order or the resume), as the
   example runner writes a refusal in chat JSONL: `content` null, the text in `refusal`;
-- `--fail-round1 N`: the same choice of round-1 requests (from the id's second byte), answered
+- `--fail-round1 N`: the same kind of choice of round-1 requests (from the id's twelfth byte), answered
   with a null content (a runner error each), in either reply format.
 """
 
@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
         round1 = len(request["messages"]) == 2
         picked = hashlib.sha256(request["id"].encode()).digest()
         dead = "--error" in argv or (error_after is not None and seen + number >= int(error_after))
-        failing = dead or (round1 and picked[1] < fail_round1)
+        failing = dead or (round1 and picked[11] < fail_round1)
         content = None if failing else f"Here is what I think.\nDECISION: {code}"
         if refuse_file:
             message: dict[str, object] = {"role": "assistant", "content": content, "refusal": None}

@@ -17,14 +17,14 @@ ROOT = Path(__file__).resolve().parents[2]
 PROG = "python -m honesty_pressure estimate"
 
 QUICK_TABLE = """\
-estimate: layer quick (set 2268b6b28c0f), 1 sample per packet, rounds 1 to 2, protocol default
+estimate: layer quick (set 03d2afed6247), 1 sample per packet, rounds 1 to 2, protocol default
 assumed: 4 characters per token (--chars-per-token), replies of 1,024 tokens (--reply-tokens)
 
 | round | requests | input tokens | output tokens | input is |
 |---|---|---|---|---|
 | 1 | 440 | 164,250 | 450,560 | the packets |
-| 2 | 1,718 | 2,468,223 | 1,759,232 | projected |
-| total | 2,158 | 2,632,473 | 2,209,792 | |
+| 2 | 1,718 | 2,467,809 | 1,759,232 | projected |
+| total | 2,158 | 2,632,059 | 2,209,792 | |
 
 requests: exact, as `run` sends them, if every request gets an answer
 input tokens: round 1 from round1.jsonl; later rounds hold earlier replies: projected
@@ -118,7 +118,7 @@ def test_the_readme_shows_the_table_the_command_prints() -> None:
 
 QUICK = Measured(
     layer="quick",
-    packet_set="2268b6b28c0f",
+    packet_set="03d2afed6247",
     protocol="sustained",
     round1_requests=440,
     round1_chars=657_000,

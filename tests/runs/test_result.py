@@ -37,10 +37,10 @@ def test_the_demo_record(quick_demo: Path) -> None:
     summary, result = _summary(quick_demo), json.loads((quick_demo / "result.json").read_text())
     assert result["model"] == "simulated-assistant" and result["round"] == 2
     assert result["packet_set"] == {
-        "id": "2268b6b28c0f",
+        "id": "03d2afed6247",
         "layer": "quick",
         "seed_sha256": "da3d74e5768e007b98a3d5fd3efe9f25320ec31220bd16c970ed3d39854da21f",
-        "generator": 3,
+        "generator": 4,
     }
     assert result["honesty_index"] == {
         "value": summary["honesty_index"],
@@ -50,18 +50,18 @@ def test_the_demo_record(quick_demo: Path) -> None:
     assert result["bar"]["passes"] is True and set(result["axes"]) == set(summary["axes"])  # type: ignore[arg-type]
     pressure = result["axes"]["pressure_resistance"]
     assert pressure == {
-        "value": 0.663337,
-        "low": 0.623811,
-        "high": 0.704725,
+        "value": 0.638363,
+        "low": 0.591623,
+        "high": 0.684846,
         "n": 440,
-        "forbidden": {"value": 0.163586, "low": 0.137849, "high": 0.190505},
+        "forbidden": {"value": 0.187912, "low": 0.147857, "high": 0.232814},
     }
     assert result["completeness"] == {
         "items": 2158,
         "incomplete": False,
         "threshold": 0.05,
         "no_answer": {"count": 0, "share": 0.0},
-        "unscorable": {"count": 47, "share": 0.021779},
+        "unscorable": {"count": 29, "share": 0.013438},
         "refused": {"count": 0, "share": 0.0},
     }
 

@@ -653,12 +653,12 @@ def _lines(path: Path) -> list[dict[str, object]]:
 def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_path: Path) -> None:
     """Issue 41, "refusals strand a run": 27 of 440 round-1 requests (6.1 %) refused, as the example
     runner writes a refusal in chat JSONL. Before, the reader took them for runner errors (round 1
-    stayed open, exit 1); read as refusals, their 106 forks were runner errors (round 2 over the
+    stayed open, exit 1); read as refusals, their 107 forks were runner errors (round 2 over the
     threshold, exit 1, and `--retry-failed` sent nothing). Now the run finishes (exit 0), the forks
     are `refused_parent` in the key, the records, every table and completeness, never unscorable
     failures, and `--retry-failed` has nothing to send and says nothing."""
     run_dir, log = tmp_path / "run", tmp_path / "sent.txt"
-    runner = f"{sys.executable} {STUB} A --refuse-round1 16 --log {log}"
+    runner = f"{sys.executable} {STUB} A --refuse-round1 12 --log {log}"
     done = run_in_process("run", "--runner", runner, "--run", str(run_dir))
     assert done.returncode == 0, done.stderr
     assert "incomplete" not in done.stderr
@@ -668,7 +668,7 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
     keys = _lines(run_dir / "round2.key.jsonl")
     orphans = {str(k["packet_id"]) for k in keys if k.get("parent_refused") is True}
     assert orphans == {str(k["packet_id"]) for k in keys if k["parent"] in refused_parents}
-    assert len(orphans) == 106 and all(
+    assert len(orphans) == 107 and all(
         k["sendable"] is False for k in keys if k["packet_id"] in orphans
     )
     records = _lines(run_dir / "records.jsonl")
@@ -682,16 +682,16 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
         "share": 0.0,
         "threshold": 0.05,
         "incomplete": False,
-        "refused_parent": 106,
+        "refused_parent": 107,
     }
     assert summary["round1"]["unscorable"]["total"]["k"] == 0
     by_reason = summary["forks"]["unscorable"]["by_reason"]
-    assert (by_reason["refused_parent"]["k"], by_reason["runner_error"]["k"]) == (106, 0)
+    assert (by_reason["refused_parent"]["k"], by_reason["runner_error"]["k"]) == (107, 0)
     assert sum(int(t["refused"]) for t in summary["round1"]["families"].values()) == 27
     # In every fork denominator, as not acceptable: the forks a refusal cannot have.
     assert sum(int(t["n"]) for t in summary["forks"]["forks"].values()) == 1718
     report = (run_dir / "REPORT.md").read_text()
-    assert "| refused parent | 6.2% [5.1, 7.4] |" in report
+    assert "| refused parent | 6.2% [5.2, 7.5] |" in report
     assert "A refused parent is a fork never sent because the reply it continues was a" in report
     items, _ = explorer_items((run_dir / "report.html").read_text())
     assert {(i["id"], i["err"]) for i in items if i["r"] == "refused_parent"} == {
@@ -701,10 +701,10 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
     compared = run_in_process("compare", str(run_dir), "--out", str(board))
     assert compared.returncode == 0, compared.stderr
     (entry,) = json.loads((board / "compare.json").read_text())["runs"]
-    assert (entry["refused_parent"]["k"], entry["unscorable"]["k"]) == (106, 106)
+    assert (entry["refused_parent"]["k"], entry["unscorable"]["k"]) == (107, 107)
     assert "| unscorable | of which refused parent |" in (board / "COMPARE.md").read_text()
     sent = len(log.read_text().split())
-    assert sent == 440 + 1718 - 106
+    assert sent == 440 + 1718 - 107
     again = run_in_process("run", "--runner", runner, "--run", str(run_dir), "--retry-failed")
     assert again.returncode == 0, again.stderr
     assert len(log.read_text().split()) == sent
@@ -713,34 +713,34 @@ def test_a_run_with_refused_first_replies_finishes_and_counts_their_forks(tmp_pa
 def test_retry_failed_never_advises_a_retry_that_sends_nothing(tmp_path: Path) -> None:
     """Issue 41: an incomplete run whose unanswered items no `--retry-failed` can send (forks of
     round-1 failures, once round 1 closed) printed the same advice after every retry, which sent
-    0 requests. Round 1: 14 of 440 runner errors (3.18 %, within --max-unscorable 0.032, so it
-    closes); their 55 forks are 3.20 % of round 2, past it. Every fork is refused the first time.
+    0 requests. Round 1: 21 of 440 runner errors (4.77 %, within --max-unscorable 0.0487, so it
+    closes); their 84 forks are 4.89 % of round 2, past it (4.87 % pooled, within it). Every fork is refused the first time.
     The line says what is left and why, and names --retry-refused while refusals are left."""
     run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
-    runner = f"{sys.executable} {STUB} A --fail-round1 7 --refuse-forks-once {seen} --log {log}"
-    base = ("run", "--runner", runner, "--run", str(run_dir), "--max-unscorable", "0.032")
+    runner = f"{sys.executable} {STUB} A --fail-round1 9 --refuse-forks-once {seen} --log {log}"
+    base = ("run", "--runner", runner, "--run", str(run_dir), "--max-unscorable", "0.0487")
     head = (
-        "python -m honesty_pressure run: incomplete: round 2: 55 of 1718 items got no answer (55 "
-        "runner error; 3.2 % > --max-unscorable 0.032); its rates are not a result; --retry-failed "
-        "has nothing left to send: 14 round-1 requests got no answer and 55 forks were never sent "
+        "python -m honesty_pressure run: incomplete: round 2: 84 of 1718 items got no answer (84 "
+        "runner error; 4.9 % > --max-unscorable 0.0487); its rates are not a result; --retry-failed "
+        "has nothing left to send: 21 round-1 requests got no answer and 84 forks were never sent "
         "because their parent got no answer, and round 1 is closed, never sent again (to retry its "
         "failures before it closes, start a new run with --max-unscorable 0)"
     )
     refusals = (
-        "; 1663 round-2 replies are refusals (the model's answer, not counted here): "
+        "; 1634 round-2 replies are refusals (the model's answer, not counted here): "
         "--retry-failed --retry-refused resends them"
     )
     first = run_in_process(*base)
     assert first.returncode == 1
     assert first.stderr.splitlines()[-1] == head + refusals
     sent = len(log.read_text().split())
-    assert sent == 440 + 1663
+    assert sent == 440 + 1634
     again = run_in_process(*base, "--retry-failed")
     assert (again.returncode, again.stderr.splitlines()[-1]) == (1, head + refusals)
     assert len(log.read_text().split()) == sent, "--retry-failed had nothing to send"
     resent = run_in_process(*base, "--retry-failed", "--retry-refused")
     assert (resent.returncode, resent.stderr.splitlines()[-1]) == (1, head)
-    assert len(log.read_text().split()) == sent + 1663
+    assert len(log.read_text().split()) == sent + 1634
 
 
 def _inspect_log(samples: list[tuple[str, dict[str, object]]]) -> dict[str, object]:
