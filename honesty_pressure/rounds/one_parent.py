@@ -70,9 +70,7 @@ def next_round(
     sustained protocol plans its parent alone, as advance does."""
     request, key = parents.requests[packet_id], parents.keys[packet_id]
     decision = parse_decision(reply, menu_codes(request), runner_error=error is not None).decision
-    parent = parent_of(
-        packet_id, sample, request, key, reply, decision, refused=is_refusal(error)
-    )
+    parent = parent_of(packet_id, sample, request, key, reply, decision, refused=is_refusal(error))
     slot = (packet_id, sample)
     threads: dict[tuple[str, int], sustained.Thread] = {}
     if protocol == "sustained" and parents.round >= 2:

@@ -767,7 +767,6 @@ def _inspect_zip(
                 )
 
 
-
 def inspect_output_reply(output: JsonObject, where: str) -> tuple[str | None, str | None]:
     """(reply, error) of one Inspect ModelOutput (as JSON) exactly as `score` reads it from a log:
     a refusal as the model's refusal, the reasoning block cut off. The Inspect task freezes and
@@ -797,6 +796,7 @@ def inspect_log_samples(path: str | Path) -> Iterator[tuple[JsonObject, str]]:
     for index, sample in enumerate(samples, start=1):
         at = _At(str(source.path), index, "inspect")
         yield _obj(sample, at, "sample"), f"{source.path}:{index}"
+
 
 @dataclass(frozen=True, slots=True)
 class ReplySource:

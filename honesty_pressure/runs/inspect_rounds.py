@@ -110,7 +110,9 @@ def answer_lines(lines: Iterable[str], found: dict[Slot, JsonObject]) -> Iterato
 def main(argv: Sequence[str] | None = None) -> int:
     logs = list(sys.argv[1:] if argv is None else argv)
     if not logs:
-        print("usage: python -m honesty_pressure.runs.inspect_rounds LOG [LOG ...]", file=sys.stderr)
+        print(
+            "usage: python -m honesty_pressure.runs.inspect_rounds LOG [LOG ...]", file=sys.stderr
+        )
         return 2
     try:
         found = logged_exchanges(logs)
