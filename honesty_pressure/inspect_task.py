@@ -66,7 +66,7 @@ def samples(
             Sample(
                 id=str(line["id"]),
                 input=[chat_message(str(m["role"]), str(m["content"])) for m in messages],
-                metadata=dict(line["metadata"]),
+                metadata=dict(line["metadata"]),  # type: ignore[call-overload]
             )
         )
     return out
@@ -222,7 +222,9 @@ def protocol_rounds(
             )
         sample = state.epoch - 1
         pid = unbind(str(state.sample_id)).packet_id
-        sent = [dict(m) for m in parents.requests[pid]["messages"]]  # type: ignore[call-overload]
+        asked = parents.requests[pid]["messages"]
+        assert isinstance(asked, list)
+        sent: list[JsonObject] = [dict(m) for m in asked]
         state = await generate(state)
         first = exchange(1, pid, sample, sent, state.output)
         logged = [first]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
@@ -43,6 +44,19 @@ def reply_for(input: list[Any]) -> ModelOutput:
     return output
 
 
+_FAILED: list[str] = []
+
+
+def fail_fork(input: list[Any]) -> bool:
+    """With HP_SCRIPTED_FAIL_FORKS=N, the first N later-round calls of this process fail, as a
+    dropped connection does (tests/runners/test_inspect_protocol.py: a log for eval-retry)."""
+    budget = int(os.environ.get("HP_SCRIPTED_FAIL_FORKS", "0"))
+    if len(input) <= 2 or len(_FAILED) >= budget:
+        return False
+    _FAILED.append(str(input[-1].content))
+    return True
+
+
 class ScriptedAPI(ModelAPI):  # type: ignore[misc]
     def __init__(
         self,
@@ -55,6 +69,8 @@ class ScriptedAPI(ModelAPI):  # type: ignore[misc]
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
     async def generate(self, input: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        if fail_fork(input):
+            raise RuntimeError("the endpoint dropped the connection")
         return reply_for(input)
 
 
