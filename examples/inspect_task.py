@@ -1,6 +1,10 @@
 # mypy: disable-error-code="untyped-decorator"
 """An Inspect AI task for honesty_pressure: round 1 from the packets, round k from a run folder.
 
+One round per eval. The package's own task sends every round in one eval instead (`honesty_pressure/
+honesty`, found by its entry point once the kit is installed: docs/RUNNERS.md, "The whole protocol
+in one `inspect eval`"); its samples, scorer and metrics are the ones this file uses.
+
     # round 1 (the committed quick layer; -T layer=full, -T packets=DIR for a private set)
     inspect eval examples/inspect_task.py --model openai/gpt-4o-mini --log-dir logs/r1
     honesty-pressure score --layer quick --replies logs/r1/*.eval --out runs/mine-r1

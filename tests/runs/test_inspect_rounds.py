@@ -7,6 +7,7 @@ test_inspect_protocol.py (under inspect-ai, in CI's Inspect step).
 
 from __future__ import annotations
 
+import ast
 import io
 import json
 from pathlib import Path
@@ -112,3 +113,28 @@ def test_a_store_that_is_not_the_task_s_is_refused(tmp_path: Path) -> None:
     )
     with pytest.raises(Exception, match=f"store entry '{STORE_KEY}' is not a list"):
         logged_exchanges([log])
+
+
+def test_only_the_inspect_task_imports_inspect_ai() -> None:
+    """The package works without inspect-ai: only honesty_pressure/inspect_task.py imports it,
+    and no module of the kit imports that one (Inspect does, through the entry point)."""
+    package = Path(__file__).resolve().parents[2] / "honesty_pressure"
+    importers, task_importers = set(), set()
+    for path in sorted(package.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            rel = path.relative_to(package).as_posix()
+            if any(n == "inspect_ai" or n.startswith("inspect_ai.") for n in names):
+                importers.add(rel)
+            if any(n.endswith("inspect_task") for n in names) or (
+                isinstance(node, ast.ImportFrom)
+                and any(a.name == "inspect_task" for a in node.names)
+            ):
+                task_importers.add(rel)
+    assert importers == {"inspect_task.py"} and task_importers == set()
