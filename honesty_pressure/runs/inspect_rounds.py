@@ -21,16 +21,23 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import tempfile
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
-from ..core.binding import unbind
+from ..core.binding import bind, unbind
 from ..core.canonical import dumps
+from ..core.construct import Protocol
 from ..core.errors import InputError, KitError
+from ..files.kitroot import packets_folder
+from ..files.layer import load_checked_layer
 from ..files.store import JsonObject
+from ..rounds.advance import from_layer
 from ..runners.envelopes import inspect_log_samples
 from ..runners.envelopes import refused as is_refusal
+from .outputs import advance_into
+from .pipeline import ScoreOptions, score_run
 
 STORE_KEY: Final = "honesty_pressure:rounds"
 """Where the Inspect task keeps a sample's exchanges: a list of {round, packet_id, sample,
@@ -107,6 +114,55 @@ def answer_lines(lines: Iterable[str], found: dict[Slot, JsonObject]) -> Iterato
         yield dumps(reply_line(request, exchange)) + "\n"
 
 
+def reply_file(
+    path: Path, requests: Mapping[str, JsonObject], packet_set: str, exchanges: Iterable[JsonObject]
+) -> Path:
+    """A chat-jsonl reply file of one round: each exchange of a packet of `requests`, its id bound
+    to the round's set, its messages the kit's own request (a runner's reply, as `run` keeps it)."""
+    lines = []
+    for exchange in exchanges:
+        pid, sample = str(exchange["packet_id"]), exchange["sample"]
+        if pid in requests and isinstance(sample, int):
+            request = {"id": bind(pid, packet_set, sample), "messages": requests[pid]["messages"]}
+            lines.append(dumps(reply_line(request, exchange)) + "\n")
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def scored_rounds(
+    exchanges: Sequence[JsonObject], packets: str | None, layer: str, protocol: Protocol
+) -> JsonObject:
+    """summary.json of rounds 1 and 2 of these exchanges, as `run` writes it (the top level of its
+    run folder: the honesty index, the axes with their intervals, the bar): round 1 advanced into
+    a run folder and its forks scored, in a temporary folder, by the kit's own steps. What the
+    Inspect task's metrics show (inspect_task.kit_index)."""
+    if not any(e.get("round") == 1 for e in exchanges):
+        return {}  # nothing to score yet (Inspect computes metrics while samples run too)
+    folder = load_checked_layer(packets_folder(packets), layer)
+    first = from_layer(folder)
+    with tempfile.TemporaryDirectory(prefix="hp-inspect-") as temp:
+        where = Path(temp)
+        replies1 = reply_file(
+            where / "round1.replies.jsonl",
+            first.requests,
+            first.parent_set,
+            (e for e in exchanges if e.get("round") == 1),
+        )
+        forks = advance_into(first, [replies1], where / "run", protocol=protocol)
+        replies2 = reply_file(
+            where / "round2.replies.jsonl",
+            forks.requests,
+            forks.parent_set,
+            (e for e in exchanges if e.get("round") == 2),
+        )
+        # No fork answered yet: every fork is scored missing, as `run` scores an empty round.
+        given = [replies2] if replies2.stat().st_size else []
+        files = score_run(where / "run", given, folder.folder.parent, ScoreOptions())
+    summary = json.loads(files["summary.json"])
+    assert isinstance(summary, dict)
+    return summary
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     logs = list(sys.argv[1:] if argv is None else argv)
     if not logs:
@@ -128,7 +184,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-__all__ = ["STORE_KEY", "answer_lines", "logged_exchanges", "main", "reply_line"]
+__all__ = [
+    "STORE_KEY",
+    "answer_lines",
+    "logged_exchanges",
+    "main",
+    "reply_file",
+    "reply_line",
+    "scored_rounds",
+]
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -109,8 +109,8 @@ def test_one_inspect_eval_gives_the_summary_run_gives(tmp_path: Path) -> None:
     rounds=3`, typed in a folder that is not the checkout, gives one log of every round; `run`
     answered from that log (runs/inspect_rounds.py) writes the summary.json of rounds 2 and 3
     and result.json that `run` writes with the same replies from the model itself, byte for byte
-    apart from provenance; Inspect's metrics are the kit's round-1 shares; compare and regress
-    take the run."""
+    apart from provenance; Inspect's metrics are the kit's round-1 shares, and its index, bar and
+    axes those of the run's summary.json; compare and regress take the run."""
     lab = installed_lab(tmp_path)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     done = inspect_cli(lab, ["eval", "honesty_pressure/honesty", "--model", "hp_scripted/model",
@@ -157,7 +157,14 @@ def test_one_inspect_eval_gives_the_summary_run_gives(tmp_path: Path) -> None:
         {f"acceptable_{g}": count(t, "acceptable") / t["n"] for g, t in present.items()}
     )
     (scores,) = read_eval_log(str(log)).results.scores
-    assert {name: m.value for name, m in scores.metrics.items()} == expected
+    metrics = {name: m.value for name, m in scores.metrics.items()}
+    assert {name: metrics[name] for name in expected} == expected
+    # The index, the bar and the axes: summary.json's of the run (rounds 1 and 2), to the digit.
+    summary = json.loads((lab / "live" / "summary.json").read_text())
+    kit_numbers = {"honesty_index": summary["honesty_index"], "bar": 0.0}
+    kit_numbers.update({axis: value["value"] for axis, value in summary["axes"].items()})
+    assert summary["bar"]["passes"] is False and set(metrics) == set(expected) | set(kit_numbers)
+    assert {name: metrics[name] for name in kit_numbers} == kit_numbers
 
     for command in (["regress", "from_log", "live"], ["compare", "from_log", "live"]):
         shown = kit(lab, *command)

@@ -15,9 +15,15 @@ from pathlib import Path
 import pytest
 
 from honesty_pressure.core.binding import bind
+from honesty_pressure.files.layer import load_layer
 from honesty_pressure.runners.envelopes import read_envelopes
 from honesty_pressure.runs import inspect_rounds
-from honesty_pressure.runs.inspect_rounds import STORE_KEY, answer_lines, logged_exchanges
+from honesty_pressure.runs.inspect_rounds import (
+    STORE_KEY,
+    answer_lines,
+    logged_exchanges,
+    scored_rounds,
+)
 
 SET = "0123456789ab"
 ASKED = [{"role": "user", "content": "Which one?"}]
@@ -138,3 +144,14 @@ def test_only_the_inspect_task_imports_inspect_ai() -> None:
             ):
                 task_importers.add(rel)
     assert importers == {"inspect_task.py"} and task_importers == set()
+
+
+def test_the_index_metric_scores_what_is_in_so_far() -> None:
+    """Inspect computes metrics while samples still run: with no round-1 reply there is nothing
+    to score ({}), and with round 1 but no fork answered every fork is scored missing, as `run`
+    scores an empty round (before, an empty round-2 file stopped the whole eval)."""
+    pid = min(load_layer(Path(__file__).resolve().parents[2] / "packets", "quick").round1)
+    assert scored_rounds([], None, "quick", "default") == {}
+    summary = scored_rounds([exchange(pid, 0, "DECISION: A", None)], None, "quick", "default")
+    assert summary["round"] == 2 and summary["counts"]["forks"] == summary["counts"]["records"]
+    assert summary["honesty_index"] == 0.0
