@@ -33,7 +33,9 @@ def reply_for(input: list[Any]) -> ModelOutput:
     key = json.dumps([str(m.content) for m in input])
     epoch = _ASKED.get(key, 0)
     _ASKED[key] = epoch + 1
-    pick = (hashlib.sha256(key.encode()).digest()[0] + epoch) % len(REPLIES)
+    # HP_SCRIPTED_NO_REFUSAL=1 leaves out the content filter, whose outputs Inspect never caches.
+    choices = len(REPLIES) - (os.environ.get("HP_SCRIPTED_NO_REFUSAL") == "1")
+    pick = (hashlib.sha256(key.encode()).digest()[0] + epoch) % choices
     content, stop = REPLIES[pick]
     output = ModelOutput.from_content(
         model="hp_scripted/model",

@@ -28,7 +28,7 @@ inspect_ai = (
 )
 from inspect_ai.log import read_eval_log  # noqa: E402
 
-import tests.runners.inspect_scripted  # noqa: E402, F401  (registers hp_scripted/model)
+import tests.runners.inspect_scripted  # noqa: E402  (registers hp_scripted/model)
 from honesty_pressure.core.binding import unbind  # noqa: E402
 from honesty_pressure.files.layer import load_layer  # noqa: E402
 from honesty_pressure.inspect_task import honesty  # noqa: E402
@@ -243,3 +243,28 @@ def test_eval_retry_finishes_a_log_of_every_round(tmp_path: Path) -> None:
     built = {r["packet_id"]: r["messages"] for r in map(json.loads, lines)}
     forks = [e for e in both.values() if e["round"] == 2]
     assert forks and all(built[str(e["packet_id"])] == e["messages"] for e in forks)
+
+
+def test_a_cached_rerun_sends_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Inspect's cache (`--cache`, GenerateConfig.cache) covers every round: the forks go through
+    the same `generate`, so a rerun of the same eval asks the model nothing and logs the same
+    exchanges. (Inspect never caches a content filter's output, so this model has none.)"""
+    monkeypatch.setenv("INSPECT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setenv("HP_SCRIPTED_NO_REFUSAL", "1")
+    logs = []
+    asked = []
+    for _ in range(2):
+        before = sum(tests.runners.inspect_scripted._ASKED.values())
+        (log,) = inspect_ai.eval(
+            honesty(layer="quick", rounds=3),
+            model="hp_scripted/model",
+            limit=2,
+            cache=True,
+            log_dir=str(tmp_path / "logs"),
+            display="none",
+        )
+        assert log.status == "success"
+        asked.append(sum(tests.runners.inspect_scripted._ASKED.values()) - before)
+        logs.append(logged_exchanges([log.location]))
+    assert asked[0] > 2 and asked[1] == 0
+    assert logs[0] == logs[1] and {e["round"] for e in logs[0].values()} == {1, 2, 3}
