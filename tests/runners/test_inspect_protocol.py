@@ -268,3 +268,21 @@ def test_a_cached_rerun_sends_nothing(tmp_path: Path, monkeypatch: pytest.Monkey
         logs.append(logged_exchanges([log.location]))
     assert asked[0] > 2 and asked[1] == 0
     assert logs[0] == logs[1] and {e["round"] for e in logs[0].values()} == {1, 2, 3}
+
+
+def test_eval_set_over_two_models(tmp_path: Path) -> None:
+    """`inspect eval-set honesty_pressure/honesty --model A,B`: one log of every round per model,
+    each read back by the kit (the log's model named in it)."""
+    lab = installed_lab(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = inspect_cli(lab, ["eval-set", "honesty_pressure/honesty", "--model",
+        "hp_scripted/a,hp_scripted/b", "-T", "rounds=2", "--limit", "2"], env)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    logs = sorted((lab / "logs").glob("*.eval"))
+    headers = [read_eval_log(str(log), header_only=True) for log in logs]
+    assert sorted(h.eval.model for h in headers) == ["hp_scripted/a", "hp_scripted/b"]
+    assert all(h.status == "success" for h in headers)
+    for log in logs:
+        exchanges = logged_exchanges([log])
+        assert {e["round"] for e in exchanges.values()} == {1, 2}
+        assert sum(e["round"] == 1 for e in exchanges.values()) == 2
