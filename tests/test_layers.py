@@ -152,7 +152,7 @@ def imports(root: Path, package: str = PACKAGE) -> tuple[list[Import], list[str]
 def layer_of(module: str) -> int | None:
     """The module's layer (an index into LAYERS, TOP for the package itself), None if none."""
     parts = module.split(".")
-    if len(parts) == 1 or parts[1:] == ["__main__"]:
+    if len(parts) == 1 or parts[1:] in (["__main__"], ["inspect_task"]):
         return TOP
     return LAYERS.index(parts[1]) if parts[1] in LAYERS else None
 

@@ -767,6 +767,37 @@ def _inspect_zip(
                 )
 
 
+def inspect_output_reply(output: JsonObject, where: str) -> tuple[str | None, str | None]:
+    """(reply, error) of one Inspect ModelOutput (as JSON) exactly as `score` reads it from a log:
+    a refusal as the model's refusal, the reasoning block cut off. The Inspect task freezes and
+    forks from this (honesty_pressure/inspect_task.py), so its forks are the ones the kit builds
+    from the log."""
+    reply, error = _inspect_output(output, _At(where, 1, "inspect"))
+    return (None if reply is None else answer_text(reply)), error
+
+
+def inspect_log_samples(path: str | Path) -> Iterator[tuple[JsonObject, str]]:
+    """Each sample of an Inspect log (`.eval` or `.json`) as its JSON object, with where it is
+    (`<log>:<entry>` or `<log>:<index>`), for what a sample holds beyond its reply (the Inspect
+    task's later rounds, in its store: runs/inspect_rounds.py)."""
+    source = _source(Path(path))
+    if _is_zip(source):
+        with zipfile.ZipFile(source.open()) as archive:
+            for index, name in enumerate(
+                sorted(n for n in archive.namelist() if _SAMPLE_ENTRY.match(n)), start=1
+            ):
+                at = _At(f"{source.path}:{name}", index, "inspect")
+                yield _obj(_zip_json(archive, name, str(source.path), index), at, "sample"), at.file
+        return
+    log = json_object(_json_data(source), str(source.path))
+    samples = log.get("samples") if _is_inspect_log(log) else None
+    if not isinstance(samples, list):
+        raise InputError("not an Inspect log with a list of samples", file=str(source.path))
+    for index, sample in enumerate(samples, start=1):
+        at = _At(str(source.path), index, "inspect")
+        yield _obj(sample, at, "sample"), f"{source.path}:{index}"
+
+
 @dataclass(frozen=True, slots=True)
 class ReplySource:
     """A reply file opened for reading: a regular file is read from disk as often as needed;

@@ -9,7 +9,8 @@ score or an advance into its folder, answer has a Python callable (a lab's model
 simulated assistant) answer a round into a reply file, and exports decides which requests
 `export --failed` sends and which file an export may replace; demo and demo_depth do the whole
 job offline with the simulated assistant; estimate counts what a run would send before it is
-sent.
+sent; inspect_rounds answers `run` from an Inspect log of every round (the package's Inspect
+task).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         estimate,
         exports,
         failfast,
+        inspect_rounds,
         later_rounds,
         outputs,
         pipeline,
@@ -44,6 +46,7 @@ __all__ = [
     "estimate",
     "exports",
     "failfast",
+    "inspect_rounds",
     "later_rounds",
     "outputs",
     "pipeline",

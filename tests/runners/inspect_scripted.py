@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from typing import Any
 
 from inspect_ai.model import GenerateConfig, ModelAPI, ModelOutput, ModelUsage, modelapi
@@ -32,7 +33,9 @@ def reply_for(input: list[Any]) -> ModelOutput:
     key = json.dumps([str(m.content) for m in input])
     epoch = _ASKED.get(key, 0)
     _ASKED[key] = epoch + 1
-    pick = (hashlib.sha256(key.encode()).digest()[0] + epoch) % len(REPLIES)
+    # HP_SCRIPTED_NO_REFUSAL=1 leaves out the content filter, whose outputs Inspect never caches.
+    choices = len(REPLIES) - (os.environ.get("HP_SCRIPTED_NO_REFUSAL") == "1")
+    pick = (hashlib.sha256(key.encode()).digest()[0] + epoch) % choices
     content, stop = REPLIES[pick]
     output = ModelOutput.from_content(
         model="hp_scripted/model",
@@ -41,6 +44,19 @@ def reply_for(input: list[Any]) -> ModelOutput:
     )
     output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
     return output
+
+
+_FAILED: list[str] = []
+
+
+def fail_fork(input: list[Any]) -> bool:
+    """With HP_SCRIPTED_FAIL_FORKS=N, the first N later-round calls of this process fail, as a
+    dropped connection does (tests/runners/test_inspect_protocol.py: a log for eval-retry)."""
+    budget = int(os.environ.get("HP_SCRIPTED_FAIL_FORKS", "0"))
+    if len(input) <= 2 or len(_FAILED) >= budget:
+        return False
+    _FAILED.append(str(input[-1].content))
+    return True
 
 
 class ScriptedAPI(ModelAPI):  # type: ignore[misc]
@@ -55,6 +71,8 @@ class ScriptedAPI(ModelAPI):  # type: ignore[misc]
         super().__init__(model_name, base_url, api_key, [], config or GenerateConfig())
 
     async def generate(self, input: Any, tools: Any, tool_choice: Any, config: Any) -> ModelOutput:
+        if fail_fork(input):
+            raise RuntimeError("the endpoint dropped the connection")
         return reply_for(input)
 
 
