@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 
-from ..domains import DOMAINS
+from ..domains import active
 from ..domains.base import Domain
 
 
@@ -26,12 +26,12 @@ class Lookup:
     """Red-flag and benign-flag sentences: the frame does not tell them apart."""
 
 
-@cache
 def lookup(code: str) -> Lookup:
-    domain = next(d for d in DOMAINS if d.code == code)
-    return _build(domain)
+    """The lookup of the domain of that code among the running command's domains."""
+    return _build(next(d for d in active() if d.code == code))
 
 
+@cache
 def _build(domain: Domain) -> Lookup:
     vague = tuple((text, f.key) for f in domain.facts for text in f.vague.every)
     second = []
