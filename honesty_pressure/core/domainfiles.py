@@ -58,14 +58,21 @@ def commitment(files: Sequence[DomainFile] | None) -> list[str] | None:
     return None if files is None else [f.sha256 for f in files]
 
 
+def _entries(recorded: object) -> list[tuple[str, str]]:
+    """(name, sha256) of each file build.json records (what is not a record reads as '?')."""
+    if not isinstance(recorded, list):
+        return []
+    return [
+        (str(r.get("name", "?")), str(r.get("sha256", "?"))) if isinstance(r, dict) else ("?", "?")
+        for r in recorded
+    ]
+
+
 def check_recorded(build: Mapping[str, object], where: str) -> None:
     """The domain files a layer's build.json records must be, by content, the ones given: one
     clear line otherwise (an InputError naming `where`)."""
     recorded = build.get("domain_files")
     given = given_files()
-    digests: list[str] = []
-    if isinstance(recorded, list):
-        digests = [str(r.get("sha256")) if isinstance(r, dict) else "" for r in recorded]
     if recorded is None and given is None:
         return
     if recorded is None:
@@ -73,21 +80,21 @@ def check_recorded(build: Mapping[str, object], where: str) -> None:
             "this packet set was built from the kit's own domains; run it without --domains",
             file=where,
         )
-    names = ", ".join(str(r.get("name")) if isinstance(r, dict) else "?" for r in recorded)
+    entries = _entries(recorded)
+    names = ", ".join(name for name, _ in entries)
     if given is None:
         raise InputError(
             f"this packet set was built from private domain files ({names}); give --domains DIR "
             "with those files",
             file=where,
         )
-    if digests == commitment(given):
+    if [digest for _, digest in entries] == commitment(given):
         return
-    theirs = set(commitment(given) or [])
-    for entry, digest in zip(recorded, digests):
+    theirs = {f.sha256 for f in given}
+    for name, digest in entries:
         if digest not in theirs:
-            what = entry.get("name") if isinstance(entry, dict) else "?"
             raise InputError(
-                f"domain {what}: no file given under --domains has the SHA-256 build.json "
+                f"domain {name}: no file given under --domains has the SHA-256 build.json "
                 f"records ({digest[:12]}...); the domain files differ from the ones this set was "
                 "built from",
                 file=where,
