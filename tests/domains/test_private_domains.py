@@ -62,7 +62,7 @@ def test_a_lab_domain_goes_through_every_command_without_touching_the_package(
     domains = tmp_path / "ours"
     path = lab_file(domains)
     packets = tmp_path / "packets"
-    ok(
+    prepared = ok(
         "prepare",
         "--domains",
         domains,
@@ -77,6 +77,7 @@ def test_a_lab_domain_goes_through_every_command_without_touching_the_package(
     build = json.loads((packets / "quick" / "build.json").read_text(encoding="utf-8"))
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     assert build["domains"] == ["lab_receipt"]
+    assert f"domain file lab.toml (lab_receipt): SHA-256 {digest}, publish it too\n" in prepared
     assert build["domain_files"] == [{"file": "lab.toml", "name": "lab_receipt", "sha256": digest}]
     # The commitment covers the file: the same seed on the kit's own domains is another set.
     assert build["packet_set"] != packet_set_id(int(SEED))
@@ -225,3 +226,13 @@ def test_load_dir_refuses_an_empty_folder_and_two_files_of_one_domain(tmp_path: 
     assert error.value.one_line() == (
         f"{tmp_path}: --domains: b.toml and a.toml both declare name 'lab_receipt'"
     )
+
+
+def test_a_drawn_seed_says_the_domain_files_rebuild_the_set_too(tmp_path: Path) -> None:
+    domains = tmp_path / "ours"
+    lab_file(domains)
+    out = tmp_path / "held"
+    said = ok("prepare", "--domains", domains, "--held-out", "--layer", "quick", "--out", out,
+              cwd=tmp_path)  # fmt: skip
+    assert " --held-out --layer quick --domains THEIR_FOLDER --check --out DIR\n" in said
+    assert json.loads((out / "quick" / "build.json").read_text())["surface"] == "held_out"
