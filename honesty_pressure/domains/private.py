@@ -10,6 +10,7 @@ from pathlib import Path
 from ..core.domainfiles import DomainFile
 from ..core.errors import InputError
 from ..core.limits import MAX_DOMAIN_FILE_BYTES
+from ..files.store import is_dir, is_file, read_bounded
 from .base import Domain
 from .beside import read_beside
 
@@ -21,18 +22,21 @@ def load_dir(folder: Path) -> tuple[tuple[Domain, ...], tuple[DomainFile, ...]]:
     """The domains of the folder's `*.toml` files, in the order of their domain names (a file's
     name does not matter), with each file's record. A folder with no domain file, two files of one
     domain name, or two domains of one code is refused."""
-    if not folder.is_dir():
+    if not is_dir(folder):  # never an exception: a fuzzed name too long for the system included
         raise InputError("--domains: not a folder", file=str(folder))
-    paths = sorted(p for p in folder.iterdir() if p.suffix == ".toml" and p.is_file())
+    try:
+        paths = sorted(p for p in folder.iterdir() if p.suffix == ".toml" and is_file(p))
+    except OSError as error:
+        raise InputError(
+            f"--domains: cannot list: {error.strerror or error}", file=str(folder)
+        ) from None
     if not paths:
         raise InputError("--domains: no domain file (*.toml) in the folder", file=str(folder))
     if len(paths) > MAX_DOMAIN_FILES:
         raise InputError(f"--domains: more than {MAX_DOMAIN_FILES} domain files", file=str(folder))
     read: list[tuple[Domain, DomainFile]] = []
     for path in paths:
-        data = path.read_bytes()
-        if len(data) > MAX_DOMAIN_FILE_BYTES:
-            raise InputError("domain file too large", file=str(path))
+        data = read_bounded(path, MAX_DOMAIN_FILE_BYTES)
         domain = read_beside(path)
         record = DomainFile(domain.name, path.name, hashlib.sha256(data).hexdigest())
         read.append((domain, record))

@@ -216,6 +216,10 @@ def test_check_recorded_says_which_files_differ() -> None:
 
 
 def test_load_dir_refuses_an_empty_folder_and_two_files_of_one_domain(tmp_path: Path) -> None:
+    for odd in (Path("[" * 300), tmp_path / "absent"):  # the fuzzer's name, too long to stat
+        with pytest.raises(InputError) as error:
+            load_dir(odd)
+        assert error.value.one_line() == f"{odd}: --domains: not a folder"
     with pytest.raises(InputError) as error:
         load_dir(tmp_path)
     assert error.value.one_line() == f"{tmp_path}: --domains: no domain file (*.toml) in the folder"
