@@ -324,9 +324,7 @@ def domains_given(folder: str | None) -> Iterator[None]:
     if folder is None:
         yield
         return
-    from ..domains import using
-    from ..domains.private import load_dir
+    from ..domains.private import lab_domains
 
-    domains, files = load_dir(Path(folder))
-    with using(domains, files):
+    with lab_domains(folder):
         yield

@@ -5,12 +5,16 @@ machine), and the record of each file that build.json keeps (docs/CONTRIBUTING.m
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from ..core.arguments import path as checked_path
 from ..core.domainfiles import DomainFile
 from ..core.errors import InputError
 from ..core.limits import MAX_DOMAIN_FILE_BYTES
 from ..files.store import is_dir, is_file, read_bounded
+from . import using
 from .base import Domain
 from .beside import read_beside
 
@@ -58,3 +62,12 @@ def _distinct(read: list[tuple[Domain, DomainFile]], folder: Path) -> None:
                     file=str(folder),
                 )
             seen[value] = record.file
+
+
+@contextmanager
+def lab_domains(folder: str | Path) -> Iterator[None]:
+    """Within the block, every build, read and check of a layer uses the domain files of `folder`
+    (what `--domains DIR` does for one command; docs/API.md)."""
+    domains, files = load_dir(checked_path(folder, "folder"))
+    with using(domains, files):
+        yield

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from honesty_pressure import lab_domains, load_checked_layer
 from honesty_pressure.cli.checks import LEARNED_WITH_DOMAINS
 from honesty_pressure.core.domainfiles import DomainFile, check_recorded, files_given
 from honesty_pressure.core.errors import InputError
@@ -87,6 +88,11 @@ def test_a_lab_domain_goes_through_every_command_without_touching_the_package(
     assert build["packet_set"] != packet_set_id(int(SEED))
     with files_given([DomainFile("lab_receipt", "lab.toml", digest)]):
         assert build["packet_set"] == packet_set_id(int(SEED))
+    # The API: the same files inside `lab_domains`, and only there.
+    with lab_domains(domains):
+        assert load_checked_layer(packets, "quick").packet_set == build["packet_set"]
+    with pytest.raises(InputError):
+        load_checked_layer(packets, "quick")
     requests = (packets / "quick" / "round1.jsonl").read_text(encoding="utf-8")
     assert OURS in requests and OPENER not in requests
 
