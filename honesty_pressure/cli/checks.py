@@ -95,7 +95,7 @@ def add_selfcheck(add: AddParser) -> None:
 
 LEARNED_WITH_DOMAINS = (
     "learned audit: not run with --domains (it trains on the committed full layer, the kit's own "
-    "domains); `domains check PATH` runs it on each domain file alone"
+    "domains; training it on a lab's own is not built yet)"
 )
 
 
@@ -139,7 +139,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             # The learned-shortcut audit trains on the committed full layer: it runs with the full
             # layer (about 15 s beside the rest), or on request (--learned) with the quick one.
             # With --domains it trains on nothing: the committed full layer is the kit's own
-            # domains, not the lab's (`domains check PATH` runs it on each file alone).
+            # domains, not the lab's (training it on a lab's own set is not built yet).
             private = given_files() is not None
             asked = (layer == "full" or args.learned or args.rounds > 2) and not args.no_learned
             if private and asked:
