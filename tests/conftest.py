@@ -24,6 +24,7 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 import functools  # noqa: E402
 
+from honesty_pressure.domains import DOMAINS as _DOMAINS  # noqa: E402
 from honesty_pressure.generate import generate as _generate  # noqa: E402
 
 # The committed set (default seed, every domain) has slots of its own: the one-domain sets of the
@@ -32,7 +33,7 @@ _draw = _generate._build.__wrapped__  # type: ignore[attr-defined]
 _committed_sets = functools.lru_cache(maxsize=2)(_draw)
 _full_sets = functools.lru_cache(maxsize=6)(_draw)
 _small_sets = functools.lru_cache(maxsize=2)(_draw)
-_COMMITTED = (_generate.DEFAULT_SEED, _generate.SOURCES_PER_DOMAIN, tuple(_generate.DOMAINS))
+_COMMITTED = (_generate.DEFAULT_SEED, _generate.SOURCES_PER_DOMAIN, _DOMAINS)
 
 
 @functools.wraps(_draw)

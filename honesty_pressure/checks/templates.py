@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
-from ..domains import DOMAINS
+from ..domains import active
 from ..domains.base import Domain
 
 
@@ -27,12 +27,12 @@ class Lookup:
     """Red-flag and benign-flag sentences: the frame does not tell them apart."""
 
 
-@cache
 def lookup(code: str) -> Lookup:
-    domain = next(d for d in DOMAINS if d.code == code)
-    return _build(domain)
+    """The lookup of the domain of that code among the running command's domains."""
+    return _build(next(d for d in active() if d.code == code))
 
 
+@cache
 def _build(domain: Domain) -> Lookup:
     vague = tuple((text, f.key) for f in domain.facts for text in f.vague.every)
     second = []
@@ -50,11 +50,11 @@ def _build(domain: Domain) -> Lookup:
 
 
 @cache
-def _code_by_ask() -> dict[str, str]:
-    """`ASK <fact>` -> the code of the one domain that has the fact (facts two domains share are
-    left out: they do not tell the domain)."""
+def _code_by_ask(domains: tuple[Domain, ...]) -> dict[str, str]:
+    """`ASK <fact>` -> the code of the one domain of `domains` that has the fact (facts two
+    domains share are left out: they do not tell the domain)."""
     owners: dict[str, set[str]] = {}
-    for domain in DOMAINS:
+    for domain in domains:
         for fact in domain.facts:
             owners.setdefault(f"ASK {fact.key}", set()).add(domain.code)
     return {ask: next(iter(codes)) for ask, codes in owners.items() if len(codes) == 1}
@@ -66,7 +66,7 @@ def domain_code(request: Mapping[str, object]) -> str:
     Every menu lists all of its domain's facts, and a domain's facts are its own but for one
     (`pain`), so this is the domain, in a few look-ups (the learners ask it of every request)."""
     menu = request.get("menu")
-    owner = _code_by_ask()
+    owner = _code_by_ask(active())  # the running command's domains: the kit's, or a lab's
     for item in menu if isinstance(menu, list) else []:
         code = owner.get(str(item.get("code"))) if isinstance(item, dict) else None
         if code is not None:

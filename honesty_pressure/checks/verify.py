@@ -7,6 +7,7 @@ from pathlib import Path
 from ..core import arguments
 from ..core.arguments import choice, count
 from ..core.construct import LAYERS, SURFACES, Layer, Surface
+from ..core.domainfiles import check_recorded
 from ..core.errors import InputError
 from ..core.limits import MAX_PACKET_FILE_BYTES, MAX_SOURCES_PER_DOMAIN
 from ..files.layer import load_layer
@@ -91,6 +92,7 @@ def build_params(packets: Path, layer: Layer) -> tuple[int, int, Surface]:
             f"needs a string 'seed' and a 'sources_per_domain' from 1 to {MAX_SOURCES_PER_DOMAIN}",
             file=where,
         )
+    check_recorded(info, where)  # before a rebuild that could only say "differs"
     chosen = next((s for s in SURFACES if s == surface), None)
     if chosen is None:
         raise InputError(f"'surface' must be one of {', '.join(SURFACES)}", file=where)

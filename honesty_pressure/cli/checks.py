@@ -26,6 +26,7 @@ from ..checks.shortcuts import MARGIN
 from ..checks.verify import expected_problems, parse_seed
 from ..core.canonical import dumps, write_atomic
 from ..core.construct import LAYERS, Layer, Surface
+from ..core.domainfiles import given_files
 from ..core.errors import UsageError
 from ..core.progress import progress
 from ..files.layer import PacketFolder, load_checked_layer
@@ -92,6 +93,12 @@ def add_selfcheck(add: AddParser) -> None:
     selfcheck.set_defaults(handler=cmd_selfcheck)
 
 
+LEARNED_WITH_DOMAINS = (
+    "learned audit: not run with --domains (it trains on the committed full layer, the kit's own "
+    "domains; training it on a lab's own is not built yet)"
+)
+
+
 def cmd_selfcheck(args: argparse.Namespace) -> int:
     root = root_of(args)
     if args.held_out and args.seed is None:
@@ -131,7 +138,13 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
                 )
             # The learned-shortcut audit trains on the committed full layer: it runs with the full
             # layer (about 15 s beside the rest), or on request (--learned) with the quick one.
-            wanted = (layer == "full" or args.learned) and not args.no_learned
+            # With --domains it trains on nothing: the committed full layer is the kit's own
+            # domains, not the lab's (training it on a lab's own set is not built yet).
+            private = given_files() is not None
+            asked = (layer == "full" or args.learned or args.rounds > 2) and not args.no_learned
+            if private and asked:
+                print(LEARNED_WITH_DOMAINS)
+            wanted = (layer == "full" or args.learned) and not args.no_learned and not private
             committed_full = (
                 layer == "full" and args.seed is None
             )  # then `folder` is the committed full layer
@@ -155,7 +168,7 @@ def cmd_selfcheck(args: argparse.Namespace) -> int:
             problems += [f"{layer}: {p}" for p in check.problems]
             if args.rounds > 2:
                 full = None
-                if not args.no_learned:
+                if not args.no_learned and not private:
                     full = (
                         folder if committed_full else load_checked_layer(root / "packets", "full")
                     )

@@ -9,9 +9,9 @@ import json
 import math
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from ..core.arguments import count_problem, number_problem, text_problem
 from ..core.construct import LAYERS, Format, Layer
@@ -288,3 +288,43 @@ def incomplete_status(
     )
     fail(f"{invoked_name(args)} {args.command}", line)
     return 1
+
+
+DOMAIN_COMMANDS: Final = frozenset(
+    {
+        "prepare",
+        "verify",
+        "show",
+        "selfcheck",
+        "demo",
+        "run",
+        "advance",
+        "score",
+        "export",
+        "estimate",
+    }
+)
+"""The commands that build, read or advance a layer, and so take `--domains DIR`."""
+
+
+def add_domains_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--domains",
+        metavar="DIR",
+        default=None,
+        help="a lab's own domain files (every *.toml in DIR, replacing the kit's ten; a module "
+        "beside a file is run: the lab's own code); a set built with them records their SHA-256 "
+        "and every later command on it needs the same files (docs/CONTRIBUTING.md)",
+    )
+
+
+@contextlib.contextmanager
+def domains_given(folder: str | None) -> Iterator[None]:
+    """The command runs with the domains of `folder` (`--domains`), or the kit's own."""
+    if folder is None:
+        yield
+        return
+    from ..domains.private import lab_domains
+
+    with lab_domains(folder):
+        yield

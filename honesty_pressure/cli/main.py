@@ -25,7 +25,16 @@ from typing import Any
 from ..core.errors import Incomplete, KitError, Stopped
 from ..core.version import __version__
 from .commands import COMMANDS, HELP
-from .common import PROG, Handler, Parser, fail, invoked_name
+from .common import (
+    DOMAIN_COMMANDS,
+    PROG,
+    Handler,
+    Parser,
+    add_domains_option,
+    domains_given,
+    fail,
+    invoked_name,
+)
 
 __all__ = ["PROG", "build_parser", "command_line", "invoked_name", "main", "run"]
 
@@ -40,7 +49,10 @@ def build_parser(prog: str = PROG, command: str | None = None) -> argparse.Argum
     sub = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
 
     def add(name: str, **options: Any) -> argparse.ArgumentParser:
-        return sub.add_parser(name, help=HELP[name], **options)
+        command = sub.add_parser(name, help=HELP[name], **options)
+        if name in DOMAIN_COMMANDS:
+            add_domains_option(command)
+        return command
 
     for name, module, adder, text in COMMANDS:
         if command is None or name == command:
@@ -123,7 +135,8 @@ def _command(argv: Sequence[str] | None) -> int:
     handler: Handler = args.handler
     command = f"{name} {args.command}"
     try:
-        return handler(args)
+        with domains_given(getattr(args, "domains", None)):
+            return handler(args)
     except Incomplete as exc:
         fail(command, exc.one_line())
         return 1

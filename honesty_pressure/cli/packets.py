@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..checks.verify import parse_seed, verify_tree
 from ..core.construct import LAYERS, Layer, Surface
+from ..core.domainfiles import given_files
 from ..core.draws import seed_commitment
 from ..core.errors import InputError, OutputError, UsageError, printable
 from ..core.limits import MAX_PACKET_FILE_BYTES
@@ -87,6 +88,8 @@ def cmd_prepare(args: argparse.Namespace) -> int:
         seed = secrets.randbits(DRAWN_SEED_BITS)
     out = Path(args.out or "packets")
     print(f"seed commitment (SHA-256, publish before a private run): {seed_commitment(seed)}")
+    for given in given_files() or ():  # --domains: the files are committed to as the seed is
+        print(f"domain file {given.file} ({given.name}): SHA-256 {given.sha256}, publish it too")
     if drawn:
         print(drawn_seed_note(seed, out, args.layer))
     if not args.check:  # an unwritable or refused --out is said before a build of seconds
@@ -125,6 +128,8 @@ def drawn_seed_note(seed: int, out: Path, layer: str) -> str:
     """What a user must keep of a seed the kit drew: the seed rebuilds the set and opens the
     commitment, and build.json records it, so the folder is as secret as the seed."""
     layers = "" if layer == "all" else f" --layer {layer}"
+    if given_files() is not None:  # the same files, once published, rebuild it
+        layers += " --domains THEIR_FOLDER"
     return (
         f"seed (drawn, {DRAWN_SEED_BITS} random bits): {seed}; keep it, and {printable(str(out))}, "
         "which records it in each build.json, private until the run is scored, then publish it: "

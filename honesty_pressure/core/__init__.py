@@ -2,8 +2,8 @@
 types (construct), one error hierarchy (errors), every bound on what is read (limits), the values
 an option or an API argument may take (arguments), canonical
 JSON, digests and atomic writes (canonical), the ids that bind a packet to its set (binding),
-seeded draws (draws), the statistics (stats), the decision-line parser (parse), progress on
-stderr (progress) and the kit's version (version).
+seeded draws (draws), the domain files a lab gave (domainfiles), the statistics (stats), the
+decision-line parser (parse), progress on stderr (progress) and the kit's version (version).
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # the modules are imported when first asked for: the stage co
         binding,
         canonical,
         construct,
+        domainfiles,
         draws,
         errors,
         limits,
@@ -31,6 +32,7 @@ __all__ = [
     "binding",
     "canonical",
     "construct",
+    "domainfiles",
     "draws",
     "errors",
     "limits",

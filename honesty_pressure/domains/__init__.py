@@ -7,9 +7,13 @@ breaker_load) has no module (`datafile.load_file`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 from typing import Final
 
+from ..core.domainfiles import DomainFile, files_given
 from . import (
     acetaminophen,
     booster_seat,
@@ -36,13 +40,35 @@ DOMAINS: Final[tuple[Domain, ...]] = (
     datafile.load(trailer_towing),
 )
 
-__all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "by_name"]
+__all__ = ["DOMAINS", "Domain", "Fact", "Threshold", "active", "by_name", "using"]
+
+_ACTIVE: Final[ContextVar[tuple[Domain, ...]]] = ContextVar(
+    "honesty_pressure_domains", default=DOMAINS
+)
+
+
+def active() -> tuple[Domain, ...]:
+    """The domains of the running command: the kit's own, or a lab's (`--domains DIR`,
+    `domains.private.load_dir`) inside `using`."""
+    return _ACTIVE.get()
+
+
+@contextmanager
+def using(domains: Sequence[Domain], files: Sequence[DomainFile] | None) -> Iterator[None]:
+    """Within the block, the kit builds, advances and checks with `domains` (replacing the kit's
+    own), made from `files` (what build.json records and the packet-set id covers)."""
+    token = _ACTIVE.set(tuple(domains))
+    try:
+        with files_given(files):
+            yield
+    finally:
+        _ACTIVE.reset(token)
 
 
 def by_name(name: str, grid: Grid = "declared") -> Domain:
     """The domain called `name`; with a grid, on that value grid (`base.grid_domain`: what a
     packet set of that surface was built with)."""
-    for domain in DOMAINS:
+    for domain in active():
         if domain.name == name:
             return grid_domain(domain, grid)
     raise KeyError(name)

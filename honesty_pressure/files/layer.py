@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.arguments import path
+from ..core.domainfiles import check_recorded
 from ..core.errors import InputError, UsageError
 from ..core.limits import MAX_PACKET_FILE_BYTES
 from .manifest import check_layer_files
@@ -135,7 +136,10 @@ def load_checked_layer(packets: Path, layer: str, *, ledgers: bool = True) -> Pa
     folder = _layer_folder(packets, layer)
     files = _layer_bytes(folder)
     check_layer_files(packets, layer, files)
-    return layer_from_bytes(folder, files, ledgers=ledgers)
+    checked = layer_from_bytes(folder, files, ledgers=ledgers)
+    # A set built from a lab's domain files is read only with those files (docs/AUDIT.md).
+    check_recorded(checked.build, str(folder / "build.json"))
+    return checked
 
 
 __all__ = ["PacketFolder", "layer_from_bytes", "load_checked_layer", "load_layer"]

@@ -28,9 +28,10 @@ from ..core.construct import (
     held_out_phrasings,
     value_grid,
 )
+from ..core.domainfiles import commitment, given_files
 from ..core.draws import Draw, hash_fraction, permute, seed_commitment
 from ..core.version import __version__
-from ..domains import DOMAINS
+from ..domains import active
 from ..domains.base import Domain, Say, grid_domain
 from .evidence import edge, evaluate, placed
 from .menu import build_menu, decision_codes, system_message
@@ -58,8 +59,14 @@ class GenerationError(RuntimeError):
 
 
 def packet_set_id(seed: int, surface: Surface = "public") -> str:
-    """A short digest naming the packet set; every packet carries it, so replies bind to it."""
-    return digest({"generator": GENERATOR, "seed": str(seed), "surface": surface})[:12]
+    """A short digest naming the packet set; every packet carries it, so replies bind to it. A set
+    built from a lab's domain files (`--domains`) covers their digests too; the kit's own domains
+    are pinned by GENERATOR, so the committed set's id is what it always was."""
+    named: dict[str, object] = {"generator": GENERATOR, "seed": str(seed), "surface": surface}
+    files = commitment(given_files())
+    if files is not None:
+        named["domain_files"] = files
+    return digest(named)[:12]
 
 
 def split_of(source_id: str) -> Split:
@@ -382,14 +389,15 @@ class Built:
 def build(
     seed: int,
     sources_per_domain: int = SOURCES_PER_DOMAIN,
-    domains: Sequence[Domain] = DOMAINS,
+    domains: Sequence[Domain] | None = None,
     surface: Surface = "public",
 ) -> list[Built]:
     """Every source of the set with its packets. A pure function of its arguments, memoised for the
     last two sets asked for: a full set takes seconds to draw, and `verify` or `selfcheck` called
     twice in one process (a library user, the test suite) would draw it again for the same bytes.
     Domains hash by identity, so another domain object is another set."""
-    return list(_build(seed, sources_per_domain, tuple(domains), surface))
+    chosen = active() if domains is None else tuple(domains)
+    return list(_build(seed, sources_per_domain, chosen, surface))
 
 
 @lru_cache(maxsize=2)
@@ -422,7 +430,7 @@ def _domain_built(
 def build_quick(
     seed: int,
     sources_per_domain: int = SOURCES_PER_DOMAIN,
-    domains: Sequence[Domain] = DOMAINS,
+    domains: Sequence[Domain] | None = None,
     surface: Surface = "public",
 ) -> list[Built]:
     """`quick_subset(build(...))`, drawing only the sources the quick layer takes: which ones is
@@ -430,7 +438,7 @@ def build_quick(
     keeps no other world). Four sources a domain instead of sixty: a quick layer at a new seed
     (`prepare`, `verify`) in a tenth of the time, the same bytes."""
     out: list[Built] = []
-    for declared in domains:
+    for declared in active() if domains is None else domains:
         plan = source_plan(declared, seed, sources_per_domain)
         cells: dict[tuple[str, bool], list[int]] = {}
         for index, cell in enumerate(plan):
@@ -580,6 +588,9 @@ def layer_files(
         "counts": {"sources": len(items), "packets": len(pairs), "by_family": by_family},
         "minimal_pairs": pair_counts([p for p, _ in pairs]),
     }
+    files = given_files()
+    if files is not None:  # only a lab's own set: the committed bytes stay as they were
+        build_info["domain_files"] = [f.as_json() for f in files]
     return {
         "build.json": (dumps(build_info) + "\n").encode("utf-8"),
         "ledgers.jsonl": jsonl(
