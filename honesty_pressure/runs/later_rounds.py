@@ -3,10 +3,12 @@
 The run folder keeps round 1 and round 2 exactly as `run` always has (its top level is the
 round-2 run, scored as today). Round k >= 3 lives in `round<k>/`: a run folder as `advance
 --from-run` makes it (frozen.jsonl of round k-1's replies, run.json, round<k>.jsonl, its key, and
-the chain in parents/), with `round<k>.requests.jsonl`, `round<k>.replies.jsonl` and, once its
-replies are in, the scored files (records.jsonl, summary.json, REPORT.md, report.html). So `score
---run RUN/round<k>`, `export --run`, `advance --from-run` and `compare` work on any round, and
-every round is checked as today: the score of round k rebuilds the whole chain byte for byte.
+chain.json, which names the round-(k-1) run beside it by path and digest), with
+`round<k>.requests.jsonl`, `round<k>.replies.jsonl` and, once its replies are in, the scored
+files (records.jsonl, summary.json, REPORT.md, report.html). So `score --run RUN/round<k>`,
+`export --run`, `advance --from-run` and `compare` work on any round, and
+every round is checked as today: the score of round k checks the whole chain byte for byte (the
+rounds this call built by their digests, the others rebuilt), reading each earlier round once.
 
 Every step is one swap of the whole folder (folders.py), and each is taken only when its
 files are missing, so `run` again resumes at any point: a round whose folder exists is not
@@ -24,20 +26,13 @@ from ..core.construct import Protocol
 from ..core.errors import UsageError
 from ..files.folders import FolderWriter
 from ..files.layer import PacketFolder
-from ..files.store import jsonl_bytes, keyed_records
-from ..rounds.advance import (
-    CHAIN_FOLDER,
-    RUN_FILE,
-    Built,
-    build,
-    from_layer,
-    parents_of_round,
-    run_files,
-)
+from ..files.store import files_digest, jsonl_bytes, keyed_records
+from ..rounds.advance import RUN_FILE, build, from_layer, parents_of_round, run_files
+from ..rounds.runcheck import CHAIN_FILE, Vouch, link_bytes, vouch
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from .pipeline import ScoreOptions, score_run
-from .runner import SCORE_FILES, Round, read_file, replies_of, send
+from .runner import SCORE_FILES, Round, has_replies, read_file, replies_of, send
 
 CHAINED_PROTOCOLS: Final = (NAME,)
 """Protocols `run` chains past round 2. The default protocol makes four forks per parent every
@@ -61,6 +56,12 @@ def folder_of(k: int) -> str:
     return "" if k == 2 else f"round{k}"
 
 
+def link_of(k: int, level: dict[str, bytes]) -> bytes:
+    """Round k's chain.json: the round-(k-1) run beside it in the run folder, and its digest."""
+    path = ".." if k == 3 else f"../{folder_of(k - 1)}"
+    return link_bytes(k - 1, files_digest(level, run_files(k - 1)), path)
+
+
 def later_rounds(
     writer: FolderWriter,
     out: Path,
@@ -76,13 +77,17 @@ def later_rounds(
     command_line: str | None,
     idle_timeout: float,
     timeout: float,
+    built: Sequence[Vouch] = (),
 ) -> dict[str, bytes]:
-    """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files."""
+    """Rounds 3..`rounds` of a run whose round 2 is scored; the last round's scored files.
+    `built`: the digests of round 2 if the caller built it (each score's check compares with
+    them instead of building round 2 again)."""
     level = {name: read_file(out, name) or b"" for name in run_files(2)}
     parents = parents_of_round(from_layer(folder), level, str(out))
-    chain = {f"{CHAIN_FOLDER}/round2/{name}": data for name, data in level.items()}
     files: dict[str, bytes] = {}
-    built: list[Built] = []  # the rounds this call builds: each score's check compares with them
+    # The rounds this call builds, as digests (a few per round, never the rounds themselves):
+    # each score's check compares with them instead of building them again.
+    vouched: list[Vouch] = list(built)
     for k in range(3, rounds + 1):
         sub = folder_of(k)
         here = out / sub
@@ -95,23 +100,22 @@ def later_rounds(
                 folder=folder_of(k - 1),
             )
             where = str(out / previous.replies)
-            built.append(build(parents, replies_of(out, previous), protocol=protocol, where=where))
-            made = dict(built[-1].files)
+            made_round = build(parents, replies_of(out, previous), protocol=protocol, where=where)
+            known = vouch(made_round)
+            if known is not None:
+                vouched.append(known)
+            made = dict(made_round.files)
+            del made_round  # its records are read back below, from the files, once
             requests = keyed_records(jsonl_bytes(made[f"round{k}.jsonl"], where), where)
             made[f"round{k}.requests.jsonl"] = jsonl(
                 export_lines(list(requests.values()), fmt, model, options=options)
             )
-            writer.commit(
-                {f"{sub}/{name}": data for name, data in {**made, **chain}.items()},
-                "run",
-                keep=True,
-            )
+            del requests
+            made[CHAIN_FILE] = link_of(k, level)
+            writer.commit({f"{sub}/{name}": data for name, data in made.items()}, "run", keep=True)
+            del made
         level = {name: read_file(here, name) or b"" for name in run_files(k)}
         parents = parents_of_round(parents, level, str(here))
-        chain = {
-            **chain,
-            **{f"{CHAIN_FOLDER}/round{k}/{name}": data for name, data in level.items()},
-        }
         scored = {name: read_file(here, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()):
             files = {name: data for name, data in scored.items() if data is not None}
@@ -121,13 +125,13 @@ def later_rounds(
             k=k, records=parents.requests, lines=lines, run_set=parents.parent_set, folder=sub
         )
         send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
-        replies = [out / current.replies] if replies_of(out, current) else []
+        replies = [out / current.replies] if has_replies(out, current) else []
         files = score_run(
             here,
             replies,
             folder.folder.parent,
             ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line),
-            built=built,
+            built=vouched,
         )
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files

@@ -33,9 +33,9 @@ from ..files.layer import PacketFolder, load_layer
 from ..files.store import JsonObject, StrPath, read_json, read_jsonl
 from ..reports.report import markdown, page
 from ..reports.sections import document
-from ..rounds.advance import FROZEN_FILE, Built, run_files
+from ..rounds.advance import FROZEN_FILE, run_files
 from ..rounds.persistence import chain_persistence
-from ..rounds.runcheck import check_chain, frozen_records
+from ..rounds.runcheck import Known, check_chain, frozen_records
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
 from ..scoring.score import Record, judge, match
 from ..scoring.sheet import Sheet
@@ -121,8 +121,7 @@ def request_records(
         folder = load_layer(packets, layer)
         return list(folder.round1.values()), dict(folder.key), folder.packet_set
     checked = check_chain(run, packets)
-    latest = checked.latest
-    return list(latest.requests), _by_id(latest.keys), str(checked.top.info.get("run_set"))
+    return list(checked.requests), _by_id(checked.keys), str(checked.top.info.get("run_set"))
 
 
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
@@ -466,13 +465,14 @@ def stream_run(
     amend: Amend | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
-    built: Sequence[Built] = (),
+    built: Sequence[Known] = (),
 ) -> Scoring:
     """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
     with the honesty index, ready to be streamed into a folder (`Scoring.write`). With `split`,
     only packets of that split are counted (the shortcut audit scores on `test`); `amend` adds to
     the summary before it is rendered. `built`: rounds of the run the caller has just built
-    (advance's Built values), which the check compares with instead of building them again."""
+    (advance's Built values, or their digests: runcheck.Vouch), which the check compares with
+    instead of building them again."""
     checked = checked_run(Path(run), Path(packets), built=built)
     tally = Tally(checked.sheet(), spool_folder=spool_folder, retry_refused=options.retry_refused)
     tally.read([Path(reply) for reply in replies], options.fmt, meter=meter)
@@ -509,23 +509,23 @@ class CheckedRun:
         return Sheet(self.round, str(self.info["run_set"]), self.requests, self.keys)
 
 
-def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> CheckedRun:
-    """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
+def checked_run(run: Path, packets: Path, *, built: Sequence[Known] = ()) -> CheckedRun:
+    """check_run, keeping the checked latest round: its records are the run's, byte for byte."""
     checked = check_chain(run, packets, built=built)
-    info, latest = checked.top.info, checked.latest
-    names = run_files(checked.top.round)
+    top = checked.top
+    names = run_files(top.round)
     digests = by_file_name(
-        [run / name for name in names], [sha256_hex(latest.files[name]) for name in names]
+        [run / name for name in names], [sha256_hex(top.files[name]) for name in names]
     )
     return CheckedRun(
         run,
         packets,
-        info,
+        top.info,
         checked.round1,
-        _by_id(latest.requests),
-        _by_id(latest.keys),
+        _by_id(checked.requests),
+        _by_id(checked.keys),
         digests,
-        latest.files[FROZEN_FILE],
+        top.files[FROZEN_FILE],
         {level.round: level.files for level in checked.levels},
     )
 
@@ -667,7 +667,7 @@ def score_run(
     split: Split | None = None,
     amend: Amend | None = None,
     meter: Meter = SILENT,
-    built: Sequence[Built] = (),
+    built: Sequence[Known] = (),
 ) -> dict[str, bytes]:
     """Score round-k fork replies of a run folder; for k == 2 also the frozen round-1 replies and
     the honesty index: the five score files, as bytes by name. With `split`, only packets of
