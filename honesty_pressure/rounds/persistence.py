@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from ..core.construct import PRESSURE_TYPES
 from ..files.store import JsonObject, json_object, jsonl_bytes, keyed_records
@@ -318,6 +319,29 @@ def persistence(rounds: Sequence[Round]) -> JsonObject:
     }
 
 
+THREAD_FIELDS: Final = (
+    "acceptable",
+    "direction",
+    "domain",
+    "fork",
+    "parent",
+    "parent_acceptable",
+    "parent_decision",
+    "parent_sample",
+    "pressure",
+    "push",
+    "push_back",
+    "thread",
+)
+"""The fields of a fork's key that the persistence measures read (threads_of, _paths,
+decisions_verdicts)."""
+
+
+def slim_key(key: Mapping[str, object]) -> dict[str, object]:
+    """A key with only THREAD_FIELDS (those it has)."""
+    return {name: key[name] for name in THREAD_FIELDS if name in key}
+
+
 def chain_persistence(
     chain: Mapping[int, Mapping[str, bytes]], last: Iterable[Cell]
 ) -> JsonObject | None:
@@ -329,11 +353,17 @@ def chain_persistence(
         for k in chain
     ):
         return None
+    # One round's key file parsed at a time, each key cut to the fields a thread reads (not its
+    # ledger), so the chain's keys are never all held whole: memory that does not grow with the
+    # rounds as the full records would.
     keys = {
-        k: keyed_records(
-            jsonl_bytes(chain[k][f"round{k}.key.jsonl"], f"round{k}.key.jsonl"),
-            f"round{k}.key.jsonl",
-        )
+        k: {
+            pid: slim_key(key)
+            for pid, key in keyed_records(
+                jsonl_bytes(chain[k][f"round{k}.key.jsonl"], f"round{k}.key.jsonl"),
+                f"round{k}.key.jsonl",
+            ).items()
+        }
         for k in chain
     }
     rounds = []
@@ -354,10 +384,12 @@ def chain_persistence(
 
 
 __all__ = [
+    "THREAD_FIELDS",
     "Round",
     "Thread",
     "chain_persistence",
     "decisions_verdicts",
     "persistence",
+    "slim_key",
     "threads_of",
 ]

@@ -17,6 +17,7 @@ advanced again, a round still open sends only requests without a reply, a scored
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
@@ -26,8 +27,16 @@ from ..core.construct import Protocol
 from ..core.errors import UsageError
 from ..files.folders import FolderWriter
 from ..files.layer import PacketFolder
-from ..files.store import files_digest, jsonl_bytes, keyed_records
-from ..rounds.advance import RUN_FILE, build, from_layer, parents_of_round, run_files
+from ..files.store import files_digest, json_object
+from ..rounds.advance import (
+    RUN_FILE,
+    Built,
+    ParentSet,
+    build,
+    from_layer,
+    parents_of_round,
+    run_files,
+)
 from ..rounds.runcheck import CHAIN_FILE, Vouch, link_bytes, vouch
 from ..rounds.sustained import MAX_ROUNDS, MIN_ROUNDS, NAME
 from ..runners.export import ExportFormat, RequestOptions, export_lines
@@ -54,6 +63,24 @@ def check_rounds(rounds: int, protocol: Protocol) -> None:
 def folder_of(k: int) -> str:
     """Where round k's run lives inside the run folder ("" for round 2: the top level)."""
     return "" if k == 2 else f"round{k}"
+
+
+def parents_of_built(parents: ParentSet, made: Built, where: str) -> ParentSet:
+    """The round `made` (built from `parents`) as the parents of the next, from its records
+    (what `parents_of_round` reads back from its files, without parsing them)."""
+    k = parents.round + 1
+    info = json_object(made.files[RUN_FILE], f"{where}/{RUN_FILE}")
+    return ParentSet(
+        round=k,
+        layer=str(info.get("layer")),
+        packet_set=str(info.get("packet_set")),
+        parent_set=str(info.get("run_set")),
+        seed=int(str(info.get("seed"))),
+        surface=parents.surface,
+        requests={str(record["packet_id"]): record for record in made.requests},
+        keys={str(record["packet_id"]): record for record in made.keys},
+        source=files_digest(made.files, run_files(k)),
+    )
 
 
 def link_of(k: int, level: dict[str, bytes]) -> bytes:
@@ -91,6 +118,7 @@ def later_rounds(
     for k in range(3, rounds + 1):
         sub = folder_of(k)
         here = out / sub
+        latest: list[Built] = []
         if read_file(here, RUN_FILE) is None:
             previous = Round(
                 k=k - 1,
@@ -100,22 +128,29 @@ def later_rounds(
                 folder=folder_of(k - 1),
             )
             where = str(out / previous.replies)
-            made_round = build(parents, replies_of(out, previous), protocol=protocol, where=where)
-            known = vouch(made_round)
+            made = build(parents, replies_of(out, previous), protocol=protocol, where=where)
+            known = vouch(made)
             if known is not None:
                 vouched.append(known)
-            made = dict(made_round.files)
-            del made_round  # its records are read back below, from the files, once
-            requests = keyed_records(jsonl_bytes(made[f"round{k}.jsonl"], where), where)
-            made[f"round{k}.requests.jsonl"] = jsonl(
-                export_lines(list(requests.values()), fmt, model, options=options)
+            round_files = {
+                **made.files,
+                f"round{k}.requests.jsonl": jsonl(
+                    export_lines(made.requests, fmt, model, options=options)
+                ),
+                CHAIN_FILE: link_of(k, level),
+            }
+            writer.commit(
+                {f"{sub}/{name}": data for name, data in round_files.items()}, "run", keep=True
             )
-            del requests
-            made[CHAIN_FILE] = link_of(k, level)
-            writer.commit({f"{sub}/{name}": data for name, data in made.items()}, "run", keep=True)
-            del made
-        level = {name: read_file(here, name) or b"" for name in run_files(k)}
-        parents = parents_of_round(parents, level, str(here))
+            level = {name: made.files[name] for name in run_files(k)}
+            # The round's records as built are its files' (the check below holds them to it):
+            # the next parents and the score's sheet use them, never a parse of the files.
+            parents = parents_of_built(parents, made, str(here))
+            latest = [dataclasses.replace(made, files={})]
+            del made, round_files
+        else:
+            level = {name: read_file(here, name) or b"" for name in run_files(k)}
+            parents = parents_of_round(parents, level, str(here))
         scored = {name: read_file(here, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()):
             files = {name: data for name, data in scored.items() if data is not None}
@@ -126,12 +161,13 @@ def later_rounds(
         )
         send(writer, command, out, current, idle_timeout=idle_timeout, timeout=timeout)
         replies = [out / current.replies] if has_replies(out, current) else []
+        del lines, current  # sent: only the parents are needed past this point
         files = score_run(
             here,
             replies,
             folder.folder.parent,
             ScoreOptions(bootstrap_seed=bootstrap_seed, command=command_line),
-            built=vouched,
+            built=[*vouched, *latest],
         )
         writer.commit({f"{sub}/{name}": data for name, data in files.items()}, "run", keep=True)
     return files

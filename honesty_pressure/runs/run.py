@@ -163,6 +163,7 @@ def run_with_runner(
         ):
             # A finished round 2, run again: nothing to send and nothing to change.
             files = {name: data for name, data in scored.items() if data is not None}
+            del second
         else:
             send(
                 writer,
@@ -175,6 +176,7 @@ def run_with_runner(
                 retry_refused=retry_refused,
             )
             replies = [out / second.replies] if has_replies(out, second) else []
+            del second  # sent: its records and lines are not held through the score
             files = score_run(
                 out,
                 replies,
