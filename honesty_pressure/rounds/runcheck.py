@@ -231,48 +231,64 @@ def read_link(data: bytes, where: Path) -> tuple[int, str, str]:
     return round_, sha256, path
 
 
-def earlier_levels(top: Level) -> list[Level]:
-    """The rounds before `top`, round 2 first: each read once, by following chain.json back from
-    run to parent run (each parent must still be the one its child was advanced from: the SHA-256
-    of its files), or, for a run made before chain.json, from the copies it carries."""
+@dataclass(frozen=True, slots=True)
+class Link:
+    """Where an earlier round of a chain is, and the SHA-256 of its files its child recorded
+    (None for a copy an older version carried), named in `named_in` (for messages)."""
+
+    folder: Path
+    round: int
+    sha256: str | None
+    named_in: Path
+
+
+def earlier_links(top: Level) -> list[Link]:
+    """Where the rounds before `top` are, round 2 first, found by following chain.json back from
+    run to parent run (only those small files are read here: each round's own files are read
+    once, in order, by the check), or, for a run made before chain.json, the copies it carries."""
     run = top.folder
     if top.round > 2 and not is_file(run / CHAIN_FILE):
         if is_dir(run / LEGACY_CHAIN_FOLDER):
             return [
-                read_level(run / LEGACY_CHAIN_FOLDER / f"round{j}", j) for j in range(2, top.round)
+                Link(run / LEGACY_CHAIN_FOLDER / f"round{j}", j, None, run)
+                for j in range(2, top.round)
             ]
         raise InputError(
             f"a round-{top.round} run names the run it continues in {CHAIN_FILE}, and this one "
             "has none (made by an older version? advance its parent run again)",
             file=str(run),
         )
-    levels: list[Level] = []
-    child = top
-    while child.round > 2:
-        where = child.folder / CHAIN_FILE
+    links: list[Link] = []
+    child, k = run, top.round
+    while k > 2:
+        where = child / CHAIN_FILE
         round_, sha256, path = read_link(read_bounded(where, MAX_PACKET_FILE_BYTES), where)
-        if round_ != child.round - 1:
+        if round_ != k - 1:
             raise InputError(
-                f"names a round-{round_} parent run, but this run is round {child.round}",
-                file=str(where),
+                f"names a round-{round_} parent run, but this run is round {k}", file=str(where)
             )
-        folder = child.folder / path
+        folder = child / path
         if not is_file(folder / RUN_FILE):
             raise InputError(
                 f"the round-{round_} run this run continues is not at {folder} (moved? a run "
                 "folder goes with the runs it continues)",
                 file=str(where),
             )
-        parent = read_level(folder, round_)
-        if files_digest(parent.files, run_files(round_)) != sha256:
-            raise InputError(
-                f"the round-{round_} run at {folder} is not the one this run was advanced from "
-                "(its files changed since)",
-                file=str(where),
-            )
-        levels.append(parent)
-        child = parent
-    return levels[::-1]
+        links.append(Link(folder, round_, sha256, where))
+        child, k = folder, round_
+    return links[::-1]
+
+
+def read_linked(link: Link) -> Level:
+    """An earlier round's files, read once, and held to the digest its child recorded."""
+    level = read_level(link.folder, link.round)
+    if link.sha256 is not None and files_digest(level.files, run_files(link.round)) != link.sha256:
+        raise InputError(
+            f"the round-{link.round} run at {link.folder} is not the one this run was advanced "
+            "from (its files changed since)",
+            file=str(link.named_in),
+        )
+    return level
 
 
 def lean(level: Level) -> Level:
@@ -289,8 +305,8 @@ def check_chain(run: Path, packets: Path, *, built: Sequence[Known] = ()) -> Che
     function of those inputs, so building it again would give the same bytes. Each round is read
     once, and only the round being checked and the one before it are held whole."""
     top = read_level(run, None)
-    levels = earlier_levels(top) + [top]
-    first = levels[0]
+    links = earlier_links(top)
+    first = read_linked(links[0]) if links else top
     layer = first.info.get("layer")
     if layer not in LAYERS:
         raise InputError(
@@ -309,7 +325,14 @@ def check_chain(run: Path, packets: Path, *, built: Sequence[Known] = ()) -> Che
     previous: Level | None = None
     rebuilt: Built | None = None
     checked: list[Level] = []
-    for level in levels:
+    # Each round is read when its turn comes: only it and the round before are held whole.
+    for n in range(len(links) + 1):
+        if n == len(links):
+            level = top
+        elif n == 0:
+            level = first
+        else:
+            level = read_linked(links[n])
         rebuilt = None
         frozen = level.folder / FROZEN_FILE
         frozen_sha256 = sha256_hex(level.files[FROZEN_FILE])
@@ -425,19 +448,22 @@ __all__ = [
     "CheckedChain",
     "Known",
     "Level",
+    "Link",
     "Vouch",
     "chain_link",
     "check_chain",
     "check_run",
-    "earlier_levels",
+    "earlier_links",
     "frozen_records",
     "from_run",
     "identity",
     "identity_of",
+    "lean",
     "link_bytes",
     "parents_of_level",
     "read_level",
     "read_link",
+    "read_linked",
     "relink",
     "vouch",
 ]

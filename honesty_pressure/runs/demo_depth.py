@@ -149,7 +149,7 @@ def play_depth(
             command, {"round1.replies.jsonl": "openai-batch"}, "demo"
         )
     parents = parents_of_round(parents, made.files, str(out))
-    level = {name: made.files[name] for name in run_files(2)}
+    level_sha256 = files_digest(made.files, run_files(2))
     del made
     fmt = "anthropic-batch"
     for k in range(2, rounds + 1):
@@ -165,12 +165,12 @@ def play_depth(
         del envelopes
         vouched += [v for v in [vouch(made)] if v is not None]
         nxt = f"round{k + 1}/"
-        link = link_bytes(k, files_digest(level, run_files(k)), ".." if k == 2 else f"../round{k}")
+        link = link_bytes(k, level_sha256, ".." if k == 2 else f"../round{k}")
         put(stage, files)
         files = {f"{nxt}{name}": data for name, data in made.files.items()}
         files[f"{nxt}{CHAIN_FILE}"] = link
         parents = parents_of_round(parents, made.files, str(out / nxt))
-        level = {name: made.files[name] for name in run_files(k + 1)}
+        level_sha256 = files_digest(made.files, run_files(k + 1))
         del made
         fmt = "openai-batch" if fmt == "anthropic-batch" else "anthropic-batch"
     put(stage, files)

@@ -83,10 +83,11 @@ def parents_of_built(parents: ParentSet, made: Built, where: str) -> ParentSet:
     )
 
 
-def link_of(k: int, level: dict[str, bytes]) -> bytes:
-    """Round k's chain.json: the round-(k-1) run beside it in the run folder, and its digest."""
+def link_of(k: int, sha256: str) -> bytes:
+    """Round k's chain.json: the round-(k-1) run beside it in the run folder (`sha256`: the
+    digest of its run files)."""
     path = ".." if k == 3 else f"../{folder_of(k - 1)}"
-    return link_bytes(k - 1, files_digest(level, run_files(k - 1)), path)
+    return link_bytes(k - 1, sha256, path)
 
 
 def later_rounds(
@@ -111,6 +112,9 @@ def later_rounds(
     them instead of building round 2 again)."""
     level = {name: read_file(out, name) or b"" for name in run_files(2)}
     parents = parents_of_round(from_layer(folder), level, str(out))
+    # Only the digest of the round before is kept (for the next chain.json), never its files.
+    level_sha256 = files_digest(level, run_files(2))
+    del level
     files: dict[str, bytes] = {}
     # The rounds this call builds, as digests (a few per round, never the rounds themselves):
     # each score's check compares with them instead of building them again.
@@ -137,12 +141,12 @@ def later_rounds(
                 f"round{k}.requests.jsonl": jsonl(
                     export_lines(made.requests, fmt, model, options=options)
                 ),
-                CHAIN_FILE: link_of(k, level),
+                CHAIN_FILE: link_of(k, level_sha256),
             }
             writer.commit(
                 {f"{sub}/{name}": data for name, data in round_files.items()}, "run", keep=True
             )
-            level = {name: made.files[name] for name in run_files(k)}
+            level_sha256 = files_digest(made.files, run_files(k))
             # The round's records as built are its files' (the check below holds them to it):
             # the next parents and the score's sheet use them, never a parse of the files.
             parents = parents_of_built(parents, made, str(here))
@@ -151,6 +155,8 @@ def later_rounds(
         else:
             level = {name: read_file(here, name) or b"" for name in run_files(k)}
             parents = parents_of_round(parents, level, str(here))
+            level_sha256 = files_digest(level, run_files(k))
+            del level
         scored = {name: read_file(here, name) for name in SCORE_FILES}
         if all(data is not None for data in scored.values()):
             files = {name: data for name, data in scored.items() if data is not None}

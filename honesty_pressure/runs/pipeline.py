@@ -35,7 +35,7 @@ from ..reports.report import markdown, page
 from ..reports.sections import document
 from ..rounds.advance import FROZEN_FILE, run_files
 from ..rounds.persistence import chain_persistence
-from ..rounds.runcheck import Known, check_chain, frozen_records
+from ..rounds.runcheck import Known, check_chain, frozen_records, lean
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of
 from ..scoring.score import Record, judge, match
 from ..scoring.sheet import Sheet
@@ -526,7 +526,9 @@ def checked_run(run: Path, packets: Path, *, built: Sequence[Known] = ()) -> Che
         _by_id(checked.keys),
         digests,
         top.files[FROZEN_FILE],
-        {level.round: level.files for level in checked.levels},
+        # The persistence measures read run.json, the keys and frozen.jsonl: not the requests,
+        # the largest file of each round, which is let go with the check.
+        {level.round: lean(level).files for level in checked.levels},
     )
 
 
