@@ -62,6 +62,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -685,6 +686,14 @@ def as_written(formats: list[Step], runs: list[Step]) -> list[str]:
     return out
 
 
+def kept_sections(results: Path) -> str:
+    """The sections other bench scripts wrote into RESULTS.md (`<!-- section: NAME -->` to
+    `<!-- /section: NAME -->`, such as bench/chain.py's), kept whole when this one rewrites it."""
+    old = results.read_text(encoding="utf-8") if results.exists() else ""
+    blocks = re.findall(r"<!-- section: .*?<!-- /section: [^>]*-->", old, re.S)
+    return "".join(f"\n{block}\n" for block in blocks)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     help_quick = "smaller files (20k), fewer runs, no RESULTS.md; verdicts indicative"
@@ -787,7 +796,8 @@ def main() -> int:
             "",
             *lines,
         ]
-        Path(args.results).write_text("\n".join(text) + "\n", encoding="utf-8")
+        kept = kept_sections(Path(args.results))
+        Path(args.results).write_text("\n".join(text) + "\n" + kept, encoding="utf-8")
         print(f"wrote {args.results}")
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
