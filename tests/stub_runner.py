@@ -21,8 +21,8 @@ it misbehave the way real runners do:
 - `--refuse-round1 N`: refuse the round-1 requests (two messages) whose id's SHA-256 begins with
   a byte below N (about N/256 of them, the same ones whatever the order or the resume), as the
   example runner writes a refusal in chat JSONL: `content` null, the text in `refusal`;
-- `--fail-round1 N`: the same kind of choice of round-1 requests (from the id's twelfth byte), answered
-  with a null content (a runner error each), in either reply format.
+- `--fail-round1 N`: the same kind of choice of round-1 requests (from the id's twelfth byte),
+  answered with a null content (a runner error each), in either reply format.
 """
 
 from __future__ import annotations
