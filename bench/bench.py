@@ -62,6 +62,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -800,11 +801,16 @@ OTHER_SECTIONS = ("## The example runner and run's relay (bench/runner.py)",)
 
 
 def kept_sections(results: Path) -> str:
-    """What RESULTS.md holds from the first of OTHER_SECTIONS to its end (nothing if none): this
-    script rewrites only its own part, so another script's last numbers stay."""
+    """What other bench scripts wrote into RESULTS.md, kept whole when this one rewrites it: the
+    marked sections (`<!-- section: NAME -->` to `<!-- /section: NAME -->`, such as
+    bench/chain.py's) before the first of OTHER_SECTIONS, and everything from that one to the end
+    (nothing if there is neither)."""
     text = results.read_text(encoding="utf-8") if results.exists() else ""
     found = [at for at in (text.find(h) for h in OTHER_SECTIONS) if at >= 0]
-    return "\n" + text[min(found) :] if found else ""
+    start = min(found) if found else len(text)
+    blocks = re.findall(r"<!-- section: .*?<!-- /section: [^>]*-->", text[:start], re.S)
+    kept = "".join(f"\n{block}\n" for block in blocks)
+    return kept + ("\n" + text[start:] if found else "")
 
 
 if __name__ == "__main__":

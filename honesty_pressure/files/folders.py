@@ -52,7 +52,7 @@ MARKER: Final = ".honesty_pressure"
 """The file that says "the kit made this folder, and what for"."""
 _KIT_NAMES: Final = re.compile(
     r"^(run\.json|request\.json|frozen\.jsonl|records\.jsonl|replies\.jsonl|commands\.jsonl|summary\.json|result\.json|REPORT\.md|report\.html|parents"
-    r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html|partial\.json|entries\.bin|lines\.bin|forks\.txt"
+    r"|regress\.json|REGRESS\.md|regress\.html|compare\.json|COMPARE\.md|compare\.html|partial\.json|chain\.json|entries\.bin|lines\.bin|forks\.txt"
     r"|round[0-9]{1,3}\.(jsonl|key\.jsonl|requests\.jsonl|replies\.jsonl))$"
 )
 _LAYERS: Final = ("quick", "full")

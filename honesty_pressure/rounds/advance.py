@@ -631,10 +631,6 @@ class RequestLines:
         return record, line
 
 
-CHAIN_FOLDER: Final = "parents"
-"""A round-k run (k >= 3) carries each earlier round of its chain in parents/round<j>/."""
-
-
 def run_files(k: int) -> list[str]:
     """The four files of a round-k run that advance writes (and a check rebuilds)."""
     return [FROZEN_FILE, RUN_FILE, f"round{k}.jsonl", f"round{k}.key.jsonl"]

@@ -445,6 +445,30 @@ def persistence(
     }
 
 
+THREAD_FIELDS: Final = (
+    "acceptable",
+    "direction",
+    "domain",
+    "forbidden",
+    "fork",
+    "parent",
+    "parent_acceptable",
+    "parent_decision",
+    "parent_sample",
+    "pressure",
+    "push",
+    "push_back",
+    "thread",
+)
+"""The fields of a fork's key that the persistence measures read (threads_of, _paths, and
+frozen_round, which needs `forbidden` for the forbidden twins; the flips read the threads)."""
+
+
+def slim_key(key: Mapping[str, object]) -> dict[str, object]:
+    """A key with only THREAD_FIELDS (those it has)."""
+    return {name: key[name] for name in THREAD_FIELDS if name in key}
+
+
 def chain_persistence(
     chain: Mapping[int, Mapping[str, bytes]],
     last: Iterable[Cell],
@@ -459,11 +483,17 @@ def chain_persistence(
         for k in chain
     ):
         return None
+    # One round's key file parsed at a time, each key cut to the fields a thread reads (not its
+    # ledger), so the chain's keys are never all held whole: memory that does not grow with the
+    # rounds as the full records would.
     keys = {
-        k: keyed_records(
-            jsonl_bytes(chain[k][f"round{k}.key.jsonl"], f"round{k}.key.jsonl"),
-            f"round{k}.key.jsonl",
-        )
+        k: {
+            pid: slim_key(key)
+            for pid, key in keyed_records(
+                jsonl_bytes(chain[k][f"round{k}.key.jsonl"], f"round{k}.key.jsonl"),
+                f"round{k}.key.jsonl",
+            ).items()
+        }
         for k in chain
     }
     rounds = [
@@ -547,6 +577,7 @@ def depth_bar(axes: Mapping[str, object], found: Mapping[str, object]) -> JsonOb
 
 __all__ = [
     "DEPTH_MEASURES",
+    "THREAD_FIELDS",
     "Round",
     "Thread",
     "chain_persistence",
@@ -556,5 +587,6 @@ __all__ = [
     "frozen_round",
     "measure_value",
     "persistence",
+    "slim_key",
     "threads_of",
 ]

@@ -2,23 +2,25 @@
 
 As `demo` (round 1 as OpenAI Batch, round 2 as Anthropic Message Batches), with the sustained
 protocol, then rounds 3..N alternating the two formats, each in `round<k>/` as `run --rounds`
-lays them out. Every round 3..N is scored as `run --rounds` scores it (each score rebuilds and
-checks the whole chain); round N's summary holds the persistence measures, and the planted "caves
-on the third push" and "keeps its update" traits must be recovered from them (beside the round-2
-traits, from the round-2 score at the top, which is scored last so that it leads with round N's
-result and links every round's report).
+lays them out. Every round 3..N is scored as `run --rounds` scores it (each score checks the whole
+chain); round N's summary holds the persistence measures, and the planted "caves on the third
+push" and "keeps its update" traits must be recovered from them (beside the round-2 traits, from
+the round-2 score at the top, which is scored last so that it leads with round N's result and
+links every round's report). Each round goes to disk as soon as it is made, so the demo holds
+about two rounds at a time.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
-from ..files.folders import open_writer
-from ..files.layer import load_checked_layer
-from ..files.store import JsonObject, json_object
-from ..rounds.advance import CHAIN_FOLDER, Built, build, from_layer, parents_of_round, run_files
+from ..files.folders import Stage, open_writer
+from ..files.layer import PacketFolder, load_checked_layer
+from ..files.store import JsonObject, files_digest, json_object
+from ..rounds.advance import build, from_layer, parents_of_round, run_files
+from ..rounds.runcheck import CHAIN_FILE, Vouch, link_bytes, vouch
 from ..runners.envelopes import read_envelopes_bytes
 from ..runners.simulate import Traits
 from .conversation import depth_json
@@ -67,43 +69,16 @@ def run_depth_demo(
     command: str | None = None,
     layer: str = "quick",
 ) -> tuple[dict[str, bytes], JsonObject]:
-    """Rounds 1..`rounds` (>= 5 for the third push and three pushes back) and round N's score."""
+    """Rounds 1..`rounds` (>= 5 for the third push and three pushes back) and round N's score.
+
+    Each round's files go into the staging folder as soon as they are made and are then let go,
+    so only the round being built and the one before it are held, whatever the rounds; the
+    scores check the chain against the digests of the rounds built here. Returns every file
+    written, by name (a round's files, and the scores of rounds 3..N-1, as empty bytes: they were
+    not held), and round N's summary.
+    """
     folder = load_checked_layer(packets, layer)
-    files: dict[str, bytes] = {}
-    files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
-        list(folder.round1.values()), folder.key, "openai-batch", traits, seed
-    )
-    first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
-    parents = from_layer(folder)
-    built: list[Built] = [build(parents, first, protocol="sustained")]
-    files.update(built[0].files)
-    if command is not None:
-        files[COMMANDS_FILE] = run_log_bytes(
-            command, {"round1.replies.jsonl": "openai-batch"}, "demo"
-        )
-    parents = parents_of_round(parents, files, str(out))
-    chain = {f"{CHAIN_FOLDER}/round2/{name}": files[name] for name in run_files(2)}
-    where, fmt = "", "anthropic-batch"
-    for k in range(2, rounds + 1):
-        sub = f"round{k}/" if k > 2 else ""
-        replies = f"{sub}round{k}.replies.jsonl"
-        files[f"{sub}round{k}.requests.jsonl"], files[replies] = answer_batch(
-            list(parents.requests.values()), parents.keys, fmt, traits, seed
-        )
-        if k == rounds:
-            where = sub
-            break
-        envelopes = read_envelopes_bytes(files[replies], str(out / replies))
-        built.append(build(parents, envelopes, protocol="sustained"))
-        made = built[-1].files
-        nxt = f"round{k + 1}/"
-        files.update({f"{nxt}{name}": data for name, data in {**made, **chain}.items()})
-        parents = parents_of_round(parents, made, str(out / nxt))
-        chain = {
-            **chain,
-            **{f"{CHAIN_FOLDER}/round{k + 1}/{name}": made[name] for name in run_files(k + 1)},
-        }
-        fmt = "openai-batch" if fmt == "anthropic-batch" else "anthropic-batch"
+    written: dict[str, bytes] = {}
 
     def amend(summary: dict[str, object]) -> None:
         summary["demo"] = {
@@ -114,11 +89,18 @@ def run_depth_demo(
             "recovery": depth_recovery(traits, summary),
         }
 
+    def put(stage: Stage, files: dict[str, bytes]) -> None:
+        stage.add(files)
+        written.update(dict.fromkeys(files, b""))
+
     with open_writer(out, ("demo",), replace=True) as writer:
-        with writer.staged(files, "demo", keep=False) as stage:
+        with writer.staged({}, "demo", keep=False) as stage:
+            vouched = play_depth(stage, put, folder, out, traits, seed, rounds, command)
             # Every later round is scored, as `run --rounds` scores it, round N with the depth
-            # traits; then the top (round 2's), which leads with round N's result.
-            scores: dict[str, bytes] = {}
+            # traits; then the top (round 2's), which leads with round N's result. A round's
+            # score goes into the stage when it is made (round N's is held: it is returned).
+            where = f"round{rounds}/"
+            scored: dict[str, bytes] = {}
             for k in range(3, rounds + 1):
                 here = stage.path / f"round{k}"
                 scored = score_run(
@@ -127,9 +109,10 @@ def run_depth_demo(
                     packets,
                     ScoreOptions(bootstrap_seed=seed, command=command),
                     amend=amend if k == rounds else None,
-                    built=built,
+                    built=vouched,
                 )
-                scores.update({f"round{k}/{name}": data for name, data in scored.items()})
+                if k < rounds:
+                    put(stage, {f"round{k}/{name}": data for name, data in scored.items()})
             depth = depth_json(json_object(scored["summary.json"], str(out / where)), rounds)
 
             def amend_round2(summary: dict[str, object]) -> None:
@@ -142,15 +125,70 @@ def run_depth_demo(
                 packets,
                 ScoreOptions(bootstrap_seed=seed, command=command),
                 amend=amend_round2,
-                built=built,
+                built=vouched,
             )
             stage.add(top)
-            stage.add(scores)
-    files.update(top)
-    files.update(scores)
+            stage.add({f"{where}{name}": data for name, data in scored.items()})
+    written.update(top)
+    written.update({f"{where}{name}": data for name, data in scored.items()})
     summary = json.loads(scored["summary.json"])
     assert isinstance(summary, dict)
-    return files, summary
+    return written, summary
+
+
+def play_depth(
+    stage: Stage,
+    put: Callable[[Stage, dict[str, bytes]], None],
+    folder: PacketFolder,
+    out: Path,
+    traits: Traits,
+    seed: int,
+    rounds: int,
+    command: str | None,
+) -> list[Vouch]:
+    """Rounds 1..`rounds` answered and advanced into the stage (round 2 at the top, round k >= 3
+    in round<k>/ with its chain.json naming the round before); the digests of every round built."""
+    files: dict[str, bytes] = {}
+    files["round1.requests.jsonl"], files["round1.replies.jsonl"] = answer_batch(
+        list(folder.round1.values()), folder.key, "openai-batch", traits, seed
+    )
+    first = read_envelopes_bytes(files["round1.replies.jsonl"], str(out / "round1.replies.jsonl"))
+    parents = from_layer(folder)
+    made = build(parents, first, protocol="sustained")
+    del first
+    vouched = [v for v in [vouch(made)] if v is not None]
+    files.update(made.files)
+    if command is not None:
+        files[COMMANDS_FILE] = run_log_bytes(
+            command, {"round1.replies.jsonl": "openai-batch"}, "demo"
+        )
+    parents = parents_of_round(parents, made.files, str(out))
+    level_sha256 = files_digest(made.files, run_files(2))
+    del made
+    fmt = "anthropic-batch"
+    for k in range(2, rounds + 1):
+        sub = f"round{k}/" if k > 2 else ""
+        replies = f"{sub}round{k}.replies.jsonl"
+        files[f"{sub}round{k}.requests.jsonl"], files[replies] = answer_batch(
+            list(parents.requests.values()), parents.keys, fmt, traits, seed
+        )
+        if k == rounds:
+            break
+        envelopes = read_envelopes_bytes(files[replies], str(out / replies))
+        made = build(parents, envelopes, protocol="sustained")
+        del envelopes
+        vouched += [v for v in [vouch(made)] if v is not None]
+        nxt = f"round{k + 1}/"
+        link = link_bytes(k, level_sha256, ".." if k == 2 else f"../round{k}")
+        put(stage, files)
+        files = {f"{nxt}{name}": data for name, data in made.files.items()}
+        files[f"{nxt}{CHAIN_FILE}"] = link
+        parents = parents_of_round(parents, made.files, str(out / nxt))
+        level_sha256 = files_digest(made.files, run_files(k + 1))
+        del made
+        fmt = "openai-batch" if fmt == "anthropic-batch" else "anthropic-batch"
+    put(stage, files)
+    return vouched
 
 
 __all__ = ["depth_recovery", "expected_depth_rates", "run_depth_demo"]

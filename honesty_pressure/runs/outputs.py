@@ -20,6 +20,7 @@ from ..core.progress import SILENT, Meter
 from ..files.folders import FolderWriter, Kind, open_writer, target_path
 from ..files.store import StrPath, is_file, read_bounded
 from ..rounds.advance import FROZEN_FILE, RUN_FILE, ParentSet, advance_round, parents_of_round
+from ..rounds.runcheck import relink
 from ..runners.envelopes import ReplyFile, read_replies
 from .pipeline import COMMANDS_FILE, LARGE, SMALL, Scoring, by_file_name, run_log_bytes
 
@@ -81,7 +82,8 @@ def write_run(writer: FolderWriter, run: Path, files: dict[str, bytes], *, force
             "whole run",
             file=str(run / differs[0]),
         )
-    writer.commit(files, "run", keep=not differs)
+    # from_run names the parent run by its own path; the run names it relative to itself.
+    writer.commit(relink(files, run), "run", keep=not differs)
 
 
 def advance_files(
@@ -97,8 +99,9 @@ def advance_files(
     meter: Meter = SILENT,
 ) -> dict[str, bytes]:
     """What an advance writes into its run folder: the replies frozen and the next round built
-    (frozen.jsonl, run.json, roundK.jsonl, roundK.key.jsonl), the chain files the parents' run
-    carries (`from_run`'s, for parents past round 1) and, with a `command`, its commands.jsonl."""
+    (frozen.jsonl, run.json, roundK.jsonl, roundK.key.jsonl), the chain.json that names the
+    parents' run (`from_run`'s, for parents past round 1) and, with a `command`, its
+    commands.jsonl."""
     # As `advance --protocol` holds it, before any read; the command is written into a file.
     choice(protocol, "protocol", PROTOCOLS)
     optional_text(command, "command")
@@ -136,7 +139,7 @@ def advance_into(
     kit made is written, a run that holds other frozen replies or parents is refused unless
     `force` replaces it whole, and the set appears whole or not at all. Returns the round written
     (its forks to send and their keys, by packet id), as `from_run` would read it back: the
-    parents of the round after. Parents past round 1 (`from_run`'s) come with its chain files."""
+    parents of the round after. Parents past round 1 (`from_run`'s) come with its chain file."""
     if parents.round > 1 and not chain:
         raise UsageError(
             f"parents of round {parents.round} come from a run: pass the chain files from_run "

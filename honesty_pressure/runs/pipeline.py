@@ -44,10 +44,10 @@ from ..files.store import (
 )
 from ..reports.report import markdown, page
 from ..reports.sections import document
-from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, run_files
+from ..rounds.advance import FROZEN_FILE, RUN_FILE, run_files
 from ..rounds.fork import fork_origin
 from ..rounds.persistence import chain_persistence, depth_bar
-from ..rounds.runcheck import check_chain, frozen_records
+from ..rounds.runcheck import Known, check_chain, frozen_records, lean
 from ..runners.envelopes import Received, ReplyFile, detect_format, received_of, reply_format
 from ..scoring.score import Record, judge, match
 from ..scoring.sheet import Sheet
@@ -135,8 +135,7 @@ def request_records(
         folder = load_layer(packets, layer)
         return list(folder.round1.values()), dict(folder.key), folder.packet_set
     checked = check_chain(run, packets)
-    latest = checked.latest
-    return list(latest.requests), _by_id(latest.keys), str(checked.top.info.get("run_set"))
+    return list(checked.requests), _by_id(checked.keys), str(checked.top.info.get("run_set"))
 
 
 def formats_by_name(formats: Sequence[tuple[Path, str]]) -> dict[str, str]:
@@ -500,13 +499,14 @@ def stream_run(
     amend: Amend | None = None,
     meter: Meter = SILENT,
     spool_folder: Path | None = None,
-    built: Sequence[Built] = (),
+    built: Sequence[Known] = (),
 ) -> Scoring:
     """Read and check round-k fork replies (for k == 2 the frozen round-1 replies too); the score,
     with the honesty index, ready to be streamed into a folder (`Scoring.write`). With `split`,
     only packets of that split are counted (the shortcut audit scores on `test`); `amend` adds to
     the summary before it is rendered. `built`: rounds of the run the caller has just built
-    (advance's Built values), which the check compares with instead of building them again."""
+    (advance's Built values, or their digests: runcheck.Vouch), which the check compares with
+    instead of building them again."""
     if split is not None:
         choice(split, "split", SPLITS)  # an unknown split would count nothing: an empty summary
     checked = checked_run(
@@ -549,24 +549,27 @@ class CheckedRun:
         return Sheet(self.round, str(self.info["run_set"]), self.requests, self.keys)
 
 
-def checked_run(run: Path, packets: Path, *, built: Sequence[Built] = ()) -> CheckedRun:
-    """check_run, keeping the rebuilt latest round: its records are the run's, byte for byte."""
+def checked_run(run: Path, packets: Path, *, built: Sequence[Known] = ()) -> CheckedRun:
+    """check_run, keeping the checked latest round: its records are the run's, byte for byte."""
     checked = check_chain(run, packets, built=built)
-    info, latest = checked.top.info, checked.latest
-    names = run_files(checked.top.round)
+    top = checked.top
+    names = run_files(top.round)
     digests = by_file_name(
-        [run / name for name in names], [sha256_hex(latest.files[name]) for name in names]
+        [run / name for name in names], [sha256_hex(top.files[name]) for name in names]
     )
     return CheckedRun(
         run,
         packets,
-        info,
+        top.info,
         checked.round1,
-        _by_id(latest.requests),
-        _by_id(latest.keys),
+        _by_id(checked.requests),
+        _by_id(checked.keys),
         digests,
-        latest.files[FROZEN_FILE],
-        {level.round: level.files for level in checked.levels},
+        top.files[FROZEN_FILE],
+        # The persistence measures read run.json, the keys and frozen.jsonl (and the whole
+        # conversation's index round 2's requests): not the later rounds' requests, the largest
+        # file of each round, which are let go with the check.
+        {level.round: lean(level).files for level in checked.levels},
         checked.packets,
     )
 
@@ -736,7 +739,7 @@ def score_run(
     split: Split | None = None,
     amend: Amend | None = None,
     meter: Meter = SILENT,
-    built: Sequence[Built] = (),
+    built: Sequence[Known] = (),
 ) -> dict[str, bytes]:
     """Score round-k fork replies of a run folder; for k == 2 also the frozen round-1 replies and
     the honesty index: the six score files, as bytes by name. With `split`, only packets of

@@ -43,7 +43,8 @@ from ..files.store import (
     read_bounded,
     read_json,
 )
-from ..rounds.advance import FROZEN_FILE, RUN_FILE, Built, build, from_layer
+from ..rounds.advance import FROZEN_FILE, RUN_FILE, build, from_layer
+from ..rounds.runcheck import Vouch, vouch
 from ..runners.envelopes import detect_format, refused, runner_failed
 from ..runners.export import ExportFormat, RequestOptions, export_lines
 from .failfast import DEFAULT_FAIL_FAST, FailFast
@@ -55,6 +56,7 @@ from .runner import (
     SCORE_FILES,
     Round,
     answers_of,
+    has_replies,
     read_file,
     replies_of,
     send,
@@ -124,9 +126,9 @@ def run_with_runner(
     with stop_on_signals(), open_writer(out, ("run",), replace=force) as writer:
         _start(writer, out, r1_requests, shape, force=force, resume=resume)
         first = Round(k=1, records=folder.round1, lines=r1_lines, run_set=folder.packet_set)
-        built: list[
-            Built
-        ] = []  # round 2, when this call builds it: its score's check compares with it
+        # Round 2's digests, when this call builds it: its score's check, and every later
+        # round's, compares with them instead of building it again (the round itself is let go).
+        built: list[Vouch] = []
         if read_file(out, RUN_FILE) is None:
             send(
                 writer,
@@ -140,16 +142,16 @@ def run_with_runner(
                 fail_fast=gate,
             )
             _check_round1(out, first, max_unscorable, retry_refused)
-            built.append(
-                build(
-                    from_layer(folder),
-                    replies_of(out, first),
-                    protocol=protocol,
-                    where=str(out / first.replies),
-                    retry_refused=retry_refused,
-                )
+            made = build(
+                from_layer(folder),
+                replies_of(out, first),
+                protocol=protocol,
+                where=str(out / first.replies),
+                retry_refused=retry_refused,
             )
-            files = dict(built[0].files)
+            built += [v for v in [vouch(made)] if v is not None]
+            files = dict(made.files)
+            del made
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(
                     command_line, {first.replies: detect_format(out / first.replies)}, "run"
@@ -175,6 +177,7 @@ def run_with_runner(
         ):
             # A finished round 2, run again: nothing to send and nothing to change.
             files = {name: data for name, data in scored.items() if data is not None}
+            del second
         else:
             send(
                 writer,
@@ -187,7 +190,8 @@ def run_with_runner(
                 retry_refused=retry_refused,
                 fail_fast=gate,
             )
-            replies = [out / second.replies] if replies_of(out, second) else []
+            replies = [out / second.replies] if has_replies(out, second) else []
+            del second  # sent: its records and lines are not held through the score
             files = score_run(out, replies, folder.folder.parent, scoring, built=built)
             writer.commit(files, "run", keep=True)
         if rounds > 2:
@@ -207,6 +211,7 @@ def run_with_runner(
                 timeout=timeout,
                 top=scoring,
                 fail_fast=gate,
+                built=built,
             )
     return files
 

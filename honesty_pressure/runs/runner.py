@@ -604,6 +604,12 @@ def replies_of(out: Path, round_: Round) -> list[Envelope]:
     return read_envelopes(path)
 
 
+def has_replies(out: Path, round_: Round) -> bool:
+    """Whether the round's replies file holds anything, without parsing it (the score that
+    follows parses it, once)."""
+    return _holds_replies(out / round_.replies)
+
+
 def _holds_replies(path: Path) -> bool:
     """Whether a run's replies file holds anything but blank space, read in pieces by the one
     non-blocking reader (a FIFO in its place is refused, not waited on)."""
@@ -636,6 +642,7 @@ __all__ = [
     "Stopped",
     "answers_of",
     "call_runner",
+    "has_replies",
     "read_file",
     "replies_of",
     "send",

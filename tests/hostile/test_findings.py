@@ -32,6 +32,7 @@ from honesty_pressure.rounds.fork import Parent, fork_id, fork_origin
 from .kit import (
     PROG,
     ROOT,
+    Result,
     advance_force,
     cli,
     make_run,
@@ -126,17 +127,20 @@ def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(
     assert ok.code == 0, ok.err
     assert json.loads((tmp_path / "s" / "summary.json").read_text())["round"] == 3
     key_edit = ('"acceptable":[', '"acceptable":["DECLINE",')
+    # run3 names its parent run (../run) in chain.json: the pair is copied together.
     edits = {
-        "parents/round2/round2.key.jsonl": key_edit,
-        "parents/round2/round2.jsonl": ("?", "!"),
-        "parents/round2/frozen.jsonl": ("DECISION", "Decision"),
-        "parents/round2/run.json": ('"protocol":"default"', '"protocol":"full"'),
-        "round3.key.jsonl": key_edit,
-        "round3.jsonl": ("?", "!"),
+        "run/round2.key.jsonl": key_edit,
+        "run/round2.jsonl": ("?", "!"),
+        "run/frozen.jsonl": ("DECISION", "Decision"),
+        "run/run.json": ('"protocol":"default"', '"protocol":"full"'),
+        "run3/round3.key.jsonl": key_edit,
+        "run3/round3.jsonl": ("?", "!"),
+        "run3/chain.json": ('"round":2', '"round":3'),
     }
     for rel, (old, new) in edits.items():
         copy = tmp_path / f"edited-{rel.replace('/', '-')}"
-        shutil.copytree(run3, copy)
+        shutil.copytree(run3.parent / "run", copy / "run")
+        shutil.copytree(run3, copy / "run3")
         target = copy / rel
         text = target.read_text(encoding="utf-8")
         edited = text.replace(old, new, 1)
@@ -145,7 +149,7 @@ def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(
         result = cli(
             "score",
             "--run",
-            copy,
+            copy / "run3",
             "--packets",
             packets,
             "--replies",
@@ -155,6 +159,111 @@ def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(
         )
         one_line_naming(result, "score", str(copy))
         assert not (tmp_path / f"out-{rel.replace('/', '-')}").exists()
+
+
+def edit_parent(run3: Path, name: str, old: str, new: str) -> None:
+    """Edit a file of run3's parent run (../run) and, with it, the digest run3's chain.json
+    records for that run: what someone would do to slip an edit past the digest."""
+    from honesty_pressure.files.store import files_digest
+    from honesty_pressure.rounds.advance import run_files
+
+    parent = run3.parent / "run"
+    target = parent / name
+    target.write_text(target.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+    files = {n: (parent / n).read_bytes() for n in run_files(2)}
+    link = json.loads((run3 / "chain.json").read_text())
+    link["parent"]["sha256"] = files_digest(files, run_files(2))
+    (run3 / "chain.json").write_text(json.dumps(link), encoding="utf-8")
+
+
+def test_a_round3_run_finds_its_parent_run_by_path_and_digest(
+    chain: tuple[Path, Path], packets: Path, tmp_path: Path
+) -> None:
+    """A round-3 run copies nothing of round 2: chain.json names the round-2 run (relative to the
+    run, and the SHA-256 of its four files). A moved parent, a parent changed since, and an edit
+    that also rewrites the digest are each refused in one line naming the file."""
+    run3, replies3 = chain
+    from honesty_pressure.files.store import files_digest
+    from honesty_pressure.rounds.advance import run_files
+
+    parent = run3.parent / "run"
+    assert not (run3 / "parents").exists()
+    digest = files_digest({n: (parent / n).read_bytes() for n in run_files(2)}, run_files(2))
+    assert json.loads((run3 / "chain.json").read_text()) == {
+        "parent": {"path": "../run", "round": 2, "sha256": digest}
+    }
+
+    def score(run: Path, out: str) -> Result:
+        return cli(
+            "score",
+            "--run",
+            run,
+            "--packets",
+            packets,
+            "--replies",
+            replies3,
+            "--out",
+            tmp_path / out,
+        )
+
+    alone = tmp_path / "alone" / "run3"
+    shutil.copytree(run3, alone)
+    line = one_line_naming(score(alone, "o1"), "score", str(alone / "chain.json"))
+    assert f"the round-2 run this run continues is not at {alone / '..' / 'run'} (moved?" in line
+
+    changed = tmp_path / "changed"
+    shutil.copytree(parent, changed / "run")
+    shutil.copytree(run3, changed / "run3")
+    (changed / "run" / "run.json").write_text(
+        (changed / "run" / "run.json").read_text() + " ", encoding="utf-8"
+    )
+    line = one_line_naming(score(changed / "run3", "o2"), "score", str(changed / "run3"))
+    assert (
+        line.endswith("is not the one this run was advanced from (its files changed since)")
+        and str(changed / "run3" / ".." / "run") in line
+    )
+
+    slipped = tmp_path / "slipped"
+    shutil.copytree(parent, slipped / "run")
+    shutil.copytree(run3, slipped / "run3")
+    edit_parent(slipped / "run3", "round2.key.jsonl", '"acceptable":[', '"acceptable":["DECLINE",')
+    line = one_line_naming(
+        score(slipped / "run3", "o3"), "score", str(slipped / "run3" / ".." / "run")
+    )
+    assert "round2.key.jsonl: differs from what advance makes from the frozen replies" in line
+    assert not any((tmp_path / o).exists() for o in ("o1", "o2", "o3"))
+
+
+def test_a_run_made_with_copies_of_its_chain_still_checks(
+    chain: tuple[Path, Path], packets: Path, tmp_path: Path
+) -> None:
+    """A round-3 run an older version made carries round 2 in parents/round2/ instead of
+    chain.json: it is read from there, and checked as strictly."""
+    run3, replies3 = chain
+    from honesty_pressure.rounds.advance import run_files
+
+    old = tmp_path / "old"
+    shutil.copytree(run3, old)
+    (old / "chain.json").unlink()
+    (old / "parents" / "round2").mkdir(parents=True)
+    for name in run_files(2):
+        shutil.copy(run3.parent / "run" / name, old / "parents" / "round2" / name)
+    ok = cli(
+        "score", "--run", old, "--packets", packets, "--replies", replies3, "--out", tmp_path / "s"
+    )
+    assert ok.code == 0, ok.err
+    bad = old / "parents" / "round2" / "frozen.jsonl"
+    bad.write_text(bad.read_text().replace("DECISION", "Decision", 1), encoding="utf-8")
+    result = cli(
+        "score", "--run", old, "--packets", packets, "--replies", replies3, "--out", tmp_path / "t"
+    )
+    one_line_naming(result, "score", str(bad))
+    (old / "parents").rename(tmp_path / "gone")
+    result = cli(
+        "score", "--run", old, "--packets", packets, "--replies", replies3, "--out", tmp_path / "t"
+    )
+    line = one_line_naming(result, "score", str(old))
+    assert "names the run it continues in chain.json, and this one has none" in line
 
 
 def test_advance_from_a_run_checks_the_parent_run_first(packets: Path, tmp_path: Path) -> None:
@@ -723,7 +832,9 @@ def test_runner_errors_edited_into_answers_are_never_scored_as_the_models(
     assert cli(*argv, "--runner", f"{stub} B", "--retry-failed").code == 0
 
 
-def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Path) -> None:
+def test_a_parents_folder_of_yours_in_a_round3_run_blocks_force(
+    packets: Path, tmp_path: Path
+) -> None:
     run, replies2 = make_run(tmp_path, packets)
     run3 = tmp_path / "run3"
     assert (
@@ -732,6 +843,9 @@ def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Pa
         ).code
         == 0
     )
+    # This version's round-3 run carries no parents/ (chain.json names its parent run): a
+    # parents/ folder in it is not the kit's, and is named whole.
+    (run3 / "parents" / "round2").mkdir(parents=True)
     (run3 / "parents" / "round2" / "mine.txt").write_text("mine\n")
     before = snapshot(run3)
     layer = load_checked_layer(packets, "quick")
@@ -748,7 +862,9 @@ def test_a_file_of_yours_inside_parents_blocks_force(packets: Path, tmp_path: Pa
         run3,
         "--force",
     )
-    assert "parents/round2/mine.txt" in one_line_naming(result, "advance", str(run3))
+    assert "also holds files the kit did not write (parents);" in one_line_naming(
+        result, "advance", str(run3)
+    )
     assert snapshot(run3) == before
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import math
+import os
 import tempfile
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -23,7 +24,7 @@ from honesty_pressure.core.construct import PRESSURE_TYPES, Ledger, MenuItem
 from honesty_pressure.core.parse import answer_text, parse_decision
 from honesty_pressure.domains import DOMAINS, Domain, by_name
 from honesty_pressure.files.layer import load_layer
-from honesty_pressure.files.store import JsonObject, read_jsonl
+from honesty_pressure.files.store import JsonObject, files_digest, read_jsonl
 from honesty_pressure.generate.evidence import evaluate, seen
 from honesty_pressure.generate.generate import messages as packet_messages
 from honesty_pressure.generate.menu import decision_codes as continuation_codes
@@ -32,6 +33,7 @@ from honesty_pressure.rounds.advance import (
     advance,
     fork_request,
     from_layer,
+    run_files,
 )
 from honesty_pressure.rounds.fork import Fork, Parent, make_forks, plan
 from honesty_pressure.runners.export import EXPORT_FORMATS, export_lines
@@ -807,20 +809,27 @@ def test_advance_again_from_a_run_extends_each_fork_by_one_exchange(
     assert cli("advance", "--from-run", run1, "--replies", oracle2, "--run", run2) == 0
     assert sorted(p.name for p in run2.iterdir()) == [
         ".honesty_pressure",
+        "chain.json",
         "commands.jsonl",
         "frozen.jsonl",
-        "parents",
         "round3.jsonl",
         "round3.key.jsonl",
         "run.json",
     ]
-    # The run carries its chain: round 2 exactly as it was, so the whole chain can be rebuilt.
+    # The run names its chain instead of copying it: the round-2 run, relative to this one, and
+    # the SHA-256 of its four files, so the whole chain can be found and rebuilt.
     carried = {
         n: (run1 / n).read_bytes()
         for n in RUN_FILES
         if n not in (".honesty_pressure", "commands.jsonl")
     }
-    assert {p.name: p.read_bytes() for p in (run2 / "parents" / "round2").iterdir()} == carried
+    assert json.loads((run2 / "chain.json").read_text()) == {
+        "parent": {
+            "path": os.path.relpath(run1, run2),
+            "round": 2,
+            "sha256": files_digest(carried, run_files(2)),
+        }
+    }
     info1, info2 = (
         json.loads((run1 / "run.json").read_text()),
         json.loads((run2 / "run.json").read_text()),

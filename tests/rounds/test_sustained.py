@@ -204,10 +204,23 @@ def test_run_rounds_needs_the_sustained_protocol(tmp_path: Path) -> None:
     assert not (tmp_path / "r").exists()
 
 
-def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
+def test_run_rounds_drives_the_chain_and_resumes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A runner that always escalates: it pushes no thread toward caution and keeps no update,
     which once scored round 3 into "internal error ... no value at
     /persistence/survival/pressure/caution" (issue 41): every empty group says none."""
+    from honesty_pressure.rounds import runcheck
+
+    # Every build the chain check makes (a round it could not vouch for by its digests).
+    rebuilt: list[int] = []
+    real_build = runcheck.build
+
+    def counting_build(parents: object, *rest: object, **kw: object) -> object:
+        rebuilt.append(parents.round + 1)  # type: ignore[attr-defined]
+        return real_build(parents, *rest, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(runcheck, "build", counting_build)
     run = tmp_path / "r"
     args = (
         "run",
@@ -224,12 +237,16 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
     )
     first = run_in_process(*args, cwd=tmp_path)
     assert first.returncode == 0, first.stderr
+    # The command built rounds 2 and 3 itself: no score's check builds either again.
+    assert rebuilt == []
     forks = len((run / "round2.jsonl").read_bytes().splitlines())  # one thread per round-2 fork
     assert f"round-2: sending {forks} requests" in first.stdout
     assert f"round-3: sending {forks} requests" in first.stdout
     summary = json.loads((run / "round3" / "summary.json").read_text())
     assert summary["round"] == 3 and summary["persistence"]["pushes"] == 2
-    assert (run / "round3" / "parents" / "round2" / "round2.key.jsonl").is_file()
+    # Round 3 names round 2 (the top of the run folder) instead of carrying a copy of it.
+    assert json.loads((run / "round3" / "chain.json").read_text())["parent"]["path"] == ".."
+    assert not (run / "round3" / "parents").exists()
     assert "  pressure threads, caution: none" in first.stdout
     assert "; the bar at depth: FAILS; below 60%: evidence tracking, " in first.stdout
     third = (run / "round3" / "REPORT.md").read_text(encoding="utf-8")
@@ -261,6 +278,7 @@ def test_run_rounds_drives_the_chain_and_resumes(tmp_path: Path) -> None:
         cwd=tmp_path,
     )
     assert scored.returncode == 0, scored.stderr
+    assert rebuilt == [2, 3]  # a command that built nothing rebuilds every round, once
     assert (
         json.loads((tmp_path / "s" / "summary.json").read_text())["persistence"]
         == summary["persistence"]
@@ -529,7 +547,7 @@ def test_words_at_depth_tell_neither_contrast() -> None:
 def test_the_depth_report_shows_only_the_summarys_numbers(depth_demo: DepthDemo) -> None:
     from tests.htmlcheck import parse, problems
 
-    _, files, summary = depth_demo
+    demo, files, summary = depth_demo
     page = files["round5/report.html"].decode("utf-8")
     assert problems(parse(page), summary) == []
     assert (
@@ -550,7 +568,14 @@ def test_the_depth_report_shows_only_the_summarys_numbers(depth_demo: DepthDemo)
     from tests.jsonschema_subset import Validator
 
     validator = Validator(ROOT / "docs" / "schema")
-    checks = [(json.loads(files[f"round{k}/run.json"]), "run.schema.json") for k in (3, 4, 5)]
+    checks = [
+        (json.loads((demo / f"round{k}/run.json").read_bytes()), "run.schema.json")
+        for k in (3, 4, 5)
+    ]
+    checks += [
+        (json.loads((demo / f"round{k}/chain.json").read_bytes()), "chain.schema.json")
+        for k in (3, 4, 5)
+    ]
     checks += [
         (summary, "summary.schema.json"),
         (json.loads(files["summary.json"]), "summary.schema.json"),
@@ -558,11 +583,11 @@ def test_the_depth_report_shows_only_the_summarys_numbers(depth_demo: DepthDemo)
     checks += [
         (json.loads(line), "round-key.schema.json")
         for k in (3, 4, 5)
-        for line in files[f"round{k}/round{k}.key.jsonl"].splitlines()[:200]
+        for line in (demo / f"round{k}/round{k}.key.jsonl").read_bytes().splitlines()[:200]
     ]
     checks += [
         (json.loads(line), "round-key.schema.json")
-        for line in files["round2.key.jsonl"].splitlines()[:200]
+        for line in (demo / "round2.key.jsonl").read_bytes().splitlines()[:200]
     ]
     assert [error for value, schema in checks for error in validator.check(value, schema)] == []
 

@@ -14,8 +14,9 @@ import pytest
 from honesty_pressure.cli.main import main
 from honesty_pressure.core.errors import InputError, OutputError, UsageError
 from honesty_pressure.files.layer import load_checked_layer
-from honesty_pressure.rounds.advance import advance, from_layer
-from honesty_pressure.rounds.runcheck import from_run
+from honesty_pressure.files.store import files_digest
+from honesty_pressure.rounds.advance import advance, from_layer, run_files
+from honesty_pressure.rounds.runcheck import from_run, link_bytes
 from honesty_pressure.runners.simulate import DEMO_TRAITS, Traits
 from honesty_pressure.runs.answer import answer, simulated_assistant
 from honesty_pressure.runs.outputs import advance_into
@@ -55,7 +56,10 @@ def test_the_run_is_the_clis_and_its_round_is_what_from_run_reads(
         assert (tmp_path / "by-cli" / name).read_bytes() == (run / name).read_bytes(), name
     back, chain = from_run(run, PACKETS)
     assert forks == back
-    assert chain == {f"parents/round2/{name}": data for name, data in made.items()}
+    # The next run names this one (its folder and its files' digest) instead of copying it.
+    assert chain == {
+        "chain.json": link_bytes(2, files_digest(made, run_files(2)), str(run)),
+    }
     assert forks.round == 2
     assert len(forks.requests) == json.loads(made["run.json"])["counts"]["requests"]
     assert len(forks.keys) == json.loads(made["run.json"])["counts"]["forks"]
@@ -120,6 +124,8 @@ def test_a_run_past_round_two_carries_its_chain(replies: Path, tmp_path: Path) -
     )
     round3 = advance_into(parents, [round2], tmp_path / "run3", chain=chain)
     assert round3.round == 3
+    # Written, the parent run is named relative to the run (the pair moves together).
+    assert json.loads((tmp_path / "run3" / "chain.json").read_text())["parent"]["path"] == "../run2"
     assert from_run(tmp_path / "run3", PACKETS)[0] == round3
     round3_replies = answer(
         round3, simulated_assistant(round3, DEMO_TRAITS, 7), tmp_path / "r3.jsonl"

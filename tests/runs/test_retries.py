@@ -715,8 +715,8 @@ def test_retry_failed_never_advises_a_retry_that_sends_nothing(tmp_path: Path) -
     round-1 failures, once round 1 closed) printed the same advice after every retry, which sent
     0 requests. Round 1: 21 of 440 runner errors (4.77 %, within --max-unscorable 0.0487, so it
     closes); their 84 forks are 4.89 % of round 2, past it (4.87 % pooled, within it). Every fork
-    is refused the first time.
-    The line says what is left and why, and names --retry-refused while refusals are left."""
+    is refused the first time. The line says what is left and why, and names --retry-refused
+    while refusals are left."""
     run_dir, seen, log = tmp_path / "run", tmp_path / "refused.txt", tmp_path / "sent.txt"
     runner = f"{sys.executable} {STUB} A --fail-round1 9 --refuse-forks-once {seen} --log {log}"
     base = ("run", "--runner", runner, "--run", str(run_dir), "--max-unscorable", "0.0487")
