@@ -576,11 +576,14 @@ def build(text: str, file: str, functions: Mapping[str, object]) -> Domain:
     return Domain(**domain)
 
 
-def read_domain(path: Path, functions: Mapping[str, object]) -> Domain:
-    """The domain declared in the file at `path`, its functions taken from `functions`."""
+def read_domain(path: Path, functions: Mapping[str, object], data: bytes | None = None) -> Domain:
+    """The domain declared in the file at `path`, its functions taken from `functions`; `data`:
+    the file's bytes, when the caller has read them already (read here otherwise)."""
     file = str(path)
+    if data is None:
+        data = read_bounded(path, MAX_DOMAIN_FILE_BYTES)
     try:
-        text = read_bounded(path, MAX_DOMAIN_FILE_BYTES).decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(
             f"not UTF-8 text: {error.reason} at byte {error.start}", file=file
