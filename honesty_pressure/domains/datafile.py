@@ -40,6 +40,7 @@ from .base import (
 )
 from .locate import Path as Place
 from .locate import locate
+from .scaffold import NAME
 from .table import (
     ACTION,
     DRAWS,
@@ -219,7 +220,7 @@ def _count(one: str, many: str) -> Callable[[Value], str]:
 
 
 _FORMS: Final = (
-    ("name", r"[a-z][a-z0-9_]{1,39}", "should be lower-case letters, digits and _ (a module name)"),
+    ("name", NAME.pattern, "should be lower-case letters, digits and _ (a module name)"),
     ("code", r"[a-z]{3,5}", "should be 3 to 5 lower-case letters"),
 )
 """The top fields with a fixed form (the code is in every packet id)."""
