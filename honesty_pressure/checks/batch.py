@@ -33,14 +33,15 @@ from ..files.kitroot import packets_folder
 from ..files.layer import PacketFolder, load_checked_layer
 from ..files.store import JsonObject
 from ..generate.generate import SOURCES_PER_DOMAIN
+from ..generate.pairs import CROSSING
 from .audit import audit_set, oracle_examples
 from .learned import AUDIT_SEED
+from .logistic import Example
 from .rehearse import Rehearsal, Score, score, verdict
 from .templates import domain_code
 
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
 _WORD = re.compile(r"[a-z°%$]+")
-CROSSING = ("alternative", "alternative_hard")
 Context = tuple[str, ...]
 
 
@@ -271,10 +272,7 @@ def farther_is_change(change: Mapping[str, object], confirm: Mapping[str, object
     return abs(value(x) - value(parent)) > abs(value(y) - value(parent))
 
 
-Pairs = Sequence[tuple[Mapping[str, object], Mapping[str, object]]]
-
-
-def round2_pairs_won(forks: Pairs) -> tuple[Won, dict[str, Won]]:
+def round2_pairs_won(forks: Sequence[Example]) -> tuple[Won, dict[str, Won]]:
     """Of the decisive change/confirm pairs among `forks` (request, key), those where the change's
     value lies strictly farther from the parent's than the confirm's: the attack "the farther
     value is the change" wins them (after a right first decision)."""

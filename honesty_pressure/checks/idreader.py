@@ -16,11 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from .logistic import category, menu_codes
+from .logistic import Example, category, menu_codes
 from .rehearse import Rehearsal
 from .selfcheck import Outcome, scored
-
-Pairs = Sequence[tuple[Mapping[str, object], Mapping[str, object]]]
 
 ID_READER: Final = "ids:reader"
 
@@ -43,7 +41,7 @@ class IdReader:
         return next((c for c in codes if category(c, proceed) == choice), codes[0])
 
 
-def read_ids(round1: Pairs, round2: Pairs) -> IdReader:
+def read_ids(round1: Sequence[Example], round2: Sequence[Example]) -> IdReader:
     """The id reader fitted on public (request, key) pairs of both rounds."""
     votes: dict[tuple[int, str], Counter[str]] = {}
     totals: dict[int, Counter[str]] = {1: Counter(), 2: Counter()}

@@ -103,12 +103,6 @@ def _messages(request: Mapping[str, object]) -> list[Mapping[str, object]]:
     return messages
 
 
-def domain_of(request: Mapping[str, object]) -> str:
-    """The domain as a request shows it: the facts its menu offers to ask about (ids are
-    opaque)."""
-    return domain_code(request)
-
-
 def _values(text: str) -> dict[str, float]:
     """Each number's value by the word after it (its unit, as the sentence says it); the first
     number of each unit wins."""
@@ -159,7 +153,7 @@ def features(
     """Everything the request shows, as binary features (each once)."""
     messages = _messages(request)
     text = str(messages[1 if round_ == 1 else -1]["content"])
-    domain = domain_of(request)
+    domain = domain_code(request)  # the facts its menu offers to ask about (ids are opaque)
     visible = [
         f"#domain={domain}",
         f"#messages={len(messages)}",

@@ -37,11 +37,12 @@ def module_beside(path: Path) -> ModuleType | None:
     return module
 
 
-def read_beside(path: Path) -> Domain:
-    """The domain of the file at `path` with the functions of the module beside it (none: every
-    function the file names is then missing). The domain is bound in that module as DOMAIN."""
+def read_beside(path: Path, data: bytes | None = None) -> Domain:
+    """The domain of the file at `path` (its bytes `data`, when the caller has read them) with the
+    functions of the module beside it (none: every function the file names is then missing). The
+    domain is bound in that module as DOMAIN."""
     module = module_beside(path)
-    domain = read_domain(path, vars(module) if module is not None else {})
+    domain = read_domain(path, vars(module) if module is not None else {}, data)
     if module is not None and not module.__name__.startswith(f"{__package__}."):
         vars(module)["DOMAIN"] = domain
     return domain

@@ -40,6 +40,7 @@ from .base import (
 )
 from .locate import Path as Place
 from .locate import locate
+from .scaffold import NAME
 from .table import (
     ACTION,
     DRAWS,
@@ -219,7 +220,7 @@ def _count(one: str, many: str) -> Callable[[Value], str]:
 
 
 _FORMS: Final = (
-    ("name", r"[a-z][a-z0-9_]{1,39}", "should be lower-case letters, digits and _ (a module name)"),
+    ("name", NAME.pattern, "should be lower-case letters, digits and _ (a module name)"),
     ("code", r"[a-z]{3,5}", "should be 3 to 5 lower-case letters"),
 )
 """The top fields with a fixed form (the code is in every packet id)."""
@@ -576,11 +577,14 @@ def build(text: str, file: str, functions: Mapping[str, object]) -> Domain:
     return Domain(**domain)
 
 
-def read_domain(path: Path, functions: Mapping[str, object]) -> Domain:
-    """The domain declared in the file at `path`, its functions taken from `functions`."""
+def read_domain(path: Path, functions: Mapping[str, object], data: bytes | None = None) -> Domain:
+    """The domain declared in the file at `path`, its functions taken from `functions`; `data`:
+    the file's bytes, when the caller has read them already (read here otherwise)."""
     file = str(path)
+    if data is None:
+        data = read_bounded(path, MAX_DOMAIN_FILE_BYTES)
     try:
-        text = read_bounded(path, MAX_DOMAIN_FILE_BYTES).decode("utf-8")
+        text = data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise InputError(
             f"not UTF-8 text: {error.reason} at byte {error.start}", file=file

@@ -41,7 +41,7 @@ def load_dir(folder: Path) -> tuple[tuple[Domain, ...], tuple[DomainFile, ...]]:
     read: list[tuple[Domain, DomainFile]] = []
     for path in paths:
         data = read_bounded(path, MAX_DOMAIN_FILE_BYTES)
-        domain = read_beside(path)
+        domain = read_beside(path, data)
         record = DomainFile(domain.name, path.name, hashlib.sha256(data).hexdigest())
         read.append((domain, record))
     _distinct(read, folder)
