@@ -206,10 +206,9 @@ def parse_body(text: str) -> dict[str, object]:
     """`--body`: one JSON object, read by the same strict reader as every file (store.loads: no
     duplicate key, NaN, lone surrogate or runaway integer), at most MAX_BODY_BYTES, and then what
     `body_problem` asks of any body; anything else is a ValueError saying so."""
-    from ..core.errors import InputError
     from ..files.store import loads
 
-    if any("\ud800" <= c <= "\udfff" for c in text):
+    if text_problem(text) is not None:  # a lone surrogate (an undecodable byte of argv)
         raise ValueError("--body is not valid UTF-8 text")
     if len(text.encode("utf-8")) > MAX_BODY_BYTES:
         raise ValueError(f"--body is longer than {MAX_BODY_BYTES // 1024} KiB")
@@ -222,10 +221,8 @@ def parse_body(text: str) -> dict[str, object]:
             else f"--body: {exc.problem}"
         ) from None
     problem = body_problem(value)
-    if problem is not None:
+    if problem is not None or not isinstance(value, dict):  # not a dict: body_problem says so
         raise ValueError(problem)
-    if not isinstance(value, dict):  # body_problem said so; for the type checker
-        raise ValueError("--body must be a JSON object")
     return value
 
 
