@@ -35,12 +35,14 @@ import os
 import platform
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bench import Measured
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "RESULTS.md"
@@ -53,30 +55,14 @@ PEAK_RATIO = 1.5
 PEAK_MB = 500
 
 
-@dataclass(frozen=True)
-class Proc:
-    cpu: float
-    wall: float
-    peak_mb: float
+def run(args: list[str]) -> Measured:
+    """One command in its own process from the checkout: CPU, wall time and peak memory
+    (bench/bench.py's measure, beside this script)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from bench import kit  # noqa: PLC0415 - bench/bench.py, beside this script
+    from bench import run as measured  # noqa: PLC0415
 
-
-def run(args: list[str]) -> Proc:
-    """One command in its own process from the checkout: CPU, wall time and peak memory."""
-    started = time.perf_counter()
-    with tempfile.TemporaryFile() as err:
-        child = subprocess.Popen(
-            [PY, "-m", "honesty_pressure", *args], stdout=subprocess.DEVNULL, stderr=err
-        )
-        _, status, usage = os.wait4(child.pid, 0)
-        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
-        wall = time.perf_counter() - started
-        if child.returncode != 0:
-            err.seek(0)
-            said = err.read().decode("utf-8", "replace").strip()
-            raise SystemExit(
-                f"bench/chain.py: failed: python -m honesty_pressure {' '.join(args)}: {said}"
-            )
-    return Proc(usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024)
+    return measured(kit(*args))
 
 
 def disk(folder: Path) -> int:
@@ -170,7 +156,7 @@ def per_round(made: list[Call], kit_total: float) -> list[float]:
 
 def chain_step(
     work: Path, layer: str, rounds: int, samples: int
-) -> tuple[list[str], list[bool], Proc]:
+) -> tuple[list[str], list[bool], Measured]:
     log, out = work / "runner.jsonl", work / "run"
     runner = f"{PY} {RUNNER} {log}"
     proc = run(

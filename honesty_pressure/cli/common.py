@@ -24,7 +24,7 @@ from ..core.limits import (
 )
 from ..files.folders import target_path
 from ..files.kitroot import default_root
-from ..runners.export import RequestOptions, parse_body
+from ..runners.export import TEMPERATURE, RequestOptions, parse_body
 from ..runs.pipeline import DEFAULT_BOOTSTRAP_SEED, ScoreOptions
 from ..runs.shards import Shard, parse_shard
 
@@ -177,7 +177,7 @@ def number_from(low: float, high: float, what: str) -> Callable[[str], float]:
 
 
 share = number_from(0.0, 1.0, "a share from 0 to 1")
-temperature = number_from(0.0, 2.0, "a number from 0 to 2")
+temperature = number_from(*TEMPERATURE)
 seconds = number_from(0.0, 1e7, "a number of seconds from 0 to 10000000")
 
 

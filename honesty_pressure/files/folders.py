@@ -315,11 +315,6 @@ def unchanged_problem(folder: Path, kind: Kind) -> str | None:
     return None
 
 
-def _marker_kind(path: Path) -> Kind | None:
-    marker = read_marker(path)
-    return None if marker is None else marker.kind
-
-
 def file_sha256(path: Path, limit: int | None = None) -> str | None:
     """SHA-256 of a regular file (of its first `limit` bytes), read without following a link;
     None if it is not a regular file or is shorter than `limit`."""
@@ -1315,11 +1310,3 @@ def _umask() -> int:
     mask = os.umask(0)
     os.umask(mask)
     return mask
-
-
-def write_set(
-    path: Path, files: dict[str, bytes], kind: Kind, *, accept: Collection[str], keep: bool = False
-) -> None:
-    """Check, lock, commit, unlock: the usual one-shot write of a whole output set."""
-    with open_writer(path, accept, replace=not keep) as writer:
-        writer.commit(files, kind, keep=keep)

@@ -99,6 +99,11 @@ ANTHROPIC_PARAMS: Final = frozenset(
 )
 
 
+TEMPERATURE: Final = (0.0, 2.0, "a number from 0 to 2")
+"""A temperature's range and how a refusal words it: `--temperature`, `RequestOptions` and a
+`--body` temperature (the range OpenAI's API takes)."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RequestOptions:
     """Sampling options for every exported request; None leaves the API's default."""
@@ -111,7 +116,7 @@ class RequestOptions:
         """Held to what `--temperature`, `--max-tokens` and `--body` accept (an InputError naming
         the argument): the API takes no option the command line refuses."""
         if self.temperature is not None:
-            check(number_problem(self.temperature, 0.0, 2.0, "a number from 0 to 2"), "temperature")
+            check(number_problem(self.temperature, *TEMPERATURE), "temperature")
         if self.max_tokens is not None:
             check(count_problem(self.max_tokens), "max_tokens")
         check(body_problem(self.body, as_value=True), "body")
@@ -178,7 +183,7 @@ MAX_BODY_BYTES: Final = 64 * 1024
 MAX_BODY_DEPTH: Final = 16
 """Nesting of `--body` (an API's options nest two or three deep)."""
 _BODY_RANGES: Final[dict[str, tuple[float, float]]] = {
-    "temperature": (0.0, 2.0),
+    "temperature": TEMPERATURE[:2],
     "top_p": (0.0, 1.0),
     "top_k": (0.0, 1e6),
     "max_tokens": (1.0, 1e7),
@@ -206,10 +211,9 @@ def parse_body(text: str) -> dict[str, object]:
     """`--body`: one JSON object, read by the same strict reader as every file (store.loads: no
     duplicate key, NaN, lone surrogate or runaway integer), at most MAX_BODY_BYTES, and then what
     `body_problem` asks of any body; anything else is a ValueError saying so."""
-    from ..core.errors import InputError
     from ..files.store import loads
 
-    if any("\ud800" <= c <= "\udfff" for c in text):
+    if text_problem(text) is not None:  # a lone surrogate (an undecodable byte of argv)
         raise ValueError("--body is not valid UTF-8 text")
     if len(text.encode("utf-8")) > MAX_BODY_BYTES:
         raise ValueError(f"--body is longer than {MAX_BODY_BYTES // 1024} KiB")
@@ -222,10 +226,8 @@ def parse_body(text: str) -> dict[str, object]:
             else f"--body: {exc.problem}"
         ) from None
     problem = body_problem(value)
-    if problem is not None:
+    if problem is not None or not isinstance(value, dict):  # not a dict: body_problem says so
         raise ValueError(problem)
-    if not isinstance(value, dict):  # body_problem said so; for the type checker
-        raise ValueError("--body must be a JSON object")
     return value
 
 
