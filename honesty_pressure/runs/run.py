@@ -154,18 +154,15 @@ def run_with_runner(
             )
             built += [v for v in [vouch(made)] if v is not None]
             files = dict(made.files)
-            del made
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(
                     command_line, {first.replies: detect_format(out / first.replies)}, "run"
                 )
-            requests = keyed_records(
-                jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")),
-                str(out / "round2.jsonl"),
-            )
+            # round2.jsonl's records as built (never a parse of the bytes just made from them)
             files["round2.requests.jsonl"] = jsonl(
-                export_lines(list(requests.values()), fmt, model, options=options)
+                export_lines(made.requests, fmt, model, options=options)
             )
+            del made
             writer.commit(files, "run", keep=True)
         second = _second(out, _run_info(out, protocol), fmt, model, options)
         scoring = ScoreOptions(
