@@ -131,6 +131,7 @@ def run_with_runner(
         # Round 2's digests, when this call builds it: its score's check, and every later
         # round's, compares with them instead of building it again (the round itself is let go).
         built: list[Vouch] = []
+        second: Round | None = None  # round 2's requests, when this call builds them
         if read_file(out, RUN_FILE) is None:
             send(
                 writer,
@@ -152,19 +153,25 @@ def run_with_runner(
                 where=str(out / first.replies),
                 retry_refused=retry_refused,
             )
+            del answered
             built += [v for v in [vouch(made)] if v is not None]
             files = dict(made.files)
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(
                     command_line, {first.replies: detect_format(out / first.replies)}, "run"
                 )
-            # round2.jsonl's records as built (never a parse of the bytes just made from them)
-            files["round2.requests.jsonl"] = jsonl(
-                export_lines(made.requests, fmt, model, options=options)
-            )
+            # round2.jsonl's records as built (never a parse of the bytes just made from them),
+            # exported once for round2.requests.jsonl and the round `send` takes
+            lines = export_lines(made.requests, fmt, model, options=options)
+            files["round2.requests.jsonl"] = jsonl(lines)
+            records = {str(record["packet_id"]): record for record in made.requests}
             del made
             writer.commit(files, "run", keep=True)
-        second = _second(out, _run_info(out, protocol), fmt, model, options)
+            run_set = str(_run_info(out, protocol)["run_set"])
+            second = Round(k=2, records=records, lines=lines, run_set=run_set)
+            del records, lines
+        if second is None:
+            second = _second(out, _run_info(out, protocol), fmt, model, options)
         scoring = ScoreOptions(
             bootstrap_seed=bootstrap_seed,
             command=command_line,
