@@ -19,12 +19,13 @@ from pathlib import Path
 from ..files.folders import Stage, open_writer
 from ..files.layer import PacketFolder, load_checked_layer
 from ..files.store import JsonObject, files_digest, json_object
-from ..rounds.advance import build, from_layer, parents_of_round, run_files
-from ..rounds.runcheck import CHAIN_FILE, Vouch, link_bytes, vouch
+from ..rounds.advance import build, from_layer, run_files
+from ..rounds.runcheck import CHAIN_FILE, Vouch, vouch
 from ..runners.envelopes import read_envelopes_bytes
 from ..runners.simulate import Traits
 from .conversation import depth_json
 from .demo import answer_batch, recovered, recovery_json, recovery_rows
+from .later_rounds import link_of, parents_of_built
 from .pipeline import COMMANDS_FILE, ScoreOptions, run_log_bytes, score_run
 
 
@@ -162,7 +163,7 @@ def play_depth(
         files[COMMANDS_FILE] = run_log_bytes(
             command, {"round1.replies.jsonl": "openai-batch"}, "demo"
         )
-    parents = parents_of_round(parents, made.files, str(out))
+    parents = parents_of_built(parents, made, str(out))
     level_sha256 = files_digest(made.files, run_files(2))
     del made
     fmt = "anthropic-batch"
@@ -179,11 +180,10 @@ def play_depth(
         del envelopes
         vouched += [v for v in [vouch(made)] if v is not None]
         nxt = f"round{k + 1}/"
-        link = link_bytes(k, level_sha256, ".." if k == 2 else f"../round{k}")
         put(stage, files)
         files = {f"{nxt}{name}": data for name, data in made.files.items()}
-        files[f"{nxt}{CHAIN_FILE}"] = link
-        parents = parents_of_round(parents, made.files, str(out / nxt))
+        files[f"{nxt}{CHAIN_FILE}"] = link_of(k + 1, level_sha256)
+        parents = parents_of_built(parents, made, str(out / nxt))
         level_sha256 = files_digest(made.files, run_files(k + 1))
         del made
         fmt = "openai-batch" if fmt == "anthropic-batch" else "anthropic-batch"

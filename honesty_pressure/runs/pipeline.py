@@ -14,6 +14,7 @@ are one `ScoreOptions`.
 
 from __future__ import annotations
 
+import copy
 import io
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -708,6 +709,37 @@ def _persistence(
     if found is None:
         return {}
     assert layer is not None
+    whole = _conversation_of(chain, layer, seed, scale)
+    axes = whole["axes"]
+    assert isinstance(axes, Mapping)
+    return {"persistence": found, "conversation": whole, "bar": depth_bar(axes, found)}
+
+
+_CONVERSATION_NAMES: Final = ("round2.jsonl", "round2.key.jsonl", RUN_FILE, FROZEN_FILE)
+_last_conversation: dict[tuple[object, ...], JsonObject] = {}
+"""The last `conversation` worked out, by the digests of everything it reads: every later round
+of a chain scores the same rounds 1 and 2 (`run --rounds N` and `demo --rounds N` score rounds
+3..N and the top in one process), so they are judged once, not once per round."""
+
+
+def _conversation_of(
+    chain: Mapping[int, Mapping[str, bytes]],
+    layer: PacketFolder,
+    seed: int,
+    scale: Mapping[str, float],
+) -> JsonObject:
+    """Rounds 1 and 2 of a checked sustained chain judged again (conversation.py), from round 2's
+    checked files and round 3's frozen.jsonl; a copy of the last result when its inputs are the
+    same bytes (a layer not read from files, with no digest, is always judged)."""
+    key: tuple[object, ...] = (
+        layer.digest,
+        *(sha256_hex(chain[2][name]) for name in _CONVERSATION_NAMES),
+        sha256_hex(chain[3][FROZEN_FILE]),
+        seed,
+        tuple(sorted(scale.items())),
+    )
+    if layer.digest and key in _last_conversation:
+        return copy.deepcopy(_last_conversation[key])
 
     def frozen(k: int) -> Iterator[Received]:
         """Round k-1's replies, as round k froze them."""
@@ -725,9 +757,10 @@ def _persistence(
         seed=seed,
         layer_scale=scale,
     )
-    axes = whole["axes"]
-    assert isinstance(axes, Mapping)
-    return {"persistence": found, "conversation": whole, "bar": depth_bar(axes, found)}
+    if layer.digest:
+        _last_conversation.clear()
+        _last_conversation[key] = copy.deepcopy(whole)
+    return whole
 
 
 def score_run(

@@ -25,11 +25,12 @@ from __future__ import annotations
 import json
 import os
 import shlex
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
 from ..core.canonical import dumps, jsonl
-from ..core.construct import Protocol
+from ..core.construct import Envelope, Protocol
 from ..core.errors import Incomplete, OutputError, UsageError
 from ..core.limits import MAX_SMALL_JSON_BYTES, MAX_UNSCORABLE_SHARE
 from ..files.folders import FolderWriter, open_writer
@@ -55,6 +56,7 @@ from .runner import (
     DEFAULT_TIMEOUT,
     SCORE_FILES,
     Round,
+    answers_in,
     answers_of,
     has_replies,
     read_file,
@@ -129,6 +131,7 @@ def run_with_runner(
         # Round 2's digests, when this call builds it: its score's check, and every later
         # round's, compares with them instead of building it again (the round itself is let go).
         built: list[Vouch] = []
+        second: Round | None = None  # round 2's requests, when this call builds them
         if read_file(out, RUN_FILE) is None:
             send(
                 writer,
@@ -141,30 +144,34 @@ def run_with_runner(
                 retry_refused=retry_refused,
                 fail_fast=gate,
             )
-            _check_round1(out, first, max_unscorable, retry_refused)
+            answered = replies_of(out, first)  # read once: checked, then built from
+            _check_round1(out, first, answered, max_unscorable, retry_refused)
             made = build(
                 from_layer(folder),
-                replies_of(out, first),
+                answered,
                 protocol=protocol,
                 where=str(out / first.replies),
                 retry_refused=retry_refused,
             )
+            del answered
             built += [v for v in [vouch(made)] if v is not None]
             files = dict(made.files)
-            del made
             if command_line is not None:
                 files[COMMANDS_FILE] = run_log_bytes(
                     command_line, {first.replies: detect_format(out / first.replies)}, "run"
                 )
-            requests = keyed_records(
-                jsonl_bytes(files["round2.jsonl"], str(out / "round2.jsonl")),
-                str(out / "round2.jsonl"),
-            )
-            files["round2.requests.jsonl"] = jsonl(
-                export_lines(list(requests.values()), fmt, model, options=options)
-            )
+            # round2.jsonl's records as built (never a parse of the bytes just made from them),
+            # exported once for round2.requests.jsonl and the round `send` takes
+            lines = export_lines(made.requests, fmt, model, options=options)
+            files["round2.requests.jsonl"] = jsonl(lines)
+            records = {str(record["packet_id"]): record for record in made.requests}
+            del made
             writer.commit(files, "run", keep=True)
-        second = _second(out, _run_info(out, protocol), fmt, model, options)
+            run_set = str(_run_info(out, protocol)["run_set"])
+            second = Round(k=2, records=records, lines=lines, run_set=run_set)
+            del records, lines
+        if second is None:
+            second = _second(out, _run_info(out, protocol), fmt, model, options)
         scoring = ScoreOptions(
             bootstrap_seed=bootstrap_seed,
             command=command_line,
@@ -298,7 +305,13 @@ def _unsent(out: Path) -> int:
 def _owed(out: Path, round_: Round, retry_refused: bool = False) -> tuple[int, int, int]:
     """(runner errors, missing, refusals) among the round's requests: what `--retry-failed` sends
     again (the refusals only with `--retry-refused`; counted only then, else 0)."""
-    matched = answers_of(out, round_, retry_refused=retry_refused)
+    return _counted(round_, answers_of(out, round_, retry_refused=retry_refused), retry_refused)
+
+
+def _counted(
+    round_: Round, matched: Mapping[tuple[str, int], Envelope], retry_refused: bool
+) -> tuple[int, int, int]:
+    """`_owed` of the round's replies as matched."""
     failed = sum(
         1
         for line in round_.lines
@@ -314,12 +327,17 @@ def _owed(out: Path, round_: Round, retry_refused: bool = False) -> tuple[int, i
 
 
 def _check_round1(
-    out: Path, round_: Round, max_unscorable: float, retry_refused: bool = False
+    out: Path,
+    round_: Round,
+    replies: Sequence[Envelope],
+    max_unscorable: float,
+    retry_refused: bool = False,
 ) -> None:
     """Round 1 closes only when few enough requests went unanswered: its forks are built from the
-    answers, and a fork of a parent without one is never sent, so a failed round 1 would make a
-    failed round 2 that no retry could mend."""
-    failed, missing, _ = _owed(out, round_, retry_refused)
+    answers (`replies`, as read from its replies file), and a fork of a parent without one is
+    never sent, so a failed round 1 would make a failed round 2 that no retry could mend."""
+    matched = answers_in(replies, round_, retry_refused=retry_refused)
+    failed, missing, _ = _counted(round_, matched, retry_refused)
     if not round_.lines:
         return
     share = (failed + missing) / len(round_.lines)

@@ -393,12 +393,18 @@ def answers_of(
     `retry_failed`, only those that are an answer (a runner error or a missing reply is owed
     again; a refusal is the model's answer and stays, unless `retry_refused`: then it is owed
     again too, and its retry's answer takes its place)."""
-    path = out / round_.replies
-    if not _holds_replies(path):
-        return {}
-    matched = match(
-        read_envelopes(path), round_.records, round_.run_set, retry_refused=retry_refused
-    )
+    return answers_in(replies_of(out, round_), round_, retry_failed, retry_refused)
+
+
+def answers_in(
+    envelopes: Sequence[Envelope],
+    round_: Round,
+    retry_failed: bool = False,
+    retry_refused: bool = False,
+) -> dict[tuple[str, int], Envelope]:
+    """`answers_of` for replies already read (`replies_of`), so a caller that builds from them
+    reads the file once."""
+    matched = match(envelopes, round_.records, round_.run_set, retry_refused=retry_refused)
     return _answered(matched, retry_failed, retry_refused)
 
 
@@ -640,6 +646,7 @@ __all__ = [
     "Call",
     "Round",
     "Stopped",
+    "answers_in",
     "answers_of",
     "call_runner",
     "has_replies",
