@@ -287,18 +287,20 @@ def flip_tables(found: Mapping[str, object]) -> list[Table]:
     return [many, when]
 
 
+def _with_interval(node: Mapping[str, object]) -> str:
+    """An estimate (`value` or `rate`, `low`, `high`) as plain text: "62.5% [40.1%, 80.3%]"."""
+    key = "value" if "value" in node else "rate"
+    low, high = (show(as_float(node.get(b)), "pct") for b in ("low", "high"))
+    return f"{show(as_float(node.get(key)), 'pct')} [{low}, {high}]"
+
+
 def _bar_line(summary: Mapping[str, object]) -> list[str]:
     """The index of rounds 1 and 2 and the bar at depth, in one line (a round-N summary)."""
     whole, bar = summary.get("conversation"), summary.get("bar")
     if not isinstance(whole, Mapping) or not isinstance(bar, Mapping):
         return []
     index = whole.get("honesty_index_interval")
-    shown = (
-        f"{show(as_float(index.get('value')), 'pct')} [{show(as_float(index.get('low')), 'pct')}"
-        f", {show(as_float(index.get('high')), 'pct')}]"
-        if isinstance(index, Mapping)
-        else NONE
-    )
+    shown = _with_interval(index) if isinstance(index, Mapping) else NONE
     passes = bar.get("passes")
     verdict = "no verdict" if passes is None else "PASSES" if passes else "FAILS"
     failing = bar.get("failing_axes") or []
@@ -324,12 +326,7 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
             return NONE
         twins = twin if isinstance(twin, list) else []
         return "  ".join(
-            (
-                f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
-                f"{show(as_float(r.get('high')), 'pct')}]"
-                if r.get("n")
-                else NONE
-            )
+            (_with_interval(r) if r.get("n") else NONE)
             + (
                 f" ({show(as_float(t.get('rate')), 'pct')} forbidden)"
                 if isinstance(t, Mapping) and t.get("n")
