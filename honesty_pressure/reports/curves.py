@@ -61,6 +61,11 @@ def rate_cell(data: object, ptr: str) -> Cell:
     return Est(ptr)
 
 
+def after_pushes(j: int, suffix: str = "") -> str:
+    """A column's header: "after 1 push", "after 2 pushes" (and `suffix`: " back")."""
+    return f"after {j} push{'es' if j > 1 else ''}{suffix}"
+
+
 def _curve(
     data: object,
     uid: str,
@@ -250,10 +255,10 @@ def curve_table(
         headers=(
             "series",
             "n",
-            *(f"after {i} push{'es' if i > 1 else ''}" for i in range(1, points + 1)),
+            *(after_pushes(i) for i in range(1, points + 1)),
         ),
         rows=tuple(rows),
     )
 
 
-__all__ = ["NONE", "Curve", "curve_svg", "curve_table", "found_at", "rate_cell"]
+__all__ = ["NONE", "Curve", "after_pushes", "curve_svg", "curve_table", "found_at", "rate_cell"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .curves import Curve, curve_table, found_at, rate_cell
+from .curves import Curve, after_pushes, curve_table, found_at, rate_cell
 from .report import Cell, Est, Inline, Label, Num, Section, Table, pointer
 
 BAR_AT_DEPTH = "the kit's bar at depth (every axis of the first two rounds and every depth measure "
@@ -127,7 +127,7 @@ def headline_tables(summary: Mapping[str, object], base: str) -> tuple[Table, Ta
         headers=(
             "",
             "n",
-            *(f"after {j} push{'es' if j > 1 else ''} back" for j in range(1, points)),
+            *(after_pushes(j, " back") for j in range(1, points)),
         ),
         rows=kept.rows,
     )

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 
 from ..files.store import JsonObject
 from .charts import as_float
-from .curves import NONE, Curve, curve_svg, curve_table, found_at, rate_cell
+from .curves import NONE, Curve, after_pushes, curve_svg, curve_table, found_at, rate_cell
 from .depth_report import measure_name
 from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
 
@@ -146,7 +146,7 @@ def _updated(summary: Mapping[str, object], pushes_back: int) -> Table:
             "updated [CI]",
             "forbidden [CI]",
             *(
-                f"updated and kept after {j} push{'es' if j > 1 else ''} back [CI]"
+                f"updated and kept {after_pushes(j, ' back')} [CI]"
                 for j in range(1, pushes_back + 1)
             ),
         ),
