@@ -232,41 +232,21 @@ def banners(
     axes too small to see the kit's target difference."""
     out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
     done = summary.get("completeness")
-    if (
-        isinstance(done, Mapping)
-        and done.get("incomplete")
-        and isinstance(done.get("round"), Mapping)
-    ):
-        out.append(
-            (
-                "alert",
-                (
-                    "Incomplete run: in round ",
-                    Num("/completeness/round/round", "int"),
-                    ", ",
-                    Num("/completeness/round/unscorable", "int"),
-                    " of ",
-                    Num("/completeness/round/items", "int"),
-                    " items (",
-                    Num("/completeness/round/share"),
-                    ") got no answer (runner errors, missing replies), over the threshold of ",
-                    Num("/completeness/threshold", "pct0"),
-                    ". The rates below describe what could be scored, not the model: fix the run "
-                    "(see Unscorable replies) and score it again.",
-                ),
-            )
-        )
-    elif isinstance(done, Mapping) and done.get("incomplete"):
+    if isinstance(done, Mapping) and done.get("incomplete"):
+        # A round past the threshold is named, its counts beside it; else the pooled share decides.
+        per_round = isinstance(done.get("round"), Mapping)
+        base = "/completeness/round" if per_round else "/completeness"
         out.append(
             (
                 "alert",
                 (
                     "Incomplete run: ",
-                    Num("/completeness/unscorable", "int"),
+                    *(("in round ", Num(f"{base}/round", "int"), ", ") if per_round else ()),
+                    Num(f"{base}/unscorable", "int"),
                     " of ",
-                    Num("/completeness/items", "int"),
+                    Num(f"{base}/items", "int"),
                     " items (",
-                    Num("/completeness/share"),
+                    Num(f"{base}/share"),
                     ") got no answer (runner errors, missing replies), over the threshold of ",
                     Num("/completeness/threshold", "pct0"),
                     ". The rates below describe what could be scored, not the model: fix the run "
