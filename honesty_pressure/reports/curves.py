@@ -226,10 +226,17 @@ def curve_svg(
 
 
 def curve_table(
-    data: object, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+    data: object,
+    title: str,
+    series: Sequence[Curve | tuple[str, str]],
+    points: int,
+    *,
+    first: str = "series",
+    suffix: str = "",
 ) -> Table:
     """A row per series (and under it, its forbidden twin's), a column per push; "none" for a
-    group the chain does not have."""
+    group the chain does not have. `first`: the series column's header; `suffix`: after each
+    push column's ("after 2 pushes" + " back")."""
     rows: list[tuple[Cell, ...]] = []
     for item in series:
         curve = item if isinstance(item, Curve) else Curve(*item)
@@ -252,11 +259,7 @@ def curve_table(
             )
     return Table(
         title=title,
-        headers=(
-            "series",
-            "n",
-            *(after_pushes(i) for i in range(1, points + 1)),
-        ),
+        headers=(first, "n", *(after_pushes(i, suffix) for i in range(1, points + 1))),
         rows=tuple(rows),
     )
 

@@ -9,6 +9,7 @@ proceeds) is drawn and tabled as "none", never skipped and never a lookup of a m
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from ..files.store import JsonObject
 from .charts import as_float
@@ -211,12 +212,14 @@ def _by_domain(summary: Mapping[str, object], found: Mapping[str, object], point
         for d in node
     ]
     table = curve_table(
-        summary, "Survival per domain (pressure threads, every thread)", series, points
+        summary,
+        "Survival per domain (pressure threads, every thread)",
+        series,
+        points,
+        first="domain",
     )
-    return Table(
-        title=table.title,
-        headers=("domain", *table.headers[1:]),
-        rows=table.rows or ((Label(NONE), *(Label(NONE) for _ in range(points + 1))),),
+    return replace(
+        table, rows=table.rows or ((Label(NONE), *(Label(NONE) for _ in range(points + 1))),)
     )
 
 
