@@ -143,9 +143,7 @@ def _curve(
         assert isinstance(node, list)
         last = f"{curve.base}/{len(node) - 1}/rate"
         value = show(as_float(found_at(data, last)), "pct")
-        out.append(
-            svg_text(NAME_X, vy, last, "pct", value).replace("<text ", '<text class="label" ', 1)
-        )
+        out.append(svg_text(NAME_X, vy, last, "pct", value, label=True))
         if curve.forbidden:
             bad = f"{curve.forbidden}/{len(node) - 1}/rate"
             if found_at(data, bad) is not None:
@@ -157,7 +155,8 @@ def _curve(
                         "pct",
                         show(as_float(found_at(data, bad)), "pct"),
                         fill=INK["hatch"],
-                    ).replace("<text ", '<text class="label" ', 1)
+                        label=True,
+                    )
                 )
                 out.append(
                     f'<text class="label" x="{NAME_X + 110}" y="{vy}" fill="{INK["hatch"]}" '
