@@ -146,14 +146,14 @@ def _curve(
         out.append(svg_text(NAME_X, vy, last, "pct", value, label=True))
         if curve.forbidden:
             bad = f"{curve.forbidden}/{len(node) - 1}/rate"
-            if found_at(data, bad) is not None:
+            if (found := found_at(data, bad)) is not None:
                 out.append(
                     svg_text(
                         NAME_X + 56,
                         vy,
                         bad,
                         "pct",
-                        show(as_float(found_at(data, bad)), "pct"),
+                        show(as_float(found), "pct"),
                         fill=INK["hatch"],
                         label=True,
                     )
