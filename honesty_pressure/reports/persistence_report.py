@@ -8,14 +8,14 @@ proceeds) is drawn and tabled as "none", never skipped and never a lookup of a m
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 
 from ..files.store import JsonObject
 from .charts import as_float
 from .curves import NONE, Curve, after_pushes, curve_svg, curve_table, found_at, rate_cell
 from .depth_report import measure_name
-from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
+from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, show
 
 
 def _survival(kind: str, rule: str) -> list[Curve]:
@@ -382,18 +382,10 @@ def brief(summary: Mapping[str, object]) -> JsonObject | None:
         return None
     out: JsonObject = {}
     for name, path in CARRIED:
-        node = resolve(found, pointer(*path)) if _has(found, path) else None
+        node = found_at(found, pointer(*path))
         if isinstance(node, list):
             out[name] = node
     return out
-
-
-def _has(node: object, path: Sequence[str]) -> bool:
-    for part in path:
-        if not isinstance(node, Mapping) or part not in node:
-            return False
-        node = node[part]
-    return True
 
 
 def board_section(data: Mapping[str, object]) -> list[Section]:
