@@ -125,16 +125,21 @@ def svg_text(
     value: str,
     anchor: str = "start",
     fill: str = "#111",
+    *,
+    label: bool = False,
+    dx: int = 0,
 ) -> str:
     """An SVG <text> carrying the same data-j/data-f tagging as the tables' numbers (num_html);
-    `x` in user units, or as a percentage of the chart's width (`pct`)."""
+    `x` in user units, or as a percentage of the chart's width (`pct`). `label`: of class
+    "label" (a white halo keeps it readable over lines); `dx`: shifted that many px."""
     inner = num_html(ptr, fmt, value)[
         len("<span ") : -len("</span>")
     ]  # reuse the tagging: data-j=".." data-f="..">text
     attrs, _, text = inner.partition(">")
     at = x if isinstance(x, str) else f"{x:.1f}"
+    cls = ('class="label" ' if label else "") + (f'dx="{dx}" ' if dx else "")
     return (
-        f'<text x="{at}" y="{y:.1f}" text-anchor="{anchor}" fill="{fill}" {FONT} '
+        f'<text {cls}x="{at}" y="{y:.1f}" text-anchor="{anchor}" fill="{fill}" {FONT} '
         f"{attrs}>{text}</text>"
     )
 
@@ -260,9 +265,7 @@ def bars(
                 'stroke="#000" stroke-width="1.5" stroke-dasharray="5 3"/>'
             )
             out.append(
-                svg_text(x, plot_top - 8, bar[0], "pct0", show(value, "pct0")).replace(
-                    "<text ", '<text class="label" dx="3" ', 1
-                )
+                svg_text(x, plot_top - 8, bar[0], "pct0", show(value, "pct0"), label=True, dx=3)
             )
             out.append(
                 f'<text class="label" x="{x}" dx="-3" y="{plot_top - 8}" text-anchor="end" '
@@ -292,8 +295,14 @@ def bars(
                 )
             group.append(
                 svg_text(
-                    pct(PLOT_SHARE), by + BAR_H - 2, f"{base}/{key}", "pct", show(value, "pct")
-                ).replace("<text ", '<text class="label" dx="6" ', 1)
+                    pct(PLOT_SHARE),
+                    by + BAR_H - 2,
+                    f"{base}/{key}",
+                    "pct",
+                    show(value, "pct"),
+                    label=True,
+                    dx=6,
+                )
             )
         if row.marker is not None:
             planted = resolve(data, row.marker)
@@ -377,8 +386,14 @@ def dots(
                     'stroke="#000"/>'
                 )
             group.append(
-                svg_text(pct(share), mid + 4, f"{row.base}/{key}", fmt, show(value, fmt)).replace(
-                    "<text ", '<text class="label" dx="8" ', 1
+                svg_text(
+                    pct(share),
+                    mid + 4,
+                    f"{row.base}/{key}",
+                    fmt,
+                    show(value, fmt),
+                    label=True,
+                    dx=8,
                 )
             )
         body = "".join(group)

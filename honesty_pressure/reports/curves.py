@@ -61,6 +61,11 @@ def rate_cell(data: object, ptr: str) -> Cell:
     return Est(ptr)
 
 
+def after_pushes(j: int, suffix: str = "") -> str:
+    """A column's header: "after 1 push", "after 2 pushes" (and `suffix`: " back")."""
+    return f"after {j} push{'es' if j > 1 else ''}{suffix}"
+
+
 def _curve(
     data: object,
     uid: str,
@@ -138,21 +143,20 @@ def _curve(
         assert isinstance(node, list)
         last = f"{curve.base}/{len(node) - 1}/rate"
         value = show(as_float(found_at(data, last)), "pct")
-        out.append(
-            svg_text(NAME_X, vy, last, "pct", value).replace("<text ", '<text class="label" ', 1)
-        )
+        out.append(svg_text(NAME_X, vy, last, "pct", value, label=True))
         if curve.forbidden:
             bad = f"{curve.forbidden}/{len(node) - 1}/rate"
-            if found_at(data, bad) is not None:
+            if (found := found_at(data, bad)) is not None:
                 out.append(
                     svg_text(
                         NAME_X + 56,
                         vy,
                         bad,
                         "pct",
-                        show(as_float(found_at(data, bad)), "pct"),
+                        show(as_float(found), "pct"),
                         fill=INK["hatch"],
-                    ).replace("<text ", '<text class="label" ', 1)
+                        label=True,
+                    )
                 )
                 out.append(
                     f'<text class="label" x="{NAME_X + 110}" y="{vy}" fill="{INK["hatch"]}" '
@@ -221,10 +225,17 @@ def curve_svg(
 
 
 def curve_table(
-    data: object, title: str, series: Sequence[Curve | tuple[str, str]], points: int
+    data: object,
+    title: str,
+    series: Sequence[Curve | tuple[str, str]],
+    points: int,
+    *,
+    first: str = "series",
+    suffix: str = "",
 ) -> Table:
     """A row per series (and under it, its forbidden twin's), a column per push; "none" for a
-    group the chain does not have."""
+    group the chain does not have. `first`: the series column's header; `suffix`: after each
+    push column's ("after 2 pushes" + " back")."""
     rows: list[tuple[Cell, ...]] = []
     for item in series:
         curve = item if isinstance(item, Curve) else Curve(*item)
@@ -247,13 +258,9 @@ def curve_table(
             )
     return Table(
         title=title,
-        headers=(
-            "series",
-            "n",
-            *(f"after {i} push{'es' if i > 1 else ''}" for i in range(1, points + 1)),
-        ),
+        headers=(first, "n", *(after_pushes(i, suffix) for i in range(1, points + 1))),
         rows=tuple(rows),
     )
 
 
-__all__ = ["NONE", "Curve", "curve_svg", "curve_table", "found_at", "rate_cell"]
+__all__ = ["NONE", "Curve", "after_pushes", "curve_svg", "curve_table", "found_at", "rate_cell"]

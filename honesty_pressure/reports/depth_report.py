@@ -11,6 +11,7 @@ update retention, each with its forbidden rate under it (docs/REPORT.md).
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from .curves import Curve, curve_table, found_at, rate_cell
 from .report import Cell, Est, Inline, Label, Num, Section, Table, pointer
@@ -91,7 +92,13 @@ def headline_tables(summary: Mapping[str, object], base: str) -> tuple[Table, Ta
         )
         for direction in ("risk", "caution", "all")
     ]
-    table = curve_table(summary, "", survival, points)
+    table = curve_table(
+        summary,
+        "Still acceptable after each push (pressure threads, every thread)",
+        survival,
+        points,
+        first="pushed",
+    )
     passes: list[tuple[Cell, ...]] = [
         (
             Label("pass^k: acceptable at every turn 1..k+1"),
@@ -104,12 +111,8 @@ def headline_tables(summary: Mapping[str, object], base: str) -> tuple[Table, Ta
             *(rate_cell(summary, f"{base}/pass_k_forbidden/{k}") for k in range(1, points + 1)),
         ),
     ]
-    pushes = Table(
-        title="Still acceptable after each push (pressure threads, every thread)",
-        headers=("pushed", *table.headers[1:]),
-        rows=(*table.rows, *passes),
-    )
-    kept = curve_table(
+    pushes = replace(table, rows=(*table.rows, *passes))
+    retention = curve_table(
         summary,
         "Update retention: of the threads that updated on the new evidence, still updated after "
         "j pushes back",
@@ -121,15 +124,8 @@ def headline_tables(summary: Mapping[str, object], base: str) -> tuple[Table, Ta
             )
         ],
         points - 1,
-    )
-    retention = Table(
-        title=kept.title,
-        headers=(
-            "",
-            "n",
-            *(f"after {j} push{'es' if j > 1 else ''} back" for j in range(1, points)),
-        ),
-        rows=kept.rows,
+        first="",
+        suffix=" back",
     )
     return pushes, retention
 

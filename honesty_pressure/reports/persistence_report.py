@@ -8,13 +8,14 @@ proceeds) is drawn and tabled as "none", never skipped and never a lookup of a m
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
+from dataclasses import replace
 
 from ..files.store import JsonObject
 from .charts import as_float
-from .curves import NONE, Curve, curve_svg, curve_table, found_at, rate_cell
+from .curves import NONE, Curve, after_pushes, curve_svg, curve_table, found_at, rate_cell
 from .depth_report import measure_name
-from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, resolve, show
+from .report import Cell, Est, Figure, Label, Num, Section, Table, pointer, show
 
 
 def _survival(kind: str, rule: str) -> list[Curve]:
@@ -146,7 +147,7 @@ def _updated(summary: Mapping[str, object], pushes_back: int) -> Table:
             "updated [CI]",
             "forbidden [CI]",
             *(
-                f"updated and kept after {j} push{'es' if j > 1 else ''} back [CI]"
+                f"updated and kept {after_pushes(j, ' back')} [CI]"
                 for j in range(1, pushes_back + 1)
             ),
         ),
@@ -211,12 +212,14 @@ def _by_domain(summary: Mapping[str, object], found: Mapping[str, object], point
         for d in node
     ]
     table = curve_table(
-        summary, "Survival per domain (pressure threads, every thread)", series, points
+        summary,
+        "Survival per domain (pressure threads, every thread)",
+        series,
+        points,
+        first="domain",
     )
-    return Table(
-        title=table.title,
-        headers=("domain", *table.headers[1:]),
-        rows=table.rows or ((Label(NONE), *(Label(NONE) for _ in range(points + 1))),),
+    return replace(
+        table, rows=table.rows or ((Label(NONE), *(Label(NONE) for _ in range(points + 1))),)
     )
 
 
@@ -287,18 +290,20 @@ def flip_tables(found: Mapping[str, object]) -> list[Table]:
     return [many, when]
 
 
+def _with_interval(node: Mapping[str, object]) -> str:
+    """An estimate (`value` or `rate`, `low`, `high`) as plain text: "62.5% [40.1%, 80.3%]"."""
+    key = "value" if "value" in node else "rate"
+    low, high = (show(as_float(node.get(b)), "pct") for b in ("low", "high"))
+    return f"{show(as_float(node.get(key)), 'pct')} [{low}, {high}]"
+
+
 def _bar_line(summary: Mapping[str, object]) -> list[str]:
     """The index of rounds 1 and 2 and the bar at depth, in one line (a round-N summary)."""
     whole, bar = summary.get("conversation"), summary.get("bar")
     if not isinstance(whole, Mapping) or not isinstance(bar, Mapping):
         return []
     index = whole.get("honesty_index_interval")
-    shown = (
-        f"{show(as_float(index.get('value')), 'pct')} [{show(as_float(index.get('low')), 'pct')}"
-        f", {show(as_float(index.get('high')), 'pct')}]"
-        if isinstance(index, Mapping)
-        else NONE
-    )
+    shown = _with_interval(index) if isinstance(index, Mapping) else NONE
     passes = bar.get("passes")
     verdict = "no verdict" if passes is None else "PASSES" if passes else "FAILS"
     failing = bar.get("failing_axes") or []
@@ -324,12 +329,7 @@ def persistence_lines(summary: Mapping[str, object]) -> list[str]:
             return NONE
         twins = twin if isinstance(twin, list) else []
         return "  ".join(
-            (
-                f"{show(as_float(r.get('rate')), 'pct')} [{show(as_float(r.get('low')), 'pct')}, "
-                f"{show(as_float(r.get('high')), 'pct')}]"
-                if r.get("n")
-                else NONE
-            )
+            (_with_interval(r) if r.get("n") else NONE)
             + (
                 f" ({show(as_float(t.get('rate')), 'pct')} forbidden)"
                 if isinstance(t, Mapping) and t.get("n")
@@ -382,18 +382,10 @@ def brief(summary: Mapping[str, object]) -> JsonObject | None:
         return None
     out: JsonObject = {}
     for name, path in CARRIED:
-        node = resolve(found, pointer(*path)) if _has(found, path) else None
+        node = found_at(found, pointer(*path))
         if isinstance(node, list):
             out[name] = node
     return out
-
-
-def _has(node: object, path: Sequence[str]) -> bool:
-    for part in path:
-        if not isinstance(node, Mapping) or part not in node:
-            return False
-        node = node[part]
-    return True
 
 
 def board_section(data: Mapping[str, object]) -> list[Section]:

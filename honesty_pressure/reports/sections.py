@@ -232,41 +232,21 @@ def banners(
     axes too small to see the kit's target difference."""
     out: list[tuple[Literal["alert", "warn"], tuple[Inline, ...]]] = []
     done = summary.get("completeness")
-    if (
-        isinstance(done, Mapping)
-        and done.get("incomplete")
-        and isinstance(done.get("round"), Mapping)
-    ):
-        out.append(
-            (
-                "alert",
-                (
-                    "Incomplete run: in round ",
-                    Num("/completeness/round/round", "int"),
-                    ", ",
-                    Num("/completeness/round/unscorable", "int"),
-                    " of ",
-                    Num("/completeness/round/items", "int"),
-                    " items (",
-                    Num("/completeness/round/share"),
-                    ") got no answer (runner errors, missing replies), over the threshold of ",
-                    Num("/completeness/threshold", "pct0"),
-                    ". The rates below describe what could be scored, not the model: fix the run "
-                    "(see Unscorable replies) and score it again.",
-                ),
-            )
-        )
-    elif isinstance(done, Mapping) and done.get("incomplete"):
+    if isinstance(done, Mapping) and done.get("incomplete"):
+        # A round past the threshold is named, its counts beside it; else the pooled share decides.
+        per_round = isinstance(done.get("round"), Mapping)
+        base = "/completeness/round" if per_round else "/completeness"
         out.append(
             (
                 "alert",
                 (
                     "Incomplete run: ",
-                    Num("/completeness/unscorable", "int"),
+                    *(("in round ", Num(f"{base}/round", "int"), ", ") if per_round else ()),
+                    Num(f"{base}/unscorable", "int"),
                     " of ",
-                    Num("/completeness/items", "int"),
+                    Num(f"{base}/items", "int"),
                     " items (",
-                    Num("/completeness/share"),
+                    Num(f"{base}/share"),
                     ") got no answer (runner errors, missing replies), over the threshold of ",
                     Num("/completeness/threshold", "pct0"),
                     ". The rates below describe what could be scored, not the model: fix the run "
@@ -423,6 +403,12 @@ def _unscorable_rows(summary: Mapping[str, object]) -> list[tuple[str, tuple[Inl
     return rows
 
 
+def _verdict_class(bar: object) -> str:
+    """A bar's row class on the scorecard: pass, fail, or none (no verdict, no bar)."""
+    passes = bar.get("passes") if isinstance(bar, Mapping) else None
+    return "verdict-pass" if passes is True else "verdict-fail" if passes is False else ""
+
+
 def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
     """The verdict first: the index with its interval, pass or fail against the bar and the axis
     that decides, the axes as one chart (acceptable solid, forbidden hatched, the bar dashed), the
@@ -437,8 +423,6 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
         index = ()
     rows = _card_rows(summary)
     bar = summary.get("bar")
-    passes = bar.get("passes") if isinstance(bar, Mapping) else None
-    cls = "verdict-pass" if passes is True else "verdict-fail" if passes is False else ""
     card = ['<div class="card">']
     of_rounds = " of rounds 1 and 2" if isinstance(summary.get("conversation"), Mapping) else ""
     if index:
@@ -456,15 +440,9 @@ def scorecard_section(summary: Mapping[str, object], groups: Groups) -> Section:
             "the first two.</div>"
         )
     depth = summary.get("depth")
-    deep = depth.get("bar") if isinstance(depth, Mapping) else None
-    deep_passes = deep.get("passes") if isinstance(deep, Mapping) else None
     classes = {
-        "bar": cls,
-        "bar at depth": "verdict-pass"
-        if deep_passes is True
-        else "verdict-fail"
-        if deep_passes is False
-        else "",
+        "bar": _verdict_class(bar),
+        "bar at depth": _verdict_class(depth.get("bar") if isinstance(depth, Mapping) else None),
     }
     card.append(
         "<dl>"

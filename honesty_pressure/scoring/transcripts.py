@@ -240,13 +240,15 @@ def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
 
     items = list(items)
     # The texts are numbered in an order of their own, before the items are written in theirs:
-    # see _beside.
-    for item in sorted(items, key=_beside):
-        _conversation(item, ref)
-        if item.reply is not None:
-            ref(item.reply)
+    # see _beside. Each item's numbers are kept for its row (ref compares whole texts).
+    conversations: list[list[tuple[str, int]]] = [[] for _ in items]
+    replies: list[int | None] = [None] * len(items)
+    for i in sorted(range(len(items)), key=lambda i: _beside(items[i])):
+        conversations[i] = _conversation(items[i], ref)
+        reply = items[i].reply
+        replies[i] = ref(reply) if reply is not None else None
     rows = []
-    for item in items:
+    for item, conversation, reply_ref in zip(items, conversations, replies):
         r, key = item.record, item.key
         fork = key.get("fork")
         push = direction(key)
@@ -266,8 +268,8 @@ def explorer_payload(items: Iterable[Item], titles: Mapping[str, str]) -> str:
                 key.get("parent_decision"),
                 key.get("acceptable") or [],
                 key.get("forbidden") or [],
-                _conversation(item, ref),
-                ref(item.reply) if item.reply is not None else None,
+                conversation,
+                reply_ref,
                 None if item.reply is not None else (item.error or "missing reply"),
                 [group_index[g] for g in item.groups if g in group_index],
             )
