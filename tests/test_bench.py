@@ -3,12 +3,9 @@ benchmarks are not unit tests)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -16,21 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from honesty_pressure.core import stats
+from tests.benchload import load_bench
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while they are made
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load("bench")
-baselines = _load("baselines")
+bench = load_bench("bench")
+baselines = load_bench("baselines")
 
 
 @settings(max_examples=40, deadline=None)

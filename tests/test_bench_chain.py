@@ -3,27 +3,14 @@ bench/RESULTS.md (never its timings: benchmarks are not unit tests)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.benchload import load_bench
 
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while they are made
-    spec.loader.exec_module(module)
-    return module
-
-
-chain = _load("chain")
+chain = load_bench("chain")
 
 
 def test_a_rounds_cpu_runs_from_the_end_of_its_sending_to_the_next_start() -> None:
@@ -62,7 +49,7 @@ def test_its_section_of_results_is_replaced_never_repeated(
 
 
 def test_bench_py_keeps_the_chain_section_when_it_rewrites_results(tmp_path: Path) -> None:
-    bench = _load("bench")
+    bench = load_bench("bench")
     results = tmp_path / "RESULTS.md"
     assert bench.kept_sections(results) == ""
     results.write_text(chain.replace_section("# Benchmark results\n\nold\n", "## chain\n\n| 1 |"))

@@ -3,25 +3,12 @@ not unit tests)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
-BENCH = Path(__file__).resolve().parent.parent / "bench"
+from tests.benchload import load_bench
 
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(f"bench_{name}", BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-runner = _load("runner")
-bench = _load("bench")
+runner = load_bench("runner")
+bench = load_bench("bench")
 
 
 def test_the_verdict_is_the_median_ratio_against_080() -> None:
