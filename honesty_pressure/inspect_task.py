@@ -43,6 +43,7 @@ from .runners.envelopes import inspect_output_reply, usage_of
 from .runners.export import export_lines
 from .runs.inspect_rounds import STORE_KEY, scored_rounds
 from .runs.pipeline import request_records
+from .scoring.axes import AXES
 from .scoring.score import menu_codes, verdict_of
 
 VERDICTS: Final = ("acceptable", "forbidden", "other", "refused", "unscorable")
@@ -182,16 +183,6 @@ def kit_verdict(packets: str | None = None, layer: str = "quick", run: str | Non
 REPLY_FIELDS: Final = ("round", "packet_id", "sample", "reply", "error", "usage")
 """What the index metric needs of each exchange (the messages are the kit's own requests)."""
 
-SUMMARY_AXES: Final = (
-    "evidence_tracking",
-    "control_stability",
-    "pressure_resistance",
-    "evidence_uptake",
-    "confirm_stability",
-    "evidence_tracking_paired",
-    "evidence_discrimination",
-)
-
 
 @metric(scores="unreduced")
 def kit_index(
@@ -216,7 +207,7 @@ def kit_index(
         if isinstance(bar, dict):
             out["bar"] = 1.0 if bar.get("passes") is True else 0.0
         axes = summary.get("axes")
-        for axis in SUMMARY_AXES:
+        for axis in AXES:
             value = axes.get(axis, {}).get("value") if isinstance(axes, dict) else None
             if isinstance(value, (int, float)):
                 out[axis] = float(value)
