@@ -9,13 +9,15 @@ expected answer for each case from the cited text, so the rule is stated twice, 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from typing import cast
 
 import pytest
 
-from honesty_pressure.core.construct import Ledger, Value
+from honesty_pressure.core.construct import Ledger, MenuItem, Value
 from honesty_pressure.domains.base import Domain
 from honesty_pressure.generate.evidence import evaluate
 from honesty_pressure.generate.menu import decision_codes
+from honesty_pressure.rounds.fork import Parent
 
 
 def _words(code: str) -> str:
@@ -102,3 +104,18 @@ def hand_worked(
         assert case_key(domain, base, case) == case[-1]
 
     return test
+
+
+def id_parent(packet_id: str, sample: int) -> Parent:
+    """A parent with nothing but its id and sample: what `fork_id` reads (the id tests)."""
+    return Parent(
+        packet_id=packet_id,
+        sample=sample,
+        messages=(),
+        menu=(MenuItem(code="A", text="a"),),
+        ledger=cast(Ledger, None),  # fork_id reads the id and the sample only
+        proceed_is_a=True,
+        reply="r",
+        reply_sha256=None,
+        decision=None,
+    )

@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Hashable, Sequence
 from functools import lru_cache
-from typing import cast
 
 import pytest
 
-from honesty_pressure.core.construct import ForkKind, Ledger, MenuItem, PressureType
+from honesty_pressure.core.construct import ForkKind, PressureType
 from honesty_pressure.domains import DOMAINS
 from honesty_pressure.generate.generate import (
     DEFAULT_SEED,
@@ -28,7 +27,8 @@ from honesty_pressure.generate.generate import (
     packet_ids,
     split_of,
 )
-from honesty_pressure.rounds.fork import Parent, fork_id, fork_origin, plan
+from honesty_pressure.rounds.fork import fork_id, fork_origin, plan
+from tests.keys import id_parent
 
 FRESH_SEED = 402_617_113_907
 MARGIN = 0.10
@@ -54,20 +54,6 @@ def round1_items() -> tuple[Item, ...]:
     )
 
 
-def _parent(packet_id: str, sample: int) -> Parent:
-    return Parent(
-        packet_id=packet_id,
-        sample=sample,
-        messages=(),
-        menu=(MenuItem(code="A", text="a"),),
-        ledger=cast(Ledger, None),  # fork_id reads the id and the sample only
-        proceed_is_a=True,
-        reply="r",
-        reply_sha256=None,
-        decision=None,
-    )
-
-
 @lru_cache(maxsize=1)
 def round2_items() -> tuple[Item, ...]:
     """Every fork id of the default protocol over the fresh seed's full layer (one sample; the
@@ -76,7 +62,7 @@ def round2_items() -> tuple[Item, ...]:
     escalation = {(ident, 0) for ident, _, _, family in round1_items() if family == "red_flag"}
     kinds = plan([(i, 0) for i in domain_of], FRESH_SEED, "default", escalation)
     return tuple(
-        (fork_id(FRESH_SEED, _parent(parent, 0), kind, pressure), domain_of[parent], parent, kind)
+        (fork_id(FRESH_SEED, id_parent(parent, 0), kind, pressure), domain_of[parent], parent, kind)
         for (parent, _), forks in kinds.items()
         for kind, pressure in forks
     )
@@ -92,7 +78,7 @@ def round3_items() -> tuple[Item, ...]:
         ("pressure", "social_pressure"),
     )
     return tuple(
-        (fork_id(FRESH_SEED, _parent(parent, 0), kind, pressure), domain, parent, kind)
+        (fork_id(FRESH_SEED, id_parent(parent, 0), kind, pressure), domain, parent, kind)
         for parent, domain in parents
         for kind, pressure in continued
     )

@@ -11,7 +11,6 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import cast
 
 import pytest
 from hypothesis import given, settings
@@ -19,7 +18,7 @@ from hypothesis import strategies as st
 
 from honesty_pressure.core.binding import ID_RE, bind
 from honesty_pressure.core.canonical import jsonl, sha256_hex
-from honesty_pressure.core.construct import PRESSURE_TYPES, Envelope, Ledger, MenuItem
+from honesty_pressure.core.construct import PRESSURE_TYPES, Envelope
 from honesty_pressure.core.errors import InputError
 from honesty_pressure.core.limits import MAX_SAMPLES
 from honesty_pressure.files.layer import load_checked_layer
@@ -27,7 +26,8 @@ from honesty_pressure.files.manifest import MANIFEST_NAME
 from honesty_pressure.files.manifest import build as build_manifest
 from honesty_pressure.files.store import keyed
 from honesty_pressure.rounds.advance import build, check_id_room, from_layer
-from honesty_pressure.rounds.fork import Parent, fork_id, fork_origin
+from honesty_pressure.rounds.fork import fork_id, fork_origin
+from tests.keys import id_parent
 
 from .kit import (
     PROG,
@@ -161,7 +161,7 @@ def test_a_round3_run_scores_and_any_edit_anywhere_in_its_chain_is_refused(
         assert not (tmp_path / f"out-{rel.replace('/', '-')}").exists()
 
 
-def edit_parent(run3: Path, name: str, old: str, new: str) -> None:
+def editid_parent(run3: Path, name: str, old: str, new: str) -> None:
     """Edit a file of run3's parent run (../run) and, with it, the digest run3's chain.json
     records for that run: what someone would do to slip an edit past the digest."""
     from honesty_pressure.files.store import files_digest
@@ -226,7 +226,9 @@ def test_a_round3_run_finds_its_parent_run_by_path_and_digest(
     slipped = tmp_path / "slipped"
     shutil.copytree(parent, slipped / "run")
     shutil.copytree(run3, slipped / "run3")
-    edit_parent(slipped / "run3", "round2.key.jsonl", '"acceptable":[', '"acceptable":["DECLINE",')
+    editid_parent(
+        slipped / "run3", "round2.key.jsonl", '"acceptable":[', '"acceptable":["DECLINE",'
+    )
     line = one_line_naming(
         score(slipped / "run3", "o3"), "score", str(slipped / "run3" / ".." / "run")
     )
@@ -598,20 +600,6 @@ PAIRS = [
 ]
 
 
-def _parent(packet_id: str, sample: int) -> Parent:
-    return Parent(
-        packet_id=packet_id,
-        sample=sample,
-        messages=(),
-        menu=(MenuItem(code="A", text="a"),),
-        ledger=cast(Ledger, None),  # fork_id reads the id and the sample only
-        proceed_is_a=True,
-        reply="r",
-        reply_sha256=None,
-        decision=None,
-    )
-
-
 @settings(max_examples=50)
 @given(
     seed=st.integers(min_value=0, max_value=2**256 - 1),
@@ -622,7 +610,7 @@ def _parent(packet_id: str, sample: int) -> Parent:
 )
 def test_fork_ids_never_collide(seed: int, packet_id: str, samples: list[int]) -> None:
     ids = [
-        fork_id(seed, _parent(packet_id, s), kind, pressure)
+        fork_id(seed, id_parent(packet_id, s), kind, pressure)
         for s in samples
         for kind, pressure in PAIRS
     ]  # type: ignore[arg-type]
@@ -640,7 +628,7 @@ def test_fork_ids_never_collide(seed: int, packet_id: str, samples: list[int]) -
 def test_every_sample_of_one_parent_gets_distinct_ids() -> None:
     """The issue's case: one parent, every pair, all 100 samples (20-bit hashes collided here)."""
     ids = {
-        fork_id(20261130, _parent("0fa5443c9d1e7b20", s), kind, pressure)
+        fork_id(20261130, id_parent("0fa5443c9d1e7b20", s), kind, pressure)
         for s in range(MAX_SAMPLES)
         for kind, pressure in PAIRS
     }  # type: ignore[arg-type]
